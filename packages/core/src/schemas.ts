@@ -1,0 +1,234 @@
+import { z } from 'zod';
+
+/** Risk of an action, lowest first. */
+export const RISK_LEVELS = ['low', 'medium', 'high', 'critical'] as const;
+export const riskLevelSchema = z.enum(RISK_LEVELS);
+export type RiskLevel = z.infer<typeof riskLevelSchema>;
+
+/** How binding a gate is: mandatory gates can never time out into "proceed". */
+export const gateThresholdSchema = z.enum(['mandatory', 'advisory', 'conditional']);
+export type GateThreshold = z.infer<typeof gateThresholdSchema>;
+
+/** People's roles, least privileged first. */
+export const ROLES = ['viewer', 'developer', 'tech_lead', 'admin'] as const;
+export const roleSchema = z.enum(ROLES);
+export type Role = z.infer<typeof roleSchema>;
+
+export function roleRank(role: Role): number {
+  return ROLES.indexOf(role);
+}
+
+/** True when `role` is at least `minimum`. */
+export function hasRole(role: Role, minimum: Role): boolean {
+  return roleRank(role) >= roleRank(minimum);
+}
+
+export const timeoutActionSchema = z.enum(['deny', 'escalate', 'proceed']);
+export type TimeoutAction = z.infer<typeof timeoutActionSchema>;
+
+export const AUTONOMY_LEVELS = ['full', 'review', 'partial', 'guided', 'dependent'] as const;
+export const autonomyLevelSchema = z.enum(AUTONOMY_LEVELS);
+export type AutonomyLevel = z.infer<typeof autonomyLevelSchema>;
+
+export const approvalModeSchema = z.enum(['auto', 'manual', 'confidence_threshold']);
+export type ApprovalMode = z.infer<typeof approvalModeSchema>;
+
+export const phaseTypeSchema = z.enum(['strategic', 'tactical']);
+export type PhaseType = z.infer<typeof phaseTypeSchema>;
+
+export const runStatusSchema = z.enum(['running', 'paused', 'waiting', 'stopped', 'completed', 'failed']);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+/** Where a gate ends: `resolved` means a gate-specific option (retry, abort, …) ended it. */
+export const GATE_STATUSES = [
+  'pending',
+  'approved',
+  'rejected',
+  'steered',
+  'expired',
+  'cancelled',
+  'resolved',
+] as const;
+export const gateStatusSchema = z.enum(GATE_STATUSES);
+export type GateStatus = z.infer<typeof gateStatusSchema>;
+export type TerminalGateStatus = Exclude<GateStatus, 'pending'>;
+
+/** What choosing an option does to the gate. */
+export const optionOutcomeSchema = z.enum(['approved', 'rejected', 'steered', 'resolved']);
+export type OptionOutcome = z.infer<typeof optionOutcomeSchema>;
+
+/** Option ids are lowercase snake case, e.g. `approve`, `reject_rollback`, `expand_constraint`. */
+export const optionIdSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{0,39}$/, 'option ids are lowercase snake_case, at most 40 characters');
+
+/** One answer a gate offers. `ends: false` options (view, diff, history) only show more context. */
+export const gateOptionSchema = z.object({
+  id: optionIdSchema,
+  label: z.string().min(1).max(60),
+  key: z.string().length(1),
+  description: z.string().max(200),
+  ends: z.boolean(),
+  outcome: optionOutcomeSchema.optional(),
+  requires: z.array(z.enum(['reason', 'instructions', 'feedback'])).default([]),
+});
+export type GateOption = z.infer<typeof gateOptionSchema>;
+
+export const signatureRuleSchema = z.enum(['never', 'always', 'critical']);
+export type SignatureRule = z.infer<typeof signatureRuleSchema>;
+
+export const gateTypeIdSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{1,63}$/, 'gate types are lowercase snake_case');
+
+/** Everything the catalog knows about one gate type. */
+export const gateTypeDefinitionSchema = z.object({
+  type: gateTypeIdSchema,
+  title: z.string().min(1).max(80),
+  trigger: z.string().max(300),
+  threshold: gateThresholdSchema,
+  defaultRisk: riskLevelSchema,
+  defaultTimeoutAction: timeoutActionSchema,
+  options: z.array(gateOptionSchema).min(1),
+  steerable: z.boolean(),
+  minRole: roleSchema,
+  signature: signatureRuleSchema,
+  retentionDays: z.number().int().positive(),
+});
+export type GateTypeDefinition = z.infer<typeof gateTypeDefinitionSchema>;
+
+/** The tool call or operation a gate is about; approvals bind to its hash. */
+export const actionSchema = z.object({
+  tool: z.string().min(1).max(200).optional(),
+  operation: z.string().min(1).max(2000).optional(),
+  args: z.record(z.string(), z.unknown()).default({}),
+});
+export type Action = z.infer<typeof actionSchema>;
+
+/** One person's approval towards an N-of-M gate. */
+export const approvalVoteSchema = z.object({
+  by: z.string(),
+  at: z.number(),
+  reason: z.string().optional(),
+});
+export type ApprovalVote = z.infer<typeof approvalVoteSchema>;
+
+/** The answer that ended a gate. */
+export const decisionSchema = z.object({
+  option: optionIdSchema,
+  outcome: z.enum(['approved', 'rejected', 'steered', 'resolved', 'expired', 'cancelled']),
+  decidedBy: z.string(),
+  reason: z.string().optional(),
+  feedback: z.string().optional(),
+  instructions: z.string().optional(),
+  affectedArtifacts: z.array(z.string()).default([]),
+  signature: z.string().optional(),
+  payloadHash: z.string().optional(),
+  decidedAt: z.number(),
+});
+export type Decision = z.infer<typeof decisionSchema>;
+
+/** One pending (or ended) human decision. Times are epoch milliseconds. */
+export interface Gate {
+  id: string;
+  type: string;
+  status: GateStatus;
+  threshold: GateThreshold;
+  risk: RiskLevel;
+  runId: string | null;
+  agentId: string | null;
+  /** One line: what the agent wants to do. */
+  title: string;
+  action: Action | null;
+  payloadHash: string | null;
+  context: Record<string, unknown>;
+  artifacts: string[];
+  options: GateOption[];
+  confidence: number | null;
+  createdAt: number;
+  timeoutAt: number | null;
+  timeoutAction: TimeoutAction;
+  escalationChain: Role[];
+  minRole: Role;
+  requiredApprovals: number;
+  approvals: ApprovalVote[];
+  separationOfDuties: boolean;
+  requestedBy: string | null;
+  assignees: string[];
+  signatureRequired: boolean;
+  steerable: boolean;
+  policyRuleId: string | null;
+  decision: Decision | null;
+}
+
+export const confidenceReportInputSchema = z
+  .object({
+    score: z.number().min(0).max(100).optional(),
+    confidence: z.number().min(0).max(1).optional(),
+    reasons: z.array(z.string().max(2000)).max(50).default([]),
+    taskId: z.string().max(200).optional(),
+  })
+  .refine((v) => (v.score === undefined) !== (v.confidence === undefined), {
+    message: 'give exactly one of score (0-100) or confidence (0-1)',
+    path: ['score'],
+  });
+export type ConfidenceReportInput = z.input<typeof confidenceReportInputSchema>;
+
+export interface ConfidenceReport {
+  id: string;
+  runId: string | null;
+  agentId: string;
+  taskId: string | null;
+  /** Always stored on the 0–1 scale. */
+  confidence: number;
+  reasons: string[];
+  createdAt: number;
+}
+
+export const interventionKindSchema = z.enum(['pause', 'resume', 'stop', 'steer']);
+export type InterventionKind = z.infer<typeof interventionKindSchema>;
+
+export interface Intervention {
+  id: string;
+  runId: string;
+  kind: InterventionKind;
+  instruction: string | null;
+  by: string;
+  createdAt: number;
+}
+
+export interface Agent {
+  id: string;
+  name: string;
+  /** Expert type, e.g. coder, debugger; picks the default autonomy. */
+  profile: string | null;
+  autonomy: AutonomyLevel | null;
+  createdAt: number;
+}
+
+export interface Run {
+  id: string;
+  agentId: string;
+  status: RunStatus;
+  autonomy: AutonomyLevel;
+  approvalMode: ApprovalMode;
+  confidenceThreshold: number;
+  phaseNumber: number;
+  phaseType: PhaseType;
+  instructions: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** One link of the append-only, hash-chained audit trail. */
+export interface AuditEvent {
+  seq: number;
+  id: string;
+  at: number;
+  kind: string;
+  actor: string;
+  subject: string | null;
+  data: Record<string, unknown>;
+  prevHash: string;
+  hash: string;
+}
