@@ -1,5 +1,17 @@
 export type { Clock, IdGenerator } from './clock.js';
 export { createFakeClock, createSequentialIds, toIso } from './clock.js';
+// Module exports are appended below, one block per module.
+export type { AlwaysGatedCategory } from './destructive.js';
+export {
+  ALWAYS_GATED_CATEGORIES,
+  ALWAYS_GATED_LABELS,
+  actionPaths,
+  classifyAlwaysGated,
+  DESTRUCTIVE_PATTERNS,
+  isAlwaysGated,
+  isDestructiveCommand,
+  SHELL_TOOLS,
+} from './destructive.js';
 export type { ErrorCode } from './errors.js';
 export { assertNever, ERROR_CODES, GatehouseError, HTTP_STATUS, isGatehouseError } from './errors.js';
 export type {
@@ -54,4 +66,3 @@ export {
   runStatusSchema,
   timeoutActionSchema,
 } from './schemas.js';
-// Module exports are appended below, one block per module.
