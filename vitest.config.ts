@@ -7,6 +7,8 @@ export default defineConfig({
   resolve: {
     alias: {
       '@gatehouse/core': src('core'),
+      '@gatehouse/server': src('server'),
+      '@gatehouse/sdk': src('sdk'),
     },
   },
   test: {

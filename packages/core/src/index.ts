@@ -1,5 +1,55 @@
+export type {
+  FreezeContext,
+  PhaseBoundary,
+  PhaseReviewAnswer,
+  PrBehaviour,
+  ResolveAutonomyInput,
+  ResumePlan,
+  ShouldFreezeInput,
+} from './autonomy.js';
+export {
+  EXPERT_AUTONOMY_DEFAULTS,
+  FRAMEWORK_DEFAULT_AUTONOMY,
+  freezeContext,
+  phaseBranchName,
+  prBehaviour,
+  resolveAutonomy,
+  resumeAfterFreeze,
+  shouldFreeze,
+} from './autonomy.js';
+export { canonicalJson, payloadText } from './canonical-json.js';
+export type { GateCatalog, ProceedOnTimeoutInput } from './catalog.js';
+export { canProceedOnTimeout, createGateCatalog, endingOptions, findOption } from './catalog.js';
 export type { Clock, IdGenerator } from './clock.js';
 export { createFakeClock, createSequentialIds, toIso } from './clock.js';
+export type {
+  ApprovalDecision,
+  BandAction,
+  CheckApprovalInput,
+  ConfidenceBand,
+  ConfidenceConfig,
+  ConfidenceConfigOverride,
+  ConfidenceEvaluation,
+  ConfidenceScale,
+  ScoreConfidenceInput,
+  ScoredToolCall,
+} from './confidence.js';
+export {
+  BAND_ACTIONS,
+  CONFIDENCE_BAND_FLOORS,
+  CONFIDENCE_BANDS,
+  checkApproval,
+  confidenceBand,
+  DEFAULT_APPROVAL_THRESHOLD,
+  DEFAULT_AUTO_PROCEED_DELAY_MS,
+  DEFAULT_CONFIDENCE_CONFIG,
+  evaluateConfidenceReport,
+  loadConfidenceConfig,
+  normalizeConfidence,
+  resolveConfidenceConfig,
+  scoreConfidence,
+} from './confidence.js';
+export { DEFAULT_POLICY, DEFAULT_POLICY_YAML } from './default-policy.js';
 // Module exports are appended below, one block per module.
 export type { AlwaysGatedCategory } from './destructive.js';
 export {
@@ -14,6 +64,86 @@ export {
 } from './destructive.js';
 export type { ErrorCode } from './errors.js';
 export { assertNever, ERROR_CODES, GatehouseError, HTTP_STATUS, isGatehouseError } from './errors.js';
+export type {
+  AutoApproval,
+  DestructiveActionContext,
+  DestructiveActionInput,
+  FalsePositiveOverrideContext,
+  FalsePositiveOverrideInput,
+  RecoveryEscalationContext,
+  RecoveryEscalationInput,
+  TriggerContextInput,
+  TriggerEvaluation,
+  TriggerGateType,
+  TriggerInput,
+  TriggerRuleId,
+} from './escalation.js';
+export {
+  AUTO_APPROVE_CONDITIONS,
+  evaluateTrigger,
+  shouldTriggerGate,
+  TRIGGER_GATE_TYPES,
+  TRIGGER_LIMITS,
+} from './escalation.js';
+export type { OpenGateInput, OpenGateOptions } from './gate-open.js';
+export { MAX_GATE_TIMEOUT_MS, openGate } from './gate-open.js';
+export type {
+  AssignEvent,
+  CancelEvent,
+  DecideEvent,
+  DecisionPrincipal,
+  ExpireEvent,
+  ExtendEvent,
+  GateEvent,
+  GateOutcome,
+  GateTransition,
+} from './gate-state.js';
+export {
+  applyGateEvent,
+  authorizeDecision,
+  DEFAULT_ESCALATION_STEP_MS,
+  gateOutcomeFor,
+  isTerminal,
+  isWorkspacePath,
+  needsSignature,
+  TIMEOUT_ACTOR,
+} from './gate-state.js';
+export type { DestructiveActionKind } from './gate-types.js';
+export { BUILTIN_GATE_TYPES, DESTRUCTIVE_ALTERNATIVES } from './gate-types.js';
+export { POLICY_CONDITION_FUNCTIONS, POLICY_CONDITION_VARIABLES } from './policy-cel.js';
+export type {
+  CompiledPolicy,
+  PolicyConditionError,
+  PolicyDecision,
+  PolicyDecisionGate,
+} from './policy-engine.js';
+export { evaluatePolicy, evaluatePolicyNaive } from './policy-engine.js';
+export type { CompilePolicyOptions, PolicyFormat } from './policy-load.js';
+export { compilePolicy, createFailClosedPolicy, loadPolicy, parsePolicyText } from './policy-load.js';
+export type {
+  Policy,
+  PolicyAction,
+  PolicyEvent,
+  PolicyGateSettings,
+  PolicyInput,
+  PolicyIssue,
+  PolicyRequest,
+  PolicyRequestInput,
+  PolicyRule,
+  PolicyRuleAction,
+  PolicyRuleMatch,
+} from './policy-schema.js';
+export {
+  POLICY_EVENT_GATE_TYPES,
+  POLICY_EVENTS,
+  policyGateSettingsSchema,
+  policyRequestSchema,
+  policyRuleActionSchema,
+  policyRuleIdSchema,
+  policyRuleMatchSchema,
+  policyRuleSchema,
+  policySchema,
+} from './policy-schema.js';
 export type {
   Action,
   Agent,

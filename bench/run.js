@@ -1,0 +1,13 @@
+// Runs each benchmark module in turn (`node bench/run.js [filter…]`), then writes bench/results.json.
+// A module exports `run()` and reports its figures through report.js; add new modules to the list.
+import { writeResults } from './report.js';
+
+const BENCHMARKS = ['./policy.bench.js'];
+
+const filters = process.argv.slice(2);
+for (const path of BENCHMARKS) {
+  if (filters.length > 0 && !filters.some((filter) => path.includes(filter))) continue;
+  const { run } = await import(path);
+  await run();
+}
+await writeResults(new URL('./results.json', import.meta.url));

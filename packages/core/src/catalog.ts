@@ -1,0 +1,176 @@
+import { GatehouseError } from './errors.js';
+import { BUILTIN_GATE_TYPES } from './gate-types.js';
+import { invalidField as invalid } from './invalid-field.js';
+import {
+  type GateOption,
+  type GateThreshold,
+  type GateTypeDefinition,
+  gateTypeDefinitionSchema,
+  type RiskLevel,
+} from './schemas.js';
+
+/** The gate types one Gatehouse knows: the built-in ones plus any registered custom types. */
+export interface GateCatalog {
+  /** The definition of `type`; throws UNKNOWN_GATE_TYPE when there is none. */
+  get(type: string): GateTypeDefinition;
+  has(type: string): boolean;
+  /** Built-in types first, then custom types in the order they were registered. */
+  list(): GateTypeDefinition[];
+  /** Adds a custom type after validating it; returns the stored definition. */
+  register(definition: unknown): GateTypeDefinition;
+}
+
+// Seed 001: these gates block or escalate on timeout, never proceed.
+const NEVER_PROCEED_TYPES: ReadonlySet<string> = new Set([
+  'recovery_escalation',
+  'false_positive_override',
+  'destructive_action',
+]);
+
+/** The option of `definition` called `id`, if it has one. */
+export function findOption(
+  definition: Pick<GateTypeDefinition, 'options'>,
+  id: string,
+): GateOption | undefined {
+  return definition.options.find((option) => option.id === id);
+}
+
+/** The options that answer a gate (as opposed to view, diff or history, which only show more). */
+export function endingOptions(definition: Pick<GateTypeDefinition, 'options'>): GateOption[] {
+  return definition.options.filter((option) => option.ends);
+}
+
+/** What decides whether a gate may go ahead by itself when nobody answers in time. */
+export interface ProceedOnTimeoutInput {
+  definition: GateTypeDefinition;
+  risk: RiskLevel;
+  alwaysGated: boolean;
+  destructive: boolean;
+  /** The gate's own threshold when it differs from the type's default. */
+  threshold?: GateThreshold | undefined;
+}
+
+/** Why "proceed" on timeout is refused for this gate, or null when it is allowed. */
+export function proceedOnTimeoutRefusal(input: ProceedOnTimeoutInput): string | null {
+  const { definition } = input;
+  if (definition.threshold === 'mandatory' || input.threshold === 'mandatory') return 'the gate is mandatory';
+  if (NEVER_PROCEED_TYPES.has(definition.type)) return `${definition.type} gates never proceed on timeout`;
+  if (input.destructive) return 'the action is destructive';
+  if (input.alwaysGated) return 'the action is always gated';
+  if (input.risk === 'high' || input.risk === 'critical') return `the risk is ${input.risk}`;
+  if (!definition.options.some((option) => option.outcome === 'approved')) {
+    return `${definition.type} gates have no approving option to proceed with`;
+  }
+  return null;
+}
+
+/** True when a gate may be approved by its timeout ("proceed"); never for mandatory, destructive, always-gated or high-risk gates. */
+export function canProceedOnTimeout(input: ProceedOnTimeoutInput): boolean {
+  return proceedOnTimeoutRefusal(input) === null;
+}
+
+function checkOptions(options: readonly GateOption[]): void {
+  const ids = new Set<string>();
+  const keys = new Set<string>();
+  options.forEach((option, index) => {
+    if (ids.has(option.id))
+      throw invalid(`options[${index}].id`, `"${option.id}" is used twice; option ids must be unique`);
+    const key = option.key.toLowerCase();
+    if (keys.has(key))
+      throw invalid(`options[${index}].key`, `"${option.key}" is used twice; keys must be unique`);
+    if (option.ends && option.outcome === undefined) {
+      throw invalid(`options[${index}].outcome`, `required because option "${option.id}" ends the gate`);
+    }
+    if (!option.ends && option.outcome !== undefined) {
+      throw invalid(`options[${index}].outcome`, `leave it out: option "${option.id}" does not end the gate`);
+    }
+    ids.add(option.id);
+    keys.add(key);
+  });
+  if (!options.some((option) => option.ends)) {
+    throw invalid('options', 'at least one option must end the gate (ends: true)');
+  }
+}
+
+function parseDefinition(input: unknown): GateTypeDefinition {
+  const parsed = gateTypeDefinitionSchema.safeParse(input);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((issue) => ({
+      field: issue.path.length > 0 ? issue.path.map(String).join('.') : 'definition',
+      message: issue.message,
+    }));
+    const first = fields[0]!;
+    throw new GatehouseError('VALIDATION_FAILED', `${first.field}: ${first.message}`, {
+      field: first.field,
+      fields,
+    });
+  }
+  const definition = parsed.data;
+  checkOptions(definition.options);
+  if (definition.defaultTimeoutAction === 'proceed') {
+    const refusal = proceedOnTimeoutRefusal({
+      definition,
+      risk: definition.defaultRisk,
+      alwaysGated: false,
+      destructive: false,
+    });
+    if (refusal !== null) {
+      throw invalid(
+        'defaultTimeoutAction',
+        `"proceed" is not allowed because ${refusal}; use "deny" or "escalate"`,
+      );
+    }
+  }
+  return definition;
+}
+
+function freeze(definition: GateTypeDefinition): GateTypeDefinition {
+  const options = definition.options.map((option) =>
+    Object.freeze({ ...option, requires: [...option.requires] }),
+  );
+  return Object.freeze({ ...definition, options: Object.freeze(options) as GateOption[] });
+}
+
+/**
+ * A catalog holding the built-in gate types; custom types registered on it stay local to it.
+ * @example
+ * const catalog = createGateCatalog();
+ * catalog.get('tool_call').options.map((option) => option.id); // ['approve', 'approve_always', 'reject', 'steer']
+ */
+export function createGateCatalog(): GateCatalog {
+  const builtins = new Map(BUILTIN_GATE_TYPES.map((definition) => [definition.type, definition]));
+  const custom = new Map<string, GateTypeDefinition>();
+  const lookup = (type: string) => builtins.get(type) ?? custom.get(type);
+  return {
+    get(type) {
+      const definition = lookup(type);
+      if (definition !== undefined) return definition;
+      const known = [...builtins.keys(), ...custom.keys()];
+      throw new GatehouseError(
+        'UNKNOWN_GATE_TYPE',
+        `unknown gate type "${type}"; known types: ${known.join(', ')}`,
+        {
+          type,
+          known,
+        },
+      );
+    },
+    has: (type) => lookup(type) !== undefined,
+    list: () => [...builtins.values(), ...custom.values()],
+    register(input) {
+      const definition = parseDefinition(input);
+      if (builtins.has(definition.type)) {
+        throw invalid(
+          'type',
+          `"${definition.type}" is a built-in gate type and cannot be replaced; pick another name`,
+        );
+      }
+      if (custom.has(definition.type)) {
+        throw invalid('type', `"${definition.type}" is already registered; pick another name`);
+      }
+      const stored = freeze(definition);
+      custom.set(stored.type, stored);
+      return stored;
+    },
+  };
+}

@@ -1,0 +1,163 @@
+import { Environment } from '@marcbachmann/cel-js';
+import { type AlwaysGatedCategory, classifyAlwaysGated, isDestructiveCommand } from './destructive.js';
+import type { PolicyRequest } from './policy-schema.js';
+import { RISK_LEVELS, type RiskLevel } from './schemas.js';
+
+/** Variables a policy condition can read, with their CEL types. */
+export const POLICY_CONDITION_VARIABLES = {
+  request: 'map',
+  tool: 'dyn',
+  args: 'map',
+  event: 'string',
+  risk: 'dyn',
+  confidence: 'dyn',
+  agent: 'map',
+  run: 'dyn',
+  impact: 'dyn',
+} as const;
+
+/** Functions a policy condition can call besides CEL's own. */
+export const POLICY_CONDITION_FUNCTIONS = [
+  'isDestructive(string): bool',
+  'alwaysGated(): bool',
+  'alwaysGatedCategories(): list<string>',
+  'riskAtLeast(string): bool',
+] as const;
+
+/** One request prepared for condition evaluation; the always-gated categories are computed at most once. */
+export interface ConditionContext {
+  readonly request: PolicyRequest;
+  readonly activation: Readonly<Record<keyof typeof POLICY_CONDITION_VARIABLES, unknown>>;
+  categories: AlwaysGatedCategory[] | null;
+}
+
+/** A condition parsed and type-checked at load, ready to run many times. */
+export type CompiledCondition = (activation: ConditionContext['activation']) => unknown;
+
+export type ConditionCompileResult =
+  | { ok: true; condition: CompiledCondition }
+  | { ok: false; message: string };
+
+/** Compiles conditions once and runs them against requests. */
+export interface ConditionEnvironment {
+  compile(source: string): ConditionCompileResult;
+  /** True when the condition holds; throws when it cannot be evaluated. */
+  run(condition: CompiledCondition, context: ConditionContext): boolean;
+}
+
+/** Prepares a request for condition evaluation. */
+export function createConditionContext(request: PolicyRequest): ConditionContext {
+  return {
+    request,
+    activation: {
+      request,
+      tool: request.tool ?? null,
+      args: request.args,
+      event: request.event,
+      risk: request.risk ?? null,
+      confidence: request.confidence ?? null,
+      agent: request.agent,
+      run: request.run ?? null,
+      impact: request.impact ?? null,
+    },
+    categories: null,
+  };
+}
+
+/** The always-gated categories of the request's action, computed on first use. */
+export function alwaysGatedCategoriesOf(context: ConditionContext): AlwaysGatedCategory[] {
+  if (context.categories === null) context.categories = classifyAlwaysGated(context.request);
+  return context.categories;
+}
+
+function isRiskLevel(value: unknown): value is RiskLevel {
+  return typeof value === 'string' && (RISK_LEVELS as readonly string[]).includes(value);
+}
+
+function riskAtLeast(context: ConditionContext, level: string): boolean {
+  if (!isRiskLevel(level))
+    throw new Error(`riskAtLeast: unknown risk level "${level}"; use ${RISK_LEVELS.join(', ')}`);
+  const risk = context.request.risk;
+  return risk !== undefined && RISK_LEVELS.indexOf(risk) >= RISK_LEVELS.indexOf(level);
+}
+
+/** Risk levels written as literals in `riskAtLeast("…")` calls that do not exist. */
+function unknownRiskLiterals(node: unknown, found: string[] = []): string[] {
+  if (Array.isArray(node)) {
+    for (const item of node) unknownRiskLiterals(item, found);
+  } else if (typeof node === 'object' && node !== null && 'op' in node && 'args' in node) {
+    const { op, args } = node as { op: string; args: unknown };
+    if (op === 'call' && Array.isArray(args) && args[0] === 'riskAtLeast') {
+      const first = (args[1] as { op?: string; args?: unknown }[] | undefined)?.[0];
+      if (first?.op === 'value' && !isRiskLevel(first.args)) found.push(String(first.args));
+    }
+    unknownRiskLiterals(args, found);
+  }
+  return found;
+}
+
+function describeCelError(kind: string, error: unknown): string {
+  const e = error as { summary?: string; message?: string; code?: string; range?: { start: number } };
+  const summary = e.summary ?? e.message?.split('\n')[0] ?? String(error);
+  const where = e.range === undefined ? '' : ` at column ${e.range.start + 1}`;
+  if (e.code === 'unknown_variable') {
+    return `${summary}${where}; conditions can read ${Object.keys(POLICY_CONDITION_VARIABLES).join(', ')}`;
+  }
+  return `CEL ${kind} error: ${summary}${where}`;
+}
+
+function registerAll(env: Environment, scope: { current: ConditionContext | null }): Environment {
+  const current = (): ConditionContext => {
+    if (scope.current === null) throw new Error('policy functions run only while a request is evaluated');
+    return scope.current;
+  };
+  for (const [name, type] of Object.entries(POLICY_CONDITION_VARIABLES)) env.registerVariable(name, type);
+  return env
+    .registerFunction(POLICY_CONDITION_FUNCTIONS[0], (command: string) => isDestructiveCommand(command))
+    .registerFunction(POLICY_CONDITION_FUNCTIONS[1], () => alwaysGatedCategoriesOf(current()).length > 0)
+    .registerFunction(POLICY_CONDITION_FUNCTIONS[2], () => [...alwaysGatedCategoriesOf(current())])
+    .registerFunction(POLICY_CONDITION_FUNCTIONS[3], (level: string) => riskAtLeast(current(), level));
+}
+
+function compileWith(env: Environment, source: string): ConditionCompileResult {
+  let parsed: ReturnType<Environment['parse']>;
+  try {
+    parsed = env.parse(source);
+  } catch (error) {
+    return { ok: false, message: describeCelError('syntax', error) };
+  }
+  const checked = parsed.check();
+  if (!checked.valid) return { ok: false, message: describeCelError('compile', checked.error) };
+  if (checked.type !== 'bool' && checked.type !== 'dyn') {
+    return { ok: false, message: `condition must be a bool expression (it gives ${checked.type})` };
+  }
+  const badRisk = unknownRiskLiterals(parsed.ast);
+  if (badRisk.length > 0) {
+    return {
+      ok: false,
+      message: `riskAtLeast: unknown risk level "${badRisk[0]}"; use ${RISK_LEVELS.join(', ')}`,
+    };
+  }
+  return { ok: true, condition: parsed as CompiledCondition };
+}
+
+/** Creates the CEL environment policy conditions compile and run in. */
+export function createConditionEnvironment(): ConditionEnvironment {
+  // Custom functions read the request under evaluation; evaluation is synchronous, so one slot suffices.
+  const scope: { current: ConditionContext | null } = { current: null };
+  const env = registerAll(new Environment({ homogeneousAggregateLiterals: false }), scope);
+  return {
+    compile: (source) => compileWith(env, source),
+    run(condition, context) {
+      const previous = scope.current;
+      scope.current = context;
+      try {
+        const result = condition(context.activation);
+        if (typeof result !== 'boolean') throw new Error(`condition gave ${typeof result}, not a bool`);
+        return result;
+      } finally {
+        scope.current = previous;
+      }
+    },
+  };
+}
