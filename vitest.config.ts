@@ -8,6 +8,7 @@ export default defineConfig({
     alias: {
       '@gatehouse/core': src('core'),
       '@gatehouse/server': src('server'),
+      '@gatehouse/store': src('store'),
       '@gatehouse/sdk': src('sdk'),
     },
   },

@@ -17,6 +17,13 @@ describe('canonicalJson', () => {
     );
   });
 
+  it('keeps __proto__ keys as data, so a hash covers them', () => {
+    const withProto = JSON.parse('{"args":{"__proto__":{"x":1}}}');
+    const other = JSON.parse('{"args":{"__proto__":{"x":2}}}');
+    expect(canonicalJson(withProto)).toBe('{"args":{"__proto__":{"x":1}}}');
+    expect(canonicalJson(withProto)).not.toBe(canonicalJson(other));
+  });
+
   it('binds a payload to its tool and arguments', () => {
     expect(payloadText({ tool: 'rm', args: { path: 'a' } })).not.toBe(
       payloadText({ tool: 'rm', args: { path: 'b' } }),

@@ -1,0 +1,136 @@
+import type { AuditEvent } from '@gatehouse/core';
+import { expect, it } from 'vitest';
+import { GENESIS_HASH } from '../audit/hash.js';
+import { verifyAuditExport } from '../audit/verify.js';
+import type { AuditInput, Store } from '../types.js';
+import { sleep } from './fixtures.js';
+import type { ContractContext } from './harness.js';
+
+function input(n: number, overrides: Partial<AuditInput> = {}): AuditInput {
+  return { kind: 'gate.decided', actor: 'user_a', subject: `gate_${n}`, data: { n }, ...overrides };
+}
+
+async function appendEach(store: Store, inputs: AuditInput[]): Promise<AuditEvent[]> {
+  return store.transaction(async (tx) => {
+    const events: AuditEvent[] = [];
+    for (const event of inputs) events.push(await tx.appendAudit(event));
+    return events;
+  });
+}
+
+async function collect(events: AsyncIterable<AuditEvent>): Promise<AuditEvent[]> {
+  const all: AuditEvent[] = [];
+  for await (const event of events) all.push(event);
+  return all;
+}
+
+async function exportLines(store: Store): Promise<string[]> {
+  const checkpoint = await store.getAuditCheckpoint();
+  const events = await collect(store.streamAudit());
+  return [...(checkpoint ? [JSON.stringify({ checkpoint })] : []), ...events.map((e) => JSON.stringify(e))];
+}
+
+/** The hash chain: links, tamper detection, export verification and retention truncation. */
+export function describeAuditContract(ctx: ContractContext): void {
+  it('chains events from the genesis hash and verifies them', async () => {
+    const { store } = ctx.harness();
+    const events = await appendEach(store, [input(1), input(2), input(3, { subject: null })]);
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(events[0]?.prevHash).toBe(GENESIS_HASH);
+    expect(events[1]?.prevHash).toBe(events[0]?.hash);
+    expect(events[0]?.id).toMatch(/^evt_[0-9a-f]{20}$/);
+    expect(await collect(store.streamAudit())).toEqual(events);
+    expect(await store.verifyAuditChain()).toEqual({ ok: true, count: 3, lastHash: events[2]?.hash });
+    expect(await verifyAuditExport((await exportLines(store)).join('\n'))).toMatchObject({
+      ok: true,
+      count: 3,
+    });
+  });
+
+  it('detects an edited row', async () => {
+    const { store, execute } = ctx.harness();
+    await appendEach(store, [input(1), input(2), input(3)]);
+    await execute(`update audit_events set data = '{"n":99}' where seq = 2`);
+    expect(await store.verifyAuditChain()).toEqual({ ok: false, seq: 2, reason: 'hash_mismatch' });
+  });
+
+  it('detects a deleted row', async () => {
+    const { store, execute } = ctx.harness();
+    await appendEach(store, [input(1), input(2), input(3)]);
+    await execute('delete from audit_events where seq = 2');
+    expect(await store.verifyAuditChain()).toEqual({ ok: false, seq: 2, reason: 'gap' });
+  });
+
+  it('detects rows swapped in place and lines reordered in an export', async () => {
+    const { store, execute } = ctx.harness();
+    await appendEach(store, [input(1), input(2), input(3)]);
+    const lines = await exportLines(store);
+    expect(await verifyAuditExport([lines[0], lines[2], lines[1]].join('\n'))).toEqual({
+      ok: false,
+      seq: 2,
+      reason: 'reordered',
+    });
+    await execute(
+      'update audit_events set seq = -2 where seq = 2; update audit_events set seq = 2 where seq = 3; update audit_events set seq = 3 where seq = -2',
+    );
+    expect(await store.verifyAuditChain()).toEqual({ ok: false, seq: 2, reason: 'broken_link' });
+  });
+
+  it('truncates only the oldest prefix and keeps a checkpoint the rest verifies from', async () => {
+    const { store, execute } = ctx.harness();
+    const old = await appendEach(store, [input(1), input(2), input(3)]);
+    await sleep(15);
+    const cut = await store.databaseNow();
+    await sleep(15);
+    await appendEach(store, [input(4), input(5)]);
+    const checkpoint = await store.truncateAudit({ before: cut });
+    expect(checkpoint).toMatchObject({ seq: 3, hash: old[2]?.hash, removed: 3 });
+    expect(await store.getAuditCheckpoint()).toEqual(checkpoint);
+    expect((await collect(store.streamAudit())).map((e) => e.seq)).toEqual([4, 5]);
+    expect(await store.verifyAuditChain()).toMatchObject({ ok: true, count: 2 });
+    expect(await store.truncateAudit({ before: cut })).toBeNull();
+    const [next] = await appendEach(store, [input(6)]);
+    expect(next?.seq).toBe(6);
+    expect(await store.verifyAuditChain()).toEqual({ ok: true, count: 3, lastHash: next?.hash });
+    const lines = await exportLines(store);
+    expect(JSON.parse(lines[0] ?? '{}')).toEqual({ checkpoint });
+    expect(await verifyAuditExport(lines.map((line) => `${line}\n`))).toMatchObject({ ok: true, count: 3 });
+    await execute('delete from audit_events where seq = 4');
+    expect(await store.verifyAuditChain()).toEqual({ ok: false, seq: 4, reason: 'gap' });
+  });
+
+  it('continues the chain from the checkpoint when every event was truncated', async () => {
+    const { store } = ctx.harness();
+    const events = await appendEach(store, [input(1), input(2)]);
+    await sleep(5);
+    const checkpoint = await store.truncateAudit({ before: (await store.databaseNow()) + 1 });
+    expect(checkpoint).toMatchObject({ seq: 2, hash: events[1]?.hash, removed: 2 });
+    expect(await store.verifyAuditChain()).toEqual({ ok: true, count: 0, lastHash: events[1]?.hash });
+    const [next] = await appendEach(store, [input(3)]);
+    expect(next).toMatchObject({ seq: 3, prevHash: events[1]?.hash });
+    expect(await store.verifyAuditChain()).toMatchObject({ ok: true, count: 1 });
+  });
+
+  it('queries the trail by kind, actor, subject, time and seq, page by page', async () => {
+    const { store } = ctx.harness();
+    const events = await appendEach(store, [
+      input(1),
+      input(2, { kind: 'policy.changed', actor: 'user_admin' }),
+      input(3),
+      input(4, { subject: 'gate_1' }),
+    ]);
+    const seqs = async (filter: Parameters<Store['queryAudit']>[0]) =>
+      (await store.queryAudit(filter)).items.map((e) => e.seq);
+    expect(await seqs({ kind: 'gate.decided' })).toEqual([1, 3, 4]);
+    expect(await seqs({ actor: 'user_admin' })).toEqual([2]);
+    expect(await seqs({ subject: 'gate_1' })).toEqual([1, 4]);
+    expect(await seqs({ fromSeq: 3 })).toEqual([3, 4]);
+    const at = events[0]?.at ?? 0;
+    expect(await seqs({ since: at, until: at + 1 })).toEqual([1, 2, 3, 4]);
+    expect(await seqs({ until: at })).toEqual([]);
+    const first = await store.queryAudit({ limit: 3 });
+    expect(first.items).toEqual(events.slice(0, 3));
+    const second = await store.queryAudit({ limit: 3, cursor: first.nextCursor ?? '' });
+    expect(second).toEqual({ items: events.slice(3), nextCursor: null });
+  });
+}

@@ -1,0 +1,38 @@
+import { afterEach, beforeEach, describe } from 'vitest';
+import { describeAuditContract } from './audit.contract.js';
+import { describeCommitContract } from './commit.contract.js';
+import { describeGateContract } from './gates.contract.js';
+import type { ContractContext, StoreHarness } from './harness.js';
+import { describeRecordContract } from './records.contract.js';
+import { describeStreamContract } from './stream.contract.js';
+
+export type { ContractContext, StoreHarness } from './harness.js';
+
+/**
+ * The one suite every Store implementation must pass. `makeStore` is called before each test and
+ * must return a store on an empty database.
+ */
+export function runStoreContract(name: string, makeStore: () => Promise<StoreHarness>): void {
+  describe(`Store contract: ${name}`, () => {
+    let current: StoreHarness | null = null;
+    beforeEach(async () => {
+      current = await makeStore();
+    });
+    afterEach(async () => {
+      const done = current;
+      current = null;
+      await done?.cleanup();
+    });
+    const ctx: ContractContext = {
+      harness() {
+        if (current === null) throw new Error('the contract harness is only there inside a test');
+        return current;
+      },
+    };
+    describe('records', () => describeRecordContract(ctx));
+    describe('gates', () => describeGateContract(ctx));
+    describe('group commit', () => describeCommitContract(ctx));
+    describe('audit chain', () => describeAuditContract(ctx));
+    describe('stream events and JSON', () => describeStreamContract(ctx));
+  });
+}

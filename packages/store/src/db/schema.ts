@@ -1,0 +1,174 @@
+import type { Generated, Kysely } from 'kysely';
+
+/** The two engines the store runs on. */
+export type Dialect = 'sqlite' | 'postgres';
+
+/** Row shapes, one per table, as Kysely sees them (epoch ms and seqs are numbers). */
+export interface AgentsTable {
+  id: string;
+  name: string;
+  profile: string | null;
+  autonomy: string | null;
+  created_at: number;
+}
+
+export interface UsersTable {
+  id: string;
+  name: string;
+  role: string;
+  password_hash: string | null;
+  disabled: number;
+  created_at: number;
+}
+
+export interface TokensTable {
+  token_hash: string;
+  kind: string;
+  subject_id: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface SigningKeysTable {
+  id: string;
+  user_id: string;
+  public_key: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface RunsTable {
+  id: string;
+  agent_id: string;
+  status: string;
+  created_at: number;
+  updated_at: number;
+  version: number;
+  data: string;
+}
+
+export interface GatesTable {
+  id: string;
+  status: string;
+  type: string;
+  risk: string;
+  agent_id: string | null;
+  run_id: string | null;
+  timeout_at: number | null;
+  created_at: number;
+  version: number;
+  data: string;
+}
+
+export interface GateAssigneesTable {
+  gate_id: string;
+  assignee: string;
+}
+
+export interface IdempotencyTable {
+  scope: string;
+  key: string;
+  request_hash: string;
+  response: string;
+  created_at: number;
+}
+
+export interface RememberedRulesTable {
+  id: string;
+  scope: string;
+  run_id: string | null;
+  agent_id: string | null;
+  tool: string;
+  args_hash: string | null;
+  created_by: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  revoked_by: string | null;
+  source_gate_id: string | null;
+}
+
+export interface ConfidenceReportsTable {
+  id: string;
+  run_id: string | null;
+  agent_id: string;
+  task_id: string | null;
+  confidence: number;
+  reasons: string;
+  created_at: number;
+}
+
+export interface InterventionsTable {
+  id: string;
+  run_id: string;
+  kind: string;
+  instruction: string | null;
+  actor: string;
+  created_at: number;
+}
+
+export interface PolicyVersionsTable {
+  version: number;
+  source: string;
+  format: string;
+  created_by: string;
+  created_at: number;
+}
+
+export interface AuditEventsTable {
+  seq: number;
+  id: string;
+  at: number;
+  kind: string;
+  actor: string;
+  subject: string | null;
+  data: string;
+  prev_hash: string;
+  hash: string;
+}
+
+export interface AuditCheckpointTable {
+  id: number;
+  seq: number;
+  hash: string;
+  truncated_at: number;
+  removed: number;
+}
+
+export interface StreamEventsTable {
+  seq: Generated<number>;
+  type: string;
+  run_id: string | null;
+  agent_id: string | null;
+  gate_id: string | null;
+  data: string;
+  at: number;
+}
+
+/** Every table of the store, as Kysely sees them. */
+export interface Database {
+  agents: AgentsTable;
+  users: UsersTable;
+  tokens: TokensTable;
+  signing_keys: SigningKeysTable;
+  runs: RunsTable;
+  gates: GatesTable;
+  gate_assignees: GateAssigneesTable;
+  idempotency: IdempotencyTable;
+  remembered_rules: RememberedRulesTable;
+  confidence_reports: ConfidenceReportsTable;
+  interventions: InterventionsTable;
+  policy_versions: PolicyVersionsTable;
+  audit_events: AuditEventsTable;
+  audit_checkpoint: AuditCheckpointTable;
+  stream_events: StreamEventsTable;
+}
+
+/** What every query of one unit of work runs with. */
+export interface TxContext {
+  /** Bound to the one connection of this transaction (or read). */
+  readonly db: Kysely<Database>;
+  readonly now: number;
+  readonly dialect: Dialect;
+}

@@ -1,0 +1,94 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { GatehouseError } from '@gatehouse/core';
+import type { TxContext } from './db/schema.js';
+
+/** One caller's work, waiting for a batch. */
+export interface QueuedUnit {
+  work: (ctx: TxContext) => Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** How batches are run and how large they may grow. */
+export interface GroupCommitOptions {
+  /** Runs one batch in one database transaction and settles every unit of it. */
+  execute(units: QueuedUnit[]): Promise<void>;
+  /** @default 256 */
+  maxBatch?: number;
+}
+
+/** Queues units of work and runs them in batches, one batch at a time. */
+export interface GroupCommit {
+  enqueue<T>(work: (ctx: TxContext) => Promise<T>): Promise<T>;
+  /** Refuses new work, then waits until everything queued has settled. */
+  close(): Promise<void>;
+}
+
+const insideUnit = new AsyncLocalStorage<true>();
+
+/** Runs `fn` marked as a unit of work, so a nested `transaction()` is caught instead of deadlocking. */
+export function runAsUnit<T>(fn: () => Promise<T>): Promise<T> {
+  return insideUnit.run(true, fn);
+}
+
+class GroupCommitQueue implements GroupCommit {
+  private readonly queue: QueuedUnit[] = [];
+  private running = false;
+  private scheduled = false;
+  private closed = false;
+  private idle: (() => void) | null = null;
+
+  constructor(
+    private readonly execute: (units: QueuedUnit[]) => Promise<void>,
+    private readonly maxBatch: number,
+  ) {}
+
+  enqueue<T>(work: (ctx: TxContext) => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new GatehouseError('SERVICE_UNAVAILABLE', 'the store is closed'));
+    if (insideUnit.getStore()) {
+      return Promise.reject(
+        new GatehouseError('INTERNAL', 'store.transaction() inside a transaction: use the tx you were given'),
+      );
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.schedule();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (!this.running && this.queue.length === 0) return;
+    await new Promise<void>((resolve) => {
+      this.idle = resolve;
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.running || this.queue.length === 0) return;
+    this.scheduled = true;
+    // A microtask lets everything enqueued in this tick share the batch (and is not faked by test timers).
+    queueMicrotask(() => this.runNext());
+  }
+
+  private runNext(): void {
+    this.scheduled = false;
+    const batch = this.queue.splice(0, this.maxBatch);
+    if (batch.length === 0) return;
+    this.running = true;
+    this.execute(batch)
+      .catch((error: unknown) => {
+        for (const unit of batch) unit.reject(error);
+      })
+      .finally(() => {
+        this.running = false;
+        if (this.queue.length > 0) this.schedule();
+        else this.idle?.();
+      });
+  }
+}
+
+/** Creates the batcher behind `Store.transaction()`. */
+export function createGroupCommit(options: GroupCommitOptions): GroupCommit {
+  return new GroupCommitQueue(options.execute, options.maxBatch ?? 256);
+}

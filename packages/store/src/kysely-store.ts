@@ -1,0 +1,106 @@
+import { type AuditEvent, GatehouseError } from '@gatehouse/core';
+import { type Kysely, sql } from 'kysely';
+import { verifyAuditChain } from './audit/verify.js';
+import { type BatchDialect, executeBatch } from './batch.js';
+import type { Database, TxContext } from './db/schema.js';
+import { translateReadError, unavailable } from './db-errors.js';
+import { createGroupCommit } from './group-commit.js';
+import * as audit from './repos/audit.js';
+import * as stream from './repos/stream.js';
+import { createStoreTx } from './tx.js';
+import type { AuditCheckpoint, AuditVerification, Store } from './types.js';
+
+const AUDIT_BATCH = 500;
+
+/** What an engine provides; everything else is the shared query layer. */
+export interface StoreAdapter extends BatchDialect {
+  /** Runs `fn` on the one connection a write batch uses. */
+  withWriteConnection<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>;
+  /** Runs a read on a connection of its own. */
+  withReadConnection<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>;
+  /** `now` for reads. */
+  readNow(): number;
+  databaseNow(): Promise<number>;
+  /** Releases connections, pools and locks. */
+  destroy(): Promise<void>;
+  /** @default 256 */
+  maxBatch?: number;
+}
+
+type Read = <T>(fn: (ctx: TxContext) => Promise<T>) => Promise<T>;
+
+function createReader(adapter: StoreAdapter, isClosed: () => boolean): Read {
+  return async (fn) => {
+    if (isClosed()) throw new GatehouseError('SERVICE_UNAVAILABLE', 'the store is closed');
+    try {
+      return await adapter.withReadConnection((db) =>
+        fn({ db, now: adapter.readNow(), dialect: adapter.dialect }),
+      );
+    } catch (error) {
+      throw translateReadError(error);
+    }
+  };
+}
+
+type AuditReader = Pick<Store, 'streamAudit' | 'getAuditCheckpoint' | 'verifyAuditChain'>;
+
+function createAuditReader(read: Read): AuditReader {
+  async function* streamAudit(fromSeq = 0): AsyncGenerator<AuditEvent> {
+    let next = fromSeq;
+    for (;;) {
+      const batch = await read((ctx) => audit.auditBatch(ctx, next, AUDIT_BATCH));
+      yield* batch;
+      const last = batch[batch.length - 1];
+      if (last === undefined || batch.length < AUDIT_BATCH) return;
+      next = last.seq + 1;
+    }
+  }
+  const getAuditCheckpoint = (): Promise<AuditCheckpoint | null> => read(audit.getAuditCheckpoint);
+  async function verifyStoredChain(): Promise<AuditVerification> {
+    const checkpoint = await getAuditCheckpoint();
+    const result = await verifyAuditChain(streamAudit(), checkpoint);
+    if (result.ok) return result;
+    // Retention may have cut the chain while we read it: check once more from the new start.
+    const latest = await getAuditCheckpoint();
+    return latest?.seq === checkpoint?.seq ? result : verifyAuditChain(streamAudit(), latest);
+  }
+  return { streamAudit, getAuditCheckpoint, verifyAuditChain: verifyStoredChain };
+}
+
+/** Builds a Store from an engine adapter: group commit, reads, audit and stream queries. */
+export function createKyselyStore<D extends Store['dialect']>(
+  adapter: StoreAdapter & { dialect: D },
+): Store & { dialect: D } {
+  const commits = createGroupCommit({
+    execute: (units) =>
+      adapter
+        .withWriteConnection((db) => executeBatch(db, units, adapter))
+        .catch((error: unknown) => {
+          throw unavailable(error);
+        }),
+    ...(adapter.maxBatch === undefined ? {} : { maxBatch: adapter.maxBatch }),
+  });
+  let closing: Promise<void> | null = null;
+  const read = createReader(adapter, () => closing !== null);
+  return {
+    dialect: adapter.dialect,
+    transaction: (work) => commits.enqueue((ctx) => work(createStoreTx(ctx, { readOnly: false }))),
+    read: (work) => read((ctx) => work(createStoreTx(ctx, { readOnly: true }))),
+    queryAudit: (filter) => read((ctx) => audit.queryAudit(ctx, filter)),
+    ...createAuditReader(read),
+    truncateAudit: ({ before }) => commits.enqueue((ctx) => audit.truncateAudit(ctx, before)),
+    listStreamEvents: (options) => read((ctx) => stream.listStreamEvents(ctx, options)),
+    latestStreamSeq: () => read(stream.latestStreamSeq),
+    databaseNow: () =>
+      adapter.databaseNow().catch((error: unknown) => Promise.reject(translateReadError(error))),
+    ping: () =>
+      read(({ db }) => sql`select 1`.execute(db)).then(
+        () => true,
+        () => false,
+      ),
+    close() {
+      closing ??= commits.close().then(() => adapter.destroy());
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { GatehouseError } from '@gatehouse/core';
+import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import type { Dialect } from '../db/schema.js';
+import { initialMigration } from './0001-initial.js';
+
+/** Migrations take a Kysely instance of any table shape. */
+export type MigrationDb = Parameters<Migration['up']>[0];
+
+const MIGRATION_TABLE = 'gatehouse_migration';
+const MIGRATION_LOCK_TABLE = 'gatehouse_migration_lock';
+
+/** The store's migrations, in code so the bundle needs no migration folder. */
+export function createMigrationProvider(dialect: Dialect): MigrationProvider {
+  const migrations: Record<string, Migration> = {
+    '0001_initial': initialMigration(dialect),
+  };
+  return { getMigrations: async () => migrations };
+}
+
+/**
+ * Brings the database to the latest schema; returns the names of the migrations applied.
+ * `db` must already be scoped to `schema` (withSchema) when one is given.
+ */
+export async function runMigrations(db: MigrationDb, dialect: Dialect, schema?: string): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: createMigrationProvider(dialect),
+    migrationTableName: MIGRATION_TABLE,
+    migrationLockTableName: MIGRATION_LOCK_TABLE,
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
+  });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results.find((result) => result.status === 'Error')?.migrationName ?? 'setup';
+    throw new GatehouseError(
+      'SERVICE_UNAVAILABLE',
+      `database migration ${failed} failed`,
+      { migration: failed },
+      error,
+    );
+  }
+  return results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}

@@ -1,0 +1,139 @@
+import type { AuditEvent } from '@gatehouse/core';
+import type { Selectable } from 'kysely';
+import { auditHash, GENESIS_HASH, newAuditEventId } from '../audit/hash.js';
+import type { AuditEventsTable, TxContext } from '../db/schema.js';
+import type { AuditCheckpoint, AuditFilter, AuditInput, Page } from '../types.js';
+import { changed, decodeCursor, int, pageLimit, parseJson, toPage } from './rows.js';
+
+const CHECKPOINT_ID = 1;
+
+function toEvent(row: Selectable<AuditEventsTable>): AuditEvent {
+  return {
+    seq: int(row.seq),
+    id: row.id,
+    at: int(row.at),
+    kind: row.kind,
+    actor: row.actor,
+    subject: row.subject,
+    data: parseJson<Record<string, unknown>>(row.data),
+    prevHash: row.prev_hash,
+    hash: row.hash,
+  };
+}
+
+export async function getAuditCheckpoint({ db }: TxContext): Promise<AuditCheckpoint | null> {
+  const row = await db
+    .selectFrom('audit_checkpoint')
+    .selectAll()
+    .where('id', '=', CHECKPOINT_ID)
+    .executeTakeFirst();
+  if (!row) return null;
+  return { seq: int(row.seq), hash: row.hash, truncatedAt: int(row.truncated_at), removed: int(row.removed) };
+}
+
+async function chainHead(ctx: TxContext): Promise<{ seq: number; hash: string }> {
+  const last = await ctx.db
+    .selectFrom('audit_events')
+    .select(['seq', 'hash'])
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (last) return { seq: int(last.seq), hash: last.hash };
+  const checkpoint = await getAuditCheckpoint(ctx);
+  return checkpoint ? { seq: checkpoint.seq, hash: checkpoint.hash } : { seq: 0, hash: GENESIS_HASH };
+}
+
+/**
+ * Appends one link. Callers run inside a write transaction that is the only writer of the chain
+ * (SQLite has one writer; Postgres write batches hold an advisory lock), so the head cannot move.
+ */
+export async function appendAudit(ctx: TxContext, input: AuditInput): Promise<AuditEvent> {
+  const head = await chainHead(ctx);
+  // Hash exactly what will be read back: JSON drops undefined, turns dates into strings, and so on.
+  const data = parseJson<Record<string, unknown>>(JSON.stringify(input.data ?? {}));
+  const fields = {
+    seq: head.seq + 1,
+    id: newAuditEventId(),
+    at: ctx.now,
+    kind: input.kind,
+    actor: input.actor,
+  };
+  const event = { ...fields, subject: input.subject ?? null, data };
+  const hash = auditHash(head.hash, event);
+  await ctx.db
+    .insertInto('audit_events')
+    .values({ ...fields, subject: event.subject, data: JSON.stringify(data), prev_hash: head.hash, hash })
+    .execute();
+  return { ...event, prevHash: head.hash, hash };
+}
+
+export async function queryAudit({ db }: TxContext, filter: AuditFilter): Promise<Page<AuditEvent>> {
+  const limit = pageLimit(filter.limit);
+  let query = db.selectFrom('audit_events').selectAll();
+  if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
+  if (filter.actor !== undefined) query = query.where('actor', '=', filter.actor);
+  if (filter.subject !== undefined) query = query.where('subject', '=', filter.subject);
+  if (filter.fromSeq !== undefined) query = query.where('seq', '>=', filter.fromSeq);
+  if (filter.since !== undefined) query = query.where('at', '>=', filter.since);
+  if (filter.until !== undefined) query = query.where('at', '<', filter.until);
+  if (filter.cursor !== undefined) {
+    const [afterSeq] = decodeCursor(filter.cursor, ['number'] as const);
+    query = query.where('seq', '>', afterSeq);
+  }
+  const rows = await query
+    .orderBy('seq')
+    .limit(limit + 1)
+    .execute();
+  return toPage(rows, limit, toEvent, (row) => [int(row.seq)]);
+}
+
+/** One batch of the chain in order, for streaming exports. */
+export async function auditBatch({ db }: TxContext, fromSeq: number, limit: number): Promise<AuditEvent[]> {
+  const rows = await db
+    .selectFrom('audit_events')
+    .selectAll()
+    .where('seq', '>=', fromSeq)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+  return rows.map(toEvent);
+}
+
+/** The last event of the prefix that truncation may remove: everything before the first event at or after `before`. */
+async function lastRemovable(ctx: TxContext, before: number): Promise<{ seq: number; hash: string } | null> {
+  const firstKept = await ctx.db
+    .selectFrom('audit_events')
+    .select((eb) => eb.fn.min('seq').as('seq'))
+    .where('at', '>=', before)
+    .executeTakeFirst();
+  let query = ctx.db.selectFrom('audit_events').select(['seq', 'hash']).orderBy('seq', 'desc').limit(1);
+  if (firstKept?.seq !== null && firstKept?.seq !== undefined)
+    query = query.where('seq', '<', int(firstKept.seq));
+  const row = await query.executeTakeFirst();
+  return row ? { seq: int(row.seq), hash: row.hash } : null;
+}
+
+/** Removes the chain's oldest prefix before `before` and records where the rest starts. */
+export async function truncateAudit(ctx: TxContext, before: number): Promise<AuditCheckpoint | null> {
+  const last = await lastRemovable(ctx, before);
+  if (last === null) return null;
+  const deleted = await ctx.db.deleteFrom('audit_events').where('seq', '<=', last.seq).executeTakeFirst();
+  const checkpoint: AuditCheckpoint = {
+    seq: last.seq,
+    hash: last.hash,
+    truncatedAt: ctx.now,
+    removed: changed(deleted.numDeletedRows),
+  };
+  const row = {
+    seq: checkpoint.seq,
+    hash: checkpoint.hash,
+    truncated_at: checkpoint.truncatedAt,
+    removed: checkpoint.removed,
+  };
+  await ctx.db
+    .insertInto('audit_checkpoint')
+    .values({ id: CHECKPOINT_ID, ...row })
+    .onConflict((oc) => oc.column('id').doUpdateSet(row))
+    .execute();
+  return checkpoint;
+}

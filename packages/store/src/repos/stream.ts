@@ -1,0 +1,59 @@
+import type { Selectable } from 'kysely';
+import type { StreamEventsTable, TxContext } from '../db/schema.js';
+import type { StreamEvent } from '../types.js';
+import { int, pageLimit, parseJson } from './rows.js';
+
+function toStreamEvent(row: Selectable<StreamEventsTable>): StreamEvent {
+  return {
+    seq: int(row.seq),
+    type: row.type,
+    runId: row.run_id,
+    agentId: row.agent_id,
+    gateId: row.gate_id,
+    data: parseJson<Record<string, unknown>>(row.data),
+    at: int(row.at),
+  };
+}
+
+export async function appendStreamEvent(
+  { db, now }: TxContext,
+  event: Omit<StreamEvent, 'seq' | 'at'>,
+): Promise<StreamEvent> {
+  const data = parseJson<Record<string, unknown>>(JSON.stringify(event.data ?? {}));
+  const row = await db
+    .insertInto('stream_events')
+    .values({
+      type: event.type,
+      run_id: event.runId,
+      agent_id: event.agentId,
+      gate_id: event.gateId,
+      data: JSON.stringify(data),
+      at: now,
+    })
+    .returning('seq')
+    .executeTakeFirstOrThrow();
+  return { ...event, data, seq: int(row.seq), at: now };
+}
+
+export async function listStreamEvents(
+  { db }: TxContext,
+  options: { afterSeq: number; runId?: string; limit?: number },
+): Promise<StreamEvent[]> {
+  const rows = await db
+    .selectFrom('stream_events')
+    .selectAll()
+    .where('seq', '>', options.afterSeq)
+    .$if(options.runId !== undefined, (q) => q.where('run_id', '=', options.runId ?? ''))
+    .orderBy('seq')
+    .limit(pageLimit(options.limit))
+    .execute();
+  return rows.map(toStreamEvent);
+}
+
+export async function latestStreamSeq({ db }: TxContext): Promise<number> {
+  const row = await db
+    .selectFrom('stream_events')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .executeTakeFirst();
+  return row?.seq === null || row?.seq === undefined ? 0 : int(row.seq);
+}

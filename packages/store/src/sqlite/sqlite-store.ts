@@ -1,0 +1,143 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Clock } from '@gatehouse/core';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { RejectNulPlugin } from '../db/reject-nul.js';
+import type { Database } from '../db/schema.js';
+import { unavailable } from '../db-errors.js';
+import { createKyselyStore, type StoreAdapter } from '../kysely-store.js';
+import { runMigrations } from '../migrations/index.js';
+import { invalidField } from '../repos/rows.js';
+import type { Store } from '../types.js';
+import { acquireLockFile, type LockFile } from './lock-file.js';
+
+/** Which file to open and where time comes from. */
+export interface SqliteStoreOptions {
+  /** Path of the database file; created (with its folder) when missing. */
+  file: string;
+  /** Decides `now` on SQLite, which has no clock of its own worth trusting. */
+  clock: Clock;
+  /** How long a statement waits for a lock held by another connection. @default 5000 */
+  busyTimeoutMs?: number;
+  /** Most units of work in one commit. @default 256 */
+  maxBatch?: number;
+}
+
+/** The durability settings a SQLite store runs with, as the connection reports them. */
+export interface SqlitePragmas {
+  journalMode: string;
+  synchronous: 'off' | 'normal' | 'full' | 'extra';
+  busyTimeoutMs: number;
+}
+
+/** A store on one SQLite file: single writer, WAL, synchronous=FULL. */
+export interface SqliteStore extends Store {
+  readonly dialect: 'sqlite';
+  readonly file: string;
+  /** Migrations this start-up applied (empty when the file was already current). */
+  readonly appliedMigrations: readonly string[];
+  pragmas(): SqlitePragmas;
+}
+
+const SYNCHRONOUS = ['off', 'normal', 'full', 'extra'] as const;
+
+function openWriter(file: string, busyTimeoutMs: number): BetterSqlite3.Database {
+  const db = new BetterSqlite3(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  return db;
+}
+
+function openReader(file: string, busyTimeoutMs: number): BetterSqlite3.Database {
+  const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  return db;
+}
+
+function readPragmas(db: BetterSqlite3.Database): SqlitePragmas {
+  const level = Number(db.pragma('synchronous', { simple: true }));
+  return {
+    journalMode: String(db.pragma('journal_mode', { simple: true })),
+    synchronous: SYNCHRONOUS[level] ?? 'off',
+    busyTimeoutMs: Number(db.pragma('busy_timeout', { simple: true })),
+  };
+}
+
+interface Handles {
+  lock: LockFile;
+  writerDb: BetterSqlite3.Database;
+  writer: Kysely<Database>;
+  reader: Kysely<Database>;
+  applied: string[];
+}
+
+async function open(file: string, busyTimeoutMs: number): Promise<Handles> {
+  const lock = acquireLockFile(`${file}.lock`);
+  const opened: Kysely<Database>[] = [];
+  try {
+    const writerDb = openWriter(file, busyTimeoutMs);
+    const writer = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: writerDb }),
+      plugins: [new RejectNulPlugin()],
+    });
+    opened.push(writer);
+    const applied = await runMigrations(writer, 'sqlite');
+    const reader = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: openReader(file, busyTimeoutMs) }),
+    });
+    return { lock, writerDb, writer, reader, applied };
+  } catch (error) {
+    await Promise.all(opened.map((db) => db.destroy()));
+    lock.release();
+    throw unavailable(error, `SQLite database ${file}`);
+  }
+}
+
+function sqliteAdapter(handles: Handles, options: SqliteStoreOptions): StoreAdapter & { dialect: 'sqlite' } {
+  const { writer, reader, lock } = handles;
+  const { clock } = options;
+  return {
+    dialect: 'sqlite',
+    ...(options.maxBatch === undefined ? {} : { maxBatch: options.maxBatch }),
+    async begin(db) {
+      await sql`begin immediate`.execute(db);
+      return () => clock.now();
+    },
+    withWriteConnection: (fn) => writer.connection().execute(fn),
+    // A read transaction gives every read one consistent snapshot of the WAL.
+    withReadConnection: (fn) =>
+      reader.connection().execute(async (db) => {
+        await sql`begin`.execute(db);
+        try {
+          return await fn(db);
+        } finally {
+          await sql`commit`.execute(db);
+        }
+      }),
+    readNow: () => clock.now(),
+    databaseNow: async () => clock.now(),
+    async destroy() {
+      await reader.destroy();
+      await writer.destroy();
+      lock.release();
+    },
+  };
+}
+
+/**
+ * Opens (and migrates) a SQLite store. Writes go through group commit in `BEGIN IMMEDIATE`
+ * transactions on one connection; reads use a second, read-only connection.
+ * @example const store = await createSqliteStore({ file: '.gatehouse/gatehouse.db', clock: { now: Date.now } });
+ */
+export async function createSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
+  if (options.file === '' || options.file === ':memory:') {
+    throw invalidField('file', 'must be a path: the store needs a real file for its lock and its WAL');
+  }
+  const file = resolve(options.file);
+  mkdirSync(dirname(file), { recursive: true });
+  const handles = await open(file, options.busyTimeoutMs ?? 5000);
+  const store = createKyselyStore(sqliteAdapter(handles, options));
+  return { ...store, file, appliedMigrations: handles.applied, pragmas: () => readPragmas(handles.writerDb) };
+}
