@@ -18,7 +18,7 @@ export default defineConfig({
     coverage: {
       provider: 'v8',
       include: ['packages/*/src/**/*.ts'],
-      exclude: ['**/*.test.ts', '**/index.ts', '**/demo.ts'],
+      exclude: ['**/*.test.ts', '**/index.ts', '**/testing/**', '**/test-gates.ts', '**/contract/**'],
       reporter: ['text-summary', 'json-summary'],
       thresholds: { 'packages/core/src/**': { lines: 90 } },
     },

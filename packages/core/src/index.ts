@@ -17,6 +17,16 @@ export {
   resumeAfterFreeze,
   shouldFreeze,
 } from './autonomy.js';
+export type {
+  Briefing,
+  BriefingConfidence,
+  BriefingConfidenceBand,
+  BriefingField,
+  BriefingOption,
+  BriefingSection,
+  ProposedAction,
+} from './briefing.js';
+export { briefingConfidenceBand, buildBriefing } from './briefing.js';
 export { canonicalJson, payloadText } from './canonical-json.js';
 export type { GateCatalog, ProceedOnTimeoutInput } from './catalog.js';
 export { canProceedOnTimeout, createGateCatalog, endingOptions, findOption } from './catalog.js';
@@ -62,6 +72,8 @@ export {
   isDestructiveCommand,
   SHELL_TOOLS,
 } from './destructive.js';
+export type { GateDisplayOptions } from './display.js';
+export { formatDuration, formatGateDisplay, formatOptionsPrompt, optionForKey } from './display.js';
 export type { ErrorCode } from './errors.js';
 export { assertNever, ERROR_CODES, GatehouseError, HTTP_STATUS, isGatehouseError } from './errors.js';
 export type {
@@ -144,6 +156,15 @@ export {
   policyRuleSchema,
   policySchema,
 } from './policy-schema.js';
+export type { JsonValue, SanitizeOptions } from './sanitize.js';
+export {
+  displayWidth,
+  graphemes,
+  sanitizeDeep,
+  sanitizeText,
+  truncateToWidth,
+  wrapToWidth,
+} from './sanitize.js';
 export type {
   Action,
   Agent,
