@@ -1,0 +1,190 @@
+import { readFileSync } from 'node:fs';
+import { parseActionArgs } from './args.js';
+import type { Action, Command, Io } from './command.js';
+import { agentsCommand } from './commands/agents.js';
+import { auditCommand } from './commands/audit.js';
+import { gatesCommand } from './commands/gates.js';
+import { inboxCommand } from './commands/inbox.js';
+import { loginCommand } from './commands/login.js';
+import { policyCommand } from './commands/policy.js';
+import { runsCommand } from './commands/runs.js';
+import { serveCommand } from './commands/serve.js';
+import { usersCommand } from './commands/users.js';
+import { resolveCredentials } from './credentials.js';
+import { ApiError, CliError, UsageError } from './errors.js';
+import { formatActionHelp, formatCommandHelp, formatTopHelp } from './help.js';
+import { type ApiClient, createApiClient } from './http.js';
+import { terminalSafe } from './output.js';
+
+/** Every command of the `gatehouse` binary, in the order `--help` lists them. */
+export const COMMANDS: readonly Command[] = [
+  serveCommand,
+  loginCommand,
+  inboxCommand,
+  gatesCommand,
+  runsCommand,
+  policyCommand,
+  auditCommand,
+  agentsCommand,
+  usersCommand,
+];
+
+/** Exit codes: 0 done, 1 refused or failed, 2 wrong usage. */
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+function findCommand(name: string): Command {
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (!command) {
+    throw new UsageError(
+      `unknown command '${name}'; the commands are ${COMMANDS.map((c) => c.name).join(', ')}`,
+    );
+  }
+  return command;
+}
+
+function findAction(command: Command, name: string): Action {
+  const action = command.actions.find((candidate) => candidate.name === name);
+  if (!action) {
+    const names = command.actions.map((a) => a.name).join(', ');
+    throw new UsageError(
+      `unknown subcommand '${name}' for gatehouse ${command.name}; choose one of ${names}`,
+      command.name,
+    );
+  }
+  return action;
+}
+
+function lazyClient(io: Io): () => ApiClient {
+  let client: ApiClient | null = null;
+  return () => {
+    if (client) return client;
+    const { url, token } = resolveCredentials(io.env);
+    if (!token) {
+      throw new CliError(
+        `not signed in to ${url}; run \`gatehouse login --url ${url}\` or set GATEHOUSE_TOKEN`,
+      );
+    }
+    client = createApiClient({ url, token });
+    return client;
+  };
+}
+
+/** `gatehouse help [command [subcommand]]`. */
+function printHelp(io: Io, words: string[]): number {
+  const [commandName, actionName] = words;
+  if (commandName === undefined) {
+    io.stdout.write(formatTopHelp(COMMANDS));
+    return EXIT.ok;
+  }
+  const command = findCommand(commandName);
+  if (actionName === undefined) io.stdout.write(formatCommandHelp(command));
+  else io.stdout.write(formatActionHelp(command, findAction(command, actionName)));
+  return EXIT.ok;
+}
+
+async function dispatch(argv: string[], io: Io): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '--help' || first === '-h') return printHelp(io, []);
+  if (first === 'help') return printHelp(io, rest);
+  if (first === '--version' || first === '-V') {
+    io.stdout.write(`${version()}\n`);
+    return EXIT.ok;
+  }
+  if (first.startsWith('-')) throw new UsageError(`unknown option '${first}'; put options after the command`);
+  const command = findCommand(first);
+  const single = command.actions.length === 1 && command.actions[0]?.name === '';
+  let action: Action;
+  let args: string[];
+  if (single) {
+    action = command.actions[0] as Action;
+    args = rest;
+  } else {
+    const [sub, ...subArgs] = rest;
+    if (sub === undefined || sub === '--help' || sub === '-h') {
+      io.stdout.write(formatCommandHelp(command));
+      return EXIT.ok;
+    }
+    action = findAction(command, sub);
+    args = subArgs;
+  }
+  const name = single ? command.name : `${command.name} ${action.name}`;
+  const { values, positionals } = parseActionArgs(action, args, name);
+  if (values.help) {
+    io.stdout.write(formatActionHelp(command, action));
+    return EXIT.ok;
+  }
+  const code = await action.run({
+    io,
+    values,
+    positionals,
+    json: values.json === true,
+    command: name,
+    client: lazyClient(io),
+  });
+  return code ?? EXIT.ok;
+}
+
+function detailLines(error: ApiError): string[] {
+  const lines: string[] = [];
+  const fields = error.details.fields;
+  if (Array.isArray(fields) && fields.length > 1) {
+    for (const field of fields as { field?: unknown; message?: unknown }[]) {
+      lines.push(`  ${terminalSafe(field.field)}: ${terminalSafe(field.message)}`);
+    }
+  }
+  const issues = error.details.issues ?? error.details.errors;
+  if (Array.isArray(issues)) {
+    for (const issue of issues as {
+      ruleId?: unknown;
+      ruleIndex?: unknown;
+      path?: unknown;
+      message?: unknown;
+    }[]) {
+      const rule =
+        typeof issue.ruleId === 'string'
+          ? `rule ${issue.ruleId}`
+          : typeof issue.ruleIndex === 'number'
+            ? `rule #${issue.ruleIndex + 1}`
+            : 'policy';
+      const where = issue.path ? ` (${terminalSafe(issue.path)})` : '';
+      lines.push(`  ${terminalSafe(rule)}${where}: ${terminalSafe(issue.message)}`);
+    }
+  }
+  return lines;
+}
+
+/** Prints an error the way every command does and returns its exit code. */
+export function reportError(io: Io, error: unknown): number {
+  if (error instanceof UsageError) {
+    const help = error.command ? `gatehouse ${error.command} --help` : 'gatehouse --help';
+    io.stderr.write(`error: ${error.message}\nRun \`${help}\` for usage.\n`);
+    return EXIT.usage;
+  }
+  if (error instanceof ApiError) {
+    const lines = [`error ${error.code}: ${terminalSafe(error.message)}`, ...detailLines(error)];
+    io.stderr.write(`${lines.join('\n')}\n`);
+    return EXIT.failed;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr.write(`error: ${message}\n`);
+  return EXIT.failed;
+}
+
+/**
+ * Runs the command line `argv` (without `node` and the script) and returns the exit code.
+ * @example process.exitCode = await runCli(process.argv.slice(2), io)
+ */
+export async function runCli(argv: string[], io: Io): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (error) {
+    return reportError(io, error);
+  }
+}

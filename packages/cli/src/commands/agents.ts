@@ -1,0 +1,117 @@
+import type { Agent } from '@gatehouse/core';
+import { choiceOption, stringOption } from '../args.js';
+import type { ActionContext, Command } from '../command.js';
+import { CliError } from '../errors.js';
+import type { ApiClient } from '../http.js';
+import { isoTime, printJson, printTable, terminalSafe } from '../output.js';
+
+const AUTONOMY = ['full', 'review', 'partial', 'guided', 'dependent'] as const;
+
+/** An agent id as given, or the id of the agent with that name. */
+async function agentId(client: ApiClient, idOrName: string): Promise<string> {
+  if (idOrName.startsWith('agent_')) return idOrName;
+  const { agents } = await client.get<{ agents: Agent[] }>('/v1/agents');
+  const matches = agents.filter((agent) => agent.name === idOrName);
+  if (matches.length === 1) return (matches[0] as Agent).id;
+  if (matches.length === 0)
+    throw new CliError(`no agent is called "${idOrName}"; see \`gatehouse agents list\``);
+  throw new CliError(`${matches.length} agents are called "${idOrName}"; give the agent id instead`);
+}
+
+function printToken(context: ActionContext, agent: Pick<Agent, 'id' | 'name'>, token: string): void {
+  const out = context.io.stdout;
+  out.write(`agent ${agent.id} (${terminalSafe(agent.name)})\n`);
+  out.write(`token: ${token}\n`);
+  context.io.stderr.write(
+    'This token is shown only once: store it now (e.g. as GATEHOUSE_TOKEN for the agent).\n',
+  );
+}
+
+async function create(context: ActionContext): Promise<number> {
+  const name = context.positionals[0] as string;
+  const profile = stringOption(context.values, 'profile');
+  const autonomy = choiceOption(context.values, 'autonomy', AUTONOMY, context.command);
+  const response = await context.client().post<{ agent: Agent; token: string }>('/v1/agents', {
+    name,
+    ...(profile === undefined ? {} : { profile }),
+    ...(autonomy === undefined ? {} : { autonomy }),
+  });
+  if (context.json) printJson(context.io, response);
+  else printToken(context, response.agent, response.token);
+  return 0;
+}
+
+async function token(context: ActionContext): Promise<number> {
+  const client = context.client();
+  const id = await agentId(client, context.positionals[0] as string);
+  const path = `/v1/agents/${encodeURIComponent(id)}/tokens`;
+  if (context.values.revoke) {
+    const response = await client.post<{ revoked: number }>(`${path}/revoke`);
+    if (context.json) printJson(context.io, response);
+    else context.io.stdout.write(`${id}: ${response.revoked} token(s) revoked\n`);
+    return 0;
+  }
+  const response = await client.post<{ token: string }>(path);
+  if (context.json) printJson(context.io, response);
+  else printToken(context, { id, name: context.positionals[0] as string }, response.token);
+  return 0;
+}
+
+async function list(context: ActionContext): Promise<number> {
+  const response = await context.client().get<{ agents: Agent[] }>('/v1/agents');
+  if (context.json) printJson(context.io, response);
+  else {
+    printTable(
+      context.io.stdout,
+      ['ID', 'NAME', 'PROFILE', 'AUTONOMY', 'CREATED'],
+      response.agents.map((a) => [
+        a.id,
+        a.name,
+        a.profile ?? '-',
+        a.autonomy ?? '(from profile)',
+        isoTime(a.createdAt),
+      ]),
+      'no agents',
+    );
+  }
+  return 0;
+}
+
+/** `gatehouse agents`: register agents and issue their tokens. */
+export const agentsCommand: Command = {
+  name: 'agents',
+  summary: 'Create agents and issue or revoke their tokens',
+  actions: [
+    {
+      name: 'create',
+      summary: 'Register an agent and print its token (shown once)',
+      args: '<name>',
+      positionals: { min: 1, max: 1 },
+      options: {
+        profile: {
+          type: 'string',
+          value: '<profile>',
+          description: 'Expert type that picks the default autonomy, e.g. coder',
+        },
+        autonomy: {
+          type: 'string',
+          value: '<level>',
+          description: `Default autonomy: ${AUTONOMY.join(', ')}`,
+        },
+      },
+      examples: ['gatehouse agents create build-bot --profile coder'],
+      run: create,
+    },
+    {
+      name: 'token',
+      summary: "Issue a new token for an agent (or revoke all of the agent's tokens)",
+      args: '<agent-id-or-name>',
+      positionals: { min: 1, max: 1 },
+      options: {
+        revoke: { type: 'boolean', description: 'Revoke every token of the agent instead; applies at once' },
+      },
+      run: token,
+    },
+    { name: 'list', summary: 'List the registered agents', run: list },
+  ],
+};

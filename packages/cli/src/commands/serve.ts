@@ -1,0 +1,121 @@
+import { choiceOption, intOption, stringOption } from '../args.js';
+import type { ActionContext, Command } from '../command.js';
+import { UsageError } from '../errors.js';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+interface ServeOverrides {
+  port?: number;
+  host?: string;
+  dataDir?: string;
+  databaseUrl?: string;
+  publicUrl?: string;
+  logLevel?: string;
+}
+
+function overridesFrom(context: ActionContext): ServeOverrides {
+  const { values, command } = context;
+  const overrides: ServeOverrides = {};
+  const port = intOption(values, 'port', { min: 0, max: 65_535, command });
+  if (port !== undefined) overrides.port = port;
+  const host = stringOption(values, 'host');
+  if (host !== undefined) overrides.host = host;
+  const dataDir = stringOption(values, 'data-dir');
+  if (dataDir !== undefined) overrides.dataDir = dataDir;
+  const database = stringOption(values, 'database');
+  if (database !== undefined) {
+    if (!/^postgres(ql)?:\/\//.test(database)) {
+      throw new UsageError('--database takes a Postgres URL: postgres://user:password@host:5432/db', command);
+    }
+    overrides.databaseUrl = database;
+  }
+  const publicUrl = stringOption(values, 'public-url');
+  if (publicUrl !== undefined) overrides.publicUrl = publicUrl;
+  const logLevel = choiceOption(values, 'log-level', LOG_LEVELS, command);
+  if (logLevel !== undefined) overrides.logLevel = logLevel;
+  return overrides;
+}
+
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+async function serve(context: ActionContext): Promise<number> {
+  const overrides = overridesFrom(context);
+  // Loaded here only, so the other commands start without the server's dependencies.
+  const { loadConfig, startServer } = await import('@gatehouse/server');
+  const { resolve } = await import('node:path');
+  const config = loadConfig(context.io.env, {
+    ...overrides,
+    ...(overrides.dataDir === undefined ? {} : { dataDir: resolve(overrides.dataDir) }),
+  });
+  const stopped = untilSignal();
+  const server = await startServer({
+    config,
+    handleSignals: false,
+    print: (line) => void context.io.stdout.write(`${line}\n`),
+  });
+  await stopped;
+  context.io.stdout.write('Gatehouse is shutting down\n');
+  await server.close();
+  return 0;
+}
+
+/** `gatehouse serve`: run the server in the foreground until SIGINT or SIGTERM. */
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Run the Gatehouse server (SQLite in ./.gatehouse by default, or Postgres)',
+  actions: [
+    {
+      name: '',
+      summary: 'Run the Gatehouse server in the foreground until Ctrl-C or SIGTERM',
+      json: false,
+      options: {
+        port: {
+          type: 'string',
+          short: 'p',
+          value: '<port>',
+          description: 'Port to listen on (default 7300; 0 = any free port)',
+        },
+        host: { type: 'string', value: '<host>', description: 'Address to listen on (default 127.0.0.1)' },
+        'data-dir': {
+          type: 'string',
+          value: '<dir>',
+          description: 'Where the SQLite database and keys live (default ./.gatehouse)',
+        },
+        database: {
+          type: 'string',
+          value: '<postgres-url>',
+          description: 'Use Postgres instead of SQLite (same as GATEHOUSE_DATABASE_URL)',
+        },
+        'public-url': {
+          type: 'string',
+          value: '<url>',
+          description: 'Address people reach the server at (links use it)',
+        },
+        'log-level': {
+          type: 'string',
+          value: '<level>',
+          description: `One of ${LOG_LEVELS.join(', ')} (default info)`,
+        },
+      },
+      details:
+        'On first start it creates an admin and prints a one-time login link.\n' +
+        'Environment: GATEHOUSE_HOST, GATEHOUSE_PORT, GATEHOUSE_DATA_DIR, GATEHOUSE_DATABASE_URL,\n' +
+        'GATEHOUSE_PUBLIC_URL, GATEHOUSE_LOG_LEVEL, CONFIDENCE_THRESHOLD; options win over them.',
+      examples: [
+        'gatehouse serve',
+        'gatehouse serve --port 8080 --database postgres://gatehouse@localhost/gatehouse',
+      ],
+      run: serve,
+    },
+  ],
+};

@@ -1,0 +1,109 @@
+import { ApiError, CliError } from './errors.js';
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** A small JSON client for the Gatehouse API: bearer token in, wire errors out as ApiError. */
+export interface ApiClient {
+  readonly url: string;
+  get<T>(path: string, query?: Query): Promise<T>;
+  post<T>(path: string, body?: unknown): Promise<T>;
+  put<T>(path: string, body: unknown): Promise<T>;
+  patch<T>(path: string, body: unknown): Promise<T>;
+  request<T>(method: string, path: string, options?: RequestOptions): Promise<T>;
+  /** The raw response of a successful GET (streams, JSON Lines); errors still throw ApiError. */
+  open(path: string, options?: RequestOptions): Promise<Response>;
+}
+
+export interface ClientOptions {
+  url: string;
+  /** Omitted for calls that need no credential (sign-in). */
+  token?: string | null;
+  fetch?: typeof fetch;
+}
+
+/** `/v1/gates` + `{ status: 'pending' }` → `/v1/gates?status=pending`; undefined values are left out. */
+export function withQuery(path: string, query: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text === '' ? path : `${path}?${text}`;
+}
+
+/** Rebuilds the server's error from a non-2xx response; non-JSON answers (a proxy's 502) keep their status. */
+export async function errorFromResponse(response: Response): Promise<ApiError> {
+  const text = await response.text().catch(() => '');
+  try {
+    const wire = JSON.parse(text) as { error?: { code?: unknown; message?: unknown; details?: unknown } };
+    const error = wire.error;
+    if (error && typeof error.code === 'string') {
+      const details =
+        error.details !== null && typeof error.details === 'object'
+          ? (error.details as Record<string, unknown>)
+          : {};
+      return new ApiError(error.code, String(error.message ?? error.code), response.status, details);
+    }
+  } catch {
+    // not JSON: fall through to the status line
+  }
+  const message = text.trim().slice(0, 200) || response.statusText || 'no message';
+  return new ApiError(`HTTP_${response.status}`, message, response.status);
+}
+
+function unreachable(url: string, error: unknown): CliError {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  const reason = typeof cause?.code === 'string' ? cause.code : String(cause?.message ?? error);
+  return new CliError(
+    `cannot reach the Gatehouse server at ${url} (${reason}); is \`gatehouse serve\` running?`,
+  );
+}
+
+/** Creates a client for `url`, sending `token` as a bearer credential when given. */
+export function createApiClient(options: ClientOptions): ApiClient {
+  const base = options.url.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? fetch;
+
+  async function send(method: string, path: string, request: RequestOptions): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await doFetch(`${base}${withQuery(path, request.query)}`, {
+        method,
+        headers,
+        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
+    } catch (error) {
+      if (request.signal?.aborted) throw error;
+      throw unreachable(base, error);
+    }
+    if (!response.ok) throw await errorFromResponse(response);
+    return response;
+  }
+
+  async function request<T>(method: string, path: string, request: RequestOptions = {}): Promise<T> {
+    const response = await send(method, path, request);
+    const text = await response.text();
+    return (text === '' ? undefined : JSON.parse(text)) as T;
+  }
+
+  return {
+    url: base,
+    get: (path, query) => request('GET', path, query ? { query } : {}),
+    post: (path, body) => request('POST', path, { body: body ?? {} }),
+    put: (path, body) => request('PUT', path, { body }),
+    patch: (path, body) => request('PATCH', path, { body }),
+    request,
+    open: (path, request = {}) => send('GET', path, request),
+  };
+}

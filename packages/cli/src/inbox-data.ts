@@ -1,0 +1,22 @@
+import type { Gate } from '@gatehouse/core';
+import type { ApiClient } from './http.js';
+
+const PAGE = 200;
+/** The inbox shows at most this many pending gates; `gates list` pages through the rest. */
+export const INBOX_LIMIT = 1000;
+
+/** Every pending gate the signed-in person may see, in the server's order, up to INBOX_LIMIT. */
+export async function fetchPendingGates(client: ApiClient): Promise<Gate[]> {
+  const gates: Gate[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.get<{ items: Gate[]; nextCursor: string | null }>('/v1/gates', {
+      status: 'pending',
+      limit: PAGE,
+      cursor,
+    });
+    gates.push(...page.items);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined && gates.length < INBOX_LIMIT);
+  return gates.slice(0, INBOX_LIMIT);
+}

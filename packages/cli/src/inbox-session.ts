@@ -1,0 +1,311 @@
+import type { KeyObject } from 'node:crypto';
+import type { Gate, GateOption } from '@gatehouse/core';
+import type { Io } from './command.js';
+import {
+  type DecisionBody,
+  describeDecision,
+  lostRaceMessage,
+  postDecision,
+  signDecision,
+  whoAmI,
+} from './decide.js';
+import { ApiError } from './errors.js';
+import type { GateDisplay } from './gate-view.js';
+import type { ApiClient } from './http.js';
+import { fetchPendingGates } from './inbox-data.js';
+import { watchInbox } from './inbox-events.js';
+import { terminalSafe, terminalSafeBlock } from './output.js';
+import { type Key, TerminalInput } from './terminal.js';
+
+const NEXT_KEYS = new Set(['n', 'right', 'down', 'tab', 'j']);
+const PREVIOUS_KEYS = new Set(['p', 'left', 'up', 'shift-tab', 'k']);
+const QUIT_KEYS = new Set(['q', 'ctrl-c', 'ctrl-d']);
+const REFRESH_DEBOUNCE_MS = 50;
+
+const SCREEN = {
+  enter: '\x1b[?1049h\x1b[?25l',
+  leave: '\x1b[?25h\x1b[?1049l',
+  home: '\x1b[H',
+  clearLine: '\x1b[K',
+  clearBelow: '\x1b[J',
+  showCursor: '\x1b[?25h',
+  hideCursor: '\x1b[?25l',
+};
+
+export interface InboxOptions {
+  io: Io;
+  client: ApiClient;
+  initial: Gate[];
+  signingKey: KeyObject | null;
+  display: GateDisplay;
+}
+
+/** The interactive inbox: one pending gate at a time, single-key answers, live updates. */
+export class InboxSession {
+  readonly #io: Io;
+  readonly #client: ApiClient;
+  readonly #signingKey: KeyObject | null;
+  readonly #display: GateDisplay;
+  readonly #abort = new AbortController();
+  #input: TerminalInput | null = null;
+  #gates: Gate[];
+  #currentId: string | null;
+  #message = '';
+  #detail: string | null = null;
+  #live = 'connecting';
+  #prompting = false;
+  #refreshTimer: NodeJS.Timeout | null = null;
+  readonly #myId: Promise<string | null>;
+
+  constructor(options: InboxOptions) {
+    this.#io = options.io;
+    this.#client = options.client;
+    this.#signingKey = options.signingKey;
+    this.#display = options.display;
+    this.#myId = whoAmI(options.client);
+    this.#gates = options.initial;
+    this.#currentId = options.initial[0]?.id ?? null;
+  }
+
+  /** Runs until the person quits; the terminal is restored whatever happens. */
+  async run(): Promise<number> {
+    const out = this.#io.stdout;
+    this.#input = new TerminalInput(this.#io.stdin);
+    out.write(SCREEN.enter);
+    const tick = setInterval(() => this.#render(), 1000);
+    const onResize = () => this.#render();
+    const resizable = out as unknown as NodeJS.EventEmitter;
+    resizable.on?.('resize', onResize);
+    const onTerm = () => this.#abort.abort();
+    process.once('SIGTERM', onTerm);
+    const watching = watchInbox(this.#client, {
+      signal: this.#abort.signal,
+      onEvent: () => this.#scheduleRefresh(),
+      onStatus: (error) => this.#setLive(error),
+    });
+    try {
+      this.#render();
+      await this.#loop();
+    } finally {
+      this.#abort.abort();
+      clearInterval(tick);
+      if (this.#refreshTimer) clearTimeout(this.#refreshTimer);
+      resizable.off?.('resize', onResize);
+      process.off('SIGTERM', onTerm);
+      this.#input.close();
+      out.write(SCREEN.leave);
+      await watching;
+    }
+    return 0;
+  }
+
+  get #current(): Gate | null {
+    return this.#gates.find((gate) => gate.id === this.#currentId) ?? null;
+  }
+
+  async #loop(): Promise<void> {
+    const input = this.#input as TerminalInput;
+    const aborted = new Promise<'abort'>((resolve) =>
+      this.#abort.signal.addEventListener('abort', () => resolve('abort'), { once: true }),
+    );
+    for (;;) {
+      const key = await Promise.race([input.readKey(), aborted]);
+      if (key === 'abort') return;
+      if (this.#detail !== null) {
+        this.#detail = null;
+        this.#render();
+        continue;
+      }
+      if (!(await this.#handleKey(key))) return;
+      this.#render();
+    }
+  }
+
+  /** Returns false when the person quits. */
+  async #handleKey(key: Key): Promise<boolean> {
+    const gate = this.#current;
+    const option = gate && key.length === 1 ? this.#display.optionForKey(gate, key) : null;
+    if (gate && option) {
+      await this.#choose(gate, option);
+      return true;
+    }
+    if (QUIT_KEYS.has(key)) return false;
+    if (NEXT_KEYS.has(key)) this.#move(1);
+    else if (PREVIOUS_KEYS.has(key)) this.#move(-1);
+    else if (key === 'r') await this.#refresh();
+    else this.#message = gate ? `no option on the key ${terminalSafe(key)}` : '';
+    return true;
+  }
+
+  #move(step: number): void {
+    if (this.#gates.length === 0) return;
+    const index = this.#gates.findIndex((gate) => gate.id === this.#currentId);
+    const next = (Math.max(index, 0) + step + this.#gates.length) % this.#gates.length;
+    this.#currentId = this.#gates[next]?.id ?? null;
+    this.#message = '';
+  }
+
+  async #choose(gate: Gate, option: GateOption): Promise<void> {
+    if (!option.ends) {
+      await this.#showMore(gate, option);
+      return;
+    }
+    if (gate.signatureRequired && !this.#signingKey) {
+      this.#message = 'this gate needs a signed decision: restart with `gatehouse inbox --sign-key <file>`';
+      return;
+    }
+    const body = await this.#collect(gate, option);
+    if (body === null) {
+      this.#message = 'cancelled; nothing was sent';
+      return;
+    }
+    if (gate.signatureRequired && this.#signingKey) {
+      body.signature = await signDecision(this.#signingKey, gate, option.id);
+    }
+    await this.#send(gate, body);
+  }
+
+  async #send(gate: Gate, body: DecisionBody): Promise<void> {
+    try {
+      const response = await postDecision(this.#client, gate.id, body);
+      this.#message = describeDecision(response);
+    } catch (error) {
+      const lost = lostRaceMessage(error, await this.#myId);
+      if (lost !== null) this.#message = lost;
+      else if (error instanceof ApiError)
+        this.#message = `error ${error.code}: ${terminalSafe(error.message)}`;
+      else this.#message = `error: ${terminalSafe((error as Error).message)}`;
+    }
+    await this.#refresh();
+  }
+
+  /** Asks for what the option needs (steer instructions, a reason, feedback); null when cancelled. */
+  async #collect(gate: Gate, option: GateOption): Promise<DecisionBody | null> {
+    const body: DecisionBody = { option: option.id };
+    const ask = async (label: string, required: boolean): Promise<string | null> => {
+      for (;;) {
+        const line = await this.#prompt(`${label}${required ? '' : ' (optional)'}: `);
+        if (line === null) return null;
+        if (line.trim() !== '' || !required) return line.trim();
+        this.#io.stdout.write('  this cannot be empty (Esc cancels)\n');
+      }
+    };
+    this.#startPrompt(`${option.label} ${gate.id}`);
+    try {
+      for (const field of option.requires) {
+        const label =
+          field === 'instructions'
+            ? 'Instructions for the agent'
+            : field === 'reason'
+              ? 'Reason'
+              : 'Feedback';
+        const value = await ask(label, true);
+        if (value === null) return null;
+        body[field] = value;
+      }
+      if (option.requires.includes('instructions')) {
+        const artifacts = await ask('Affected artifacts, comma-separated', false);
+        if (artifacts === null) return null;
+        const paths = artifacts
+          .split(',')
+          .map((path) => path.trim())
+          .filter(Boolean);
+        if (paths.length > 0) body.affectedArtifacts = paths;
+      }
+      return body;
+    } finally {
+      this.#endPrompt();
+    }
+  }
+
+  #startPrompt(title: string): void {
+    this.#prompting = true;
+    this.#io.stdout.write(
+      `${SCREEN.clearBelow}\n${terminalSafe(title)} (Enter to send, Esc to cancel)\n${SCREEN.showCursor}`,
+    );
+  }
+
+  #endPrompt(): void {
+    this.#prompting = false;
+    this.#io.stdout.write(SCREEN.hideCursor);
+  }
+
+  #prompt(label: string): Promise<string | null> {
+    return (this.#input as TerminalInput).readLine(this.#io.stdout, label);
+  }
+
+  async #showMore(gate: Gate, option: GateOption): Promise<void> {
+    try {
+      const body = await this.#client.get<{ gate: Gate; briefing?: unknown }>(
+        `/v1/gates/${encodeURIComponent(gate.id)}`,
+      );
+      const more = {
+        briefing: body.briefing,
+        context: body.gate.context,
+        action: body.gate.action,
+        artifacts: body.gate.artifacts,
+      };
+      this.#detail = `${option.label}: ${gate.id}\n${JSON.stringify(more, null, 2)}\n\n(any key to go back)`;
+    } catch (error) {
+      this.#message = `error: ${terminalSafe((error as Error).message)}`;
+    }
+  }
+
+  #setLive(error: unknown): void {
+    this.#live =
+      error === null ? 'live' : `reconnecting (${terminalSafe((error as Error).message ?? error)})`;
+    // While the stream is down, each retry also reloads the list, so the inbox keeps up by polling.
+    if (error !== null) this.#scheduleRefresh();
+    this.#render();
+  }
+
+  #scheduleRefresh(): void {
+    if (this.#refreshTimer) return;
+    this.#refreshTimer = setTimeout(() => {
+      this.#refreshTimer = null;
+      void this.#refresh().then(() => this.#render());
+    }, REFRESH_DEBOUNCE_MS);
+  }
+
+  /** Reads the pending gates again from the server (never from a cache) and keeps the selection. */
+  async #refresh(): Promise<void> {
+    try {
+      const gates = await fetchPendingGates(this.#client);
+      const index = this.#gates.findIndex((gate) => gate.id === this.#currentId);
+      this.#gates = gates;
+      if (!gates.some((gate) => gate.id === this.#currentId)) {
+        const fallback = gates[Math.min(Math.max(index, 0), gates.length - 1)];
+        this.#currentId = fallback?.id ?? null;
+      }
+    } catch (error) {
+      this.#message = `could not refresh: ${terminalSafe((error as Error).message)}`;
+    }
+  }
+
+  #render(): void {
+    if (this.#prompting || this.#abort.signal.aborted) return;
+    const out = this.#io.stdout;
+    const width = out.columns || 80;
+    const gate = this.#current;
+    const position = gate
+      ? `gate ${this.#gates.findIndex((g) => g.id === gate.id) + 1} of ${this.#gates.length}`
+      : 'no pending gates';
+    const lines = [`Gatehouse inbox · ${this.#client.url} · ${position} · ${this.#live}`, ''];
+    if (this.#detail !== null) lines.push(...terminalSafeBlock(this.#detail).split('\n'));
+    else if (gate) lines.push(...this.#display.render(gate, { width, now: this.#io.now() }).split('\n'));
+    else lines.push('Nothing is waiting for you. New gates appear here as agents ask.');
+    lines.push('', this.#footer(gate), this.#message);
+    out.write(`${SCREEN.home}${lines.join(`${SCREEN.clearLine}\n`)}${SCREEN.clearLine}${SCREEN.clearBelow}`);
+  }
+
+  #footer(gate: Gate | null): string {
+    const taken = (key: string) => gate !== null && this.#display.optionForKey(gate, key) !== null;
+    const parts = [
+      `→${taken('n') ? '' : '/n'} next`,
+      `←${taken('p') ? '' : '/p'} previous`,
+      ...(taken('r') ? [] : ['r refresh']),
+      `${taken('q') ? 'Ctrl-C' : 'q'} quit`,
+    ];
+    return gate ? `Answer with the option keys above · ${parts.join(' · ')}` : parts.join(' · ');
+  }
+}

@@ -1,0 +1,145 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CLI_MAIN,
+  cleanEnv,
+  runGatehouse,
+  type ServeProcess,
+  startServe,
+  tempDir,
+} from './testing/cli-process.js';
+
+const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
+
+/** `gatehouse inbox` on a real pseudo-terminal (util-linux `script`), driven by key presses. */
+function startInboxOnTty(env: Record<string, string>) {
+  const child: ChildProcessWithoutNullStreams = spawn(
+    'script',
+    ['-qfec', `${process.execPath} ${CLI_MAIN} inbox`, '/dev/null'],
+    { env: cleanEnv(env) },
+  );
+  let raw = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    raw += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    exited,
+    /** The screen output since `from`, without escape sequences. */
+    text: (from = 0) => raw.slice(from).replace(ANSI, ''),
+    mark: () => raw.length,
+    press: (keys: string) => child.stdin.write(keys),
+    async waitFor(pattern: RegExp, from = 0, timeoutMs = 10_000): Promise<void> {
+      const deadline = Date.now() + timeoutMs;
+      while (!pattern.test(raw.slice(from).replace(ANSI, ''))) {
+        if (Date.now() > deadline)
+          throw new Error(`no ${pattern} on the screen:\n${raw.slice(from).replace(ANSI, '')}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+  };
+}
+
+describe('gatehouse inbox on a terminal', () => {
+  let server: ServeProcess;
+  let temp: { dir: string; remove(): void };
+  let env: Record<string, string>;
+  let agentToken: string;
+  let adminToken: string;
+
+  async function call<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${server.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'idempotency-key': randomUUID(),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
+    return JSON.parse(text) as T;
+  }
+
+  async function openGate(command: string): Promise<string> {
+    const result = await call<{ gate: { id: string } }>(agentToken, 'POST', '/v1/gates', {
+      tool: 'shell',
+      args: { command },
+    });
+    return result.gate.id;
+  }
+
+  const gateStatus = async (id: string) =>
+    (
+      await call<{ gate: { status: string; decision: { instructions?: string } | null } }>(
+        adminToken,
+        'GET',
+        `/v1/gates/${id}`,
+      )
+    ).gate;
+
+  beforeAll(async () => {
+    temp = tempDir();
+    env = { XDG_CONFIG_HOME: join(temp.dir, 'config') };
+    server = await startServe(join(temp.dir, 'data'));
+    expect((await runGatehouse(['login', '--link', server.loginLink as string], { env })).code).toBe(0);
+    adminToken = (
+      JSON.parse(readFileSync(join(temp.dir, 'config', 'gatehouse', 'credentials.json'), 'utf8')) as {
+        token: string;
+      }
+    ).token;
+    const agent = await runGatehouse(['agents', 'create', 'tty-bot', '--json'], { env });
+    agentToken = (JSON.parse(agent.stdout) as { token: string }).token;
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    temp?.remove();
+  });
+
+  it('answers with single keys, prompts for steer instructions, and follows gates live', async () => {
+    const first = await openGate('rm -rf build');
+    const inbox = startInboxOnTty(env);
+    try {
+      await inbox.waitFor(new RegExp(`gate 1 of 1 · live[\\s\\S]*${first}`));
+
+      const second = await openGate('rm -rf dist');
+      await inbox.waitFor(/gate 1 of 2/, inbox.mark());
+
+      let from = inbox.mark();
+      inbox.press('y');
+      await inbox.waitFor(new RegExp(`${first}: approved`), from);
+      expect((await gateStatus(first)).status).toBe('approved');
+      await inbox.waitFor(new RegExp(`gate 1 of 1[\\s\\S]*${second}`), from);
+
+      from = inbox.mark();
+      await call(adminToken, 'POST', `/v1/gates/${second}/decide`, { option: 'reject', reason: 'not now' });
+      await inbox.waitFor(/no pending gates/, from);
+
+      const third = await openGate('rm -rf src');
+      await inbox.waitFor(new RegExp(`gate 1 of 1[\\s\\S]*${third}`), from);
+      from = inbox.mark();
+      inbox.press('s');
+      await inbox.waitFor(/Instructions for the agent: $/, from);
+      inbox.press('\r');
+      await inbox.waitFor(/this cannot be empty/, from);
+      inbox.press('delete only src/generated\r');
+      await inbox.waitFor(/Affected artifacts, comma-separated \(optional\): $/, from);
+      inbox.press('src/generated\r');
+      await inbox.waitFor(new RegExp(`${third}: steered`), from);
+      const steered = await gateStatus(third);
+      expect(steered.status).toBe('steered');
+      expect(steered.decision?.instructions).toBe('delete only src/generated');
+
+      inbox.press('q');
+      expect(await inbox.exited).toBe(0);
+    } finally {
+      inbox.child.kill('SIGKILL');
+    }
+  }, 60_000);
+});

@@ -1,0 +1,326 @@
+import type { Gate, Run } from '@gatehouse/core';
+import { type Backoff, DEFAULT_BACKOFF, sleep } from './backoff.js';
+import { GatehouseApiError } from './errors.js';
+import { followRunEvents, type RunEvent, type RunEventOptions } from './events.js';
+import { Transport } from './http.js';
+import { payloadHash } from './payload.js';
+import {
+  assertPayloadMatches,
+  type GateRequestResponse,
+  type GateWaitResponse,
+  payloadMismatch,
+  resultFromGate,
+  resultFromPolicy,
+} from './result.js';
+import type {
+  ActionSpec,
+  CheckpointOptions,
+  CheckpointResult,
+  CompleteRunOptions,
+  CompleteRunResult,
+  ConfidenceOptions,
+  ConfidenceResult,
+  CreateRunOptions,
+  GatehouseOptions,
+  GateResult,
+  RequestOptions,
+} from './types.js';
+import { type ApprovalOutcome, type ApprovalSpec, wrapWithApproval } from './with-approval.js';
+
+const DEFAULT_WAIT_MS = 30_000;
+/** How much longer than the server's hold time one long-poll may take before it counts as lost. */
+const WAIT_MARGIN_MS = 15_000;
+
+const id = (value: string) => encodeURIComponent(value);
+
+/** Drops `undefined` fields so strict request bodies only see what the caller set. */
+function defined(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+/** A 409 RUN_NOT_ACTIVE for a paused run: wait for resume and ask again. */
+const isPausedRun = (error: GatehouseApiError) =>
+  error.code === 'RUN_NOT_ACTIVE' && error.details.status === 'paused';
+
+/**
+ * The agent's client: asks before acting, waits for a person through reconnects and server
+ * restarts, and follows the run's interventions. Uses `fetch` only.
+ *
+ * @example
+ * const gate = new Gatehouse({ url: 'http://127.0.0.1:7300', token: process.env.GATEHOUSE_TOKEN! });
+ * const answer = await gate.request({ tool: 'shell_execute', args: { command: 'npm test' } });
+ * if (answer.outcome === 'approved') runTests();
+ */
+export class Gatehouse {
+  readonly #transport: Transport;
+  readonly #backoff: Backoff;
+  readonly #waitMs: number;
+
+  constructor(options: GatehouseOptions) {
+    const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#backoff = {
+      initialDelayMs: options.retry?.initialDelayMs ?? DEFAULT_BACKOFF.initialDelayMs,
+      maxDelayMs: options.retry?.maxDelayMs ?? DEFAULT_BACKOFF.maxDelayMs,
+      maxElapsedMs: options.retry?.maxElapsedMs ?? DEFAULT_BACKOFF.maxElapsedMs,
+    };
+    this.#waitMs = options.waitTimeoutMs ?? DEFAULT_WAIT_MS;
+    this.#transport = new Transport({
+      url: options.url,
+      token: options.token,
+      fetch: fetchImpl,
+      backoff: this.#backoff,
+      onRetry: options.retry?.onRetry,
+    });
+  }
+
+  /**
+   * Asks whether an action may go ahead and waits for the answer; denied, steered and timed out
+   * are values, errors are for refusals of the request itself (stopped run, bad input).
+   *
+   * @example
+   * const { outcome, instructions } = await gate.request({ tool: 'delete_file', args: { path: 'build/' }, runId });
+   */
+  async request(options: RequestOptions): Promise<GateResult> {
+    const { signal, idempotencyKey, onGate, ...fields } = options;
+    const action: ActionSpec = { tool: fields.tool, operation: fields.operation, args: fields.args ?? {} };
+    const hash = await payloadHash(action);
+    const response = await this.#transport.json<GateRequestResponse>({
+      method: 'POST',
+      path: '/v1/gates',
+      body: defined({ ...fields, args: action.args }),
+      headers: { 'idempotency-key': idempotencyKey ?? globalThis.crypto.randomUUID() },
+      signal,
+      retry: 'always',
+      retryWhen: isPausedRun,
+    });
+    // The server must have hashed exactly what was sent, or no approval could ever bind to it.
+    if (typeof response.payloadHash === 'string' && response.payloadHash !== hash) {
+      throw payloadMismatch(response.gate?.id ?? null, response.payloadHash, hash);
+    }
+    if (response.outcome !== 'gated') return resultFromPolicy(response, hash);
+    const gate = response.gate;
+    if (gate === null) throw new GatehouseApiError('INTERNAL', 'the server gated the request without a gate');
+    onGate?.(gate.id, gate);
+    const ended = await this.#waitEnded(gate, signal);
+    const result = resultFromGate(ended.gate, {
+      outcome: ended.outcome,
+      ruleId: response.ruleId,
+      interventions: response.interventions ?? [],
+    });
+    assertPayloadMatches(result, hash);
+    return result;
+  }
+
+  /**
+   * Waits until a gate ends (long-poll, through reconnects and restarts) and returns its answer.
+   *
+   * @example
+   * const report = await gate.reportConfidence({ runId, score: 72, reasons: ['flaky test'] });
+   * if (report.gateId) console.log((await gate.waitForGate(report.gateId)).outcome);
+   */
+  async waitForGate(gateId: string, options: { signal?: AbortSignal | undefined } = {}): Promise<GateResult> {
+    const ended = await this.#waitEnded({ id: gateId, status: 'pending' }, options.signal);
+    return resultFromGate(ended.gate, { outcome: ended.outcome });
+  }
+
+  /** Reads one gate with its briefing. */
+  getGate(
+    gateId: string,
+    options: { signal?: AbortSignal | undefined } = {},
+  ): Promise<{ gate: Gate; briefing: unknown }> {
+    return this.#transport.json({
+      method: 'GET',
+      path: `/v1/gates/${id(gateId)}`,
+      signal: options.signal,
+      retry: 'always',
+    });
+  }
+
+  /**
+   * Marks a one-off approval used for exactly this action, so it cannot be used again; refused
+   * with PAYLOAD_MISMATCH for another action and APPROVAL_USED the second time.
+   */
+  async consume(
+    result: GateResult,
+    action: ActionSpec,
+    options: { signal?: AbortSignal | undefined } = {},
+  ): Promise<void> {
+    const hash = await payloadHash(action);
+    assertPayloadMatches(result, hash);
+    if (!result.oneOff || result.gateId === null) return;
+    await this.#transport.json({
+      method: 'POST',
+      path: `/v1/gates/${id(result.gateId)}/consume`,
+      body: { payloadHash: hash },
+      signal: options.signal,
+      retry: 'safe',
+    });
+  }
+
+  /**
+   * Reports the agent's confidence; below the threshold the server escalates to a gate, whose
+   * answer this waits for when `wait` is set.
+   */
+  async reportConfidence(options: ConfidenceOptions): Promise<ConfidenceResult> {
+    const { signal, wait, onGate, ...fields } = options;
+    const response = await this.#transport.json<{
+      id?: string;
+      escalated: boolean;
+      gateId: string | null;
+      band?: string | null;
+    }>({ method: 'POST', path: '/v1/confidence', body: defined(fields), signal, retry: 'safe' });
+    const gateId = response.gateId ?? null;
+    if (response.escalated && gateId !== null) onGate?.(gateId, null);
+    const outcome =
+      wait === true && response.escalated && gateId !== null
+        ? await this.waitForGate(gateId, { signal })
+        : null;
+    return {
+      id: response.id ?? null,
+      escalated: response.escalated,
+      gateId,
+      band: response.band ?? null,
+      outcome,
+    };
+  }
+
+  /**
+   * Reports a phase boundary; when the autonomy level freezes the run, waits for the phase
+   * review and returns its answer (approve, or request changes with feedback).
+   */
+  async checkpoint(options: CheckpointOptions): Promise<CheckpointResult> {
+    const { runId, signal, wait, onGate, ...fields } = options;
+    const response = await this.#transport.json<{ freeze: boolean; gate?: Gate | null }>({
+      method: 'POST',
+      path: `/v1/runs/${id(runId)}/checkpoint`,
+      body: defined({ ...fields, jobComplete: fields.jobComplete ?? false }),
+      signal,
+      retry: 'safe',
+    });
+    const gate = response.gate ?? null;
+    if (!response.freeze || gate === null || wait === false) {
+      return { freeze: response.freeze, gateId: gate?.id ?? null, gate, outcome: null };
+    }
+    onGate?.(gate.id, gate);
+    const outcome = await this.waitForGate(gate.id, { signal });
+    return { freeze: true, gateId: gate.id, gate: outcome.gate, outcome };
+  }
+
+  /** Starts a run of this agent. */
+  async createRun(options: CreateRunOptions = {}): Promise<Run> {
+    const { signal, ...fields } = options;
+    const body = await this.#transport.json<Run | { run: Run }>({
+      method: 'POST',
+      path: '/v1/runs',
+      body: defined(fields),
+      signal,
+      retry: 'safe',
+    });
+    return 'run' in body ? body.run : body;
+  }
+
+  /** Reads a run (status `waiting` while one of its gates is pending). */
+  async getRun(runId: string, options: { signal?: AbortSignal | undefined } = {}): Promise<Run> {
+    const body = await this.#transport.json<Run | { run: Run }>({
+      method: 'GET',
+      path: `/v1/runs/${id(runId)}`,
+      signal: options.signal,
+      retry: 'always',
+    });
+    return 'run' in body ? body.run : body;
+  }
+
+  /**
+   * Ends a run; when the autonomy level asks for a final review, waits for it (unless `wait` is
+   * false) and returns its answer.
+   */
+  async completeRun(runId: string, options: CompleteRunOptions = {}): Promise<CompleteRunResult> {
+    const { signal, wait, onGate } = options;
+    const response = await this.#transport.json<{ run: Run; gate?: Gate | null }>({
+      method: 'POST',
+      path: `/v1/runs/${id(runId)}/complete`,
+      body: {},
+      signal,
+      retry: 'safe',
+    });
+    const gate = response.gate ?? null;
+    if (gate === null || gate.status !== 'pending' || wait === false)
+      return { run: response.run, gate, outcome: null };
+    onGate?.(gate.id, gate);
+    const outcome = await this.waitForGate(gate.id, { signal });
+    return { run: await this.getRun(runId, { signal }), gate: outcome.gate, outcome };
+  }
+
+  /**
+   * The run's interventions (pause, resume, stop, steer) as they happen, from its event stream;
+   * reconnects with `Last-Event-ID` until the signal aborts.
+   *
+   * @example
+   * for await (const event of gate.interventions(runId, { signal })) if (event.kind === 'stop') break;
+   */
+  interventions(runId: string, options: RunEventOptions = {}): AsyncGenerator<RunEvent> {
+    return followRunEvents(this.#transport, runId, this.#backoff, options);
+  }
+
+  /**
+   * Calls `callback` for each intervention on the run until the returned function is called.
+   *
+   * @example
+   * const stop = gate.onIntervention(runId, (event) => { if (event.kind === 'pause') paused = true; });
+   */
+  onIntervention(
+    runId: string,
+    callback: (event: RunEvent) => void | Promise<void>,
+    options: Omit<RunEventOptions, 'signal'> & { onError?: (error: unknown) => void } = {},
+  ): () => void {
+    const controller = new AbortController();
+    const { onError, ...rest } = options;
+    const follow = async () => {
+      for await (const event of this.interventions(runId, { ...rest, signal: controller.signal }))
+        await callback(event);
+    };
+    follow().catch((error: unknown) => {
+      if (!controller.signal.aborted) onError?.(error);
+    });
+    return () => controller.abort();
+  }
+
+  /**
+   * Wraps a tool function so every call asks first and runs only on approval, with exactly the
+   * arguments that were approved.
+   *
+   * @example
+   * const safeDelete = gate.withApproval(deleteFile, { tool: 'delete_file', args: (path) => ({ path }) });
+   * await safeDelete('build/'); // throws ApprovalDenied / ApprovalSteered / ApprovalTimedOut unless approved
+   */
+  withApproval<A extends unknown[], R>(
+    fn: (...args: A) => Promise<R> | R,
+    spec: ApprovalSpec<A> & { mode?: 'throw' },
+  ): (...args: A) => Promise<R>;
+  withApproval<A extends unknown[], R>(
+    fn: (...args: A) => Promise<R> | R,
+    spec: ApprovalSpec<A> & { mode: 'result' },
+  ): (...args: A) => Promise<ApprovalOutcome<R>>;
+  withApproval<A extends unknown[], R>(fn: (...args: A) => Promise<R> | R, spec: ApprovalSpec<A>) {
+    return wrapWithApproval(this, fn, spec);
+  }
+
+  async #waitEnded(
+    gate: Pick<Gate, 'id' | 'status'>,
+    signal: AbortSignal | undefined,
+  ): Promise<GateWaitResponse> {
+    for (;;) {
+      const started = Date.now();
+      const response = await this.#transport.json<GateWaitResponse>({
+        method: 'GET',
+        path: `/v1/gates/${id(gate.id)}/wait?timeoutMs=${this.#waitMs}`,
+        signal,
+        retry: 'always',
+        attemptTimeoutMs: this.#waitMs + WAIT_MARGIN_MS,
+      });
+      if (response.gate.status !== 'pending') return response;
+      // A wait that came back at once without an end (an extension, a partial approval) must not spin.
+      if (Date.now() - started < 100) await sleep(100, signal);
+    }
+  }
+}

@@ -1,0 +1,34 @@
+export type { Backoff } from './backoff.js';
+export { backoffDelay } from './backoff.js';
+export { Gatehouse } from './client.js';
+export type { ApiErrorCode } from './errors.js';
+export {
+  ApprovalDenied,
+  ApprovalNotGranted,
+  ApprovalSteered,
+  ApprovalTimedOut,
+  GatehouseApiError,
+  isGatehouseApiError,
+} from './errors.js';
+export type { DecisionEvent, InterventionEvent, RunEvent, RunEventOptions } from './events.js';
+export { canonicalJson, payloadHash, payloadText } from './payload.js';
+export type { SseMessage } from './sse.js';
+export { readSse, SseParser } from './sse.js';
+export type {
+  ActionSpec,
+  CheckpointOptions,
+  CheckpointResult,
+  CompleteRunOptions,
+  CompleteRunResult,
+  ConfidenceOptions,
+  ConfidenceResult,
+  CreateRunOptions,
+  GatehouseOptions,
+  GateResult,
+  InterventionNotice,
+  Outcome,
+  RequestOptions,
+  RetryOptions,
+  Run,
+} from './types.js';
+export type { ApprovalOutcome, ApprovalRequestFields, ApprovalSpec } from './with-approval.js';

@@ -1,0 +1,99 @@
+import type { Gate } from '@gatehouse/core';
+import { GatehouseApiError } from './errors.js';
+import type { GateResult, InterventionNotice, Outcome } from './types.js';
+
+/** The body of `POST /v1/gates`. */
+export interface GateRequestResponse {
+  outcome: 'allowed' | 'denied' | 'gated';
+  gate: Gate | null;
+  gateId?: string | null;
+  ruleId: string | null;
+  reason: string | null;
+  /** The server's hash of the action; it must equal the SDK's own. */
+  payloadHash?: string | null;
+  interventions?: InterventionNotice[];
+}
+
+/** The body of `GET /v1/gates/:id/wait`. */
+export interface GateWaitResponse {
+  gate: Gate;
+  outcome: Outcome | null;
+}
+
+/** The option that remembers an approval as a rule; such approvals are not used up. */
+const APPROVE_ALWAYS = 'approve_always';
+
+/** The SDK outcome of an ended gate (the same mapping as the server's). */
+export function outcomeOfGate(gate: Gate): Outcome | null {
+  switch (gate.status) {
+    case 'pending':
+      return null;
+    case 'rejected':
+      return 'denied';
+    case 'expired':
+      return 'timed_out';
+    case 'resolved':
+      return gate.decision?.option ?? 'resolved';
+    default:
+      return gate.status;
+  }
+}
+
+/** The answer when the policy decided at once: allowed → approved, denied → denied. */
+export function resultFromPolicy(response: GateRequestResponse, payloadHash: string): GateResult {
+  return {
+    outcome: response.outcome === 'allowed' ? 'approved' : 'denied',
+    option: null,
+    reason: response.reason ?? null,
+    instructions: null,
+    feedback: null,
+    affectedArtifacts: [],
+    gateId: response.gate?.id ?? response.gateId ?? null,
+    ruleId: response.ruleId ?? null,
+    decidedBy: 'policy',
+    payloadHash,
+    oneOff: false,
+    interventions: response.interventions ?? [],
+    gate: response.gate ?? null,
+  };
+}
+
+/** The answer carried by an ended gate. */
+export function resultFromGate(
+  gate: Gate,
+  extra: { outcome?: Outcome | null; ruleId?: string | null; interventions?: InterventionNotice[] } = {},
+): GateResult {
+  const decision = gate.decision;
+  const outcome = extra.outcome ?? outcomeOfGate(gate) ?? 'pending';
+  return {
+    outcome,
+    option: decision?.option ?? null,
+    reason: decision?.reason ?? null,
+    instructions: decision?.instructions ?? null,
+    feedback: decision?.feedback ?? null,
+    affectedArtifacts: decision?.affectedArtifacts ?? [],
+    gateId: gate.id,
+    ruleId: extra.ruleId ?? gate.policyRuleId ?? null,
+    decidedBy: decision?.decidedBy ?? null,
+    payloadHash: decision?.payloadHash ?? gate.payloadHash ?? null,
+    oneOff: outcome === 'approved' && gate.action !== null && decision?.option !== APPROVE_ALWAYS,
+    interventions: extra.interventions ?? [],
+    gate,
+  };
+}
+
+/** The PAYLOAD_MISMATCH refusal: the server's hash of the action is not the SDK's. */
+export function payloadMismatch(gateId: string | null, approved: string, actual: string): GatehouseApiError {
+  return new GatehouseApiError(
+    'PAYLOAD_MISMATCH',
+    `the approval of gate ${gateId ?? '(none)'} covers a different action than the one being run`,
+    { status: 409, details: { gateId, approved, actual } },
+  );
+}
+
+/** Refuses an approval that covers a different action than `expectedHash` (fails closed). */
+export function assertPayloadMatches(result: GateResult, expectedHash: string): void {
+  if (result.outcome !== 'approved' || result.payloadHash === null || result.payloadHash === expectedHash)
+    return;
+  throw payloadMismatch(result.gateId, result.payloadHash, expectedHash);
+}

@@ -1,0 +1,61 @@
+import type { AddressInfo } from 'node:net';
+import { createTestApp, type TestApp } from '../../../server/src/testing/test-app.js';
+
+/** Parsed JSON from the API; tests read into it freely. */
+// biome-ignore lint/suspicious/noExplicitAny: test-only view of response bodies
+export type Json = any;
+
+/** A real Gatehouse server on 127.0.0.1 for SDK tests, and a person who answers over HTTP. */
+export interface LiveServer {
+  test: TestApp<{ now(): number }>;
+  url: string;
+  port: number;
+  /** Calls the API as a person or agent; returns status and JSON body. */
+  call(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }>;
+  /** Waits until a gate matching `filter` is pending and returns it. */
+  pendingGate(filter?: string): Promise<Json>;
+  /** Decides a gate as the developer. */
+  decide(
+    gateId: string,
+    decision: Record<string, unknown>,
+    token?: string,
+  ): Promise<{ status: number; body: Json }>;
+  close(): Promise<void>;
+}
+
+/** Starts the server on SQLite and listens on an ephemeral port. */
+export async function startLiveServer(): Promise<LiveServer> {
+  const test = await createTestApp({ dialect: 'sqlite' });
+  await test.app.listen({ host: '127.0.0.1', port: 0 });
+  const port = (test.app.server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  const call: LiveServer['call'] = async (token, method, path, body) => {
+    const init: RequestInit = { method, headers: { authorization: `Bearer ${token}` } };
+    if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      init.headers = { ...init.headers, 'content-type': 'application/json' };
+    }
+    const response = await fetch(`${url}${path}`, init);
+    const text = await response.text();
+    return { status: response.status, body: text === '' ? null : JSON.parse(text) };
+  };
+  return {
+    test,
+    url,
+    port,
+    call,
+    async pendingGate(filter = '') {
+      for (let i = 0; i < 400; i++) {
+        const { body } = await call(test.tokens.developer, 'GET', `/v1/gates?status=pending${filter}`);
+        const gates = body?.items ?? [];
+        if (gates.length > 0) return gates[0];
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      throw new Error(`no pending gate${filter}`);
+    },
+    decide(gateId, decision, token = test.tokens.developer) {
+      return call(token, 'POST', `/v1/gates/${gateId}/decide`, decision);
+    },
+    close: () => test.close(),
+  };
+}

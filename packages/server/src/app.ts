@@ -1,0 +1,78 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppContext, AppDeps } from './context.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { registerPrincipalHook } from './http/principal.js';
+import { createRandomIds } from './ids.js';
+import { registerRoutes } from './routes/index.js';
+import { createServices, type Services } from './services/index.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The context and services the app was built with, for start-up code and tests. */
+    gatehouse: { context: AppContext; services: Services };
+  }
+}
+
+/** Builds the Fastify app without listening; `main.ts` listens. */
+export async function buildApp(
+  deps: AppDeps,
+  options: { logger?: boolean | object } = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: deps.config.bodyLimit,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    forceCloseConnections: true,
+    ajv: { customOptions: { removeAdditional: false } },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Gatehouse API',
+        description: 'Human-in-the-loop control plane for AI agents',
+        version: '1.0.0',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+
+  const context: AppContext = {
+    store: deps.store,
+    bus: deps.bus,
+    clock: deps.clock,
+    config: deps.config,
+    ids: deps.ids ?? createRandomIds(),
+    log: app.log,
+  };
+  registerPrincipalHook(app, deps.store, () => deps.clock.now());
+  const services = await createServices(context);
+  app.decorate('gatehouse', { context, services });
+  await registerRoutes(app, context, services);
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.addHook('onReady', async () => {
+    await services.start();
+  });
+  app.addHook('onClose', async () => {
+    await services.close();
+  });
+  return app;
+}

@@ -1,0 +1,26 @@
+import type { Clock, IdGenerator } from '@gatehouse/core';
+import type { Store } from '@gatehouse/store';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ServerConfig } from './config.js';
+import type { EventBus } from './events/bus.js';
+
+/** What the server is built from; tests pass their own clock, store and bus. */
+export interface AppDeps {
+  store: Store;
+  bus: EventBus;
+  clock: Clock;
+  config: ServerConfig;
+  ids?: IdGenerator;
+  /** Serve the web app's built files from this folder at `/`. */
+  uiDir?: string | null;
+}
+
+/** The same, with defaults filled in, as handed to services and routes. */
+export interface AppContext {
+  store: Store;
+  bus: EventBus;
+  clock: Clock;
+  config: ServerConfig;
+  ids: IdGenerator;
+  log: FastifyBaseLogger;
+}

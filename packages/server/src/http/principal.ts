@@ -1,0 +1,128 @@
+import { GatehouseError, hasRole, isGatehouseError, type Role } from '@gatehouse/core';
+import type { Store } from '@gatehouse/store';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { hashToken } from '../auth/secrets.js';
+
+/** Who is calling: an agent by its token, a person by a session, or nobody. */
+export type Principal =
+  | { kind: 'agent'; id: string }
+  | { kind: 'user'; id: string; name: string; role: Role }
+  | { kind: 'anonymous' };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal;
+  }
+}
+
+export const SESSION_COOKIE = 'gatehouse_session';
+
+/** The bearer token of a request, from the Authorization header or the session cookie. */
+export function bearerOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header === 'string' && header.startsWith('Bearer ')) return header.slice(7).trim();
+  const cookie = request.headers.cookie;
+  if (typeof cookie === 'string') {
+    for (const part of cookie.split(';')) {
+      const [name, ...rest] = part.trim().split('=');
+      if (name === SESSION_COOKIE) return decodeURIComponent(rest.join('='));
+    }
+  }
+  return null;
+}
+
+/** Looks the credential up on every request, so a revocation applies to the next one. */
+export async function resolvePrincipal(store: Store, token: string | null, now: number): Promise<Principal> {
+  if (token === null || token.length > 200) return { kind: 'anonymous' };
+  return store.read(async (tx) => {
+    const record = await tx.getToken(hashToken(token));
+    if (!record || record.revokedAt !== null) return { kind: 'anonymous' } as const;
+    if (record.expiresAt !== null && record.expiresAt <= now) return { kind: 'anonymous' } as const;
+    if (record.kind === 'agent') return { kind: 'agent', id: record.subjectId } as const;
+    if (record.kind !== 'session') return { kind: 'anonymous' } as const;
+    const user = await tx.getUser(record.subjectId);
+    if (!user || user.disabled) return { kind: 'anonymous' } as const;
+    return { kind: 'user', id: user.id, name: user.name, role: user.role } as const;
+  });
+}
+
+/** The /v1 routes anyone may call; every other /v1 route needs a credential. */
+export const PUBLIC_API_ROUTES: ReadonlySet<string> = new Set([
+  '/v1/auth/login',
+  '/v1/auth/link',
+  '/v1/openapi.json',
+]);
+
+/**
+ * Resolves the principal of every request; an anonymous call to a /v1 route that needs a
+ * credential is refused before its body is read or validated.
+ */
+export function registerPrincipalHook(app: FastifyInstance, store: Store, now: () => number): void {
+  app.decorateRequest('principal', null as never);
+  app.addHook('onRequest', async (request) => {
+    request.principal = await resolvePrincipal(store, bearerOf(request), now()).catch((error: unknown) => {
+      if (isGatehouseError(error)) throw error;
+      // A credential that cannot be checked is refused: fail closed, never guess.
+      request.log.error({ err: error }, 'could not check the credential');
+      throw new GatehouseError(
+        'SERVICE_UNAVAILABLE',
+        'the database is unavailable; try again shortly',
+        {},
+        error,
+      );
+    });
+    const route = request.routeOptions.url;
+    if (
+      request.principal.kind === 'anonymous' &&
+      route?.startsWith('/v1/') &&
+      !PUBLIC_API_ROUTES.has(route)
+    ) {
+      throw new GatehouseError('UNAUTHENTICATED', 'log in or send a bearer token');
+    }
+  });
+}
+
+/** A person with at least `minimum` role, or a 401/403. */
+export function requireUser(
+  request: FastifyRequest,
+  minimum: Role = 'viewer',
+): Extract<Principal, { kind: 'user' }> {
+  const principal = request.principal;
+  if (principal.kind === 'anonymous')
+    throw new GatehouseError('UNAUTHENTICATED', 'log in or send a bearer token');
+  if (principal.kind !== 'user')
+    throw new GatehouseError('FORBIDDEN', 'agent tokens cannot do this; a person must');
+  if (!hasRole(principal.role, minimum)) {
+    throw new GatehouseError(
+      'ROLE_TOO_LOW',
+      `this needs role ${minimum} or higher (you are ${principal.role})`,
+      {
+        required: minimum,
+        role: principal.role,
+      },
+    );
+  }
+  return principal;
+}
+
+/** An agent token, or a 401/403. */
+export function requireAgent(request: FastifyRequest): Extract<Principal, { kind: 'agent' }> {
+  const principal = request.principal;
+  if (principal.kind === 'anonymous')
+    throw new GatehouseError('UNAUTHENTICATED', 'send the agent token as a bearer token');
+  if (principal.kind !== 'agent') throw new GatehouseError('FORBIDDEN', 'only agent tokens can do this');
+  return principal;
+}
+
+/** Anyone authenticated. */
+export function requireAuthenticated(request: FastifyRequest): Exclude<Principal, { kind: 'anonymous' }> {
+  const principal = request.principal;
+  if (principal.kind === 'anonymous')
+    throw new GatehouseError('UNAUTHENTICATED', 'log in or send a bearer token');
+  return principal;
+}
+
+/** The audit actor string for a principal: `user:<id>`, `agent:<id>` or `anonymous`. */
+export function actorOf(principal: Principal): string {
+  return principal.kind === 'anonymous' ? 'anonymous' : `${principal.kind}:${principal.id}`;
+}

@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.js';
+import { createInProcessBus } from '../events/bus.js';
+import { createRunViaApi, postIntervention } from '../testing/runs.js';
+import { snapshotState } from '../testing/state-snapshot.js';
+import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
+
+const dialects: TestDialect[] = ['sqlite', 'postgres'];
+
+describe.each(dialects)('confidence reports on %s', (dialect) => {
+  let test: TestApp<{ now(): number }>;
+
+  beforeAll(async () => {
+    test = await createTestApp({ dialect });
+  }, 60_000);
+  afterAll(async () => {
+    await test?.close();
+  });
+
+  function report(body: Record<string, unknown>, token = test.tokens.agent) {
+    return test.app.inject({ method: 'POST', url: '/v1/confidence', headers: bearer(token), payload: body });
+  }
+
+  it.each([
+    ['a score of 85', { score: 85 }, true, 'high'],
+    ['a confidence of 0.85', { confidence: 0.85 }, true, 'high'],
+    ['a score of 95', { score: 95 }, false, 'high'],
+    ['a confidence of 0.95', { confidence: 0.95 }, false, 'high'],
+    ['a score of 90, exactly the threshold', { score: 90 }, false, 'high'],
+    ['a confidence of 0.3', { confidence: 0.3 }, true, 'low'],
+  ])('holds %s against the default threshold 90', async (_name, scale, escalated, band) => {
+    const response = await report({ ...scale, reasons: ['tests pass', 'one flaky check'] });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({ escalated, band, threshold: 90 });
+    expect(body.confidence).toBeCloseTo(
+      (scale as { score?: number }).score === undefined
+        ? (scale as { confidence: number }).confidence
+        : (scale as { score: number }).score / 100,
+    );
+    const kinds = (await test.services.audit.query({ kind: 'confidence.reported' })).items.map(
+      (event) => event.data.reportId,
+    );
+    expect(kinds).toContain(body.id);
+    if (!escalated) {
+      expect(body.gateId).toBeNull();
+      return;
+    }
+    const gate = await test.store.read((tx) => tx.getGate(body.gateId));
+    expect(gate).toMatchObject({
+      type: 'confidence_threshold',
+      status: 'pending',
+      agentId: test.ids.agentId,
+      context: { band, reasons: ['tests pass', 'one flaky check'], threshold: 90, reportId: body.id },
+    });
+    const escalations = await test.services.audit.query({
+      kind: 'confidence.escalated',
+      subject: body.gateId,
+    });
+    expect(escalations.items).toHaveLength(1);
+  });
+
+  it('opens a high-risk gate for a zero-band report and keeps the run waiting on it', async () => {
+    const run = await createRunViaApi(test);
+    const body = (await report({ runId: run.id, score: 10, reasons: ['no idea'], taskId: 'task-7' })).json();
+    expect(body).toMatchObject({ escalated: true, band: 'zero' });
+    const gate = await test.store.read((tx) => tx.getGate(body.gateId));
+    expect(gate).toMatchObject({ risk: 'high', runId: run.id, context: { taskId: 'task-7', score: 10 } });
+    const stored = await test.store.read((tx) => tx.listConfidenceReports(run.id));
+    expect(stored).toEqual([expect.objectContaining({ id: body.id, confidence: 0.1, taskId: 'task-7' })]);
+    const detail = await test.app.inject({
+      method: 'GET',
+      url: `/v1/runs/${run.id}`,
+      headers: bearer(test.tokens.agent),
+    });
+    expect(detail.json().run.status).toBe('waiting');
+  });
+
+  it("applies a run's own threshold to its reports", async () => {
+    const run = await createRunViaApi(test, { confidenceThreshold: 0.7 });
+    expect((await report({ runId: run.id, score: 75 })).json()).toMatchObject({
+      escalated: false,
+      threshold: 70,
+    });
+    expect((await report({ runId: run.id, score: 65 })).json()).toMatchObject({
+      escalated: true,
+      threshold: 70,
+    });
+    const plain = await createRunViaApi(test);
+    expect((await report({ runId: plain.id, score: 85 })).json()).toMatchObject({
+      escalated: true,
+      threshold: 90,
+    });
+  });
+
+  it('refuses a report without exactly one scale, out of range, or with too many reasons, writing nothing', async () => {
+    const before = await snapshotState(test.store);
+    for (const body of [
+      { reasons: [] },
+      { score: 80, confidence: 0.8 },
+      { score: 101 },
+      { confidence: 1.5 },
+      { score: 50, reasons: Array.from({ length: 51 }, () => 'r') },
+      { score: 50, reasons: ['x'.repeat(2001)] },
+    ]) {
+      const response = await report(body);
+      expect(response.statusCode, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(response.json().error.code).toBe('VALIDATION_FAILED');
+    }
+    expect(await snapshotState(test.store)).toBe(before);
+  });
+
+  it("refuses people, other agents' runs and stopped runs", async () => {
+    const run = await createRunViaApi(test);
+    const before = await snapshotState(test.store);
+    expect((await report({ score: 50 }, test.tokens.admin)).statusCode).toBe(403);
+    expect((await report({ runId: run.id, score: 50 }, test.tokens.otherAgent)).statusCode).toBe(403);
+    expect((await report({ runId: 'run_missing', score: 50 })).statusCode).toBe(404);
+    expect(await snapshotState(test.store)).toBe(before);
+    await postIntervention(test, run.id, { kind: 'stop' });
+    expect((await report({ runId: run.id, score: 50 })).json().error.code).toBe('RUN_STOPPED');
+  });
+
+  it('refuses to start with a broken CONFIDENCE_THRESHOLD', async () => {
+    const config = { ...test.config, confidenceEnv: { CONFIDENCE_THRESHOLD: 'very high' } };
+    const bus = createInProcessBus();
+    await expect(buildApp({ store: test.store, bus, clock: test.clock, config })).rejects.toThrow(
+      /CONFIDENCE_THRESHOLD/,
+    );
+  });
+
+  it('does not escalate when auto-escalation is off', async () => {
+    const off = await createTestApp({
+      dialect: 'sqlite',
+      config: { confidenceEnv: { CONFIDENCE_AUTO_ESCALATE: 'false' } },
+    });
+    try {
+      const response = await off.app.inject({
+        method: 'POST',
+        url: '/v1/confidence',
+        headers: bearer(off.tokens.agent),
+        payload: { score: 40 },
+      });
+      expect(response.json()).toMatchObject({ escalated: false, gateId: null, band: 'low' });
+    } finally {
+      await off.close();
+    }
+  });
+});

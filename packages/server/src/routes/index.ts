@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import type { Services } from '../services/index.js';
+import { agentRoutes } from './agents.js';
+import { auditRoutes } from './audit.js';
+import { authRoutes } from './auth.js';
+import { confidenceRoutes } from './confidence.js';
+import { gateRoutes } from './gates.js';
+import { healthRoutes } from './health.js';
+import { metricsRoutes, registerHttpMetrics } from './metrics.js';
+import { policyRoutes } from './policy.js';
+import { ruleRoutes } from './rules.js';
+import { runRoutes } from './runs.js';
+import { streamRoutes } from './streams.js';
+import { userRoutes } from './users.js';
+
+/** Every route module, registered under its prefix. */
+export async function registerRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  services: Services,
+): Promise<void> {
+  registerHttpMetrics(app, services);
+  await app.register(async (scoped) => healthRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => authRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => userRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => agentRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => auditRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => metricsRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => gateRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => ruleRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => policyRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => runRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => confidenceRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => streamRoutes(scoped, ctx, services));
+}

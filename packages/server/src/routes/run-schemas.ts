@@ -1,0 +1,94 @@
+import {
+  approvalModeSchema,
+  autonomyLevelSchema,
+  interventionKindSchema,
+  phaseTypeSchema,
+  runStatusSchema,
+} from '@gatehouse/core';
+import { z } from 'zod';
+
+/** A run on the wire. */
+export const runWireSchema = z
+  .object({
+    id: z.string().describe('Run id'),
+    agentId: z.string().describe('The agent the run belongs to'),
+    status: runStatusSchema.describe(
+      'running, paused, waiting (a gate is pending), stopped, completed or failed',
+    ),
+    autonomy: autonomyLevelSchema.describe('Autonomy level: which phase boundaries freeze for review'),
+    approvalMode: approvalModeSchema.describe('auto, manual or confidence_threshold'),
+    confidenceThreshold: z.number().describe('0–1: steps below it wait in confidence_threshold mode'),
+    phaseNumber: z.number().describe('The phase the agent last reported, from 1'),
+    phaseType: phaseTypeSchema.describe('strategic or tactical'),
+    instructions: z
+      .array(z.string())
+      .describe('Steering instructions received, oldest first (user-instruction memory)'),
+    title: z.string().nullable().describe('What the run is about (sanitized)'),
+    createdAt: z.number().describe('Epoch ms'),
+    updatedAt: z.number().describe('Epoch ms'),
+  })
+  .describe('A run: one job of an agent');
+
+/** Where the agent resumes after its last decided phase review. */
+export const resumeWireSchema = z
+  .object({
+    gateId: z.string().describe('The phase review gate'),
+    status: z
+      .string()
+      .describe('How the review ended: approved, resolved (changes requested), rejected, expired…'),
+    option: z.string().nullable().describe('The option chosen'),
+    feedback: z.string().nullable().describe('The reviewer’s feedback, verbatim'),
+    plan: z
+      .object({
+        context: z
+          .enum(['initial_strategic', 'later_strategic', 'tactical', 'job_complete'])
+          .describe('What kind of freeze it was'),
+        next: z
+          .enum(['tactical', 'strategic', 'feedback_strategic', 'completed'])
+          .describe('What the agent does next'),
+        phaseNumber: z.number().describe('The phase to work on next'),
+        phaseType: phaseTypeSchema.describe('Its type'),
+        withFeedback: z.boolean().describe('True when the next phase starts from the feedback'),
+      })
+      .nullable()
+      .describe('Null when the review neither approved nor requested changes'),
+  })
+  .describe('The resume step of the last decided phase review');
+
+export const interventionWireSchema = z
+  .object({
+    id: z.string().describe('Intervention id'),
+    runId: z.string().describe('Run id'),
+    kind: interventionKindSchema.describe('pause, resume, stop or steer'),
+    instruction: z.string().nullable().describe('The steer instruction (sanitized), delivered verbatim'),
+    by: z.string().describe('Who intervened: user:<id>'),
+    createdAt: z.number().describe('Epoch ms'),
+  })
+  .describe('A person acting on a run');
+
+/** `after` / Last-Event-ID: a stream seq. */
+export const streamSeqSchema = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .max(Number.MAX_SAFE_INTEGER)
+  .describe('Replay events after this seq (the id of the last event received)');
+
+export const streamQuery = z.strictObject({
+  after: streamSeqSchema.optional(),
+});
+
+export const streamHeaders = z.object({
+  'last-event-id': z
+    .string()
+    .regex(/^\d{1,15}$/, 'Last-Event-ID is the id of the last event received')
+    .optional()
+    .describe('Resume after this event; wins over ?after='),
+});
+
+/** The body of an event stream, for the API description. */
+export const streamResponse = z
+  .string()
+  .describe(
+    'text/event-stream: each event has `id: <seq>`, `event: <type>` and `data: <the stored event as JSON>`; a comment heartbeat every 15 s',
+  );

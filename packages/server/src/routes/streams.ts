@@ -1,0 +1,77 @@
+import type { StreamEvent } from '@gatehouse/store';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import { requireAuthenticated, requireUser } from '../http/principal.js';
+import { openSse } from '../http/sse.js';
+import type { Services } from '../services/index.js';
+import { isInboxEvent } from '../services/stream-service.js';
+import { runIdSchema } from './gate-schemas.js';
+import { streamHeaders, streamQuery, streamResponse } from './run-schemas.js';
+
+/** How long a client waits before reconnecting after the stream drops. */
+const RETRY_MS = 2000;
+
+const params = z.strictObject({ id: runIdSchema });
+
+function startSeq(headerId: string | undefined, after: number | undefined): number | null {
+  if (headerId !== undefined) return Number(headerId);
+  return after ?? null;
+}
+
+function stream(
+  services: Services,
+  reply: FastifyReply,
+  options: { runId: string | null; afterSeq: number | null; accept(event: StreamEvent): boolean },
+): void {
+  const sink = openSse(reply, { retryMs: RETRY_MS });
+  void services.streams.follow({ ...options, sink });
+}
+
+/** Server-Sent Events: one stream per run (its agent, or people) and one for reviewers' inboxes. */
+export async function streamRoutes(
+  base: FastifyInstance,
+  _ctx: AppContext,
+  services: Services,
+): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['streams'];
+  // End open streams before the server waits for its connections to close.
+  app.addHook('preClose', async () => services.streams.close());
+
+  app.get(
+    '/v1/runs/:id/events',
+    {
+      schema: {
+        tags,
+        params,
+        querystring: streamQuery,
+        headers: streamHeaders,
+        response: { 200: streamResponse },
+      },
+    },
+    async (request, reply) => {
+      const principal = requireAuthenticated(request);
+      const run = await services.runs.get(principal, request.params.id);
+      stream(services, reply, {
+        runId: run.id,
+        afterSeq: startSeq(request.headers['last-event-id'], request.query.after),
+        accept: () => true,
+      });
+    },
+  );
+
+  app.get(
+    '/v1/inbox/events',
+    { schema: { tags, querystring: streamQuery, headers: streamHeaders, response: { 200: streamResponse } } },
+    async (request, reply) => {
+      requireUser(request, 'viewer');
+      stream(services, reply, {
+        runId: null,
+        afterSeq: startSeq(request.headers['last-event-id'], request.query.after),
+        accept: isInboxEvent,
+      });
+    },
+  );
+}

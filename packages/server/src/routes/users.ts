@@ -1,0 +1,65 @@
+import { roleSchema } from '@gatehouse/core';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import { requireUser } from '../http/principal.js';
+import type { Services } from '../services/index.js';
+import { nameSchema, userIdSchema, userSchema } from './people-schemas.js';
+
+const createBody = z.strictObject({
+  name: nameSchema.describe('Login name, unique'),
+  password: z.string().min(12).max(200).describe('At least 12 characters'),
+  role: roleSchema.describe('viewer < developer < tech_lead < admin'),
+});
+
+const patchBody = z
+  .strictObject({
+    role: roleSchema.optional().describe('New role; applies to the next request'),
+    disabled: z.boolean().optional().describe('true revokes every session of the person'),
+  })
+  .refine((body) => body.role !== undefined || body.disabled !== undefined, {
+    message: 'give role or disabled',
+    path: ['role'],
+  });
+
+/** People, managed by admins. */
+export async function userRoutes(base: FastifyInstance, _ctx: AppContext, services: Services): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const tags = ['people'];
+
+  app.get(
+    '/v1/users',
+    { schema: { tags, response: { 200: z.object({ users: z.array(userSchema) }) } } },
+    async (request) => {
+      requireUser(request, 'admin');
+      return { users: await services.users.list() };
+    },
+  );
+
+  app.post(
+    '/v1/users',
+    { schema: { tags, body: createBody, response: { 201: z.object({ user: userSchema }) } } },
+    async (request, reply) => {
+      const admin = requireUser(request, 'admin');
+      const user = await services.users.create(admin.id, request.body);
+      return reply.status(201).send({ user });
+    },
+  );
+
+  app.patch(
+    '/v1/users/:id',
+    {
+      schema: {
+        tags,
+        params: z.strictObject({ id: userIdSchema }),
+        body: patchBody,
+        response: { 200: z.object({ user: userSchema }) },
+      },
+    },
+    async (request) => {
+      const admin = requireUser(request, 'admin');
+      return { user: await services.users.update(admin.id, request.params.id, request.body) };
+    },
+  );
+}

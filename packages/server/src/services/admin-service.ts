@@ -1,0 +1,56 @@
+import { generateToken, hashPassword } from '../auth/secrets.js';
+import type { AppContext } from '../context.js';
+import { type AgentService, createAgentService } from './agents.js';
+import { commit } from './commit.js';
+import { createSessionService, type SessionService } from './sessions.js';
+import { createUserService, type UserService } from './users.js';
+
+/** People, agents and sessions. */
+export interface AdminServices {
+  users: UserService;
+  agents: AgentService;
+  sessions: SessionService;
+}
+
+/** What the first start produced: a one-time login link for the new admin, or nothing on later starts. */
+export interface BootstrapResult {
+  created: boolean;
+  loginToken: string | null;
+  expiresAt: number | null;
+}
+
+export function createAdminServices(ctx: AppContext): AdminServices {
+  return {
+    users: createUserService(ctx),
+    agents: createAgentService(ctx),
+    sessions: createSessionService(ctx),
+  };
+}
+
+/**
+ * On first start (no person exists) creates `admin` with a random password nobody is shown and a
+ * one-time login link; does nothing when anyone exists, so restarts never add a second admin.
+ */
+export async function bootstrap(ctx: AppContext, sessions: SessionService): Promise<BootstrapResult> {
+  const passwordHash = await hashPassword(generateToken('ghs'));
+  return commit(ctx, async ({ tx, audit }) => {
+    if ((await tx.listUsers()).length > 0) return { created: false, loginToken: null, expiresAt: null };
+    const id = ctx.ids.next('user');
+    await tx.insertUser({
+      id,
+      name: 'admin',
+      role: 'admin',
+      passwordHash,
+      disabled: false,
+      createdAt: tx.now,
+    });
+    await audit({
+      kind: 'user.created',
+      actor: 'system',
+      subject: id,
+      data: { name: 'admin', role: 'admin', via: 'first_start' },
+    });
+    const link = await sessions.issueLoginLink(tx, id, 'system');
+    return { created: true, loginToken: link.token, expiresAt: link.expiresAt };
+  });
+}

@@ -1,0 +1,32 @@
+import type { AuditInput, StoreTx, StreamEvent } from '@gatehouse/store';
+import type { AppContext } from '../context.js';
+
+/** What a unit of work may do besides writing rows: audit and announce. */
+export interface CommitTools {
+  tx: StoreTx;
+  audit(event: AuditInput): Promise<void>;
+  /** Appends a stream event now; listeners are woken only after the commit. */
+  emit(event: Omit<StreamEvent, 'seq' | 'at'>): Promise<void>;
+}
+
+/**
+ * Runs `work` in one transaction with its audit events and stream events, then wakes the
+ * bus. Nothing is announced for a unit of work that rolled back.
+ */
+export async function commit<T>(ctx: AppContext, work: (tools: CommitTools) => Promise<T>): Promise<T> {
+  const emitted: StreamEvent[] = [];
+  const result = await ctx.store.transaction(async (tx) => {
+    emitted.length = 0;
+    return work({
+      tx,
+      audit: async (event) => {
+        await tx.appendAudit(event);
+      },
+      emit: async (event) => {
+        emitted.push(await tx.appendStreamEvent(event));
+      },
+    });
+  });
+  for (const event of emitted) ctx.bus.publish(event);
+  return result;
+}

@@ -1,0 +1,263 @@
+import {
+  applyGateEvent,
+  authorizeDecision,
+  classifyAlwaysGated,
+  type Gate,
+  GatehouseError,
+  type GateTransition,
+  gateOutcomeFor,
+  hasRole,
+  isGatehouseError,
+  isTerminal,
+  needsSignature,
+  TIMEOUT_ACTOR,
+  toIso,
+} from '@gatehouse/core';
+import type { RememberedRule } from '@gatehouse/store';
+import type { Principal } from '../http/principal.js';
+import { type CommitTools, commit } from './commit.js';
+import { announce, cleanText, type GateDeps, loadGate, withoutVersion } from './gate-common.js';
+import { invalidInput } from './gate-input.js';
+import { appendRunInstruction, refreshRunStatus } from './gate-run.js';
+import { insertRememberedRule, type NewRule } from './rule-service.js';
+import { signedDecisionText, type VerifiedSignature, verifyDecisionSignature } from './signatures.js';
+import type { BatchDecideItem, DecideInput, DecideResult } from './types.js';
+
+type User = Extract<Principal, { kind: 'user' }>;
+
+/** Thrown inside the commit when the conditional update found the gate changed; rolls it back. */
+class LostDecisionRace extends Error {}
+
+const ATTEMPTS = 5;
+
+/** The person deciding; agents never decide. */
+export function decider(principal: Principal): User {
+  if (principal.kind === 'anonymous') throw new GatehouseError('UNAUTHENTICATED', 'log in to decide gates');
+  if (principal.kind !== 'user')
+    throw new GatehouseError('FORBIDDEN', 'agents cannot decide gates; a person must');
+  return principal;
+}
+
+/** GATE_EXPIRED for a gate its deadline ended, else GATE_ALREADY_DECIDED naming the winner. */
+export function endedError(gate: Gate): GatehouseError {
+  const decision = gate.decision;
+  const winner =
+    decision === null
+      ? null
+      : { decidedBy: decision.decidedBy, option: decision.option, decidedAt: decision.decidedAt };
+  if (decision?.decidedBy === TIMEOUT_ACTOR) {
+    const at = gate.timeoutAt === null ? 'its deadline' : toIso(decision.decidedAt);
+    return new GatehouseError('GATE_EXPIRED', `gate ${gate.id} timed out at ${at}`, {
+      gateId: gate.id,
+      status: gate.status,
+      winner,
+    });
+  }
+  const by = winner === null ? '' : ` by ${winner.decidedBy} (${winner.option})`;
+  return new GatehouseError('GATE_ALREADY_DECIDED', `gate ${gate.id} was already decided${by}`, {
+    gateId: gate.id,
+    status: gate.status,
+    winner,
+  });
+}
+
+function rememberOf(gate: Gate, user: User, input: DecideInput): NewRule | null {
+  if (input.option !== 'approve_always') {
+    if (input.rememberScope !== undefined || input.rememberTtlSeconds !== undefined) {
+      throw invalidInput('remember', 'only an approve_always decision remembers a rule');
+    }
+    return null;
+  }
+  const tool = gate.action?.tool;
+  if (gate.action === null || tool === undefined) {
+    throw new GatehouseError('INVALID_OPTION', `gate ${gate.id} is not about a tool call; approve it once`, {
+      field: 'option',
+      option: input.option,
+    });
+  }
+  if (classifyAlwaysGated(gate.action).length > 0) {
+    throw new GatehouseError(
+      'INVALID_OPTION',
+      `gate ${gate.id} is always gated and cannot be approved for always; use approve`,
+      { field: 'option', option: input.option, categories: classifyAlwaysGated(gate.action) },
+    );
+  }
+  const scope = input.rememberScope ?? 'run';
+  if (scope === 'run' && gate.runId === null)
+    throw invalidInput('remember.scope', 'the gate has no run; use agent or global');
+  if (scope === 'agent' && gate.agentId === null)
+    throw invalidInput('remember.scope', 'the gate has no agent; use global');
+  if (scope === 'global' && !hasRole(user.role, 'tech_lead')) {
+    throw new GatehouseError(
+      'ROLE_TOO_LOW',
+      `a global rule needs the role tech_lead or higher (you are ${user.role})`,
+      {
+        required: 'tech_lead',
+        actual: user.role,
+      },
+    );
+  }
+  return {
+    scope,
+    tool,
+    runId: gate.runId,
+    agentId: gate.agentId,
+    createdBy: `user:${user.id}`,
+    ttlSeconds: input.rememberTtlSeconds ?? null,
+    sourceGateId: gate.id,
+  };
+}
+
+function transitionOf(gate: Gate, user: User, input: DecideInput, now: number): GateTransition {
+  return applyGateEvent(
+    gate,
+    {
+      type: 'decide',
+      option: input.option,
+      by: user.id,
+      reason: cleanText(input.reason),
+      feedback: cleanText(input.feedback),
+      instructions: cleanText(input.instructions),
+      affectedArtifacts: input.affectedArtifacts,
+      // Only a signature that was checked is kept with the decision.
+      signature: needsSignature(gate) ? input.signature?.trim() : undefined,
+    },
+    now,
+  );
+}
+
+async function recordEnd(
+  deps: GateDeps,
+  tools: CommitTools,
+  next: Gate,
+  extra: { user: User; option: string; signature: VerifiedSignature | null; rule: NewRule | null },
+): Promise<RememberedRule | null> {
+  const decision = next.decision;
+  if (decision === null) return null;
+  await tools.audit({
+    kind: 'gate.decided',
+    actor: `user:${extra.user.id}`,
+    subject: next.id,
+    data: {
+      option: extra.option,
+      recordedOption: decision.option,
+      outcome: decision.outcome,
+      reason: decision.reason ?? null,
+      feedback: decision.feedback ?? null,
+      instructions: decision.instructions ?? null,
+      affectedArtifacts: decision.affectedArtifacts,
+      payloadHash: next.payloadHash,
+      approvals: next.approvals.map((vote) => vote.by),
+      signature: extra.signature?.signature ?? null,
+      publicKey: extra.signature?.publicKey ?? null,
+      signedText:
+        extra.signature === null ? null : signedDecisionText(next.id, extra.option, next.payloadHash),
+    },
+  });
+  await announce(tools, 'gate.decided', next, {
+    outcome: gateOutcomeFor(next),
+    option: decision.option,
+    decidedBy: decision.decidedBy,
+    ...(decision.instructions === undefined ? {} : { instructions: decision.instructions }),
+  });
+  if (decision.instructions !== undefined)
+    await appendRunInstruction(tools.tx, next.runId, decision.instructions);
+  const rule = extra.rule === null ? null : await insertRememberedRule(tools.tx, deps.ctx.ids, extra.rule);
+  await refreshRunStatus(tools.tx, next.runId);
+  return rule;
+}
+
+async function decideInCommit(
+  deps: GateDeps,
+  tools: CommitTools,
+  user: User,
+  gateId: string,
+  input: DecideInput,
+): Promise<DecideResult> {
+  const { tx } = tools;
+  const stored = await loadGate(tx, gateId);
+  const gate = withoutVersion(stored);
+  if (isTerminal(gate.status)) throw endedError(gate);
+  authorizeDecision(gate, { kind: 'user', id: user.id, role: user.role });
+  const transition = transitionOf(gate, user, input, tx.now);
+  if (!transition.changed) return { gate, decision: null, rule: null };
+  const rule = rememberOf(gate, user, input);
+  const signature = needsSignature(gate)
+    ? verifyDecisionSignature({
+        gate,
+        option: input.option,
+        signature: input.signature,
+        keys: await tx.listSigningKeys(user.id),
+      })
+    : null;
+  const next = transition.gate;
+  if (!(await tx.updateGate(next, stored.version, { beforeDeadline: true }))) throw new LostDecisionRace();
+  if (!transition.ended) {
+    const data = { option: input.option, approvals: next.approvals.length, required: next.requiredApprovals };
+    await tools.audit({ kind: 'gate.vote', actor: `user:${user.id}`, subject: gate.id, data });
+    await announce(tools, 'gate.vote', next, data);
+    return { gate: next, decision: null, rule: null };
+  }
+  const created = await recordEnd(deps, tools, next, { user, option: input.option, signature, rule });
+  return { gate: next, decision: next.decision, rule: created };
+}
+
+/**
+ * Decides a gate: the first valid decision wins by a conditional update that also checks the
+ * deadline; a lost race is retried (N-of-M votes) until the gate has ended.
+ */
+export async function decideGate(
+  deps: GateDeps,
+  principal: Principal,
+  gateId: string,
+  input: DecideInput,
+): Promise<DecideResult> {
+  const user = decider(principal);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await commit(deps.ctx, (tools) => decideInCommit(deps, tools, user, gateId, input));
+    } catch (error) {
+      if (!(error instanceof LostDecisionRace)) throw error;
+      if (attempt >= ATTEMPTS) {
+        throw new GatehouseError(
+          'CONFLICT',
+          `gate ${gateId} kept changing underneath; read it again and retry`,
+          {
+            gateId,
+          },
+        );
+      }
+    }
+  }
+}
+
+/** Decides up to 100 gates with one option, each in its own commit; refusals are reported per gate. */
+export async function decideGates(
+  deps: GateDeps,
+  principal: Principal,
+  input: { gateIds: string[]; option: string; reason?: string | undefined },
+): Promise<BatchDecideItem[]> {
+  decider(principal);
+  const gateIds = [...new Set(input.gateIds)];
+  return Promise.all(
+    gateIds.map(async (gateId): Promise<BatchDecideItem> => {
+      try {
+        const { gate } = await decideGate(deps, principal, gateId, {
+          option: input.option,
+          reason: input.reason,
+        });
+        return { gateId, ok: true, status: gate.status };
+      } catch (error) {
+        if (!isGatehouseError(error)) {
+          deps.ctx.log.error({ err: error, gateId }, 'batch decision failed');
+          return { gateId, ok: false, error: { code: 'INTERNAL', message: 'internal error', details: {} } };
+        }
+        return {
+          gateId,
+          ok: false,
+          error: { code: error.code, message: error.message, details: { ...error.details } },
+        };
+      }
+    }),
+  );
+}

@@ -1,0 +1,78 @@
+import { createGateCatalog } from '@gatehouse/core';
+import type { AppContext } from '../context.js';
+import { createAdminServices } from './admin-service.js';
+import type { AgentService } from './agents.js';
+import { type AuditService, createAuditService } from './audit-service.js';
+import { type ConfidenceService, createConfidenceService } from './confidence-service.js';
+import { createGateService } from './gate-service.js';
+import { takeUnseenInterventions } from './interventions.js';
+import { createMetricsService, type MetricsService } from './metrics.js';
+import { createPolicyService, type PolicyService } from './policy-service.js';
+import { createRuleService, type RuleService } from './rule-service.js';
+import { createRunService } from './run-service.js';
+import type { SessionService } from './sessions.js';
+import { createStreamService, type StreamService } from './stream-service.js';
+import { createTimeoutSweeper, type TimeoutSweeper } from './timeout-sweeper.js';
+import type { GateService, RunService } from './types.js';
+import type { UserService } from './users.js';
+
+/**
+ * Every service of the server, created once per app. Each area owns its own factory;
+ * keep this file to wiring only.
+ */
+export interface Services {
+  users: UserService;
+  agents: AgentService;
+  sessions: SessionService;
+  audit: AuditService;
+  metrics: MetricsService;
+  policies: PolicyService;
+  rules: RuleService;
+  gates: GateService;
+  runs: RunService;
+  confidence: ConfidenceService;
+  streams: StreamService;
+  timeouts: TimeoutSweeper;
+  /** Runs once the app is ready: loads the policy, starts the timeout sweeper. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createServices(ctx: AppContext): Promise<Services> {
+  const admin = createAdminServices(ctx);
+  const catalog = createGateCatalog();
+  const audit = createAuditService(ctx, { catalog });
+  const metrics = createMetricsService(ctx);
+  const policies = createPolicyService(ctx, catalog);
+  const gates = createGateService(ctx, {
+    catalog,
+    policies,
+    interventions: (runId) => takeUnseenInterventions(ctx, runId),
+  });
+  const runs = createRunService(ctx, { gates });
+  const confidence = createConfidenceService(ctx, { gates });
+  const streams = createStreamService(ctx);
+  const timeouts = createTimeoutSweeper(ctx);
+  return {
+    ...admin,
+    audit,
+    metrics,
+    policies,
+    rules: createRuleService(ctx),
+    gates,
+    runs,
+    confidence,
+    streams,
+    timeouts,
+    async start() {
+      await policies.start();
+      timeouts.start();
+    },
+    async close() {
+      streams.close();
+      await timeouts.stop();
+      gates.close();
+      metrics.close();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { createCounter, createHistogram, renderGauge } from './prometheus.js';
+
+describe('prometheus text', () => {
+  it('renders counters per label set with escaped label values', () => {
+    const counter = createCounter('x_total', 'Things.');
+    counter.inc({ route: '/a', status: '200' });
+    counter.inc({ status: '200', route: '/a' }, 2);
+    counter.inc({ route: 'say "hi"\n' });
+    expect(counter.get({ route: '/a', status: '200' })).toBe(3);
+    expect(counter.render().split('\n')).toEqual([
+      '# HELP x_total Things.',
+      '# TYPE x_total counter',
+      'x_total{route="/a",status="200"} 3',
+      'x_total{route="say \\"hi\\"\\n"} 1',
+    ]);
+  });
+
+  it('renders cumulative histogram buckets, sum and count', () => {
+    const histogram = createHistogram('d_seconds', 'Durations.', [1, 10]);
+    histogram.observe(0.5, { type: 'a' });
+    histogram.observe(5, { type: 'a' });
+    histogram.observe(50, { type: 'a' });
+    expect(histogram.render()).toContain('d_seconds_bucket{le="1",type="a"} 1');
+    expect(histogram.render()).toContain('d_seconds_bucket{le="10",type="a"} 2');
+    expect(histogram.render()).toContain('d_seconds_bucket{le="+Inf",type="a"} 3');
+    expect(histogram.render()).toContain('d_seconds_sum{type="a"} 55.5');
+    expect(histogram.render()).toContain('d_seconds_count{type="a"} 3');
+  });
+
+  it('renders a gauge', () => {
+    expect(renderGauge('g', 'A gauge.', 0.25)).toBe('# HELP g A gauge.\n# TYPE g gauge\ng 0.25');
+  });
+});

@@ -1,0 +1,93 @@
+/** A tiny Prometheus text-format registry: counters, gauges and histograms with labels. */
+
+type Labels = Record<string, string>;
+
+function escapeLabel(value: string): string {
+  return value.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n');
+}
+
+function labelText(labels: Labels, extra?: Labels): string {
+  const all = { ...labels, ...extra };
+  const parts = Object.keys(all)
+    .sort()
+    .map((key) => `${key}="${escapeLabel(all[key] ?? '')}"`);
+  return parts.length === 0 ? '' : `{${parts.join(',')}}`;
+}
+
+function keyOf(labels: Labels): string {
+  return JSON.stringify(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function formatNumber(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (value === Number.POSITIVE_INFINITY) return '+Inf';
+  return String(value);
+}
+
+export interface Counter {
+  inc(labels?: Labels, by?: number): void;
+  get(labels?: Labels): number;
+  render(): string;
+}
+
+/** A monotonically increasing count per label set. */
+export function createCounter(name: string, help: string): Counter {
+  const values = new Map<string, { labels: Labels; value: number }>();
+  return {
+    inc(labels = {}, by = 1) {
+      const key = keyOf(labels);
+      const entry = values.get(key) ?? { labels, value: 0 };
+      entry.value += by;
+      values.set(key, entry);
+    },
+    get(labels = {}) {
+      return values.get(keyOf(labels))?.value ?? 0;
+    },
+    render() {
+      const lines = [`# HELP ${name} ${help}`, `# TYPE ${name} counter`];
+      for (const { labels, value } of values.values())
+        lines.push(`${name}${labelText(labels)} ${formatNumber(value)}`);
+      return lines.join('\n');
+    },
+  };
+}
+
+/** One gauge value, computed when rendered. */
+export function renderGauge(name: string, help: string, value: number): string {
+  return [`# HELP ${name} ${help}`, `# TYPE ${name} gauge`, `${name} ${formatNumber(value)}`].join('\n');
+}
+
+export interface Histogram {
+  observe(value: number, labels?: Labels): void;
+  render(): string;
+}
+
+/** Cumulative buckets, sum and count per label set. */
+export function createHistogram(name: string, help: string, buckets: readonly number[]): Histogram {
+  const sorted = [...buckets].sort((a, b) => a - b);
+  const series = new Map<string, { labels: Labels; counts: number[]; sum: number; count: number }>();
+  return {
+    observe(value, labels = {}) {
+      const key = keyOf(labels);
+      const entry = series.get(key) ?? { labels, counts: sorted.map(() => 0), sum: 0, count: 0 };
+      sorted.forEach((bound, index) => {
+        if (value <= bound) entry.counts[index] = (entry.counts[index] ?? 0) + 1;
+      });
+      entry.sum += value;
+      entry.count += 1;
+      series.set(key, entry);
+    },
+    render() {
+      const lines = [`# HELP ${name} ${help}`, `# TYPE ${name} histogram`];
+      for (const { labels, counts, sum, count } of series.values()) {
+        sorted.forEach((bound, index) => {
+          lines.push(`${name}_bucket${labelText(labels, { le: formatNumber(bound) })} ${counts[index] ?? 0}`);
+        });
+        lines.push(`${name}_bucket${labelText(labels, { le: '+Inf' })} ${count}`);
+        lines.push(`${name}_sum${labelText(labels)} ${formatNumber(sum)}`);
+        lines.push(`${name}_count${labelText(labels)} ${count}`);
+      }
+      return lines.join('\n');
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { createGateCatalog, type Gate, openGate } from '@gatehouse/core';
+import type { SigningKeyRecord } from '@gatehouse/store';
+import { describe, expect, it } from 'vitest';
+import { signedDecisionText, verifyDecisionSignature } from './signatures.js';
+
+const gate: Gate = {
+  ...openGate(
+    { type: 'tool_call', signature: true },
+    { id: 'gate_sig', now: 0, catalog: createGateCatalog() },
+  ),
+  payloadHash: 'a'.repeat(64),
+};
+
+function keyPair() {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(12).toString('base64');
+  const pem = publicKey.export({ format: 'pem', type: 'spki' }).toString();
+  return { raw, pem, privateKey };
+}
+
+function record(publicKey: string, revokedAt: number | null = null): SigningKeyRecord {
+  return { id: `key_${publicKey.length}_${revokedAt}`, userId: 'user_a', publicKey, createdAt: 0, revokedAt };
+}
+
+function signText(
+  privateKey: ReturnType<typeof keyPair>['privateKey'],
+  option: string,
+  encoding: BufferEncoding = 'base64',
+) {
+  return sign(null, Buffer.from(signedDecisionText(gate.id, option, gate.payloadHash)), privateKey).toString(
+    encoding,
+  );
+}
+
+describe('verifyDecisionSignature', () => {
+  it('signs canonical JSON of the gate, the option and the payload hash', () => {
+    expect(signedDecisionText('gate_1', 'approve', null)).toBe(
+      '{"gateId":"gate_1","option":"approve","payloadHash":null}',
+    );
+  });
+
+  it.each(['raw', 'pem'] as const)('accepts a signature that verifies with a %s key', (form) => {
+    const pair = keyPair();
+    const verified = verifyDecisionSignature({
+      gate,
+      option: 'approve',
+      signature: signText(pair.privateKey, 'approve'),
+      keys: [record(keyPair().raw), record(pair[form])],
+    });
+    expect(verified.publicKey).toBe(pair[form]);
+  });
+
+  it('accepts base64url signatures', () => {
+    const pair = keyPair();
+    const signature = signText(pair.privateKey, 'approve', 'base64url');
+    expect(
+      verifyDecisionSignature({ gate, option: 'approve', signature, keys: [record(pair.raw)] }).signature,
+    ).toBe(signature);
+  });
+
+  it('asks for a signature when none was sent', () => {
+    expect(() =>
+      verifyDecisionSignature({ gate, option: 'approve', signature: undefined, keys: [] }),
+    ).toThrow(expect.objectContaining({ code: 'SIGNATURE_REQUIRED' }));
+  });
+
+  it.each([
+    ['another option', (pair: ReturnType<typeof keyPair>) => signText(pair.privateKey, 'reject'), false],
+    ['garbage', () => 'not a signature!', false],
+    ['a revoked key', (pair: ReturnType<typeof keyPair>) => signText(pair.privateKey, 'approve'), true],
+  ])('refuses a signature over %s', (_name, make, revoked) => {
+    const pair = keyPair();
+    const keys = [record(pair.raw, revoked ? 1 : null)];
+    expect(() => verifyDecisionSignature({ gate, option: 'approve', signature: make(pair), keys })).toThrow(
+      expect.objectContaining({ code: 'SIGNATURE_INVALID' }),
+    );
+  });
+});

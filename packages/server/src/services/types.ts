@@ -1,0 +1,153 @@
+import type { Action, Decision, Gate, GateStatus, Intervention, RiskLevel, Role, Run } from '@gatehouse/core';
+import type { GateFilter, Page, RememberedRule, RunFilter } from '@gatehouse/store';
+import type { Principal } from '../http/principal.js';
+import type { CommitTools } from './commit.js';
+import type { InterventionInput, InterventionResult } from './interventions.js';
+import type { CheckpointInput, CheckpointResult, CompleteResult, ResumeView } from './run-phase.js';
+import type { RunView } from './run-records.js';
+import type { CreateRunInput } from './run-service.js';
+
+/** What an agent asks for: the policy decides allow / deny / gate. */
+export interface GateRequestInput {
+  runId?: string | undefined;
+  tool?: string | undefined;
+  operation?: string | undefined;
+  args?: Record<string, unknown> | undefined;
+  event?: string | undefined;
+  gateType?: string | undefined;
+  context?: Record<string, unknown> | undefined;
+  artifacts?: string[] | undefined;
+  risk?: RiskLevel | undefined;
+  confidence?: number | undefined;
+  timeoutSeconds?: number | undefined;
+  timeoutAction?: 'deny' | 'escalate' | 'proceed' | undefined;
+  idempotencyKey?: string | undefined;
+  title?: string | undefined;
+}
+
+/** An intervention as an agent receives it with its next answer. */
+export interface InterventionNotice {
+  kind: string;
+  instruction: string | null;
+  at: number;
+}
+
+/** The answer to a request: decided at once, or a gate to wait on. */
+export interface GateRequestResult {
+  outcome: 'allowed' | 'denied' | 'gated';
+  gateId: string | null;
+  gate: Gate | null;
+  ruleId: string | null;
+  reason: string;
+  /** SHA-256 of the action (tool or operation and arguments); approvals bind to it. */
+  payloadHash: string;
+  /** Interventions and steering the agent has not seen yet. */
+  interventions: InterventionNotice[];
+}
+
+export interface DecideInput {
+  option: string;
+  reason?: string | undefined;
+  feedback?: string | undefined;
+  instructions?: string | undefined;
+  affectedArtifacts?: string[] | undefined;
+  signature?: string | undefined;
+  /** For approve_always: remember for this run, this agent, or everyone. */
+  rememberScope?: 'run' | 'agent' | 'global' | undefined;
+  rememberTtlSeconds?: number | undefined;
+}
+
+/** What `open` needs besides a request: who opens which type of gate. */
+export type GateOpenInput = GateRequestInput & { type: string; agentId: string | null; requestedBy: string };
+
+/** A decision's effect: the gate after it, the decision when it ended the gate, the rule "approve always" created. */
+export interface DecideResult {
+  gate: Gate;
+  decision: Decision | null;
+  rule?: RememberedRule | null;
+}
+
+/** One gate of a batch decision: decided, or refused with the error a single decision would get. */
+export interface BatchDecideItem {
+  gateId: string;
+  ok: boolean;
+  status?: GateStatus;
+  error?: { code: string; message: string; details: Record<string, unknown> };
+}
+
+/** A gate with its Summary of Action. */
+export interface GateView {
+  gate: Gate;
+  briefing: unknown;
+  /** When a one-off approval was used; null while unused. */
+  consumedAt: number | null;
+}
+
+/** Gates: opened by agents (through the policy) or by the server itself, decided by people. */
+export interface GateService {
+  request(principal: Principal, input: GateRequestInput): Promise<GateRequestResult>;
+  /** Opens a gate without asking the policy (phase reviews, confidence escalations). */
+  open(input: GateOpenInput, options?: { minRole?: Role }): Promise<Gate>;
+  /** The same inside the caller's own commit, so the gate opens together with the caller's change. */
+  openInCommit(tools: CommitTools, input: GateOpenInput, options?: { minRole?: Role }): Promise<Gate>;
+  get(principal: Principal, gateId: string): Promise<Gate>;
+  view(principal: Principal, gateId: string): Promise<GateView>;
+  /** Agents see only their own gates. */
+  list(principal: Principal, filter: GateFilter): Promise<Page<Gate>>;
+  decide(principal: Principal, gateId: string, input: DecideInput): Promise<DecideResult>;
+  /** Each gate in its own commit. */
+  decideBatch(
+    principal: Principal,
+    input: { gateIds: string[]; option: string; reason?: string | undefined },
+  ): Promise<BatchDecideItem[]>;
+  wait(principal: Principal, gateId: string, timeoutMs: number, signal?: AbortSignal): Promise<Gate>;
+  /** Snooze: moves a pending gate's deadline `seconds` from now. */
+  extend(principal: Principal, gateId: string, seconds: number): Promise<Gate>;
+  assign(principal: Principal, gateId: string, assignees: string[]): Promise<Gate>;
+  /** Marks a one-off approval used for exactly this action. */
+  consume(
+    principal: Principal,
+    gateId: string,
+    payloadHash: string,
+  ): Promise<{ gate: Gate; consumedAt: number | null; oneOff: boolean }>;
+  /** The agent could not apply a steer: a new gate opens with the original context and the steer. */
+  steerFailed(
+    principal: Principal,
+    gateId: string,
+    reason: string,
+  ): Promise<{ gate: Gate; previousGateId: string }>;
+  /** Long-polls waiting on this node right now. */
+  waiting(): number;
+  close(): void;
+}
+
+/** A run with the resume step of its last decided phase review. */
+export interface RunDetail {
+  run: RunView;
+  resume: ResumeView | null;
+}
+
+/** Runs: created by agents (or people for them), reported on by their agent, steered by people. */
+export interface RunService {
+  create(principal: Principal, input: CreateRunInput): Promise<RunView>;
+  get(principal: Principal, runId: string): Promise<Run>;
+  detail(principal: Principal, runId: string): Promise<RunDetail>;
+  /** Agents see only their own runs. */
+  list(principal: Principal, filter: RunFilter): Promise<Page<RunView>>;
+  checkpoint(principal: Principal, runId: string, input: CheckpointInput): Promise<CheckpointResult>;
+  complete(principal: Principal, runId: string): Promise<CompleteResult>;
+  /** Pause, resume, stop or steer; people (developer+) only. */
+  intervene(principal: Principal, runId: string, input: InterventionInput): Promise<InterventionResult>;
+  interventions(principal: Principal, runId: string, after?: number): Promise<Intervention[]>;
+  /**
+   * Keeps `waiting` right outside a gate commit. The gate service itself updates the run's status
+   * inside its own commits (gate-run.ts `refreshRunStatus`), so a gate and its run never disagree.
+   */
+  refreshStatus(runId: string): Promise<void>;
+  /** Interventions of the run its agent has not been handed yet; returned with the agent's next gate request. */
+  unseenInterventions(runId: string): Promise<InterventionNotice[]>;
+  /** Interventions of the run after `after` (epoch ms). */
+  pendingInterventions(runId: string, after?: number): Promise<InterventionNotice[]>;
+}
+
+export type { Action };

@@ -1,0 +1,219 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Clock, Role } from '@gatehouse/core';
+import { createSqliteStore, type Store, startTestPostgres } from '@gatehouse/store';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.js';
+import { generateToken, hashPassword, hashToken } from '../auth/secrets.js';
+import { loadConfig, type ServerConfig } from '../config.js';
+import type { AppContext } from '../context.js';
+import { createInProcessBus } from '../events/bus.js';
+import type { Services } from '../services/index.js';
+
+/** The password every person created by `createTestApp` has. */
+export const TEST_PASSWORD = 'correct horse battery staple';
+
+export type TestDialect = 'sqlite' | 'postgres';
+
+export interface TestAppOptions<C extends Clock> {
+  dialect: TestDialect;
+  /** Defaults to the system clock; pass core's createFakeClock() where time matters. */
+  clock?: C;
+  /** Config overrides on top of the test defaults. */
+  config?: Partial<ServerConfig>;
+}
+
+export interface TestTokens {
+  admin: string;
+  techLead: string;
+  developer: string;
+  viewer: string;
+  agent: string;
+  otherAgent: string;
+}
+
+export interface TestIds {
+  agentId: string;
+  otherAgentId: string;
+  adminId: string;
+  techLeadId: string;
+  developerId: string;
+  viewerId: string;
+}
+
+/** An app on a fresh database with one person of each role and two agents, each with a bearer token. */
+export interface TestApp<C extends Clock> {
+  app: FastifyInstance;
+  ctx: AppContext;
+  services: Services;
+  store: Store;
+  clock: C;
+  config: ServerConfig;
+  tokens: TestTokens;
+  ids: TestIds;
+  close(): Promise<void>;
+}
+
+/** `{ authorization: 'Bearer …' }` for `app.inject({ headers })`. */
+export function bearer(token: string): { authorization: string } {
+  return { authorization: `Bearer ${token}` };
+}
+
+const systemClock: Clock = { now: () => Date.now() };
+
+let passwordHash: Promise<string> | null = null;
+
+function testPasswordHash(): Promise<string> {
+  passwordHash = passwordHash ?? hashPassword(TEST_PASSWORD);
+  return passwordHash;
+}
+
+async function openStore(
+  dialect: TestDialect,
+  clock: Clock,
+  dir: string,
+): Promise<{ store: Store; stop(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const store = await createSqliteStore({ file: join(dir, 'gatehouse.db'), clock });
+    return { store, stop: async () => {} };
+  }
+  const postgres = await startTestPostgres({ clock });
+  return { store: postgres.store, stop: () => postgres.close() };
+}
+
+/** A new session token for an existing person, created through the store; it does not expire. */
+export async function issueTestSession(store: Store, userId: string, now: number): Promise<string> {
+  const token = generateToken('ghs');
+  await store.transaction((tx) =>
+    tx.insertToken({
+      tokenHash: hashToken(token),
+      kind: 'session',
+      subjectId: userId,
+      createdAt: now,
+      expiresAt: null,
+      revokedAt: null,
+    }),
+  );
+  return token;
+}
+
+/** An agent token that was revoked, for testing that revoked credentials are refused. */
+export async function issueRevokedAgentToken(store: Store, agentId: string, now: number): Promise<string> {
+  const token = generateToken('gha');
+  await store.transaction((tx) =>
+    tx.insertToken({
+      tokenHash: hashToken(token),
+      kind: 'agent',
+      subjectId: agentId,
+      createdAt: now,
+      expiresAt: null,
+      revokedAt: now,
+    }),
+  );
+  return token;
+}
+
+/** Creates a person with a session token that does not expire, so a fake clock can run ahead freely. */
+async function seedUser(store: Store, id: string, role: Role, now: number): Promise<string> {
+  const token = generateToken('ghs');
+  const hash = await testPasswordHash();
+  await store.transaction(async (tx) => {
+    await tx.insertUser({
+      id,
+      name: id.replace(/^user_/, ''),
+      role,
+      passwordHash: hash,
+      disabled: false,
+      createdAt: now,
+    });
+    await tx.insertToken({
+      tokenHash: hashToken(token),
+      kind: 'session',
+      subjectId: id,
+      createdAt: now,
+      expiresAt: null,
+      revokedAt: null,
+    });
+  });
+  return token;
+}
+
+async function seedAgent(store: Store, id: string, now: number): Promise<string> {
+  const token = generateToken('gha');
+  await store.transaction(async (tx) => {
+    await tx.insertAgent({
+      id,
+      name: id.replace(/^agent_/, ''),
+      profile: 'coder',
+      autonomy: null,
+      createdAt: now,
+    });
+    await tx.insertToken({
+      tokenHash: hashToken(token),
+      kind: 'agent',
+      subjectId: id,
+      createdAt: now,
+      expiresAt: null,
+      revokedAt: null,
+    });
+  });
+  return token;
+}
+
+async function seed(store: Store, now: number): Promise<{ tokens: TestTokens; ids: TestIds }> {
+  const ids: TestIds = {
+    agentId: 'agent_alpha',
+    otherAgentId: 'agent_beta',
+    adminId: 'user_admin',
+    techLeadId: 'user_lead',
+    developerId: 'user_dev',
+    viewerId: 'user_viewer',
+  };
+  const tokens: TestTokens = {
+    admin: await seedUser(store, ids.adminId, 'admin', now),
+    techLead: await seedUser(store, ids.techLeadId, 'tech_lead', now),
+    developer: await seedUser(store, ids.developerId, 'developer', now),
+    viewer: await seedUser(store, ids.viewerId, 'viewer', now),
+    agent: await seedAgent(store, ids.agentId, now),
+    otherAgent: await seedAgent(store, ids.otherAgentId, now),
+  };
+  return { tokens, ids };
+}
+
+/**
+ * Builds the app on a fresh SQLite file (in a temp dir) or a fresh Postgres database, with
+ * people named admin, lead, dev and viewer (password TEST_PASSWORD) and agents alpha and beta.
+ */
+export async function createTestApp<C extends Clock = Clock>(
+  options: TestAppOptions<C>,
+): Promise<TestApp<C>> {
+  const clock = (options.clock ?? systemClock) as C;
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
+  const config = loadConfig({}, { dataDir: dir, port: 0, logLevel: 'silent', ...options.config });
+  const { store, stop } = await openStore(options.dialect, clock, dir);
+  const bus = createInProcessBus();
+  const app = await buildApp({ store, bus, clock, config });
+  await app.ready();
+  const { tokens, ids } = await seed(store, clock.now());
+  let closed = false;
+  return {
+    app,
+    ctx: app.gatehouse.context,
+    services: app.gatehouse.services,
+    store,
+    clock,
+    config,
+    tokens,
+    ids,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await bus.close();
+      await store.close().catch(() => {});
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
