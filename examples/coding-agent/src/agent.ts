@@ -110,7 +110,11 @@ export async function runCodingAgent(options: CodingAgentOptions): Promise<StepO
   const { gate, workspace, log } = options;
   const outcomes: StepOutcomes = {};
   const step = stepper(log, outcomes);
-  const run = await gate.createRun({ autonomy: 'partial', title: 'Add a slugify helper with tests' });
+  const run = await gate.createRun({
+    autonomy: 'partial',
+    title: 'Add a slugify helper with tests',
+    signal: options.signal,
+  });
   log(
     `run ${run.id} started (autonomy ${run.autonomy}, approval mode ${run.approvalMode}) in ${workspace.dir}`,
   );
@@ -126,7 +130,7 @@ export async function runCodingAgent(options: CodingAgentOptions): Promise<StepO
     await planPhase(options, step, ask);
     await implementPhase(options, step, ask);
     await finish(options, step, ask);
-    await gate.completeRun(run.id, { signal });
+    await gate.completeRun(run.id, { signal: ask.signal, onGate: ask.onGate });
     log(`\nrun ${run.id} completed`);
     return outcomes;
   } finally {

@@ -254,6 +254,30 @@ describe('runs', () => {
     expect(await pending).toMatchObject({ outcome: 'approved' });
   });
 
+  it('asks again while the server refuses a paused run, and goes on after resume', async () => {
+    await server.close();
+    server = await startLiveServer({ pausedRunHoldMs: 20 });
+    const refusals: string[] = [];
+    gate = new Gatehouse({
+      url: server.url,
+      token: server.test.tokens.agent,
+      retry: {
+        initialDelayMs: 20,
+        maxDelayMs: 50,
+        onRetry: ({ error }) => refusals.push((error as { code: string }).code),
+      },
+    });
+    const run = await gate.createRun({});
+    const dev = server.test.tokens.developer;
+    await server.call(dev, 'POST', `/v1/runs/${run.id}/interventions`, { kind: 'pause' });
+    const pending = gate.request({ runId: run.id, tool: 'read_file', args: { path: 'a' } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await server.call(dev, 'POST', `/v1/runs/${run.id}/interventions`, { kind: 'resume' });
+    expect(await pending).toMatchObject({ outcome: 'approved' });
+    expect(refusals.length).toBeGreaterThan(0);
+    expect(new Set(refusals)).toEqual(new Set(['RUN_NOT_ACTIVE']));
+  });
+
   it('fails closed with RUN_STOPPED once the run is stopped', async () => {
     const run = await gate.createRun({});
     await server.call(server.test.tokens.developer, 'POST', `/v1/runs/${run.id}/interventions`, {

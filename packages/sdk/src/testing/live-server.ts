@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import type { ServerConfig } from '../../../server/src/config.js';
 import { createTestApp, type TestApp } from '../../../server/src/testing/test-app.js';
 
 /** Parsed JSON from the API; tests read into it freely. */
@@ -24,8 +25,8 @@ export interface LiveServer {
 }
 
 /** Starts the server on SQLite and listens on an ephemeral port. */
-export async function startLiveServer(): Promise<LiveServer> {
-  const test = await createTestApp({ dialect: 'sqlite' });
+export async function startLiveServer(config: Partial<ServerConfig> = {}): Promise<LiveServer> {
+  const test = await createTestApp({ dialect: 'sqlite', config });
   await test.app.listen({ host: '127.0.0.1', port: 0 });
   const port = (test.app.server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
