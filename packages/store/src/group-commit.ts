@@ -67,8 +67,9 @@ class GroupCommitQueue implements GroupCommit {
   private schedule(): void {
     if (this.scheduled || this.running || this.queue.length === 0) return;
     this.scheduled = true;
-    // A microtask lets everything enqueued in this tick share the batch (and is not faked by test timers).
-    queueMicrotask(() => this.runNext());
+    // setImmediate runs after pending I/O callbacks, so concurrent requests parsed in this turn
+    // of the event loop join the batch and share one commit.
+    setImmediate(() => this.runNext());
   }
 
   private runNext(): void {

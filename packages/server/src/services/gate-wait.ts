@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { type Gate, GatehouseError, isTerminal } from '@gatehouse/core';
 import type { AppContext } from '../context.js';
 import type { EventBus } from '../events/bus.js';
@@ -22,6 +23,8 @@ export interface GateWaiters {
 export function createGateWaiters(bus: EventBus): GateWaiters {
   const waiting = new Map<string, Set<() => void>>();
   const closing = new AbortController();
+  // Every open long-poll listens for the close: thousands at once is normal, not a leak.
+  setMaxListeners(0, closing.signal);
   const unsubscribe = bus.subscribe((event) => {
     if (event.gateId === null || !event.type.startsWith('gate.')) return;
     const listeners = waiting.get(event.gateId);

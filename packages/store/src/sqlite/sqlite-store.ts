@@ -11,6 +11,7 @@ import { runMigrations } from '../migrations/index.js';
 import { invalidField } from '../repos/rows.js';
 import type { Store } from '../types.js';
 import { acquireLockFile, type LockFile } from './lock-file.js';
+import { withStatementCache } from './statement-cache.js';
 
 /** Which file to open and where time comes from. */
 export interface SqliteStoreOptions {
@@ -79,13 +80,13 @@ async function open(file: string, busyTimeoutMs: number): Promise<Handles> {
   try {
     const writerDb = openWriter(file, busyTimeoutMs);
     const writer = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: writerDb }),
+      dialect: new SqliteDialect({ database: withStatementCache(writerDb) }),
       plugins: [new RejectNulPlugin()],
     });
     opened.push(writer);
     const applied = await runMigrations(writer, 'sqlite');
     const reader = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: openReader(file, busyTimeoutMs) }),
+      dialect: new SqliteDialect({ database: withStatementCache(openReader(file, busyTimeoutMs)) }),
     });
     return { lock, writerDb, writer, reader, applied };
   } catch (error) {
