@@ -2,7 +2,13 @@
 // A module exports `run()` and reports its figures through report.js; add new modules to the list.
 import { writeResults } from './report.js';
 
-const BENCHMARKS = ['./policy.bench.js'];
+const BENCHMARKS = [
+  './policy.bench.js',
+  './server-allow.bench.js',
+  './round-trip.bench.js',
+  './wakeup.bench.js',
+  './waiting.bench.js',
+];
 
 const filters = process.argv.slice(2);
 for (const path of BENCHMARKS) {

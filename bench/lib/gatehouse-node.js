@@ -1,0 +1,110 @@
+// Child process: one Gatehouse node (buildApp on SQLite or Postgres) on 127.0.0.1, with an admin, a
+// developer and `agents` agents seeded through the store, each with a bearer token (stored as its SHA-256).
+import { createHash, randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { buildApp, createInProcessBus, loadConfig } from '../../packages/server/dist/index.js';
+import { createPostgresStore, createSqliteStore } from '../../packages/store/dist/index.js';
+import { serveParent } from './child.js';
+
+const options = JSON.parse(process.argv[2]);
+const clock = { now: () => Date.now() };
+
+function newToken(prefix) {
+  const token = `${prefix}_${randomBytes(32).toString('base64url')}`;
+  const record = { tokenHash: createHash('sha256').update(token).digest('hex'), createdAt: clock.now() };
+  return { token, record: { ...record, expiresAt: null, revokedAt: null } };
+}
+
+async function seedPerson(store, id, role) {
+  const { token, record } = newToken('ghs');
+  await store.transaction(async (tx) => {
+    const user = { id, name: id.slice(5), role, passwordHash: null, disabled: false, createdAt: clock.now() };
+    await tx.insertUser(user);
+    await tx.insertToken({ ...record, kind: 'session', subjectId: id });
+  });
+  return token;
+}
+
+async function seedAgents(store, count) {
+  const tokens = [];
+  for (let start = 0; start < count; start += 500) {
+    const batch = Array.from({ length: Math.min(500, count - start) }, (_, i) => ({
+      id: `agent_bench${String(start + i).padStart(5, '0')}`,
+      ...newToken('gha'),
+    }));
+    await store.transaction(async (tx) => {
+      for (const { id, record } of batch) {
+        await tx.insertAgent({
+          id,
+          name: id.slice(6),
+          profile: 'coder',
+          autonomy: null,
+          createdAt: clock.now(),
+        });
+        await tx.insertToken({ ...record, kind: 'agent', subjectId: id });
+      }
+    });
+    tokens.push(...batch.map(({ id, token }) => ({ id, token })));
+  }
+  return tokens;
+}
+
+function openStore() {
+  if (options.dialect === 'postgres') {
+    const { connectionString, schema } = options;
+    return createPostgresStore({ connectionString, schema, clock });
+  }
+  return createSqliteStore({ file: join(options.dir, 'gatehouse.db'), clock });
+}
+
+const store = await openStore();
+const bus = createInProcessBus();
+const config = loadConfig({}, { dataDir: options.dir, host: '127.0.0.1', port: 0, logLevel: 'silent' });
+const app = await buildApp({ store, bus, clock, config });
+const address = await app.listen({ host: '127.0.0.1', port: 0 });
+const tokens = {
+  admin: await seedPerson(store, 'user_bench_admin', 'admin'),
+  developer: await seedPerson(store, 'user_bench_dev', 'developer'),
+  agents: await seedAgents(store, options.agents ?? 1),
+};
+
+/**
+ * Opens one gate per agent through the API in this process (`inject`, many at once so their commits
+ * share batches): a quick set-up for the waiting-agents figure. Returns the gate ids, in agent order.
+ */
+async function openGates({ count, window = 500 }) {
+  const ids = [];
+  for (let start = 0; start < count; start += window) {
+    const batch = tokens.agents.slice(start, Math.min(count, start + window));
+    const answers = await Promise.all(
+      batch.map(({ token }, i) =>
+        app.inject({
+          method: 'POST',
+          url: '/v1/gates',
+          headers: { authorization: `Bearer ${token}` },
+          payload: { tool: 'write_file', args: { path: `src/file-${start + i}.ts` }, timeoutSeconds: 3600 },
+        }),
+      ),
+    );
+    for (const answer of answers) {
+      const body = answer.json();
+      if (answer.statusCode !== 200 || body.outcome !== 'gated') throw new Error(`open gate: ${answer.body}`);
+      ids.push(body.gateId);
+    }
+  }
+  return ids;
+}
+
+serveParent(
+  { url: address, tokens, pragmas: store.pragmas?.() ?? null },
+  {
+    /** Long-polls registered on this node right now. */
+    waiting: async () => app.gatehouse.services.gates.waiting(),
+    openGates,
+    close: async () => {
+      await app.close();
+      await bus.close();
+      await store.close();
+    },
+  },
+);

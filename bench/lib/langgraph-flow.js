@@ -1,0 +1,38 @@
+// The human round trip in-process with LangGraph.js: a graph node calls interrupt() for approval and
+// the run resumes with Command({ resume }); every step is checkpointed by the SQLite checkpointer.
+import { join } from 'node:path';
+import { Annotation, Command, END, interrupt, START, StateGraph } from '@langchain/langgraph';
+import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
+
+const State = Annotation.Root({
+  tool: Annotation(),
+  args: Annotation(),
+  outcome: Annotation(),
+});
+
+/** A compiled graph whose `ask` node waits for a person, checkpointed to `<dir>/langgraph.db`. */
+export function createApprovalGraph(dir) {
+  const checkpointer = SqliteSaver.fromConnString(join(dir, 'langgraph.db'));
+  const graph = new StateGraph(State)
+    .addNode('ask', (state) => {
+      const decision = interrupt({ tool: state.tool, args: state.args });
+      return { outcome: decision.option };
+    })
+    .addEdge(START, 'ask')
+    .addEdge('ask', END)
+    .compile({ checkpointer });
+  return { graph, checkpointer };
+}
+
+/** One round trip: run until the interrupt, hand the request to the reviewer, resume with the decision. */
+export async function roundTrip(graph, threadId, i) {
+  const config = { configurable: { thread_id: threadId } };
+  const paused = await graph.invoke(
+    { tool: 'write_file', args: { path: `src/file-${i}.ts`, content: 'x' } },
+    config,
+  );
+  const request = paused.__interrupt__?.[0]?.value;
+  if (request === undefined) throw new Error('the graph did not stop for approval');
+  const done = await graph.invoke(new Command({ resume: { option: 'approved' } }), config);
+  if (done.outcome !== 'approved') throw new Error(`resumed with ${done.outcome}`);
+}

@@ -1,0 +1,101 @@
+// Human round trip: an agent's gate is created, decided by another client and the waiting agent resumes,
+// over HTTP against a Gatehouse node in a child process, vs. the same flow in-process with LangGraph.js
+// interrupt() + Command({ resume }) and its SQLite checkpointer. Sequential and 50 at once.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decideCall, openGate, startGatehouse, waitCall } from './lib/gatehouse.js';
+import { createHttpClient, sendOk, startRequest } from './lib/http.js';
+import { createApprovalGraph, roundTrip } from './lib/langgraph-flow.js';
+import { msSince, summarize } from './lib/stats.js';
+import { report } from './report.js';
+
+const SEQUENTIAL = 200;
+const CONCURRENT = 50;
+const PER_WORKER = 6;
+
+/** Runs `trip(worker, i)` sequentially (one worker) or from `workers` at once; returns latencies and trips/s. */
+async function measure(trip, { workers, count }) {
+  const latencies = [];
+  let next = 0;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: workers }, async (_, worker) => {
+      while (next < count) {
+        const i = next++;
+        const t0 = process.hrtime.bigint();
+        await trip(worker, i);
+        latencies.push(msSince(t0));
+      }
+    }),
+  );
+  return { ...summarize(latencies), perSecond: count / (msSince(started) / 1000) };
+}
+
+function gatehouseTrip(node, agentClient, reviewerClient) {
+  return async (worker, i) => {
+    const agent = node.tokens.agents[worker].token;
+    const gateId = await openGate(agentClient, agent, i);
+    const wait = startRequest(agentClient, waitCall(agent, gateId));
+    await wait.sent;
+    await sendOk(reviewerClient, decideCall(node.tokens.developer, gateId));
+    const { status, body } = await wait.answered;
+    if (status !== 200 || body.outcome !== 'approved')
+      throw new Error(`wait answered ${status} ${JSON.stringify(body)}`);
+  };
+}
+
+async function measureGatehouse() {
+  const node = await startGatehouse({ dialect: 'sqlite', agents: CONCURRENT });
+  const agentClient = createHttpClient(node.url, { maxSockets: 2 * CONCURRENT });
+  const reviewerClient = createHttpClient(node.url, { maxSockets: CONCURRENT });
+  try {
+    const trip = gatehouseTrip(node, agentClient, reviewerClient);
+    await measure(trip, { workers: CONCURRENT, count: 2 * CONCURRENT });
+    const sequential = await measure(trip, { workers: 1, count: SEQUENTIAL });
+    const concurrent = await measure(trip, { workers: CONCURRENT, count: CONCURRENT * PER_WORKER });
+    return { sequential, concurrent };
+  } finally {
+    agentClient.close();
+    reviewerClient.close();
+    await node.stop();
+  }
+}
+
+async function measureLangGraph() {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
+  const { graph, checkpointer } = createApprovalGraph(dir);
+  try {
+    let thread = 0;
+    const trip = (_worker, i) => roundTrip(graph, `thread-${thread++}`, i);
+    await measure(trip, { workers: CONCURRENT, count: 2 * CONCURRENT });
+    const sequential = await measure(trip, { workers: 1, count: SEQUENTIAL });
+    const concurrent = await measure(trip, { workers: CONCURRENT, count: CONCURRENT * PER_WORKER });
+    return { sequential, concurrent };
+  } finally {
+    checkpointer.db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Mean time per round trip one after another, and round trips per second with 50 in flight. */
+export async function run() {
+  const langgraph = await measureLangGraph();
+  const gatehouse = await measureGatehouse();
+  report('server.round-trip.sqlite.sequential.mean', {
+    value: gatehouse.sequential.mean,
+    unit: 'ms',
+    baseline: langgraph.sequential.mean,
+  });
+  report('server.round-trip.sqlite.sequential.p99', {
+    value: gatehouse.sequential.p99,
+    unit: 'ms',
+    baseline: langgraph.sequential.p99,
+  });
+  report('server.round-trip.sqlite.concurrent-50', {
+    value: gatehouse.concurrent.perSecond,
+    unit: 'trips/s',
+    baseline: langgraph.concurrent.perSecond,
+    higherIsBetter: true,
+  });
+}
