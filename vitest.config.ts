@@ -10,6 +10,7 @@ export default defineConfig({
       '@gatehouse/server': src('server'),
       '@gatehouse/store': src('store'),
       '@gatehouse/sdk': src('sdk'),
+      '@gatehouse/mcp': src('mcp'),
     },
   },
   test: {

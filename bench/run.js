@@ -8,6 +8,7 @@ const BENCHMARKS = [
   './round-trip.bench.js',
   './wakeup.bench.js',
   './waiting.bench.js',
+  './hook.bench.js',
 ];
 
 const filters = process.argv.slice(2);

@@ -13,6 +13,8 @@ const SUBCOMMANDS: Record<string, string[]> = {
   audit: ['tail', 'export', 'verify'],
   agents: ['create', 'token'],
   users: ['create', 'role'],
+  hook: ['claude-code', 'install'],
+  mcp: [],
 };
 
 const withSubcommands = Object.entries(SUBCOMMANDS).filter(([, subs]) => subs.length > 0);

@@ -4,8 +4,10 @@ import type { Action, Command, Io } from './command.js';
 import { agentsCommand } from './commands/agents.js';
 import { auditCommand } from './commands/audit.js';
 import { gatesCommand } from './commands/gates.js';
+import { hookCommand } from './commands/hook.js';
 import { inboxCommand } from './commands/inbox.js';
 import { loginCommand } from './commands/login.js';
+import { mcpCommand } from './commands/mcp.js';
 import { policyCommand } from './commands/policy.js';
 import { runsCommand } from './commands/runs.js';
 import { serveCommand } from './commands/serve.js';
@@ -27,6 +29,8 @@ export const COMMANDS: readonly Command[] = [
   auditCommand,
   agentsCommand,
   usersCommand,
+  hookCommand,
+  mcpCommand,
 ];
 
 /** Exit codes: 0 done, 1 refused or failed, 2 wrong usage. */

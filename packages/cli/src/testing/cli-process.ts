@@ -18,6 +18,8 @@ export interface CliRunOptions {
   /** Written to stdin, which is then closed (stdin is never a TTY here). */
   input?: string;
   timeoutMs?: number;
+  /** Working directory of the process. @default this process's */
+  cwd?: string;
 }
 
 /** The environment of the test process without any Gatehouse settings, so only what a test sets applies. */
@@ -33,7 +35,10 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
 /** Runs `gatehouse …args` to completion. */
 export function runGatehouse(args: string[], options: CliRunOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_MAIN, ...args], { env: cleanEnv(options.env) });
+    const child = spawn(process.execPath, [CLI_MAIN, ...args], {
+      env: cleanEnv(options.env),
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

@@ -7,6 +7,7 @@ import { authRoutes } from './auth.js';
 import { confidenceRoutes } from './confidence.js';
 import { gateRoutes } from './gates.js';
 import { healthRoutes } from './health.js';
+import { mcpRoutes } from './mcp.js';
 import { metricsRoutes, registerHttpMetrics } from './metrics.js';
 import { policyRoutes } from './policy.js';
 import { ruleRoutes } from './rules.js';
@@ -33,4 +34,5 @@ export async function registerRoutes(
   await app.register(async (scoped) => runRoutes(scoped, ctx, services));
   await app.register(async (scoped) => confidenceRoutes(scoped, ctx, services));
   await app.register(async (scoped) => streamRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => mcpRoutes(scoped, ctx, services));
 }

@@ -186,8 +186,8 @@ describe.each(dialects)('the policy API on %s', (dialect) => {
 
   it('keeps agents and people below the role out', async () => {
     await start();
+    expect((await call('GET', '/v1/policy', test.tokens.agent)).json().name).toBe('default');
     for (const [method, url, body] of [
-      ['GET', '/v1/policy', undefined],
       ['PUT', '/v1/policy', { source: TEST_POLICY_YAML }],
       ['POST', '/v1/policy/dry-run', { request: {} }],
     ] as const) {

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { requireUser } from '../http/principal.js';
+import { requireAuthenticated, requireUser } from '../http/principal.js';
 import type { Services } from '../services/index.js';
 
 const MAX_SOURCE = 512 * 1024;
@@ -123,8 +123,9 @@ export async function policyRoutes(
   const app = base.withTypeProvider<ZodTypeProvider>();
   const tags = ['policy'];
 
+  // Agents read the rules too (guardrails context), so they know what to ask about before acting.
   app.get('/v1/policy', { schema: { tags, response: { 200: policyView } } }, async (request) => {
-    requireUser(request, 'viewer');
+    if (requireAuthenticated(request).kind === 'user') requireUser(request, 'viewer');
     return services.policies.get();
   });
 

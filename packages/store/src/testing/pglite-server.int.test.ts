@@ -50,6 +50,27 @@ describe('in-process Postgres', () => {
     expect((await a?.query('select 1 as one'))?.rows[0].one).toBe(1);
   });
 
+  it('answers each new connection with its own startup reply while others are busy', async () => {
+    const busy = await Promise.all(Array.from({ length: 6 }, () => connect()));
+    const queries = busy.map(async (client, n) => {
+      const sums: number[] = [];
+      for (let i = 0; i < 30; i++) {
+        await client.query('begin');
+        sums.push((await client.query('select $1::int + $2::int as s', [i, n])).rows[0].s);
+        await client.query('commit');
+      }
+      return sums;
+    });
+    const joining = Array.from({ length: 30 }, async () => {
+      const client = await connect();
+      return (await client.query('select 1 as one')).rows[0].one;
+    });
+    expect(await Promise.all(joining)).toEqual(Array.from({ length: 30 }, () => 1));
+    expect(await Promise.all(queries)).toEqual(
+      busy.map((_, n) => Array.from({ length: 30 }, (_, i) => i + n)),
+    );
+  });
+
   it('rolls back and frees the session when a client leaves inside a transaction', async () => {
     const leaver = new pg.Client({ connectionString: target.connectionString });
     await leaver.connect();

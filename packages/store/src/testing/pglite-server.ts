@@ -34,7 +34,9 @@ class SessionLock {
     }
     this.busy = true;
     try {
-      return await this.db.execProtocolRaw(message);
+      // PGlite answers a startup packet with a view of its shared buffer, which the next message
+      // overwrites before this reply is written: copy it while the session is still ours.
+      return Buffer.from(await this.db.execProtocolRaw(message));
     } finally {
       this.owner = this.db.isInTransaction() ? conn : null;
       this.busy = false;

@@ -1,0 +1,171 @@
+import type { Gate } from '@gatehouse/core';
+import type { ActionSpec, GateResult, InterventionNotice } from '@gatehouse/sdk';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolContext } from './context.js';
+import { quoted } from './results.js';
+import type { DecisionOutput } from './schemas.js';
+
+/** What a tool handler receives besides its arguments. */
+export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** Abort reason: the caller's wait ran out, the gate stays open. */
+export const WAIT_OVER = Symbol('wait over');
+const PROGRESS_EVERY_MS = 5_000;
+
+/** What the model should do for each answer. */
+function nextStep(status: string, gateId: string | null, option: string | null): string {
+  switch (status) {
+    case 'approved':
+      return 'Approved: perform exactly the action you asked about, with the same arguments, once.';
+    case 'denied':
+      return 'Denied: do not perform this action. Tell the user the reason; look for another way only if the reason allows it.';
+    case 'steered':
+      return 'Steered: do not perform the action as asked. Follow the instructions instead, as the user’s next instruction.';
+    case 'timed_out':
+      return 'Nobody answered in time: do not perform this action.';
+    case 'cancelled':
+      return 'The gate was cancelled (the run may have been stopped): do not perform this action.';
+    case 'pending':
+      return `No decision yet: do not perform the action. Call gatehouse_wait_for_decision with gateId "${gateId}".`;
+    default:
+      return `A person chose "${option ?? status}": act on that choice only; do not perform the original action unless it says so.`;
+  }
+}
+
+function interventionsOf(notices: InterventionNotice[]): DecisionOutput['interventions'] {
+  return notices.map((notice) => ({ kind: notice.kind, instruction: notice.instruction, at: notice.at }));
+}
+
+/** The structured answer for an ended gate or a policy decision. */
+export function decisionOf(result: GateResult): DecisionOutput {
+  return {
+    status: result.outcome,
+    proceed: result.outcome === 'approved',
+    gateId: result.gateId,
+    option: result.option,
+    reason: result.reason,
+    instructions: result.instructions,
+    feedback: result.feedback,
+    affectedArtifacts: result.affectedArtifacts,
+    decidedBy: result.decidedBy,
+    ruleId: result.ruleId,
+    interventions: interventionsOf(result.interventions),
+    next: nextStep(result.outcome, result.gateId, result.option),
+  };
+}
+
+/** The structured answer while a person has not decided yet. */
+export function pendingOf(gateId: string, gate: Gate | null): DecisionOutput {
+  return {
+    status: 'pending',
+    proceed: false,
+    gateId,
+    option: null,
+    reason: null,
+    instructions: null,
+    feedback: null,
+    affectedArtifacts: [],
+    decidedBy: null,
+    ruleId: gate?.policyRuleId ?? null,
+    interventions: [],
+    next: nextStep('pending', gateId, null),
+  };
+}
+
+/** The text lines a decision renders to; people's words are quoted as data. */
+export function decisionLines(output: DecisionOutput): (string | null)[] {
+  return [
+    `status: ${output.status}${output.gateId ? ` (gate ${output.gateId})` : ''}`,
+    output.next,
+    quoted('Reason', output.reason),
+    quoted('Steer instructions', output.instructions),
+    quoted('Feedback', output.feedback),
+    ...output.interventions.map((item) =>
+      item.instruction === null
+        ? `Intervention: ${item.kind}`
+        : quoted(`Intervention ${item.kind}`, item.instruction),
+    ),
+  ];
+}
+
+/** Sends MCP progress notifications while a call waits, when the client asked for them. */
+export function reportProgress(extra: Extra, gateId: string): () => void {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return () => {};
+  let progress = 0;
+  const timer = setInterval(() => {
+    progress += 1;
+    extra
+      .sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken: token, progress, message: `waiting for a person to decide ${gateId}` },
+      })
+      .catch(() => {});
+  }, PROGRESS_EVERY_MS);
+  timer.unref?.();
+  return () => clearInterval(timer);
+}
+
+/** An AbortController that also aborts when the MCP request is cancelled; `release` detaches it. */
+export function linkedController(extra: Extra): { controller: AbortController; release(): void } {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(extra.signal.reason);
+  if (extra.signal.aborted) controller.abort(extra.signal.reason);
+  else extra.signal.addEventListener('abort', onAbort, { once: true });
+  return { controller, release: () => extra.signal.removeEventListener('abort', onAbort) };
+}
+
+/** Starts what runs while a gate is pending (progress, elicitation); the returned function stops it. */
+export function whilePending(ctx: ToolContext, gateId: string, extra: Extra): () => void {
+  const stopProgress = reportProgress(extra, gateId);
+  const elicitation = new AbortController();
+  ctx.elicitor?.offer(gateId, extra, elicitation.signal);
+  return () => {
+    stopProgress();
+    elicitation.abort();
+  };
+}
+
+/**
+ * Waits up to `waitMs` for the gate to end; null when it is still pending then. A gate that ended
+ * just as the wait ran out is still reported as ended.
+ */
+export async function waitBounded(
+  ctx: ToolContext,
+  gateId: string,
+  waitMs: number,
+  extra: Extra,
+): Promise<GateResult | null> {
+  const { controller, release } = linkedController(extra);
+  const timer = setTimeout(() => controller.abort(WAIT_OVER), waitMs);
+  const stop = whilePending(ctx, gateId, extra);
+  try {
+    return await ctx.api.sdk.waitForGate(gateId, { signal: controller.signal });
+  } catch (error) {
+    if (controller.signal.reason !== WAIT_OVER) throw error;
+  } finally {
+    clearTimeout(timer);
+    stop();
+    release();
+  }
+  const { gate } = await ctx.api.gate(gateId, extra.signal);
+  return gate.status === 'pending' ? null : ctx.api.sdk.waitForGate(gateId, { signal: extra.signal });
+}
+
+/** The action a gate is about, as the SDK hashes it. */
+export function actionOf(gate: Gate | null): ActionSpec | null {
+  const action = gate?.action;
+  if (!action) return null;
+  return { tool: action.tool, operation: action.operation, args: action.args };
+}
+
+/**
+ * Marks a one-off approval used as it is handed to the model, so the same approval cannot be
+ * handed out twice (the server refuses a second use with APPROVAL_USED).
+ */
+export async function handOut(ctx: ToolContext, result: GateResult, extra: Extra): Promise<void> {
+  const action = actionOf(result.gate);
+  if (!result.oneOff || action === null) return;
+  await ctx.api.sdk.consume(result, action, { signal: extra.signal });
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { makeGate, RECOVERY_OPTIONS } from '../../core/src/test-gates.js';
+import { GatehouseApi } from './api.js';
+import { decisionForm, type Operator, operatorMayDecide } from './elicit.js';
+
+const operator: Operator = {
+  api: new GatehouseApi({ url: 'http://127.0.0.1:1', token: 'ghs_test' }),
+  person: { id: 'user_dev', name: 'dev', role: 'developer' },
+};
+
+describe('operatorMayDecide', () => {
+  it.each([
+    ['a pending gate open to developers', {}, true],
+    ['a gate that needs a tech lead', { minRole: 'tech_lead' as const }, false],
+    ['a gate assigned to someone else', { assignees: ['user_lead'] }, false],
+    ['a gate assigned to the operator', { assignees: ['user_dev'] }, true],
+    ['a gate that needs a signed decision', { signatureRequired: true }, false],
+    [
+      'a gate the operator requested, with separation of duties',
+      { separationOfDuties: true, requestedBy: 'user_dev' },
+      false,
+    ],
+    ['a gate that already ended', { status: 'approved' as const }, false],
+  ])('%s → %s', (_label, overrides, expected) => {
+    expect(operatorMayDecide(makeGate('tool_call', overrides), operator)).toBe(expected);
+  });
+});
+
+describe('decisionForm', () => {
+  it('offers only the options that end the gate, with the briefing and who answers', () => {
+    const gate = makeGate('recovery_escalation', {
+      options: RECOVERY_OPTIONS,
+      action: { tool: 'shell', args: { command: 'make' } },
+    });
+    const form = decisionForm(gate, { summary: 'Recovery needs guidance' }, operator);
+    expect(form.message).toContain('Gatehouse: Recovery needs guidance');
+    expect(form.message).toContain('Answering as dev (developer)');
+    expect(form.message).toContain('"command":"make"');
+    const option = form.requestedSchema.properties.option as { oneOf: { const: string }[] };
+    expect(option.oneOf.map((entry) => entry.const)).toEqual([
+      'approve',
+      'reject',
+      'retry',
+      'delegate',
+      'abort',
+    ]);
+    expect(form.requestedSchema.required).toEqual(['option']);
+  });
+});

@@ -1,0 +1,14 @@
+export type { ApiOptions, DecideBody, DecideResult, Me, PolicyView, RunDetail } from './api.js';
+export { GatehouseApi } from './api.js';
+export type { Elicitor, McpLogger, SessionState, ToolContext } from './context.js';
+export { SILENT_LOGGER } from './context.js';
+export type { Operator } from './elicit.js';
+export { createElicitor, decisionForm, operatorMayDecide, resolveOperator } from './elicit.js';
+export type { McpHttpCall, McpHttpHandler, McpHttpOptions } from './http.js';
+export { createMcpHttpHandler } from './http.js';
+export type { DecisionOutput } from './schemas.js';
+export { DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS } from './schemas.js';
+export type { GatehouseMcpOptions } from './server.js';
+export { createGatehouseMcpServer, GATEHOUSE_INSTRUCTIONS, MCP_SERVER_VERSION } from './server.js';
+export type { StdioOptions, StdioServer } from './stdio.js';
+export { serveStdio } from './stdio.js';

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/** The longest a tool may hold a call open waiting for a person. */
+export const MAX_WAIT_SECONDS = 60;
+/** How long a tool waits when the caller does not say; below the usual 60 s client request timeout. */
+export const DEFAULT_WAIT_SECONDS = 25;
+
+export const runIdInput = z
+  .string()
+  .regex(/^run_[A-Za-z0-9_]{1,64}$/, 'a run id looks like run_…')
+  .describe('The run (run_…); defaults to the run this MCP server was started for');
+
+export const gateIdInput = z
+  .string()
+  .regex(/^gate_[A-Za-z0-9_]{1,64}$/, 'a gate id looks like gate_…')
+  .describe('The gate (gate_…)');
+
+export const waitSecondsInput = z
+  .number()
+  .int()
+  .min(0)
+  .max(MAX_WAIT_SECONDS)
+  .describe(`How long to wait for a person, 0–${MAX_WAIT_SECONDS} s (default ${DEFAULT_WAIT_SECONDS})`);
+
+export const optionIdInput = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{0,39}$/, 'option ids are lowercase snake_case, e.g. approve, reject, steer')
+  .describe('One of the gate’s options, e.g. approve, reject, steer');
+
+export const interventionOutput = z
+  .object({
+    kind: z.string().describe('pause, resume, stop or steer'),
+    instruction: z.string().nullable().describe('Steer instruction from a person, verbatim (data)'),
+    at: z.number().describe('Epoch ms'),
+  })
+  .describe('An intervention on the run');
+
+/** The answer to an approval request, a wait, or a phase review. */
+export const decisionOutput = z.object({
+  status: z
+    .string()
+    .describe(
+      'approved, denied, steered, timed_out, cancelled, a gate-specific option id, or pending (no decision yet)',
+    ),
+  proceed: z.boolean().describe('True only when approved: perform exactly the requested action, once'),
+  gateId: z
+    .string()
+    .nullable()
+    .describe('The gate; wait on it with gatehouse_wait_for_decision when pending'),
+  option: z.string().nullable().describe('The option a person (or the timeout) chose'),
+  reason: z.string().nullable().describe('Why (from the policy or a person)'),
+  instructions: z
+    .string()
+    .nullable()
+    .describe('Steer instructions from a person: your next instruction, verbatim (data)'),
+  feedback: z.string().nullable().describe('Feedback from a person'),
+  affectedArtifacts: z.array(z.string()).describe('Workspace paths the steer is about'),
+  decidedBy: z.string().nullable().describe('policy, system:timeout, or the person'),
+  ruleId: z.string().nullable().describe('The policy rule that decided or opened the gate'),
+  interventions: z.array(interventionOutput).describe('Interventions on the run not seen yet'),
+  next: z.string().describe('What to do now'),
+});
+export type DecisionOutput = z.infer<typeof decisionOutput>;
+
+/** The parsed arguments of a tool whose input is the raw shape `S`. */
+export type ArgsOf<S extends z.ZodRawShape> = z.infer<z.ZodObject<S>>;

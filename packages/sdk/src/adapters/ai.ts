@@ -1,0 +1,208 @@
+import type {
+  Tool,
+  ToolApprovalRequestOutput,
+  ToolApprovalResponse,
+  ToolExecutionOptions,
+  ToolModelMessage,
+  ToolSet,
+} from 'ai';
+import { payloadText } from '../payload.js';
+import type { RequestOptions } from '../types.js';
+import {
+  type AdapterClient,
+  type AdapterRequestFields,
+  adapterKey,
+  announceOnce,
+  argsOf,
+  decisionOf,
+  type GatehouseDecision,
+  messageForModel,
+  openGate,
+} from './decision.js';
+
+export type { AdapterRequestFields, GatehouseDecision } from './decision.js';
+
+/** How the tools of `gatehouseTools` and `withGatehouseApproval` ask Gatehouse. */
+export interface GatehouseToolOptions {
+  /** Request fields for every call (run, risk, context, timeout, …), fixed or from the call's input. */
+  request?: AdapterRequestFields | ((input: unknown, toolName: string) => AdapterRequestFields);
+  /**
+   * Gatehouse tool names by tool key, when the policy knows a tool under another name.
+   * @default the key in the tool set
+   */
+  names?: Readonly<Record<string, string>>;
+  /** Hears each gate a person must decide, before anything waits on it. */
+  onGate?: (gateId: string, toolName: string) => void;
+}
+
+/** One answered approval request of the AI SDK. */
+export interface ApprovalAnswer {
+  approvalId: string;
+  toolCallId: string;
+  toolName: string;
+  decision: GatehouseDecision;
+}
+
+/** What a tool wrapped by `withGatehouseApproval` returns to the model when the call did not run. */
+export interface GatehouseRefusal {
+  gatehouse: 'not_run';
+  outcome: string;
+  gateId: string | null;
+  reason: string | null;
+  instructions: string | null;
+  /** The same facts as one sentence, reviewer text quoted as data. */
+  message: string;
+}
+
+interface Binding {
+  toolName: string;
+  options: GatehouseToolOptions;
+}
+
+/** The Gatehouse binding of each tool returned by `gatehouseTools`, so answers rebuild the same request. */
+const bindings = new WeakMap<object, Binding>();
+
+async function requestFor(binding: Binding, input: unknown, toolCallId: string): Promise<RequestOptions> {
+  const { request } = binding.options;
+  const fields = typeof request === 'function' ? request(input, binding.toolName) : (request ?? {});
+  const action = { tool: binding.toolName, args: argsOf(input) };
+  const key = await adapterKey('ai', [fields.runId ?? '', toolCallId, payloadText(action)]);
+  return { ...fields, ...action, idempotencyKey: key };
+}
+
+/**
+ * Puts each tool behind Gatehouse with the AI SDK's own tool approval: a call the policy allows
+ * runs at once; any other call ends the step with a `tool-approval-request`, which
+ * `answerApprovals` answers with the Gatehouse decision.
+ *
+ * @example
+ * const tools = gatehouseTools(gatehouse, { delete_file: deleteFile }, { request: { runId } });
+ * const first = await generateText({ model, tools, messages });
+ * const { message } = await answerApprovals(gatehouse, first, tools);
+ * if (message) await generateText({ model, tools, messages: [...messages, ...first.response.messages, message] });
+ */
+export function gatehouseTools<TOOLS extends ToolSet>(
+  gatehouse: AdapterClient,
+  tools: TOOLS,
+  options: GatehouseToolOptions = {},
+): TOOLS {
+  const gated: Record<string, Tool> = {};
+  const announce = announceOnce(options.onGate);
+  for (const [key, tool] of Object.entries(tools)) {
+    const binding: Binding = { toolName: options.names?.[key] ?? key, options };
+    const wrapped = {
+      ...tool,
+      needsApproval: async (input: unknown, { toolCallId }: { toolCallId: string }) => {
+        const opened = await openGate(gatehouse, await requestFor(binding, input, toolCallId));
+        if (opened.status === 'pending') {
+          announce(opened.gateId, binding.toolName);
+          return true;
+        }
+        // A policy denial also goes through the approval flow, so the model reads its reason; the SDK
+        // also asks again before running an approved call, and must hear `true` again then.
+        return opened.result.outcome !== 'approved';
+      },
+    } as Tool;
+    bindings.set(wrapped, binding);
+    gated[key] = wrapped;
+  }
+  return gated as TOOLS;
+}
+
+const isApprovalRequest = (part: { type: string }): part is ToolApprovalRequestOutput<ToolSet> =>
+  part.type === 'tool-approval-request';
+
+async function answerOne(
+  gatehouse: AdapterClient,
+  part: ToolApprovalRequestOutput<ToolSet>,
+  binding: Binding,
+  signal: AbortSignal | undefined,
+): Promise<{ response: ToolApprovalResponse; answer: ApprovalAnswer }> {
+  const { toolCall, approvalId } = part;
+  const request = await requestFor(binding, toolCall.input, toolCall.toolCallId);
+  const result = await gatehouse.request({ ...request, signal });
+  const decision = decisionOf(result);
+  const answer = { approvalId, toolCallId: toolCall.toolCallId, toolName: binding.toolName, decision };
+  if (result.outcome !== 'approved') {
+    const reason = messageForModel(decision, binding.toolName);
+    return { response: { type: 'tool-approval-response', approvalId, approved: false, reason }, answer };
+  }
+  // The SDK runs the call from the message history with exactly this input; a one-off approval is used now.
+  await gatehouse.consume(result, { tool: request.tool, args: request.args }, signal ? { signal } : {});
+  return { response: { type: 'tool-approval-response', approvalId, approved: true }, answer };
+}
+
+/**
+ * Answers the `tool-approval-request` parts of a step for tools made by `gatehouseTools`: waits for
+ * each decision (in parallel), uses one-off approvals, and returns the tool message to append
+ * before calling the model again — approved calls then run, the others reach the model as
+ * `execution-denied` with the reason or steer instructions. Other approval requests are left alone.
+ *
+ * @example
+ * const { message, answers } = await answerApprovals(gatehouse, result, tools);
+ */
+export async function answerApprovals(
+  gatehouse: AdapterClient,
+  result: { content: ReadonlyArray<{ type: string }> },
+  tools: ToolSet,
+  options: { signal?: AbortSignal } = {},
+): Promise<{ message: ToolModelMessage | null; answers: ApprovalAnswer[] }> {
+  const pending = result.content.filter(isApprovalRequest).flatMap((part) => {
+    const tool = tools[part.toolCall.toolName];
+    const binding = tool === undefined ? undefined : bindings.get(tool);
+    return binding === undefined ? [] : [answerOne(gatehouse, part, binding, options.signal)];
+  });
+  const answered = await Promise.all(pending);
+  if (answered.length === 0) return { message: null, answers: [] };
+  return {
+    message: { role: 'tool', content: answered.map(({ response }) => response) },
+    answers: answered.map(({ answer }) => answer),
+  };
+}
+
+function refusalOf(decision: GatehouseDecision, toolName: string): GatehouseRefusal {
+  return {
+    gatehouse: 'not_run',
+    outcome: decision.outcome,
+    gateId: decision.gateId,
+    reason: decision.reason,
+    instructions: decision.instructions,
+    message: messageForModel(decision, toolName),
+  };
+}
+
+/**
+ * Wraps one tool's `execute` so each call waits for Gatehouse inside the tool loop (no second
+ * model call needed): approved runs the tool with exactly the approved input; anything else
+ * returns a `GatehouseRefusal` the model reads. For agents that cannot end a step to ask.
+ *
+ * @example
+ * const tools = { delete_file: withGatehouseApproval(gatehouse, 'delete_file', deleteFile, { request: { runId } }) };
+ */
+export function withGatehouseApproval<INPUT, OUTPUT>(
+  gatehouse: AdapterClient,
+  toolName: string,
+  tool: Tool<INPUT, OUTPUT>,
+  options: Omit<GatehouseToolOptions, 'names'> = {},
+): Tool<INPUT, OUTPUT | GatehouseRefusal> {
+  const execute = tool.execute;
+  if (execute === undefined)
+    throw new TypeError(`tool ${toolName} has no execute function to put behind Gatehouse`);
+  const binding: Binding = { toolName, options };
+  const gatedExecute = async (input: INPUT, execution: ToolExecutionOptions) => {
+    const request = await requestFor(binding, input, execution.toolCallId);
+    const result = await gatehouse.request({
+      ...request,
+      signal: execution.abortSignal,
+      onGate: (gateId) => options.onGate?.(gateId, toolName),
+    });
+    if (result.outcome !== 'approved') return refusalOf(decisionOf(result), toolName);
+    await gatehouse.consume(
+      result,
+      { tool: toolName, args: request.args },
+      { signal: execution.abortSignal },
+    );
+    return execute(input, execution);
+  };
+  return { ...tool, execute: gatedExecute } as Tool<INPUT, OUTPUT | GatehouseRefusal>;
+}

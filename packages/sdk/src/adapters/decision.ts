@@ -1,0 +1,143 @@
+import { linkSignals } from '../backoff.js';
+import type { Gatehouse } from '../client.js';
+import { sha256Hex } from '../payload.js';
+import type { GateResult, InterventionNotice, Outcome, RequestOptions } from '../types.js';
+
+/** What the framework adapters need from the client. */
+export type AdapterClient = Pick<Gatehouse, 'request' | 'waitForGate' | 'consume'>;
+
+/**
+ * Request fields an adapter adds to each tool call it asks about (run, risk, context, timeout, …);
+ * the adapter sets the action, the idempotency key and the signal itself.
+ */
+export type AdapterRequestFields = Omit<
+  RequestOptions,
+  'tool' | 'operation' | 'args' | 'idempotencyKey' | 'signal' | 'onGate'
+>;
+
+/** A Gatehouse answer as plain JSON, for a framework's state or a model's tool result. */
+export interface GatehouseDecision {
+  outcome: Outcome;
+  /** The option a person (or the timeout) chose; null when the policy answered. */
+  option: string | null;
+  reason: string | null;
+  /** Steer instructions, delivered verbatim: data for the agent, never something to execute. */
+  instructions: string | null;
+  feedback: string | null;
+  gateId: string | null;
+  /** `policy`, `system:timeout`, or the person who decided. */
+  decidedBy: string | null;
+  payloadHash: string | null;
+  /** Interventions (pause, steer, …) the server handed over with this answer. */
+  interventions: InterventionNotice[];
+}
+
+/** The answer to a request sent without waiting: the policy's answer, or the gate a person must decide. */
+export type Opened = { status: 'answered'; result: GateResult } | { status: 'pending'; gateId: string };
+
+const OPENED = Symbol('gate opened');
+
+/**
+ * Sends a request without waiting for a person: the policy's answer comes back as it is, a gate
+ * as its id (to wait on later with the same idempotency key or `waitForGate`).
+ */
+export async function openGate(client: AdapterClient, request: RequestOptions): Promise<Opened> {
+  const controller = new AbortController();
+  const linked = linkSignals(request.signal, controller.signal);
+  let gateId: string | null = null;
+  try {
+    const result = await client.request({
+      ...request,
+      signal: linked.signal,
+      onGate: (id) => {
+        gateId = id;
+        controller.abort(OPENED);
+      },
+    });
+    return { status: 'answered', result };
+  } catch (error) {
+    if (gateId !== null && controller.signal.reason === OPENED) return { status: 'pending', gateId };
+    throw error;
+  } finally {
+    linked.dispose();
+  }
+}
+
+/** How many announced gate ids `announceOnce` remembers. */
+const ANNOUNCED_LIMIT = 1_000;
+
+/**
+ * Wraps an `onGate` hook so each gate is announced once, although frameworks ask again about a call
+ * they are resuming (the request then finds the same gate).
+ */
+export function announceOnce(
+  onGate: ((gateId: string, toolName: string) => void) | undefined,
+): (gateId: string, toolName: string) => void {
+  const announced = new Set<string>();
+  return (gateId, toolName) => {
+    if (onGate === undefined || announced.has(gateId)) return;
+    announced.add(gateId);
+    if (announced.size > ANNOUNCED_LIMIT) announced.delete(announced.values().next().value as string);
+    onGate(gateId, toolName);
+  };
+}
+
+/** The plain-JSON form of an answer. */
+export function decisionOf(result: GateResult): GatehouseDecision {
+  return {
+    outcome: result.outcome,
+    option: result.option,
+    reason: result.reason,
+    instructions: result.instructions,
+    feedback: result.feedback,
+    gateId: result.gateId,
+    decidedBy: result.decidedBy,
+    payloadHash: result.payloadHash,
+    interventions: result.interventions,
+  };
+}
+
+/** JSON-quoted text: whatever a reviewer wrote stays one delimited string the model reads as data. */
+const quoted = (text: string) => JSON.stringify(text);
+
+/**
+ * What the model reads when its tool call did not run: the outcome, the gate, and the reviewer's
+ * reason or steer instructions as quoted data.
+ */
+export function messageForModel(decision: GatehouseDecision, toolName: string): string {
+  const gate = decision.gateId === null ? 'by policy' : `gate ${decision.gateId}`;
+  const reason = decision.reason ? ` Reason (quoted reviewer text): ${quoted(decision.reason)}.` : '';
+  switch (decision.outcome) {
+    case 'approved':
+      return `Gatehouse approved the call to ${toolName} (${gate}).`;
+    case 'denied':
+      return `Gatehouse denied the call to ${toolName} (${gate}); it was not run.${reason} Do not repeat the same call.`;
+    case 'steered':
+      return (
+        `A reviewer steered the call to ${toolName} instead of approving it (${gate}); it was not run. ` +
+        `Follow the reviewer's instructions, quoted as data: ${quoted(decision.instructions ?? '')}.`
+      );
+    case 'timed_out':
+      return `No decision arrived before the deadline (${gate}); the call to ${toolName} was not run.${reason}`;
+    case 'cancelled':
+      return `The approval was cancelled (${gate}), e.g. because the run was stopped; the call to ${toolName} was not run.`;
+    default:
+      return `The reviewer chose ${quoted(decision.outcome)} (${gate}); the call to ${toolName} was not run.${reason}`;
+  }
+}
+
+/** A tool input as the arguments an approval binds to: objects as they are, anything else as `{ input }`. */
+export function argsOf(input: unknown): Record<string, unknown> {
+  if (input !== null && typeof input === 'object' && !Array.isArray(input)) {
+    return input as Record<string, unknown>;
+  }
+  return { input };
+}
+
+/**
+ * An idempotency key from a framework's own ids (tool call id, thread, task), hashed so any id
+ * fits the header's printable-ASCII limit and a retry of the same call finds the same gate.
+ */
+export async function adapterKey(scope: string, parts: readonly string[]): Promise<string> {
+  return `${scope}:${(await sha256Hex(parts.join('\n'))).slice(0, 48)}`;
+}

@@ -1,0 +1,51 @@
+import type { Socket } from 'node:net';
+import { GatehouseError } from '@gatehouse/core';
+import { createMcpHttpHandler } from '@gatehouse/mcp';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import type { Services } from '../services/index.js';
+
+/** The bearer token of the Authorization header; the session cookie is not accepted here. */
+function headerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  return typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : null;
+}
+
+/**
+ * This server's own API, at the address the caller reached it on: the MCP tools call the HTTP API
+ * like any client (same auth, validation and rules), without knowing the configured host or port.
+ */
+function ownApiUrl(socket: Socket): string {
+  const address = socket.localAddress ?? '127.0.0.1';
+  const host = address.includes(':') ? `[${address}]` : address;
+  return `http://${host}:${socket.localPort}`;
+}
+
+/** MCP over Streamable HTTP at `/mcp` (POST, GET, DELETE), authenticated by the bearer token. */
+export async function mcpRoutes(app: FastifyInstance, ctx: AppContext, _services: Services): Promise<void> {
+  const handler = createMcpHttpHandler({ log: ctx.log });
+  app.addHook('onClose', async () => {
+    await handler.close();
+  });
+  app.route({
+    method: ['POST', 'GET', 'DELETE'],
+    url: '/mcp',
+    schema: { hide: true },
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const token = headerToken(request);
+      // A cookie alone is refused so that a web page can never drive MCP with a reviewer's session.
+      if (token === null || request.principal.kind === 'anonymous') {
+        throw new GatehouseError(
+          'UNAUTHENTICATED',
+          'send an agent token (or a person’s token) as Authorization: Bearer',
+        );
+      }
+      reply.hijack();
+      await handler.handle(request.raw, reply.raw, {
+        token,
+        apiUrl: ownApiUrl(request.raw.socket),
+        body: request.body,
+      });
+    },
+  });
+}
