@@ -1,0 +1,51 @@
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type LiveServer, startLiveServer } from '../../packages/sdk/src/testing/live-server.js';
+import { runExample } from '../shared/example-process.js';
+
+const script = fileURLToPath(new URL('./run.mjs', import.meta.url));
+let server: LiveServer;
+
+beforeEach(async () => {
+  server = await startLiveServer();
+});
+
+afterEach(async () => {
+  await server.close();
+});
+
+const start = () => runExample(script, ['--url', server.url, '--token', server.test.tokens.agent]);
+
+describe('the MCP client example', () => {
+  it('lists the tools, reads at once, waits for the rm -rf approval', async () => {
+    const finished = start();
+    const gate = await server.pendingGate();
+    expect(gate.action).toMatchObject({ tool: 'shell_execute', args: { command: 'rm -rf build/' } });
+    await server.decide(gate.id, { option: 'approve' });
+    const { code, stdout, stderr } = await finished;
+
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/tools: .*gatehouse_request_approval.*gatehouse_wait_for_decision/);
+    expect(stdout).toContain('read_file README.md: approved by policy');
+    expect(stdout).toContain(`shell_execute rm -rf build/: waiting for a person on gate ${gate.id}`);
+    expect(stdout).toContain(`shell_execute rm -rf build/: approved by ${server.test.ids.developerId}`);
+    expect(stdout).toContain('would now run: rm -rf build/');
+  });
+
+  it('prints the rejection and does not run the command', async () => {
+    const finished = start();
+    await server.decide((await server.pendingGate()).id, { option: 'reject', reason: 'keep the build' });
+    const { code, stdout } = await finished;
+
+    expect(code).toBe(0);
+    expect(stdout).toContain('shell_execute rm -rf build/: denied by user_dev (keep the build)');
+    expect(stdout).toContain('not running: rm -rf build/');
+  });
+
+  it('asks for a token', async () => {
+    const { code, stderr } = await runExample(script, ['--url', server.url]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('an agent token is required');
+  });
+});
