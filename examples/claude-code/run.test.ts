@@ -1,34 +1,21 @@
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type LiveServer, startLiveServer } from '../../packages/sdk/src/testing/live-server.js';
-import { runExample } from '../shared/example-process.js';
+import { describe, expect, it } from 'vitest';
+import { useExampleServer } from '../shared/example-server.js';
 
-const script = fileURLToPath(new URL('./run.mjs', import.meta.url));
-let server: LiveServer;
-
-beforeEach(async () => {
-  server = await startLiveServer();
-});
-
-afterEach(async () => {
-  await server.close();
-});
-
-const start = () => runExample(script, ['--url', server.url, '--token', server.test.tokens.agent]);
+const example = useExampleServer(new URL('./run.mjs', import.meta.url));
 
 /** The gate the first Bash call opened, once that call has answered "pending" (its budget is 1 s). */
 async function gateAfterPendingAnswer() {
-  const gate = await server.pendingGate();
+  const gate = await example.server.pendingGate();
   await new Promise((resolve) => setTimeout(resolve, 2000));
   return gate;
 }
 
 describe('the Claude Code hook example', () => {
   it('allows the Read, denies the rm -rf as pending, then the retry gets the approval', async () => {
-    const finished = start();
+    const finished = example.start();
     const gate = await gateAfterPendingAnswer();
     expect(gate.action).toMatchObject({ tool: 'Bash', args: { command: 'rm -rf build/' } });
-    await server.decide(gate.id, { option: 'approve', reason: 'build output only' });
+    await example.server.decide(gate.id, { option: 'approve', reason: 'build output only' });
     const { code, stdout, stderr } = await finished;
 
     expect(stderr).toBe('');
@@ -45,14 +32,14 @@ describe('the Claude Code hook example', () => {
     expect(stdout).toContain(`Bash rm -rf build/: waiting for a person on gate ${gate.id}`);
     expect(stdout).toMatch(/Bash rm -rf build\/ \(retry\) → .*"permissionDecision":"allow"/);
     expect(stdout).toContain(
-      `Bash rm -rf build/: allow (Gatehouse: Bash approved by ${server.test.ids.developerId} (gate ${gate.id}): build output only`,
+      `Bash rm -rf build/: allow (Gatehouse: Bash approved by ${example.server.test.ids.developerId} (gate ${gate.id}): build output only`,
     );
   });
 
   it('passes a rejection on to Claude Code as a deny with the reason', async () => {
-    const finished = start();
+    const finished = example.start();
     const gate = await gateAfterPendingAnswer();
-    await server.decide(gate.id, { option: 'reject', reason: 'keep the build' });
+    await example.server.decide(gate.id, { option: 'reject', reason: 'keep the build' });
     const { code, stdout } = await finished;
 
     expect(code).toBe(0);
@@ -60,7 +47,7 @@ describe('the Claude Code hook example', () => {
   });
 
   it('asks for a token', async () => {
-    const { code, stderr } = await runExample(script, ['--url', server.url]);
+    const { code, stderr } = await example.startWithoutToken();
     expect(code).toBe(2);
     expect(stderr).toContain('an agent token is required');
   });

@@ -1,42 +1,28 @@
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type LiveServer, startLiveServer } from '../../packages/sdk/src/testing/live-server.js';
-import { runExample } from '../shared/example-process.js';
+import { describe, expect, it } from 'vitest';
+import { useExampleServer } from '../shared/example-server.js';
 
-const script = fileURLToPath(new URL('./run.mjs', import.meta.url));
-let server: LiveServer;
-
-beforeEach(async () => {
-  server = await startLiveServer();
-});
-
-afterEach(async () => {
-  await server.close();
-});
-
-const start = (...extra: string[]) =>
-  runExample(script, ['--url', server.url, '--token', server.test.tokens.agent, ...extra]);
+const example = useExampleServer(new URL('./run.mjs', import.meta.url));
 
 describe('the LangGraph.js example', () => {
   it('interrupts on the delete gate, resumes with the approval, and the act node deletes', async () => {
-    const finished = start('--path', 'dist/');
-    const gate = await server.pendingGate();
+    const finished = example.start('--path', 'dist/');
+    const gate = await example.server.pendingGate();
     expect(gate.action).toMatchObject({ tool: 'delete_file', args: { path: 'dist/' } });
-    await server.decide(gate.id, { option: 'approve' });
+    await example.server.decide(gate.id, { option: 'approve' });
     const { code, stdout, stderr } = await finished;
 
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toContain(`delete_file: waiting for a person on gate ${gate.id}`);
-    expect(stdout).toContain(`delete_file: approved by ${server.test.ids.developerId}`);
+    expect(stdout).toContain(`delete_file: approved by ${example.server.test.ids.developerId}`);
     expect(stdout).toContain('inspect: read_file README.md approved by policy');
     expect(stdout).toContain('act: deleted dist/');
     expect(stdout).toMatch(/run run_\S+ completed/);
   });
 
   it('resumes with a steer and the act node leaves the folder alone', async () => {
-    const finished = start();
-    await server.decide((await server.pendingGate()).id, {
+    const finished = example.start();
+    await example.server.decide((await example.server.pendingGate()).id, {
       option: 'steer',
       instructions: 'only clean build/tmp',
     });

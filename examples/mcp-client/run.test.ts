@@ -1,27 +1,14 @@
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type LiveServer, startLiveServer } from '../../packages/sdk/src/testing/live-server.js';
-import { runExample } from '../shared/example-process.js';
+import { describe, expect, it } from 'vitest';
+import { useExampleServer } from '../shared/example-server.js';
 
-const script = fileURLToPath(new URL('./run.mjs', import.meta.url));
-let server: LiveServer;
-
-beforeEach(async () => {
-  server = await startLiveServer();
-});
-
-afterEach(async () => {
-  await server.close();
-});
-
-const start = () => runExample(script, ['--url', server.url, '--token', server.test.tokens.agent]);
+const example = useExampleServer(new URL('./run.mjs', import.meta.url));
 
 describe('the MCP client example', () => {
   it('lists the tools, reads at once, waits for the rm -rf approval', async () => {
-    const finished = start();
-    const gate = await server.pendingGate();
+    const finished = example.start();
+    const gate = await example.server.pendingGate();
     expect(gate.action).toMatchObject({ tool: 'shell_execute', args: { command: 'rm -rf build/' } });
-    await server.decide(gate.id, { option: 'approve' });
+    await example.server.decide(gate.id, { option: 'approve' });
     const { code, stdout, stderr } = await finished;
 
     expect(stderr).toBe('');
@@ -29,13 +16,18 @@ describe('the MCP client example', () => {
     expect(stdout).toMatch(/tools: .*gatehouse_request_approval.*gatehouse_wait_for_decision/);
     expect(stdout).toContain('read_file README.md: approved by policy');
     expect(stdout).toContain(`shell_execute rm -rf build/: waiting for a person on gate ${gate.id}`);
-    expect(stdout).toContain(`shell_execute rm -rf build/: approved by ${server.test.ids.developerId}`);
+    expect(stdout).toContain(
+      `shell_execute rm -rf build/: approved by ${example.server.test.ids.developerId}`,
+    );
     expect(stdout).toContain('would now run: rm -rf build/');
   });
 
   it('prints the rejection and does not run the command', async () => {
-    const finished = start();
-    await server.decide((await server.pendingGate()).id, { option: 'reject', reason: 'keep the build' });
+    const finished = example.start();
+    await example.server.decide((await example.server.pendingGate()).id, {
+      option: 'reject',
+      reason: 'keep the build',
+    });
     const { code, stdout } = await finished;
 
     expect(code).toBe(0);
@@ -44,7 +36,7 @@ describe('the MCP client example', () => {
   });
 
   it('asks for a token', async () => {
-    const { code, stderr } = await runExample(script, ['--url', server.url]);
+    const { code, stderr } = await example.startWithoutToken();
     expect(code).toBe(2);
     expect(stderr).toContain('an agent token is required');
   });

@@ -1,41 +1,31 @@
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type LiveServer, startLiveServer } from '../../packages/sdk/src/testing/live-server.js';
-import { runExample } from '../shared/example-process.js';
+import { describe, expect, it } from 'vitest';
+import { useExampleServer } from '../shared/example-server.js';
 
-const script = fileURLToPath(new URL('./run.mjs', import.meta.url));
-let server: LiveServer;
-
-beforeEach(async () => {
-  server = await startLiveServer();
-});
-
-afterEach(async () => {
-  await server.close();
-});
-
-const start = () => runExample(script, ['--url', server.url, '--token', server.test.tokens.agent]);
+const example = useExampleServer(new URL('./run.mjs', import.meta.url));
 
 describe('the Vercel AI SDK example', () => {
   it('reads at once, waits for the delete approval, then runs it', async () => {
-    const finished = start();
-    const gate = await server.pendingGate();
+    const finished = example.start();
+    const gate = await example.server.pendingGate();
     expect(gate.action).toMatchObject({ tool: 'delete_file', args: { path: 'build/' } });
-    await server.decide(gate.id, { option: 'approve' });
+    await example.server.decide(gate.id, { option: 'approve' });
     const { code, stdout, stderr } = await finished;
 
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toContain(`delete_file: waiting for a person on gate ${gate.id}`);
     expect(stdout.match(/waiting for a person/g)).toHaveLength(1);
-    expect(stdout).toContain(`delete_file: approved by ${server.test.ids.developerId}`);
+    expect(stdout).toContain(`delete_file: approved by ${example.server.test.ids.developerId}`);
     expect(stdout).toMatch(/model: Done\. read_file → "# README\.md.*"; delete_file → "deleted build\/"/);
     expect(stdout).toMatch(/run run_\S+ completed/);
   });
 
   it('tells the model why the delete was rejected and does not run it', async () => {
-    const finished = start();
-    await server.decide((await server.pendingGate()).id, { option: 'reject', reason: 'keep the build' });
+    const finished = example.start();
+    await example.server.decide((await example.server.pendingGate()).id, {
+      option: 'reject',
+      reason: 'keep the build',
+    });
     const { code, stdout } = await finished;
 
     expect(code).toBe(0);
@@ -45,7 +35,7 @@ describe('the Vercel AI SDK example', () => {
   });
 
   it('asks for a token', async () => {
-    const { code, stderr } = await runExample(script, ['--url', server.url]);
+    const { code, stderr } = await example.startWithoutToken();
     expect(code).toBe(2);
     expect(stderr).toContain('an agent token is required');
   });
