@@ -14,12 +14,41 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'examples/**/*.test.ts', 'bench/**/*.test.ts'],
     testTimeout: 20_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'packages',
+          include: ['packages/*/src/**/*.test.ts', 'examples/**/*.test.ts', 'bench/**/*.test.ts'],
+        },
+      },
+      {
+        // Each end-to-end file drives a real server and a real Chromium: one file at a time, after
+        // the other tests, so two cores are never shared by several browsers.
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['packages/ui/e2e/**/*.test.ts'],
+          maxWorkers: 1,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
     coverage: {
       provider: 'v8',
       include: ['packages/*/src/**/*.ts'],
-      exclude: ['**/*.test.ts', '**/index.ts', '**/testing/**', '**/test-gates.ts', '**/contract/**'],
+      exclude: [
+        '**/*.test.ts',
+        '**/index.ts',
+        '**/testing/**',
+        '**/test-gates.ts',
+        '**/contract/**',
+        'packages/ui/**',
+      ],
       reporter: ['text-summary', 'json-summary'],
       thresholds: { 'packages/core/src/**': { lines: 90 } },
     },

@@ -28,6 +28,14 @@ describe('payload hash', () => {
     );
   });
 
+  it('covers a __proto__ key in the arguments, as core does', async () => {
+    const args = JSON.parse('{"path":"a","__proto__":{"admin":true}}') as Record<string, unknown>;
+    expect(payloadText({ tool: 't', args })).toBe(corePayloadText({ tool: 't', args }));
+    expect(await payloadHash({ tool: 't', args })).not.toBe(
+      await payloadHash({ tool: 't', args: { path: 'a' } }),
+    );
+  });
+
   it('does not depend on key order', async () => {
     const a = await payloadHash({ tool: 't', args: { b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } } });
     const b = await payloadHash({ tool: 't', args: { a: { c: null, d: [1, { x: 1, y: 2 }] }, b: 1 } });

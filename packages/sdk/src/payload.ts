@@ -12,7 +12,8 @@ function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value !== null && typeof value === 'object') {
     const source = value as Record<string, unknown>;
-    const sorted: Record<string, unknown> = {};
+    // A null prototype keeps a `__proto__` key as data, so hashes cover it too (as core does).
+    const sorted: Record<string, unknown> = Object.create(null);
     for (const key of Object.keys(source).sort()) {
       const child = source[key];
       if (child !== undefined) sorted[key] = sortKeys(child);

@@ -10,6 +10,7 @@ import {
 import type { AppContext, AppDeps } from './context.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerPrincipalHook } from './http/principal.js';
+import { registerWebApp } from './http/web-app.js';
 import { createRandomIds } from './ids.js';
 import { registerRoutes } from './routes/index.js';
 import { createServices, type Services } from './services/index.js';
@@ -36,7 +37,8 @@ export async function buildApp(
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app);
+  const webApp = deps.uiDir ? await registerWebApp(app, deps.uiDir) : false;
+  registerErrorHandler(app, { webApp });
 
   await app.register(fastifySwagger, {
     openapi: {

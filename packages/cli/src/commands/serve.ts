@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { choiceOption, intOption, stringOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
 import { UsageError } from '../errors.js';
@@ -36,6 +39,12 @@ function overridesFrom(context: ActionContext): ServeOverrides {
   return overrides;
 }
 
+/** The built web app: GATEHOUSE_UI_DIR, or the one built next to this package; null when absent. */
+function webAppDir(env: NodeJS.ProcessEnv): string | null {
+  const dir = env.GATEHOUSE_UI_DIR ?? fileURLToPath(new URL('../../../ui/dist', import.meta.url));
+  return existsSync(join(dir, 'index.html')) ? dir : null;
+}
+
 function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
@@ -57,9 +66,14 @@ async function serve(context: ActionContext): Promise<number> {
     ...overrides,
     ...(overrides.dataDir === undefined ? {} : { dataDir: resolve(overrides.dataDir) }),
   });
+  const uiDir = webAppDir(context.io.env);
+  if (uiDir === null) {
+    context.io.stderr.write('The web app is not built (npm run build); the API and /docs still work\n');
+  }
   const stopped = untilSignal();
   const server = await startServer({
     config,
+    uiDir,
     handleSignals: false,
     print: (line) => void context.io.stdout.write(`${line}\n`),
   });
@@ -110,7 +124,8 @@ export const serveCommand: Command = {
       details:
         'On first start it creates an admin and prints a one-time login link.\n' +
         'Environment: GATEHOUSE_HOST, GATEHOUSE_PORT, GATEHOUSE_DATA_DIR, GATEHOUSE_DATABASE_URL,\n' +
-        'GATEHOUSE_PUBLIC_URL, GATEHOUSE_LOG_LEVEL, CONFIDENCE_THRESHOLD; options win over them.',
+        'GATEHOUSE_PUBLIC_URL, GATEHOUSE_LOG_LEVEL, CONFIDENCE_THRESHOLD; options win over them.\n' +
+        'The web app is served at / from GATEHOUSE_UI_DIR (default: the built packages/ui/dist).',
       examples: [
         'gatehouse serve',
         'gatehouse serve --port 8080 --database postgres://gatehouse@localhost/gatehouse',

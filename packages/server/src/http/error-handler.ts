@@ -1,6 +1,7 @@
 import { GatehouseError, isGatehouseError } from '@gatehouse/core';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isWebAppPage, sendWebAppPage } from './web-app.js';
 
 type IssueLike = { instancePath?: string; message?: string; params?: { issue?: { path?: PropertyKey[] } } };
 
@@ -55,13 +56,14 @@ export function toGatehouseError(error: unknown): GatehouseError {
   return new GatehouseError('INTERNAL', 'internal error', {}, error);
 }
 
-export function registerErrorHandler(app: FastifyInstance): void {
+export function registerErrorHandler(app: FastifyInstance, options: { webApp?: boolean } = {}): void {
   app.setErrorHandler((error, request, reply) => {
     const gatehouseError = toGatehouseError(error);
     if (gatehouseError.code === 'INTERNAL') request.log.error({ err: error }, 'request failed');
     void reply.status(gatehouseError.status).send(gatehouseError.toJSON());
   });
   app.setNotFoundHandler((request, reply) => {
+    if (options.webApp && isWebAppPage(request)) return sendWebAppPage(reply);
     const error = new GatehouseError('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`);
     void reply.status(404).send(error.toJSON());
   });

@@ -130,6 +130,10 @@ describe.each(dialects)('metrics on %s', (dialect) => {
     expect(alpha).toEqual(expect.objectContaining({ gates: 4, allowed: 5, escalationRate: 4 / 9 }));
     const review = summary.byType.find((row: { type: string }) => row.type === 'phase_review');
     expect(review).toEqual(expect.objectContaining({ gates: 1, pending: 1, approvalRate: null }));
+    expect(summary.overTime.bucketSeconds).toBe(60);
+    expect(summary.overTime.buckets).toEqual([
+      expect.objectContaining({ gates: 5, pending: 1, approved: 2, rejected: 1, expired: 1 }),
+    ]);
   });
 
   it('follows real requests and decisions through the API', async () => {

@@ -1,8 +1,10 @@
+import { GATE_STATUSES } from '@gatehouse/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { requireUser } from '../http/principal.js';
+import { sendWebAppPage } from '../http/web-app.js';
 import type { Services } from '../services/index.js';
 
 const rate = z.number().nullable();
@@ -27,11 +29,25 @@ const figures = {
   }),
 };
 
+const bucketSchema = z.object({
+  start: z.number().describe('Bucket start, epoch ms'),
+  gates: z.number().describe('Gates opened in the bucket'),
+  ...Object.fromEntries(
+    GATE_STATUSES.map((status) => [status, z.number().describe(`Of them, now ${status}`)]),
+  ),
+});
+
 const summarySchema = z.object({
   generatedAt: z.number(),
   totals: z.object(figures),
   byAgent: z.array(z.object({ agentId: z.string().nullable(), ...figures })),
   byType: z.array(z.object({ type: z.string(), ...figures })),
+  overTime: z
+    .object({
+      bucketSeconds: z.number().describe('Bucket size: the smallest that spans first gate to now in ≤ 30'),
+      buckets: z.array(bucketSchema).describe('Oldest first, empty buckets included'),
+    })
+    .describe('Gates over time by the bucket they opened in and their status now'),
 });
 
 /**
@@ -44,8 +60,11 @@ export async function metricsRoutes(
   services: Services,
 ): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
+  // The web app has a /metrics screen too: a browser loading it asks for HTML, scrapers for text.
+  const webApp = base.hasReplyDecorator('sendFile');
 
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (webApp && (request.headers.accept ?? '').includes('text/html')) return sendWebAppPage(reply);
     void reply.header('content-type', 'text/plain; version=0.0.4; charset=utf-8');
     return reply.send(await services.metrics.render());
   });

@@ -1,6 +1,6 @@
 import { createGateCatalog, type Gate, openGate } from '@gatehouse/core';
 import { describe, expect, it } from 'vitest';
-import { quantile, summarize } from './metrics-summary.js';
+import { quantile, summarize, timeline, timelineBucketSeconds } from './metrics-summary.js';
 
 const catalog = createGateCatalog();
 
@@ -66,5 +66,47 @@ describe('summarize', () => {
     const summary = summarize([], new Map(), 0);
     expect(summary.totals).toEqual(expect.objectContaining({ escalationRate: null, approvalRate: null }));
     expect(summary.byAgent).toEqual([]);
+  });
+});
+
+describe('timeline', () => {
+  it.each([
+    [0, 29 * 60_000, 60],
+    [0, 30 * 60_000, 300],
+    [0, 2 * 3600_000, 300],
+    [0, 20 * 3600_000, 3600],
+    [0, 10 * 86_400_000, 86_400],
+    [0, 400 * 86_400_000, 2_592_000],
+  ])('spans %d..%d with %d-second buckets', (first, last, seconds) => {
+    expect(timelineBucketSeconds(first, last)).toBe(seconds);
+  });
+
+  it('counts each gate in the bucket it opened in, by its status now, keeping empty buckets', () => {
+    const at = (id: string, status: Gate['status'], openedAt: number): Gate => ({
+      ...gate(id, 'a', status, 0),
+      createdAt: openedAt,
+    });
+    const minute = 60_000;
+    const result = timeline(
+      [
+        at('g1', 'approved', 10 * minute + 5),
+        at('g2', 'rejected', 10 * minute + 30),
+        at('g3', 'pending', 13 * minute),
+      ],
+      14 * minute,
+    );
+    expect(result.bucketSeconds).toBe(60);
+    expect(result.buckets.map((bucket) => bucket.start)).toEqual([10, 11, 12, 13, 14].map((m) => m * minute));
+    expect(result.buckets[0]).toEqual(
+      expect.objectContaining({ gates: 2, approved: 1, rejected: 1, pending: 0 }),
+    );
+    expect(result.buckets[1]).toEqual(expect.objectContaining({ gates: 0, approved: 0 }));
+    expect(result.buckets[3]).toEqual(expect.objectContaining({ gates: 1, pending: 1 }));
+  });
+
+  it('is empty without gates and part of the summary', () => {
+    expect(summarize([], new Map(), 5).overTime).toEqual({ bucketSeconds: 60, buckets: [] });
+    const summary = summarize([gate('g1', 'a', 'approved', 1)], new Map(), 0);
+    expect(summary.overTime.buckets).toEqual([expect.objectContaining({ start: 0, gates: 1, approved: 1 })]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Gate } from '@gatehouse/core';
+import { GATE_STATUSES, type Gate, type GateStatus } from '@gatehouse/core';
 
 /** Review figures for one slice (everything, one agent or one gate type). */
 export interface MetricsFigures {
@@ -23,12 +23,32 @@ export interface MetricsFigures {
   timeToDecision: { count: number; medianSeconds: number | null; p90Seconds: number | null };
 }
 
+/** Gates opened in one time bucket, in all and by the status each has now. */
+export type MetricsBucket = {
+  /** Bucket start, epoch ms (a multiple of the bucket size, UTC). */
+  start: number;
+  gates: number;
+} & Record<GateStatus, number>;
+
+/** Gates over time: every bucket from the first gate to now, empty ones included. */
+export interface MetricsTimeline {
+  bucketSeconds: number;
+  buckets: MetricsBucket[];
+}
+
 export interface MetricsSummary {
   generatedAt: number;
   totals: MetricsFigures;
   byAgent: (MetricsFigures & { agentId: string | null })[];
   byType: (MetricsFigures & { type: string })[];
+  overTime: MetricsTimeline;
 }
+
+/** Bucket sizes to pick from, smallest first: a minute up to 30 days. */
+export const TIMELINE_BUCKET_SECONDS = [60, 300, 900, 3600, 21_600, 86_400, 604_800, 2_592_000] as const;
+const LARGEST_BUCKET_SECONDS = 2_592_000;
+/** The timeline uses the smallest bucket that covers its span in at most this many buckets. */
+export const TIMELINE_MAX_BUCKETS = 30;
 
 /** Counts of requests the policy answered at once, per agent id (null: no agent). */
 export type RequestCounts = Map<string | null, { allowed: number; denied: number }>;
@@ -104,12 +124,54 @@ function figures(tally: Tally): MetricsFigures {
   };
 }
 
+function bucketCount(first: number, last: number, sizeMs: number): number {
+  return Math.floor(last / sizeMs) - Math.floor(first / sizeMs) + 1;
+}
+
+/** Picks the smallest bucket size that spans `first`..`last` in at most TIMELINE_MAX_BUCKETS buckets. */
+export function timelineBucketSeconds(first: number, last: number): number {
+  const fits = TIMELINE_BUCKET_SECONDS.find(
+    (seconds) => bucketCount(first, last, seconds * 1000) <= TIMELINE_MAX_BUCKETS,
+  );
+  return fits ?? LARGEST_BUCKET_SECONDS;
+}
+
+function emptyBucket(start: number): MetricsBucket {
+  const byStatus = Object.fromEntries(GATE_STATUSES.map((status) => [status, 0])) as Record<
+    GateStatus,
+    number
+  >;
+  return { start, gates: 0, ...byStatus };
+}
+
+/** Gates by the bucket they were opened in and the status they have now. */
+export function timeline(gates: readonly Gate[], now: number): MetricsTimeline {
+  if (gates.length === 0) return { bucketSeconds: TIMELINE_BUCKET_SECONDS[0], buckets: [] };
+  const opened = gates.map((gate) => gate.createdAt);
+  const first = Math.min(...opened);
+  const last = Math.max(now, ...opened);
+  const bucketSeconds = timelineBucketSeconds(first, last);
+  const sizeMs = bucketSeconds * 1000;
+  const firstStart = Math.floor(first / sizeMs) * sizeMs;
+  const buckets = Array.from({ length: bucketCount(first, last, sizeMs) }, (_, i) =>
+    emptyBucket(firstStart + i * sizeMs),
+  );
+  for (const gate of gates) {
+    const bucket = buckets[Math.floor((gate.createdAt - firstStart) / sizeMs)];
+    if (bucket === undefined) continue;
+    bucket.gates += 1;
+    bucket[gate.status] += 1;
+  }
+  return { bucketSeconds, buckets };
+}
+
 /** Summarises gates and request counts into totals, per agent and per gate type. */
 export function summarize(gates: Iterable<Gate>, requests: RequestCounts, now: number): MetricsSummary {
+  const all = [...gates];
   const totals = emptyTally();
   const byAgent = new Map<string | null, Tally>();
   const byType = new Map<string, Tally>();
-  for (const gate of gates) {
+  for (const gate of all) {
     addGate(totals, gate);
     if (!byAgent.has(gate.agentId)) byAgent.set(gate.agentId, emptyTally());
     addGate(byAgent.get(gate.agentId) as Tally, gate);
@@ -129,5 +191,6 @@ export function summarize(gates: Iterable<Gate>, requests: RequestCounts, now: n
     totals: figures(totals),
     byAgent: [...byAgent].map(([agentId, tally]) => ({ agentId, ...figures(tally) })),
     byType: [...byType].map(([type, tally]) => ({ type, ...figures(tally) })),
+    overTime: timeline(all, now),
   };
 }

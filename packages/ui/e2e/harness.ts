@@ -1,0 +1,238 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Gate, Role } from '@gatehouse/core';
+import { Gatehouse } from '@gatehouse/sdk';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { createHttpClient, type HttpClient, type Json } from '../../server/src/testing/http-client.js';
+import { type ServerProcess, startServerProcess } from '../../server/src/testing/server-process.js';
+import { launchChromium, openContext, type PageOptions } from './browser.js';
+
+/** The built web app `gatehouse serve` hands out (`npm run build` makes it). */
+export const UI_DIST = fileURLToPath(new URL('../dist/', import.meta.url));
+
+/** A person with a role, a password for the login form and a session for the API. */
+export interface Person {
+  id: string;
+  name: string;
+  role: Role;
+  password: string;
+  /** Session token (`ghs_…`): the API's bearer and the browser's `gatehouse_session` cookie. */
+  token: string;
+}
+
+export interface E2eAgent {
+  id: string;
+  token: string;
+  /** The agent's own client, as an agent builder would use it. */
+  sdk: Gatehouse;
+}
+
+export interface E2e {
+  readonly url: string;
+  readonly server: ServerProcess;
+  readonly http: HttpClient;
+  readonly browser: Browser;
+  /** The first admin, signed in by opening the first-start login link in the browser. */
+  readonly admin: Person;
+  /** The page that opened the login link (it stays signed in as the admin). */
+  readonly adminPage: Page;
+  readonly viewer: Person;
+  readonly developer: Person;
+  /** A second developer, for two reviewers racing on one gate. */
+  readonly reviewer: Person;
+  readonly techLead: Person;
+  readonly agent: E2eAgent;
+  /** A fresh browser context (own cookies) signed in as `person`; not navigated yet. */
+  pageAs(person: Person, options?: PageOptions): Promise<Page>;
+  /** A fresh, signed-out browser context. */
+  anonymousPage(options?: PageOptions): Promise<Page>;
+  /** Calls the API with a bearer token; never throws on a status. */
+  api(method: string, path: string, options?: { token?: string; body?: unknown }): Promise<Json>;
+  /** Sends the agent's request (`POST /v1/gates`); fails unless the policy opened a gate. */
+  openGate(body: Record<string, unknown>): Promise<Gate>;
+  /** Uncaught errors and CSP violations of any page so far (each test must leave none). */
+  readonly pageErrors: string[];
+  close(): Promise<void>;
+}
+
+const PASSWORD = 'correct horse battery staple';
+const SESSION_COOKIE = 'gatehouse_session';
+
+async function createPerson(http: HttpClient, adminToken: string, name: string, role: Role): Promise<Person> {
+  const created = await http.call('POST', '/v1/users', {
+    token: adminToken,
+    body: { name, password: PASSWORD, role },
+  });
+  if (created.status !== 201) throw new Error(`could not create ${name}: ${JSON.stringify(created.body)}`);
+  const login = await http.call('POST', '/v1/auth/login', { body: { name, password: PASSWORD } });
+  if (login.status !== 200) throw new Error(`${name} could not log in: ${JSON.stringify(login.body)}`);
+  return { id: created.body.user.id, name, role, password: PASSWORD, token: login.body.token };
+}
+
+async function createAgent(http: HttpClient, url: string, adminToken: string): Promise<E2eAgent> {
+  const created = await http.call('POST', '/v1/agents', { token: adminToken, body: { name: 'build-bot' } });
+  if (created.status !== 201) throw new Error(`could not create the agent: ${JSON.stringify(created.body)}`);
+  const token: string = created.body.token;
+  const sdk = new Gatehouse({ url, token, waitTimeoutMs: 10_000, retry: { maxElapsedMs: 30_000 } });
+  return { id: created.body.agent.id, token, sdk };
+}
+
+/** Opens the first-start link like the admin would and reads the session the server set. */
+async function adminThroughLink(
+  browser: Browser,
+  server: ServerProcess,
+  track: (context: BrowserContext, page: Page) => void,
+): Promise<{ page: Page; token: string }> {
+  if (server.loginToken === null) throw new Error('the first start printed no login link');
+  const { context, page } = await openContext(browser, server.url);
+  track(context, page);
+  await page.goto(`/login#token=${server.loginToken}`);
+  await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+  const cookie = (await context.cookies()).find((c) => c.name === SESSION_COOKIE);
+  if (cookie === undefined) throw new Error('signing in with the link set no session cookie');
+  return { page, token: cookie.value };
+}
+
+/** Tracks every browser context and collects what goes wrong in its pages. */
+function pageWatch() {
+  const contexts: BrowserContext[] = [];
+  const errors: string[] = [];
+  const track = (context: BrowserContext, page: Page) => {
+    contexts.push(context);
+    page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
+    // The server's strict CSP must never block the app itself.
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
+        errors.push(`${page.url()}: ${message.text()}`);
+    });
+  };
+  const closeAll = () => Promise.allSettled(contexts.map((context) => context.close()));
+  return { track, errors, closeAll };
+}
+
+/** SIGTERM, then SIGKILL if the server has not exited after 10 s; this process only. */
+async function stopServer(server: ServerProcess): Promise<void> {
+  const timer = setTimeout(() => void server.kill(), 10_000);
+  await server.stop();
+  clearTimeout(timer);
+}
+
+async function createPeople(http: HttpClient, adminToken: string) {
+  const [viewer, developer, reviewer, techLead] = await Promise.all([
+    createPerson(http, adminToken, 'vera-viewer', 'viewer'),
+    createPerson(http, adminToken, 'dana-developer', 'developer'),
+    createPerson(http, adminToken, 'rob-reviewer', 'developer'),
+    createPerson(http, adminToken, 'theo-lead', 'tech_lead'),
+  ]);
+  return { viewer, developer, reviewer, techLead };
+}
+
+/** Starts a real `gatehouse serve` with the built web app, its people and agent, and Chromium. */
+export async function startE2e(): Promise<E2e> {
+  if (!existsSync(join(UI_DIST, 'index.html'))) {
+    throw new Error(`${UI_DIST} holds no build: run \`npm run build\` first`);
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-e2e-'));
+  const watch = pageWatch();
+  let server: ServerProcess | null = null;
+  let browser: Browser | null = null;
+  let http: HttpClient | null = null;
+  const close = async () => {
+    await watch.closeAll();
+    await browser?.close().catch(() => undefined);
+    http?.close();
+    if (server !== null) await stopServer(server);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    server = await startServerProcess({
+      dataDir,
+      expectLink: true,
+      env: { GATEHOUSE_UI_DIR: UI_DIST, GATEHOUSE_LOGIN_ATTEMPTS_PER_MINUTE: '1000' },
+    });
+    http = createHttpClient(server.url, { maxSockets: 16 });
+    browser = await launchChromium();
+    const linked = await adminThroughLink(browser, server, watch.track);
+    const me = await http.call('GET', '/v1/me', { token: linked.token });
+    const admin: Person = { ...me.body.user, password: '', token: linked.token };
+    const people = await createPeople(http, linked.token);
+    const agent = await createAgent(http, server.url, linked.token);
+    return e2eOf({ server, http, browser, admin, adminPage: linked.page, ...people, agent }, watch, close);
+  } catch (error) {
+    const output = server?.output() ?? '';
+    await close();
+    throw new Error(`the end-to-end setup failed: ${(error as Error).message}\n${output}`, { cause: error });
+  }
+}
+
+type E2eParts = Pick<
+  E2e,
+  | 'server'
+  | 'http'
+  | 'browser'
+  | 'admin'
+  | 'adminPage'
+  | 'viewer'
+  | 'developer'
+  | 'reviewer'
+  | 'techLead'
+  | 'agent'
+>;
+
+function e2eOf(parts: E2eParts, watch: ReturnType<typeof pageWatch>, close: () => Promise<void>): E2e {
+  const { server, http, browser, agent } = parts;
+  const anonymousPage = async (options?: PageOptions) => {
+    const { context, page } = await openContext(browser, server.url, options);
+    watch.track(context, page);
+    return page;
+  };
+  return {
+    ...parts,
+    url: server.url,
+    pageErrors: watch.errors,
+    anonymousPage,
+    async pageAs(person, options) {
+      const page = await anonymousPage(options);
+      const cookie = { name: SESSION_COOKIE, value: person.token, url: server.url, httpOnly: true };
+      await page.context().addCookies([{ ...cookie, sameSite: 'Strict' }]);
+      return page;
+    },
+    async api(method, path, options = {}) {
+      return (await http.call(method, path, options)).body;
+    },
+    async openGate(body) {
+      const answer = await http.call('POST', '/v1/gates', { token: agent.token, body });
+      if (answer.status !== 200 || answer.body.outcome !== 'gated') {
+        throw new Error(`expected a gate, got ${answer.status} ${JSON.stringify(answer.body)}`);
+      }
+      return answer.body.gate as Gate;
+    },
+    close,
+  };
+}
+
+/**
+ * One server and one browser for a test file: started before its first test, closed after the
+ * last; a test that leaves an uncaught page error or a CSP violation fails.
+ */
+export function withE2e(): () => E2e {
+  let env: E2e | null = null;
+  beforeAll(async () => {
+    env = await startE2e();
+  });
+  afterEach(() => {
+    const errors = env?.pageErrors.splice(0) ?? [];
+    if (errors.length > 0) throw new Error(`errors in the page:\n${errors.join('\n')}`);
+  });
+  afterAll(async () => {
+    await env?.close();
+    env = null;
+  });
+  return () => {
+    if (env === null) throw new Error('the end-to-end server runs only inside a test');
+    return env;
+  };
+}

@@ -1,0 +1,160 @@
+import { DEFAULT_POLICY_YAML } from '@gatehouse/core';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { expectAccessible } from './a11y.js';
+import { eventually } from './eventually.js';
+import { withE2e } from './harness.js';
+import { screenshot } from './screenshots.js';
+
+const e2e = withE2e();
+
+/** The default policy plus one rule whose gates need a signed decision (a batch cannot sign). */
+const POLICY_WITH_SIGNED_PAYMENTS = `${DEFAULT_POLICY_YAML}
+  - id: signed-payments
+    priority: 950
+    match: { tools: [wire_money] }
+    action: { gate: { signature: true } }
+    reason: Money moves need a signed decision.
+`;
+
+const row = (page: Page, title: string) => page.getByRole('link', { name: new RegExp(`^${title}`) });
+
+async function openInbox(page: Page): Promise<void> {
+  await page.goto('/inbox');
+  await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+  await page.getByText('Live', { exact: true }).waitFor();
+}
+
+async function gateStatus(gateId: string): Promise<string> {
+  const view = await e2e().api('GET', `/v1/gates/${gateId}`, { token: e2e().admin.token });
+  return view.gate.status;
+}
+
+describe('the inbox', () => {
+  it('says so when nothing is waiting', async () => {
+    const page = await e2e().pageAs(e2e().developer);
+    await openInbox(page);
+    await page.getByText('Nothing waiting for you').waitFor();
+    await expectAccessible(page, 'the empty inbox');
+  });
+
+  it('shows a gate the moment an agent opens it, and drops it the moment it is decided elsewhere', async () => {
+    const env = e2e();
+    const page = await env.pageAs(env.developer);
+    await openInbox(page);
+    await page.evaluate(() => {
+      (window as unknown as { notReloaded: boolean }).notReloaded = true;
+    });
+
+    const gate = await env.openGate({
+      tool: 'shell_execute',
+      args: { command: 'rm -rf dist/' },
+      title: 'Delete the dist folder',
+    });
+    await row(page, 'Delete the dist folder').waitFor();
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(
+      true,
+    );
+
+    await expectAccessible(page, 'the inbox');
+
+    const decided = await env.api('POST', `/v1/gates/${gate.id}/decide`, {
+      token: env.techLead.token,
+      body: { option: 'reject', reason: 'not today' },
+    });
+    expect(decided.gate.status).toBe('rejected');
+    await row(page, 'Delete the dist folder').waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(
+      true,
+    );
+  });
+
+  it('filters by risk and keeps the filter in the address', async () => {
+    const env = e2e();
+    await env.openGate({
+      tool: 'shell_execute',
+      args: { command: 'ls -la' },
+      title: 'List the files',
+      risk: 'low',
+    });
+    await env.openGate({
+      tool: 'shell_execute',
+      args: { command: 'terraform apply' },
+      title: 'Apply the infrastructure plan',
+      risk: 'critical',
+    });
+    const page = await env.pageAs(env.developer);
+    await openInbox(page);
+    await row(page, 'List the files').waitFor();
+
+    await page.getByLabel('Risk').selectOption('critical');
+    await row(page, 'List the files').waitFor({ state: 'detached' });
+    await row(page, 'Apply the infrastructure plan').waitFor();
+    expect(new URL(page.url()).searchParams.get('risk')).toBe('critical');
+
+    // The address is shareable: opened afresh, the filter holds.
+    const again = await env.pageAs(env.reviewer);
+    await again.goto(new URL(page.url()).pathname + new URL(page.url()).search);
+    await row(again, 'Apply the infrastructure plan').waitFor();
+    expect(await row(again, 'List the files').count()).toBe(0);
+  });
+
+  it('approves several gates with one reason and reports the gate it refused', async () => {
+    const env = e2e();
+    const put = await env.http.call('PUT', '/v1/policy', {
+      token: env.admin.token,
+      body: { source: POLICY_WITH_SIGNED_PAYMENTS },
+    });
+    expect(put.status).toBe(200);
+    const first = await env.openGate({
+      tool: 'bash',
+      args: { command: 'npm run migrate' },
+      title: 'Batch one',
+    });
+    const second = await env.openGate({
+      tool: 'bash',
+      args: { command: 'npm run seed' },
+      title: 'Batch two',
+    });
+    const signed = await env.openGate({ tool: 'wire_money', args: { amount: 100 }, title: 'Batch signed' });
+    expect(signed.signatureRequired).toBe(true);
+
+    const page = await env.pageAs(env.developer);
+    await openInbox(page);
+    await row(page, 'Batch signed').waitFor();
+    await screenshot(page, 'inbox');
+    for (const title of ['Batch one', 'Batch two', 'Batch signed']) {
+      await page.getByRole('checkbox', { name: `Select ${title}` }).check();
+    }
+    await page.getByLabel('Reason').fill('routine maintenance');
+    await expectAccessible(page, 'the inbox with a batch selected');
+    await page.getByRole('button', { name: 'Approve selected' }).click();
+
+    await eventually(async () => (await gateStatus(first.id)) === 'approved', {
+      what: 'the first gate approved',
+    });
+    expect(await gateStatus(second.id)).toBe('approved');
+    expect(await gateStatus(signed.id)).toBe('pending');
+    await page
+      .getByText(/signature/i)
+      .first()
+      .waitFor();
+    await row(page, 'Batch one').waitFor({ state: 'detached' });
+    await row(page, 'Batch signed').waitFor();
+
+    const decision = await env.api('GET', `/v1/gates/${first.id}`, { token: env.admin.token });
+    expect(decision.gate.decision).toMatchObject({
+      option: 'approve',
+      decidedBy: env.developer.id,
+      reason: 'routine maintenance',
+    });
+  });
+
+  it('shows a viewer no batch controls', async () => {
+    const page = await e2e().pageAs(e2e().viewer);
+    await openInbox(page);
+    await row(page, 'Batch signed').waitFor();
+    expect(await page.getByRole('button', { name: 'Approve selected' }).count()).toBe(0);
+    expect(await page.getByRole('checkbox', { name: /^Select / }).count()).toBe(0);
+  });
+});

@@ -1,0 +1,67 @@
+import type { AutonomyLevel, Role } from '@gatehouse/core';
+import { api } from './client.js';
+
+export type { AutonomyLevel, Role } from '@gatehouse/core';
+
+/** Autonomy levels, from most to least autonomous. */
+export const AUTONOMY_LEVELS: readonly AutonomyLevel[] = ['full', 'review', 'partial', 'guided', 'dependent'];
+export const ROLES: readonly Role[] = ['viewer', 'developer', 'tech_lead', 'admin'];
+
+export interface Agent {
+  id: string;
+  name: string;
+  profile: string | null;
+  /** Default autonomy of its runs; null = from the profile. */
+  autonomy: AutonomyLevel | null;
+  createdAt: number;
+}
+
+export interface Person {
+  id: string;
+  name: string;
+  role: Role;
+  disabled: boolean;
+  createdAt: number;
+}
+
+export async function listAgents(signal?: AbortSignal): Promise<Agent[]> {
+  const answer = await api<{ agents: Agent[] }>('GET', '/v1/agents', signal ? { signal } : {});
+  return answer.agents;
+}
+
+/** Registers an agent; the answer carries its first token, shown only this once. */
+export function createAgent(input: {
+  name: string;
+  profile?: string;
+  autonomy?: AutonomyLevel;
+}): Promise<{ agent: Agent; token: string }> {
+  return api('POST', '/v1/agents', { body: input });
+}
+
+/** Issues another token for the agent; shown only this once. */
+export function issueAgentToken(agentId: string): Promise<{ token: string }> {
+  return api('POST', `/v1/agents/${encodeURIComponent(agentId)}/tokens`);
+}
+
+/** Revokes every token of the agent; its requests fail from the next one on. */
+export function revokeAgentTokens(agentId: string): Promise<{ revoked: number }> {
+  return api('POST', `/v1/agents/${encodeURIComponent(agentId)}/tokens/revoke`);
+}
+
+export async function listUsers(signal?: AbortSignal): Promise<Person[]> {
+  const answer = await api<{ users: Person[] }>('GET', '/v1/users', signal ? { signal } : {});
+  return answer.users;
+}
+
+export async function createUser(input: { name: string; role: Role; password: string }): Promise<Person> {
+  const answer = await api<{ user: Person }>('POST', '/v1/users', { body: input });
+  return answer.user;
+}
+
+/** Changes a person's role or disables them (which ends every session of theirs). */
+export async function updateUser(id: string, change: { role?: Role; disabled?: boolean }): Promise<Person> {
+  const answer = await api<{ user: Person }>('PATCH', `/v1/users/${encodeURIComponent(id)}`, {
+    body: change,
+  });
+  return answer.user;
+}

@@ -1,0 +1,49 @@
+import { api } from './client.js';
+
+/** One link of the hash-chained audit trail. */
+export interface AuditEvent {
+  seq: number;
+  id: string;
+  at: number;
+  kind: string;
+  /** user:<id>, agent:<id>, system:<job> or anonymous */
+  actor: string;
+  subject: string | null;
+  data: Record<string, unknown>;
+  prevHash: string;
+  hash: string;
+}
+
+/** Filters `GET /v1/audit` understands; times are epoch ms. */
+export interface AuditFilter {
+  kind?: string | undefined;
+  actor?: string | undefined;
+  subject?: string | undefined;
+  since?: number | undefined;
+  until?: number | undefined;
+  limit?: number | undefined;
+  cursor?: string | undefined;
+  /** `desc`: newest first. */
+  order?: 'asc' | 'desc' | undefined;
+}
+
+export interface AuditPage {
+  items: AuditEvent[];
+  nextCursor: string | null;
+}
+
+export type ChainVerification =
+  | { ok: true; count: number; lastHash: string | null }
+  | { ok: false; seq: number; reason: string };
+
+export function queryAudit(filter: AuditFilter, signal?: AbortSignal): Promise<AuditPage> {
+  return api<AuditPage>('GET', '/v1/audit', { query: { ...filter }, ...(signal ? { signal } : {}) });
+}
+
+/** Re-computes every hash of the chain on the server. */
+export function verifyChain(): Promise<ChainVerification> {
+  return api<ChainVerification>('GET', '/v1/audit/verify');
+}
+
+/** The whole trail as JSON Lines; a plain link downloads it with the session cookie (tech lead or above). */
+export const AUDIT_EXPORT_PATH = '/v1/audit/export';

@@ -1,0 +1,82 @@
+/** A failed API call: the server's stable error code, its message and the field it names, if any. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** The request field the server named, e.g. `instructions`. */
+  get field(): string | null {
+    const field = this.details.field;
+    return typeof field === 'string' ? field : null;
+  }
+}
+
+export type Query = Record<string, string | number | boolean | null | undefined>;
+
+function withQuery(path: string, query?: Query): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/** Called when any request answers 401, so the app can return to the login screen. */
+let onUnauthorized: () => void = () => {};
+export function setUnauthorizedHandler(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+async function toError(response: Response): Promise<ApiError> {
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch {
+    // not JSON: keep the status line
+  }
+  const error = (body as { error?: { code?: string; message?: string; details?: Record<string, unknown> } })
+    ?.error;
+  return new ApiError(
+    response.status,
+    error?.code ?? `HTTP_${response.status}`,
+    error?.message ?? response.statusText,
+    error?.details ?? {},
+  );
+}
+
+/**
+ * Calls the Gatehouse API on this origin. The session travels in the HttpOnly `gatehouse_session`
+ * cookie (SameSite=Strict), so no token is ever visible to scripts.
+ */
+export async function api<T>(
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  options: { body?: unknown; query?: Query; signal?: AbortSignal } = {},
+): Promise<T> {
+  const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: 'application/json' } };
+  if (options.signal) init.signal = options.signal;
+  if (options.body !== undefined) {
+    init.headers = { ...init.headers, 'content-type': 'application/json' };
+    init.body = JSON.stringify(options.body);
+  }
+  const response = await fetch(withQuery(path, options.query), init);
+  if (response.status === 401 && !path.startsWith('/v1/auth/')) onUnauthorized();
+  if (!response.ok) throw await toError(response);
+  const type = response.headers.get('content-type') ?? '';
+  return (type.includes('json') ? await response.json() : await response.text()) as T;
+}
+
+/** A readable message for any thrown value. */
+export function errorText(error: unknown): string {
+  if (error instanceof ApiError) return error.field ? `${error.message} (${error.field})` : error.message;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

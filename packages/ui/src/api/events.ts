@@ -1,0 +1,75 @@
+import { useEffect, useRef } from 'react';
+
+/** One event of a Gatehouse stream, as the server sends it in `data:`. */
+export interface StreamEvent {
+  seq: number;
+  type: string;
+  runId: string | null;
+  agentId: string | null;
+  gateId: string | null;
+  at: number;
+  data: Record<string, unknown>;
+}
+
+export type StreamStatus = 'connecting' | 'live' | 'reconnecting';
+
+/**
+ * Follows a Server-Sent-Events stream of this origin (the session cookie authenticates it).
+ * EventSource reconnects by itself and resumes with `Last-Event-ID`, so no event is missed.
+ */
+export function useEventStream(
+  path: string | null,
+  onEvent: (event: StreamEvent) => void,
+  onStatus?: (status: StreamStatus) => void,
+): void {
+  const handler = useRef(onEvent);
+  handler.current = onEvent;
+  const statusHandler = useRef(onStatus);
+  statusHandler.current = onStatus;
+
+  useEffect(() => {
+    if (path === null) return;
+    const source = new EventSource(path, { withCredentials: true });
+    statusHandler.current?.('connecting');
+    const receive = (message: MessageEvent<string>) => {
+      try {
+        handler.current(JSON.parse(message.data) as StreamEvent);
+      } catch {
+        // a heartbeat or a malformed line: nothing to do
+      }
+    };
+    source.onmessage = receive;
+    // Named events (`event: gate.decided`) do not reach onmessage; listen to every type we know.
+    const types = new Set<string>();
+    const listen = (type: string) => {
+      if (types.has(type)) return;
+      types.add(type);
+      source.addEventListener(type, receive as EventListener);
+    };
+    for (const type of STREAM_EVENT_TYPES) listen(type);
+    source.onopen = () => statusHandler.current?.('live');
+    source.onerror = () => statusHandler.current?.('reconnecting');
+    return () => source.close();
+  }, [path]);
+}
+
+/** Every `event:` name the server sends on run and inbox streams. */
+export const STREAM_EVENT_TYPES: readonly string[] = [
+  'gate.opened',
+  'gate.vote',
+  'gate.decided',
+  'gate.auto_approved',
+  'gate.escalated',
+  'gate.expired',
+  'gate.extended',
+  'gate.assigned',
+  'gate.cancelled',
+  'gate.consumed',
+  'gate.steer_failed',
+  'run.status',
+  'run.phase',
+  'intervention',
+  'request.allowed',
+  'request.denied',
+  'request.gated',
+];

@@ -1,0 +1,67 @@
+import type { Decision, Gate } from '@gatehouse/core';
+import { api } from './client.js';
+import type { RememberedRule, RuleScope } from './rules.js';
+
+export { type GateView, getGate } from './gates.js';
+
+/** The body of `POST /v1/gates/:id/decide`. */
+export interface DecideBody {
+  option: string;
+  reason?: string;
+  feedback?: string;
+  /** Steer instructions: delivered verbatim as the agent's next instruction. */
+  instructions?: string;
+  /** Workspace-relative paths the steer is about. */
+  affectedArtifacts?: string[];
+  /** Ed25519 signature (base64) over the signed decision text; required on signed gates. */
+  signature?: string;
+  /** For `approve_always`: where the rule applies and when it expires (none = until revoked). */
+  remember?: { scope: RuleScope; ttlSeconds?: number };
+}
+
+/** What a decision did: `decision` is null for a partial N-of-M approval or a view option. */
+export interface DecideResult {
+  gate: Gate;
+  decision: Decision | null;
+  rule: RememberedRule | null;
+}
+
+/** The winner a 409 names when someone else decided (or the deadline did) first. */
+export interface DecisionWinner {
+  decidedBy: string;
+  option: string;
+  decidedAt: number;
+}
+
+const gatePath = (id: string, action: string) => `/v1/gates/${encodeURIComponent(id)}/${action}`;
+
+/** Answers a gate; the server checks role, option, required fields, deadline and signature. */
+export function decideGate(id: string, body: DecideBody): Promise<DecideResult> {
+  return api<DecideResult>('POST', gatePath(id, 'decide'), { body });
+}
+
+/** Snooze / extend: the deadline moves to `seconds` from now. */
+export async function extendGate(id: string, seconds: number): Promise<Gate> {
+  const answer = await api<{ gate: Gate }>('POST', gatePath(id, 'extend'), { body: { seconds } });
+  return answer.gate;
+}
+
+/** Assigns (or delegates) a gate to people by id; empty = anyone with the gate's role. */
+export async function assignGate(id: string, assignees: string[]): Promise<Gate> {
+  const answer = await api<{ gate: Gate }>('POST', gatePath(id, 'assign'), { body: { assignees } });
+  return answer.gate;
+}
+
+/** Registers this browser's public key (raw 32 bytes, base64) for signed decisions. */
+export async function registerSigningKey(publicKey: string): Promise<{ id: string; fingerprint: string }> {
+  const answer = await api<{ key: { id: string; fingerprint: string } }>('POST', '/v1/me/keys', {
+    body: { publicKey },
+  });
+  return answer.key;
+}
+
+/** An agent's display name (viewer+ may read agents). */
+export async function getAgentName(id: string): Promise<string> {
+  const answer = await api<{ agent: { name: string } }>('GET', `/v1/agents/${encodeURIComponent(id)}`);
+  return answer.agent.name;
+}

@@ -1,0 +1,103 @@
+import type { ApprovalMode, AutonomyLevel, InterventionKind, PhaseType, RunStatus } from '@gatehouse/core';
+import type { AuditEvent } from './audit.js';
+import { queryAudit } from './audit.js';
+import { api } from './client.js';
+
+export type { ApprovalMode, AutonomyLevel, InterventionKind, RunStatus } from '@gatehouse/core';
+
+/** Run statuses in the order the list filter offers them. */
+export const RUN_STATUSES: readonly RunStatus[] = [
+  'running',
+  'waiting',
+  'paused',
+  'stopped',
+  'completed',
+  'failed',
+];
+
+/** A run as the API shows it. */
+export interface Run {
+  id: string;
+  agentId: string;
+  status: RunStatus;
+  autonomy: AutonomyLevel;
+  approvalMode: ApprovalMode;
+  confidenceThreshold: number;
+  phaseNumber: number;
+  phaseType: PhaseType;
+  /** Steering instructions received, oldest first. */
+  instructions: string[];
+  title: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A person acting on a run. */
+export interface Intervention {
+  id: string;
+  runId: string;
+  kind: InterventionKind;
+  instruction: string | null;
+  /** user:<id> */
+  by: string;
+  createdAt: number;
+}
+
+export interface RunPage {
+  items: Run[];
+  nextCursor: string | null;
+}
+
+/** Where the agent resumes after its last decided phase review. */
+export interface RunResume {
+  gateId: string;
+  status: string;
+  option: string | null;
+  feedback: string | null;
+}
+
+const runPath = (id: string) => `/v1/runs/${encodeURIComponent(id)}`;
+
+/** One page of runs, newest first as the server orders them. */
+export function listRuns(
+  filter: { status?: RunStatus | undefined; agentId?: string | undefined; cursor?: string | undefined },
+  signal?: AbortSignal,
+): Promise<RunPage> {
+  return api<RunPage>('GET', '/v1/runs', { query: { ...filter, limit: 50 }, ...(signal ? { signal } : {}) });
+}
+
+export function getRun(id: string, signal?: AbortSignal): Promise<{ run: Run; resume: RunResume | null }> {
+  return api('GET', runPath(id), signal ? { signal } : {});
+}
+
+/** Pause, resume, stop or steer (with an instruction) a run; developer or above. */
+export function intervene(
+  id: string,
+  input: { kind: InterventionKind; instruction?: string },
+): Promise<{ run: Run; intervention: Intervention }> {
+  return api('POST', `${runPath(id)}/interventions`, { body: input });
+}
+
+export async function listInterventions(id: string, signal?: AbortSignal): Promise<Intervention[]> {
+  const page = await api<{ items: Intervention[] }>(
+    'GET',
+    `${runPath(id)}/interventions`,
+    signal ? { signal } : {},
+  );
+  return page.items;
+}
+
+/** The run's event stream (Server-Sent Events), from now. */
+export function runEventsPath(id: string): string {
+  return `${runPath(id)}/events`;
+}
+
+/** Audit events about the run itself (subject = run id) of one kind, e.g. confidence reports. */
+export async function runAuditEvents(
+  id: string,
+  kind: string,
+  signal?: AbortSignal,
+): Promise<{ items: AuditEvent[]; complete: boolean }> {
+  const page = await queryAudit({ subject: id, kind, limit: 500 }, signal);
+  return { items: page.items, complete: page.nextCursor === null };
+}

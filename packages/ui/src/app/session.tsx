@@ -1,0 +1,99 @@
+import type { Role } from '@gatehouse/core';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { api, setUnauthorizedHandler } from '../api/client.js';
+import { atLeast } from './roles.js';
+
+export interface User {
+  id: string;
+  name: string;
+  role: Role;
+  disabled: boolean;
+  createdAt: number;
+}
+
+export interface SigningKey {
+  id: string;
+  fingerprint: string;
+  publicKey: string;
+  createdAt: number;
+}
+
+type Me = { kind: 'user'; user: User; keys: SigningKey[] } | { kind: 'agent' };
+
+export type SessionState =
+  | { status: 'loading' }
+  | { status: 'signed-out'; reason: string | null }
+  | { status: 'signed-in'; user: User; keys: SigningKey[] };
+
+export interface Session {
+  state: SessionState;
+  /** The signed-in person; throws outside the signed-in part of the app. */
+  user: User;
+  /** Whether the signed-in person's role is at least `role`; the server still checks every call. */
+  can(role: Role): boolean;
+  login(name: string, password: string): Promise<void>;
+  loginWithLink(token: string): Promise<void>;
+  logout(): Promise<void>;
+  /** Re-reads who is signed in and their keys. */
+  refresh(): Promise<void>;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+/** Holds who is signed in; the session itself is the HttpOnly cookie the server sets. */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<SessionState>({ status: 'loading' });
+
+  const refresh = useCallback(async () => {
+    try {
+      const me = await api<Me>('GET', '/v1/me');
+      if (me.kind !== 'user')
+        setState({ status: 'signed-out', reason: 'Agent tokens cannot use the web app' });
+      else setState({ status: 'signed-in', user: me.user, keys: me.keys });
+    } catch {
+      setState({ status: 'signed-out', reason: null });
+    }
+  }, []);
+
+  useEffect(() => {
+    setUnauthorizedHandler(() =>
+      setState({ status: 'signed-out', reason: 'Your session has ended; sign in again' }),
+    );
+    void refresh();
+  }, [refresh]);
+
+  const session = useMemo<Session>(
+    () => ({
+      state,
+      get user() {
+        if (state.status !== 'signed-in') throw new Error('nobody is signed in');
+        return state.user;
+      },
+      can: (role) => state.status === 'signed-in' && atLeast(state.user.role, role),
+      async login(name, password) {
+        await api('POST', '/v1/auth/login', { body: { name, password } });
+        await refresh();
+      },
+      async loginWithLink(token) {
+        await api('POST', '/v1/auth/link', { body: { token } });
+        await refresh();
+      },
+      async logout() {
+        try {
+          await api('POST', '/v1/auth/logout');
+        } finally {
+          setState({ status: 'signed-out', reason: null });
+        }
+      },
+      refresh,
+    }),
+    [state, refresh],
+  );
+  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside SessionProvider');
+  return session;
+}

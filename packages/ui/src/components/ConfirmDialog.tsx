@@ -1,0 +1,69 @@
+import { type ReactNode, useEffect, useId, useRef } from 'react';
+
+interface ConfirmDialogProps {
+  open: boolean;
+  title: string;
+  children?: ReactNode;
+  /** The confirm button's text, e.g. "Stop run". */
+  confirmLabel: string;
+  /** Red confirm button for actions that cannot be undone. */
+  danger?: boolean;
+  busy?: boolean;
+  /** The server's answer when the action was refused; the dialog stays open. */
+  error?: string | null;
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+/**
+ * A modal confirmation on the native `<dialog>`: focus moves into it and is trapped there, Escape
+ * cancels, and focus returns to where it was when the dialog closes.
+ */
+export function ConfirmDialog(props: ConfirmDialogProps) {
+  const { open, title, children, confirmLabel, danger, busy, error, onConfirm, onCancel } = props;
+  const dialog = useRef<HTMLDialogElement>(null);
+  const returnFocus = useRef<HTMLElement | null>(null);
+  const titleId = useId();
+  const bodyId = useId();
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (open && !element.open) {
+      returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      element.showModal();
+    } else if (!open && element.open) {
+      element.close();
+      returnFocus.current?.focus();
+    }
+  }, [open]);
+
+  return (
+    <dialog
+      ref={dialog}
+      className="confirm-dialog"
+      aria-labelledby={titleId}
+      aria-describedby={bodyId}
+      onCancel={(event) => {
+        event.preventDefault();
+        if (!busy) onCancel();
+      }}
+    >
+      <h2 id={titleId}>{title}</h2>
+      <div id={bodyId}>{children}</div>
+      {error ? (
+        <p className="notice error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="row dialog-actions">
+        <button type="button" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+        <button type="button" className={danger ? 'danger' : 'primary'} onClick={onConfirm} disabled={busy}>
+          {busy ? `${confirmLabel}…` : confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

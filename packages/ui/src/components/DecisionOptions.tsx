@@ -1,0 +1,89 @@
+import type { GateOption } from '@gatehouse/core';
+import { needsInstructions } from './decision-form.js';
+
+/** Options that open a form of their own before anything is sent. */
+export function opensForm(option: GateOption): boolean {
+  return needsInstructions(option) || option.id === 'approve_always';
+}
+
+// Instructions are left out: those options open their own form for them.
+const NEEDS: Partial<Record<GateOption['requires'][number], string>> = {
+  reason: 'a reason',
+  feedback: 'feedback',
+};
+
+/** `. Needs a reason.` for options that cannot be sent without the Reason or Feedback field. */
+function needs(option: GateOption): string {
+  const fields = option.requires.flatMap((field) => NEEDS[field] ?? []);
+  return fields.length === 0 ? '' : `. Needs ${fields.join(' and ')}.`;
+}
+
+function buttonClass(option: GateOption): string {
+  if (!option.ends) return 'option-more';
+  if (option.outcome === 'approved') return 'primary';
+  if (option.outcome === 'rejected') return 'danger';
+  return '';
+}
+
+/**
+ * One button per option of the gate, named by its label; the shortcut key shows as <kbd> and is
+ * announced through aria-keyshortcuts, the description sits under the button.
+ */
+export function DecisionOptions({
+  options,
+  disabled,
+  blocked,
+  blockedBy,
+  optionBlock,
+  onChoose,
+  open,
+}: {
+  options: readonly GateOption[];
+  disabled: boolean;
+  /** Nobody here may decide: options that end the gate are disabled, the ones that show more are not. */
+  blocked: boolean;
+  /** Id of the text saying why nobody here may decide, for aria-describedby. */
+  blockedBy: string | null;
+  /** Why this one option is unavailable to this person, or null. */
+  optionBlock(option: GateOption): string | null;
+  onChoose(option: GateOption): void;
+  /** The option whose form is open. */
+  open: string | null;
+}) {
+  return (
+    <div className="decision-options">
+      <h3>Options</h3>
+      <p className="muted small">Each option has a one-key shortcut (not while typing in a field).</p>
+      <ul className="option-list">
+        {options.map((option) => {
+          const own = optionBlock(option);
+          const describedBy = [`option-${option.id}-about`, option.ends ? blockedBy : null]
+            .filter(Boolean)
+            .join(' ');
+          return (
+            <li key={option.id}>
+              <button
+                type="button"
+                className={buttonClass(option)}
+                onClick={() => onChoose(option)}
+                disabled={disabled || (option.ends && (blocked || own !== null))}
+                aria-keyshortcuts={option.key}
+                aria-describedby={describedBy}
+                aria-expanded={opensForm(option) ? open === option.id : undefined}
+              >
+                {option.label}
+                {/* biome-ignore lint/a11y/noAriaHiddenOnFocusable: kbd is not focusable; aria-keyshortcuts announces the key, so the button's name stays the option's label */}
+                <kbd aria-hidden="true">{option.key}</kbd>
+              </button>
+              <span id={`option-${option.id}-about`} className="muted small option-about">
+                {own ?? option.description}
+                {!option.ends && ' (decides nothing)'}
+                {own === null && needs(option)}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

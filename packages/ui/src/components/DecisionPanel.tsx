@@ -1,0 +1,266 @@
+import type { Gate, GateOption } from '@gatehouse/core';
+import { useRef, useState } from 'react';
+import { ApiError, errorText } from '../api/client.js';
+import { type DecideBody, type DecideResult, decideGate } from '../api/gate-review.js';
+import { signDecision } from '../signing/decision-signature.js';
+import type { SigningKeyControl } from '../signing/use-signing-key.js';
+import { AlwaysForm, type AlwaysValues } from './AlwaysForm.js';
+import { DecisionOptions } from './DecisionOptions.js';
+import {
+  type FieldErrors,
+  formFieldOf,
+  isLostRace,
+  isWorkspacePath,
+  missingFields,
+  needsInstructions,
+  splitPaths,
+} from './decision-form.js';
+import { SigningPanel } from './SigningPanel.js';
+import { SteerForm, type SteerValues } from './SteerForm.js';
+import { TextField } from './TextField.js';
+import { useOptionShortcuts } from './use-option-shortcuts.js';
+
+type OpenForm = { kind: 'instructions' | 'always'; option: GateOption } | null;
+
+const EMPTY_STEER: SteerValues = { instructions: '', artifacts: new Set(), otherPaths: '' };
+
+export interface DecisionPanelProps {
+  gate: Gate;
+  /** Why this person cannot decide the gate (viewer, role too low, not an assignee), or null. */
+  blocked: string | null;
+  myId: string;
+  /** Global "approve always" rules need tech lead or above. */
+  canGlobalRule: boolean;
+  /** Workspace paths the gate names, for the steer's artifact picker. */
+  artifactChoices: readonly string[];
+  /** This browser's signing key, for gates that need a signed decision. */
+  signing: SigningKeyControl | null;
+  /** View, diff, history: show more of the gate, decide nothing. */
+  onShowMore(option: GateOption): void;
+  onDecided(result: DecideResult, option: GateOption): void;
+  /** The gate ended before this decision arrived (someone else or the deadline was first). */
+  onLostRace(error: ApiError): void;
+}
+
+function optionBlock(gate: Gate, option: GateOption, myId: string): string | null {
+  if (option.id === 'approve_always' && gate.action?.tool === undefined) {
+    return 'Only a tool call can be remembered; approve this one once.';
+  }
+  if (option.outcome === 'approved' && gate.approvals.some((vote) => vote.by === myId)) {
+    return 'You already approved; another person has to approve too.';
+  }
+  return null;
+}
+
+/**
+ * The gate's own options as buttons with their single-key shortcuts, the reason and feedback
+ * fields, the steer and "approve always" forms, and the signature where the gate needs one.
+ */
+export function DecisionPanel(props: DecisionPanelProps) {
+  const { gate, blocked, myId, signing } = props;
+  const [reason, setReason] = useState('');
+  const [feedback, setFeedback] = useState('');
+  const [steer, setSteer] = useState<SteerValues>(EMPTY_STEER);
+  const [always, setAlways] = useState<AlwaysValues>({ scope: gate.runId ? 'run' : 'agent', ttlSeconds: 0 });
+  const [form, setForm] = useState<OpenForm>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [general, setGeneral] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const reasonRef = useRef<HTMLTextAreaElement>(null);
+  const feedbackRef = useRef<HTMLTextAreaElement>(null);
+  const instructionsRef = useRef<HTMLTextAreaElement>(null);
+
+  const focusError = (found: FieldErrors) => {
+    const target = found.instructions
+      ? instructionsRef.current
+      : found.reason
+        ? reasonRef.current
+        : found.feedback
+          ? feedbackRef.current
+          : null;
+    target?.focus();
+  };
+
+  async function send(option: GateOption, extra: Partial<DecideBody>): Promise<void> {
+    const withInstructions = form?.kind === 'instructions' && form.option.id === option.id;
+    const missing = missingFields(
+      option,
+      { reason, feedback, instructions: steer.instructions },
+      withInstructions,
+    );
+    setGeneral(null);
+    setErrors(missing);
+    if (Object.keys(missing).length > 0) {
+      focusError(missing);
+      return;
+    }
+    const body: DecideBody = {
+      option: option.id,
+      ...(reason.trim() ? { reason: reason.trim() } : {}),
+      ...(feedback.trim() ? { feedback: feedback.trim() } : {}),
+      ...extra,
+    };
+    setBusy(true);
+    try {
+      if (gate.signatureRequired) {
+        const state = signing?.state;
+        if (state?.status !== 'ready' || !state.registered) {
+          setErrors({
+            signature:
+              'Create and register a signing key first (under Signed decision); this gate only takes signed decisions.',
+          });
+          return;
+        }
+        body.signature = await signDecision(state.key, gate, option.id);
+      }
+      const result = await decideGate(gate.id, body);
+      setForm(null);
+      setSteer(EMPTY_STEER);
+      setReason('');
+      setFeedback('');
+      props.onDecided(result, option);
+    } catch (error) {
+      if (isLostRace(error)) {
+        setForm(null);
+        props.onLostRace(error);
+        return;
+      }
+      const field = error instanceof ApiError ? formFieldOf(error) : null;
+      if (field !== null) {
+        const found = { [field]: errorText(error) };
+        setErrors(found);
+        focusError(found);
+      } else setGeneral(errorText(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const choose = (option: GateOption) => {
+    if (!option.ends) {
+      // Showing more decides nothing, so anyone may.
+      props.onShowMore(option);
+      return;
+    }
+    if (busy || blocked !== null || optionBlock(gate, option, myId) !== null) return;
+    setGeneral(null);
+    if (needsInstructions(option)) {
+      setErrors({});
+      setForm({ kind: 'instructions', option });
+      // The form renders first; focus its field on the next frame.
+      requestAnimationFrame(() => instructionsRef.current?.focus());
+    } else if (option.id === 'approve_always') {
+      setErrors({});
+      setForm({ kind: 'always', option });
+    } else {
+      void send(option, {});
+    }
+  };
+
+  useOptionShortcuts(gate.options, !busy, choose);
+
+  const submitSteer = (option: GateOption) => {
+    const other = splitPaths(steer.otherPaths);
+    const bad = other.find((path) => !isWorkspacePath(path));
+    if (bad !== undefined) {
+      setErrors({ artifacts: `"${bad}" is not a relative path inside the workspace.` });
+      return;
+    }
+    const paths = [...new Set([...steer.artifacts, ...other])];
+    // Instructions go to the agent exactly as typed.
+    void send(option, {
+      instructions: steer.instructions,
+      ...(paths.length > 0 ? { affectedArtifacts: paths } : {}),
+    });
+  };
+
+  const submitAlways = (option: GateOption) => {
+    const remember = {
+      scope: always.scope,
+      ...(always.ttlSeconds > 0 ? { ttlSeconds: always.ttlSeconds } : {}),
+    };
+    void send(option, { remember });
+  };
+
+  const disabled = blocked !== null || busy;
+  return (
+    <div className="decision-panel">
+      {blocked && (
+        <p className="notice warn" id="decision-blocked">
+          {blocked}
+        </p>
+      )}
+      <TextField
+        label="Reason"
+        hint="Optional unless the option says so; the agent is told."
+        value={reason}
+        onChange={(value) => {
+          setReason(value);
+          setErrors(({ reason: _, ...rest }) => rest);
+        }}
+        error={errors.reason}
+        disabled={disabled}
+        maxLength={2000}
+        inputRef={reasonRef}
+      />
+      <TextField
+        label="Feedback"
+        hint="Optional notes for the agent."
+        value={feedback}
+        onChange={(value) => {
+          setFeedback(value);
+          setErrors(({ feedback: _, ...rest }) => rest);
+        }}
+        error={errors.feedback}
+        disabled={disabled}
+        maxLength={10_000}
+        inputRef={feedbackRef}
+      />
+      {signing && <SigningPanel signing={signing} disabled={disabled} error={errors.signature ?? null} />}
+      <DecisionOptions
+        options={gate.options}
+        disabled={busy}
+        blocked={blocked !== null}
+        blockedBy={blocked ? 'decision-blocked' : null}
+        optionBlock={(option) => optionBlock(gate, option, myId)}
+        onChoose={choose}
+        open={form?.option.id ?? null}
+      />
+      {form?.kind === 'instructions' && (
+        <SteerForm
+          option={form.option}
+          values={steer}
+          onChange={(values) => {
+            setSteer(values);
+            setErrors(({ instructions: _, artifacts: __, ...rest }) => rest);
+          }}
+          choices={props.artifactChoices}
+          errors={errors}
+          busy={busy}
+          onSubmit={() => submitSteer(form.option)}
+          onCancel={() => setForm(null)}
+          instructionsRef={instructionsRef}
+        />
+      )}
+      {form?.kind === 'always' && (
+        <AlwaysForm
+          option={form.option}
+          gate={gate}
+          canGlobal={props.canGlobalRule}
+          values={always}
+          onChange={setAlways}
+          error={errors.remember}
+          busy={busy}
+          onSubmit={() => submitAlways(form.option)}
+          onCancel={() => setForm(null)}
+        />
+      )}
+      {busy && <p className="muted">Sending…</p>}
+      {general && (
+        <p className="notice error" role="alert">
+          {general}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import type { Gate } from '@gatehouse/core';
+import type { ReactNode } from 'react';
+import { optionLabel, STATUS_LABEL } from './gate-labels.js';
+import { formatDateTime } from './time-format.js';
+
+/** How an ended gate ended: outcome, option, who and when, and everything they sent. */
+export function DecisionSummary({ gate, nameOf }: { gate: Gate; nameOf(id: string): string }) {
+  const decision = gate.decision;
+  if (decision === null) return <p>This gate is {STATUS_LABEL[gate.status].toLowerCase()}.</p>;
+  const rows: [string, ReactNode][] = [
+    ['Outcome', STATUS_LABEL[gate.status]],
+    ['Option', optionLabel(gate, decision.option)],
+    ['Decided by', nameOf(decision.decidedBy)],
+    ['When', formatDateTime(decision.decidedAt)],
+  ];
+  if (decision.reason) rows.push(['Reason', decision.reason]);
+  if (decision.feedback) rows.push(['Feedback', <pre key="feedback">{decision.feedback}</pre>]);
+  if (decision.instructions)
+    rows.push(['Instructions', <pre key="instructions">{decision.instructions}</pre>]);
+  if (decision.affectedArtifacts.length > 0) {
+    rows.push([
+      'Affected artifacts',
+      <ul key="artifacts" className="path-list">
+        {decision.affectedArtifacts.map((path) => (
+          <li key={path}>
+            <code>{path}</code>
+          </li>
+        ))}
+      </ul>,
+    ]);
+  }
+  if (gate.signatureRequired || decision.signature) rows.push(['Signed', decision.signature ? 'Yes' : 'No']);
+  return (
+    <dl className="gate-facts decision-summary">
+      {rows.map(([label, value]) => (
+        <div key={label} className="gate-fact">
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -1,0 +1,105 @@
+import type { Action } from '@gatehouse/core';
+
+const COMMAND_KEYS = ['command', 'cmd', 'script'];
+const PATH_KEYS = ['path', 'file_path', 'filePath', 'file', 'paths', 'files', 'filePaths'];
+const QUERY_KEYS = ['query', 'sql'];
+
+function pathsOf(value: unknown): string[] {
+  if (typeof value === 'string') return value.trim() === '' ? [] : [value];
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
+  return [];
+}
+
+function ArgValue({ value }: { value: unknown }) {
+  if (typeof value === 'string') {
+    return value.includes('\n') || value.length > 120 ? <pre>{value}</pre> : <code>{value}</code>;
+  }
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) {
+    return <code>{String(value)}</code>;
+  }
+  return <pre>{JSON.stringify(value, null, 2)}</pre>;
+}
+
+function CodeBlock({ label, text }: { label: string; text: string }) {
+  return (
+    <div className="action-block">
+      <h3>{label}</h3>
+      <pre>
+        <code>{text}</code>
+      </pre>
+    </div>
+  );
+}
+
+/** The tool call or operation the gate is about: command in a code block, paths, every argument. */
+export function ProposedAction({ action, payloadHash }: { action: Action; payloadHash: string | null }) {
+  const args = action.args ?? {};
+  const keys = Object.keys(args);
+  const command = COMMAND_KEYS.find((key) => typeof args[key] === 'string');
+  const query = QUERY_KEYS.find((key) => typeof args[key] === 'string');
+  const pathKeys = PATH_KEYS.filter((key) => pathsOf(args[key]).length > 0);
+  const shown = new Set<string>([...(command ? [command] : []), ...(query ? [query] : []), ...pathKeys]);
+  const rest = keys.filter((key) => !shown.has(key));
+  return (
+    <section className="card" aria-labelledby="action-heading">
+      <h2 id="action-heading">Proposed action</h2>
+      <dl className="gate-facts">
+        {action.tool !== undefined && (
+          <div className="gate-fact">
+            <dt>Tool</dt>
+            <dd>
+              <code>{action.tool}</code>
+            </dd>
+          </div>
+        )}
+        {action.operation !== undefined && !action.operation.includes('\n') && (
+          <div className="gate-fact">
+            <dt>Operation</dt>
+            <dd>{action.operation}</dd>
+          </div>
+        )}
+      </dl>
+      {action.operation?.includes('\n') && <CodeBlock label="Operation" text={action.operation} />}
+      {command && <CodeBlock label="Command" text={String(args[command])} />}
+      {query && <CodeBlock label="Query" text={String(args[query])} />}
+      {pathKeys.length > 0 && (
+        <div className="action-block">
+          <h3>File paths</h3>
+          <ul className="path-list">
+            {pathKeys.flatMap((key) =>
+              pathsOf(args[key]).map((path) => (
+                <li key={`${key}:${path}`}>
+                  <code>{path}</code>
+                </li>
+              )),
+            )}
+          </ul>
+        </div>
+      )}
+      {rest.length > 0 && (
+        <div className="action-block">
+          <h3>{shown.size > 0 ? 'Other arguments' : 'Arguments'}</h3>
+          <dl className="gate-facts args">
+            {rest.map((key) => (
+              <div key={key} className="gate-fact">
+                <dt>
+                  <code>{key}</code>
+                </dt>
+                <dd>
+                  <ArgValue value={args[key]} />
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+      )}
+      {keys.length === 0 && <p className="muted">No arguments.</p>}
+      {payloadHash && (
+        <p className="muted small">
+          Approvals bind to this exact action: SHA-256{' '}
+          <code className="hash">{payloadHash.slice(0, 16)}…</code>
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,310 @@
+import type { GateOption } from '@gatehouse/core';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Link } from 'wouter';
+import { ApiError, errorText } from '../api/client.js';
+import { type StreamEvent, type StreamStatus, useEventStream } from '../api/events.js';
+import type { DecideResult, GateView } from '../api/gate-review.js';
+import { listGates } from '../api/gates.js';
+import { resolvePersonNames } from '../api/person-names.js';
+import { useSession } from '../app/session.js';
+import { ApprovalProgress } from '../components/ApprovalProgress.js';
+import { AssignForm } from '../components/AssignForm.js';
+import { Briefing } from '../components/Briefing.js';
+import { ConfidenceIndicator } from '../components/ConfidenceIndicator.js';
+import { DecisionPanel } from '../components/DecisionPanel.js';
+import { DecisionSummary } from '../components/DecisionSummary.js';
+import { DiffView } from '../components/DiffView.js';
+import { ExtendForm } from '../components/ExtendForm.js';
+import { GateContext } from '../components/GateContext.js';
+import { GateOutcome, NextGateLinks } from '../components/GateOutcome.js';
+import { GateTimeout } from '../components/GateTimeout.js';
+import { CHANGE_GATE_TYPES, gateChanges } from '../components/gate-changes.js';
+import { outcomeMessage } from '../components/gate-labels.js';
+import { ProposedAction } from '../components/ProposedAction.js';
+import { RelativeTime } from '../components/RelativeTime.js';
+import { RiskBadge } from '../components/RiskBadge.js';
+import { useAgentName } from '../components/use-agent-name.js';
+import { useGateView } from '../components/use-gate-view.js';
+import { usePersonNames } from '../components/use-person-names.js';
+import { useSigningKey } from '../signing/use-signing-key.js';
+import { EndedNotice } from './gate/EndedNotice.js';
+import { assignBlock, decideBlock, extendBlock } from './gate/gate-access.js';
+import { artifactChoices, confidenceReasons, gateTypeLabel, THRESHOLD_LABEL } from './gate/gate-facts.js';
+import { compareUrgency } from './inbox/inbox-order.js';
+
+const STATUS_TEXT: Record<StreamStatus, string> = {
+  connecting: 'Connecting to live updates…',
+  live: 'Live: changes made elsewhere show here at once.',
+  reconnecting: 'Live updates interrupted; reconnecting…',
+};
+
+function focusSection(id: string): void {
+  const target = document.getElementById(id);
+  target?.scrollIntoView({ block: 'start' });
+  target?.focus();
+}
+
+async function nextPendingGate(currentId: string): Promise<string | null> {
+  const page = await listGates({ status: 'pending', limit: 200 });
+  const next = page.items.filter((gate) => gate.id !== currentId).sort(compareUrgency)[0];
+  return next?.id ?? null;
+}
+
+function LoadedGate({
+  view,
+  reload,
+  replaceGate,
+  streamStatus,
+  reopenedAs,
+}: {
+  view: GateView;
+  reload(): Promise<void>;
+  replaceGate: ReturnType<typeof useGateView>['replaceGate'];
+  streamStatus: StreamStatus;
+  reopenedAs: string | null;
+}) {
+  const session = useSession();
+  const user = session.user;
+  const { gate, briefing } = view;
+  const pending = gate.status === 'pending';
+  const [outcome, setOutcome] = useState<string | null>(null);
+  const [nextGateId, setNextGateId] = useState<string | null | undefined>(undefined);
+  const [lostRace, setLostRace] = useState(false);
+  const [contextOpen, setContextOpen] = useState(false);
+  const sawPending = useRef(pending);
+  if (pending) sawPending.current = true;
+
+  const nameOf = usePersonNames(peopleOf(view));
+  const signing = useSigningKey(gate.signatureRequired && pending);
+  const changes = useMemo(() => gateChanges(gate), [gate]);
+  const showDiff =
+    changes.length > 0 || CHANGE_GATE_TYPES.has(gate.type) || gate.options.some((o) => o.id === 'diff');
+  const reasons = confidenceReasons(gate, briefing);
+  const decidedByMe = gate.decision?.decidedBy === user.id;
+  const agentName = useAgentName(gate.agentId);
+
+  useEffect(() => {
+    if (pending) return;
+    let live = true;
+    nextPendingGate(gate.id).then(
+      (id) => live && setNextGateId(id),
+      () => live && setNextGateId(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [pending, gate.id]);
+
+  const onDecided = (result: DecideResult) => {
+    replaceGate(result.gate);
+    setOutcome(outcomeMessage(result, user.id));
+  };
+  const onLostRace = () => {
+    setLostRace(true);
+    setOutcome(null);
+    void reload();
+  };
+  const onShowMore = (option: GateOption) => {
+    if (option.id === 'diff' && showDiff) focusSection('changes-heading');
+    else if (option.id === 'history') focusSection('history-heading');
+    else {
+      setContextOpen(true);
+      requestAnimationFrame(() => focusSection('context-heading'));
+    }
+  };
+
+  const omit = [
+    'Recovery History',
+    ...(gate.action ? ['Proposed Action'] : []),
+    ...(reasons.length ? ['Reasons'] : []),
+  ];
+  const blocked = decideBlock(gate, user, nameOf);
+  return (
+    <>
+      <header className="gate-head">
+        <p className="gate-meta muted">
+          {gateTypeLabel(gate.type)} gate · <code>{gate.id}</code> · opened{' '}
+          <RelativeTime at={gate.createdAt} />
+        </p>
+        <h1>{withAgentName(briefing?.summary ?? gate.title, gate.agentId, agentName)}</h1>
+        <div className="row gate-badges">
+          <RiskBadge risk={gate.risk} />
+          <span className="badge">{THRESHOLD_LABEL[gate.threshold]}</span>
+          {gate.signatureRequired && <span className="badge">Signature required</span>}
+          {gate.runId && <Link href={`/runs/${encodeURIComponent(gate.runId)}`}>Run {gate.runId}</Link>}
+          {agentName && <span>Agent: {agentName}</span>}
+        </div>
+        <GateTimeout gate={gate} />
+        <p className="muted small live-indicator">{STATUS_TEXT[streamStatus]}</p>
+      </header>
+      <div className="gate-layout">
+        <div className="gate-main">
+          {briefing ? (
+            <Briefing briefing={briefing} omit={omit} />
+          ) : (
+            <p className="notice warn">The server could not build a Summary of Action for this gate.</p>
+          )}
+          <ConfidenceIndicator confidence={briefing?.confidence ?? null} reasons={reasons} />
+        </div>
+        <section className="card gate-decision" aria-labelledby="decision-heading">
+          <h2 id="decision-heading">Decision</h2>
+          {outcome && decidedByMe && <GateOutcome message={outcome} nextGateId={nextGateId} />}
+          {outcome && pending && <GateOutcome message={outcome} nextGateId={undefined} />}
+          {!pending && !(outcome && decidedByMe) && (
+            <>
+              <EndedNotice gate={gate} myId={user.id} nameOf={nameOf} live={sawPending.current || lostRace} />
+              <NextGateLinks nextGateId={nextGateId} />
+            </>
+          )}
+          {reopenedAs && (
+            <p className="notice info">
+              The agent could not apply the steer; the gate opened again as{' '}
+              <Link href={`/gates/${encodeURIComponent(reopenedAs)}`}>{reopenedAs}</Link>.
+            </p>
+          )}
+          <ApprovalProgress gate={gate} nameOf={nameOf} myId={user.id} />
+          {pending ? (
+            <>
+              <DecisionPanel
+                gate={gate}
+                blocked={blocked}
+                myId={user.id}
+                canGlobalRule={session.can('tech_lead')}
+                artifactChoices={artifactChoices(gate, briefing, changes)}
+                signing={gate.signatureRequired ? signing : null}
+                onShowMore={onShowMore}
+                onDecided={onDecided}
+                onLostRace={onLostRace}
+              />
+              <ExtendForm gate={gate} blocked={extendBlock(gate, user)} onExtended={replaceGate} />
+              <AssignForm
+                key={gate.assignees.join(' ')}
+                gate={gate}
+                blocked={assignBlock(gate, user)}
+                canListPeople={session.can('admin')}
+                nameOf={nameOf}
+                onAssigned={replaceGate}
+              />
+            </>
+          ) : (
+            <DecisionSummary gate={gate} nameOf={nameOf} />
+          )}
+        </section>
+        <div className="gate-more">
+          {gate.action && <ProposedAction action={gate.action} payloadHash={gate.payloadHash} />}
+          {showDiff && <DiffView files={changes} headingId="changes-heading" />}
+          <GateContext
+            gate={gate}
+            artifacts={briefing?.artifacts ?? gate.artifacts}
+            recoveryHistory={briefing?.recoveryHistory ?? []}
+            contextOpen={contextOpen}
+            onContextToggle={setContextOpen}
+          />
+        </div>
+      </div>
+    </>
+  );
+}
+
+/** The people a gate names, looked up before it shows, so a notice like "decided by dana" is whole at once. */
+function peopleOf(view: GateView): string[] {
+  const { gate } = view;
+  return [
+    ...gate.approvals.map((vote) => vote.by),
+    ...gate.assignees,
+    ...(gate.decision ? [gate.decision.decidedBy] : []),
+  ];
+}
+
+function GateReview({ gateId }: { gateId: string }) {
+  const session = useSession();
+  const canListPeople = session.can('admin');
+  const prepare = useCallback(
+    (view: GateView) => resolvePersonNames(peopleOf(view), canListPeople),
+    [canListPeople],
+  );
+  const { view, error, loading, reload, replaceGate } = useGateView(gateId, prepare);
+  const [streamStatus, setStreamStatus] = useState<StreamStatus>('connecting');
+  const [reopenedAs, setReopenedAs] = useState<string | null>(null);
+
+  const onEvent = useCallback(
+    (event: StreamEvent) => {
+      if (event.gateId !== gateId) return;
+      if (event.type === 'gate.steer_failed' && typeof event.data.reopenedAs === 'string') {
+        setReopenedAs(event.data.reopenedAs);
+      }
+      void reload();
+    },
+    [gateId, reload],
+  );
+  const onStatus = useCallback(
+    (status: StreamStatus) => {
+      setStreamStatus(status);
+      // Whatever happened while the stream was down (or before it opened) is read afresh.
+      if (status === 'live') void reload();
+    },
+    [reload],
+  );
+  useEventStream('/v1/inbox/events', onEvent, onStatus);
+
+  useEffect(() => {
+    const summary = view?.briefing?.summary ?? view?.gate.title;
+    document.title = summary ? `${summary} · Gatehouse` : 'Gate · Gatehouse';
+  }, [view]);
+  useEffect(
+    () => () => {
+      document.title = 'Gatehouse';
+    },
+    [],
+  );
+
+  const missing = error instanceof ApiError && error.status === 404;
+  return (
+    <main id="main" className="page gate-page">
+      {view ? (
+        <>
+          {error !== null && (
+            <p className="notice error" role="alert">
+              Could not refresh the gate: {errorText(error)}
+            </p>
+          )}
+          <LoadedGate
+            view={view}
+            reload={reload}
+            replaceGate={replaceGate}
+            streamStatus={streamStatus}
+            reopenedAs={reopenedAs}
+          />
+        </>
+      ) : (
+        <>
+          <h1>Gate {gateId}</h1>
+          {loading && <p role="status">Loading the gate…</p>}
+          {!loading && error !== null && (
+            <div className="notice error" role="alert">
+              <p>
+                {missing ? `There is no gate ${gateId}.` : `Could not load the gate: ${errorText(error)}`}
+              </p>
+              {!missing && (
+                <button type="button" onClick={() => void reload()}>
+                  Try again
+                </button>
+              )}
+            </div>
+          )}
+        </>
+      )}
+    </main>
+  );
+}
+
+/** Gate review: the Summary of Action, everything behind it, and the gate's own options. */
+/** The briefing names the agent by id; people know it by name. */
+function withAgentName(text: string, agentId: string, agentName: string | null): string {
+  return agentName ? text.split(agentId).join(agentName) : text;
+}
+
+export function GateScreen({ gateId }: { gateId: string }) {
+  // A new gate id starts a fresh review (form fields, notices, the next-gate link).
+  return <GateReview key={gateId} gateId={gateId} />;
+}

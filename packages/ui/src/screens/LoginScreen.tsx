@@ -1,0 +1,100 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { errorText } from '../api/client.js';
+import { useSession } from '../app/session.js';
+
+const LINK_TOKEN = /^#token=(ghl_[A-Za-z0-9_-]{20,100})$/;
+
+/** Takes a one-time login token out of the address, so it never stays in the history. */
+function takeLinkToken(): string | null {
+  const match = LINK_TOKEN.exec(window.location.hash);
+  if (!match) return null;
+  const { pathname, search } = window.location;
+  window.history.replaceState(window.history.state, '', `${pathname}${search}`);
+  return match[1] ?? null;
+}
+
+/** Sign in with a name and password, or automatically from a one-time link (`/login#token=ghl_…`). */
+export function LoginScreen({ reason }: { reason: string | null }) {
+  const session = useSession();
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [linkPending, setLinkPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const linkTried = useRef(false);
+
+  useEffect(() => {
+    if (linkTried.current) return;
+    linkTried.current = true;
+    const token = takeLinkToken();
+    if (token === null) return;
+    setLinkPending(true);
+    session.loginWithLink(token).catch((e: unknown) => {
+      setError(`The login link did not work: ${errorText(e)}`);
+      setLinkPending(false);
+    });
+  }, [session]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await session.login(name.trim(), password);
+    } catch (e) {
+      setError(errorText(e));
+      setPassword('');
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main id="main" className="page login-page">
+      <div className="card login-card">
+        <h1>Sign in to Gatehouse</h1>
+        {reason && !error && <p className="notice info">{reason}</p>}
+        {linkPending && (
+          <p className="notice info" role="status">
+            Signing in with your login link…
+          </p>
+        )}
+        {error && (
+          <p className="notice error" role="alert">
+            {error}
+          </p>
+        )}
+        <form onSubmit={(event) => void submit(event)} aria-label="Sign in">
+          <div className="field">
+            <label htmlFor="login-name">Name</label>
+            <input
+              id="login-name"
+              name="username"
+              autoComplete="username"
+              required
+              maxLength={200}
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="login-password">Password</label>
+            <input
+              id="login-password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              maxLength={200}
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+            />
+          </div>
+          <button type="submit" className="primary" disabled={busy || linkPending}>
+            {busy ? 'Signing in…' : 'Sign in'}
+          </button>
+        </form>
+        <p className="muted">No account yet? Ask an admin to create one for you.</p>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,193 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Link } from 'wouter';
+import { errorText } from '../api/client.js';
+import { listRules, type RememberedRule, revokeRule } from '../api/rules.js';
+import { useSession } from '../app/session.js';
+import { Countdown } from '../components/Countdown.js';
+import { RelativeTime } from '../components/RelativeTime.js';
+import { useAgentNames } from '../components/use-agent-names.js';
+import { usePersonNames } from '../components/use-person-names.js';
+
+type Load =
+  | { status: 'loading' }
+  | { status: 'ready'; rules: RememberedRule[] }
+  | { status: 'error'; message: string };
+
+/** Rules record who made them as an actor (`user:<id>`). */
+function personId(actor: string): string {
+  return actor.startsWith('user:') ? actor.slice(5) : actor;
+}
+
+function Scope({ rule, agentName }: { rule: RememberedRule; agentName: (id: string) => string | null }) {
+  if (rule.scope === 'run' && rule.runId)
+    return (
+      <>
+        This run: <Link href={`/runs/${rule.runId}`}>{rule.runId}</Link>
+      </>
+    );
+  if (rule.scope === 'agent' && rule.agentId) return <>Agent: {agentName(rule.agentId) ?? rule.agentId}</>;
+  return <>Everywhere (global)</>;
+}
+
+function RevokeControl({ rule, onRevoked }: { rule: RememberedRule; onRevoked(): void }) {
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function revoke() {
+    setBusy(true);
+    setError(null);
+    try {
+      await revokeRule(rule.id);
+      onRevoked();
+    } catch (e) {
+      setError(errorText(e));
+      setBusy(false);
+    }
+  }
+
+  if (!confirming)
+    return (
+      <button type="button" aria-describedby={`rule-${rule.id}-tool`} onClick={() => setConfirming(true)}>
+        Revoke
+      </button>
+    );
+  return (
+    <fieldset className="rule-confirm">
+      <legend className="visually-hidden">Confirm revoking the rule for {rule.tool}</legend>
+      <p>Revoke? Calls of {rule.tool} will need approval again.</p>
+      <div className="row">
+        <button type="button" className="danger" disabled={busy} onClick={() => void revoke()}>
+          Yes, revoke
+        </button>
+        <button type="button" disabled={busy} onClick={() => setConfirming(false)}>
+          Cancel
+        </button>
+      </div>
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+/** The "approve always" rules in force, their scope and expiry, and revoke. */
+export function RulesScreen() {
+  const session = useSession();
+  const me = session.user;
+  const canRevoke = session.can('developer');
+  const [load, setLoad] = useState<Load>({ status: 'loading' });
+  const [notice, setNotice] = useState<string | null>(null);
+  const rules = load.status === 'ready' ? load.rules : [];
+  const personName = usePersonNames(rules.map((rule) => personId(rule.createdBy)));
+  const agentName = useAgentNames(rules.flatMap((rule) => (rule.agentId ? [rule.agentId] : [])));
+
+  const refresh = useCallback(async (signal?: AbortSignal) => {
+    try {
+      const list = await listRules(signal);
+      setLoad({ status: 'ready', rules: list });
+    } catch (error) {
+      if (signal?.aborted) return;
+      setLoad({ status: 'error', message: errorText(error) });
+    }
+  }, []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    void refresh(controller.signal);
+    return () => controller.abort();
+  }, [refresh]);
+
+  const createdBy = (actor: string) => (personId(actor) === me.id ? 'you' : personName(actor));
+
+  return (
+    <main id="main" className="page rules-page">
+      <h1>Remembered rules</h1>
+      <p className="muted">
+        Rules made by “Approve always”: matching calls go ahead without a gate until the rule expires or is
+        revoked.
+      </p>
+      {notice && (
+        <p className="notice ok" role="status">
+          {notice}
+        </p>
+      )}
+      {load.status === 'loading' && (
+        <p role="status" className="muted">
+          Loading rules…
+        </p>
+      )}
+      {load.status === 'error' && (
+        <div className="notice error" role="alert">
+          <p>Could not load the rules: {load.message}</p>
+          <button type="button" onClick={() => void refresh()}>
+            Try again
+          </button>
+        </div>
+      )}
+      {load.status === 'ready' && rules.length === 0 && (
+        <div className="card">
+          <h2>No remembered rules</h2>
+          <p className="muted">When someone chooses “Approve always” on a gate, the rule appears here.</p>
+        </div>
+      )}
+      {load.status === 'ready' && rules.length > 0 && (
+        <div className="table-scroll">
+          <table className="rules-table">
+            <caption className="visually-hidden">Remembered rules in force</caption>
+            <thead>
+              <tr>
+                <th scope="col">Tool</th>
+                <th scope="col">Scope</th>
+                <th scope="col">Arguments</th>
+                <th scope="col">Created by</th>
+                <th scope="col">Expires</th>
+                {canRevoke && <th scope="col">Action</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {rules.map((rule) => (
+                <tr key={rule.id}>
+                  <td data-label="Tool">
+                    <code id={`rule-${rule.id}-tool`}>{rule.tool}</code>
+                  </td>
+                  <td data-label="Scope">
+                    <Scope rule={rule} agentName={agentName} />
+                  </td>
+                  <td data-label="Arguments">
+                    {rule.argsHash === null ? 'Any arguments' : 'Only the approved arguments'}
+                    {rule.sourceGateId && (
+                      <>
+                        {' '}
+                        (<Link href={`/gates/${rule.sourceGateId}`}>from gate</Link>)
+                      </>
+                    )}
+                  </td>
+                  <td data-label="Created by">
+                    {createdBy(rule.createdBy)}, <RelativeTime at={rule.createdAt} />
+                  </td>
+                  <td data-label="Expires">
+                    {rule.expiresAt === null ? 'Never (until revoked)' : <Countdown at={rule.expiresAt} />}
+                  </td>
+                  {canRevoke && (
+                    <td data-label="Action">
+                      <RevokeControl
+                        rule={rule}
+                        onRevoked={() => {
+                          setNotice(`Revoked the rule for ${rule.tool}.`);
+                          void refresh();
+                        }}
+                      />
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,308 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { createUser, listUsers, type Person, ROLES, type Role, updateUser } from '../api/admin.js';
+import { ApiError, errorText } from '../api/client.js';
+import { ROLE_LABEL } from '../app/roles.js';
+import { useSession } from '../app/session.js';
+import { ConfirmDialog } from '../components/ConfirmDialog.js';
+import { RelativeTime } from '../components/RelativeTime.js';
+import { useResource } from '../lib/use-resource.js';
+
+type Notice = { ok: boolean; text: string } | null;
+
+function CreateUserForm({ onCreated }: { onCreated: (person: Person) => void }) {
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<Role>('developer');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ field: string | null; text: string } | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (name.trim() === '') {
+      setError({ field: 'name', text: 'Give the person a login name.' });
+      return;
+    }
+    if (password.length < 12) {
+      setError({ field: 'password', text: 'The password needs at least 12 characters.' });
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const person = await createUser({ name: name.trim(), role, password });
+      setName('');
+      setPassword('');
+      onCreated(person);
+    } catch (caught) {
+      setError({ field: caught instanceof ApiError ? caught.field : null, text: errorText(caught) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const errorFor = (field: string) =>
+    error?.field === field ? (
+      <p id={`user-${field}-error`} className="field-error">
+        {error.text}
+      </p>
+    ) : null;
+  const describedBy = (field: string, hint?: string) =>
+    [error?.field === field ? `user-${field}-error` : null, hint ?? null].filter(Boolean).join(' ') ||
+    undefined;
+
+  return (
+    <form
+      className="card"
+      onSubmit={(event) => void submit(event)}
+      noValidate
+      aria-labelledby="create-user-title"
+    >
+      <h2 id="create-user-title">Add a person</h2>
+      <div className="form-grid">
+        <div className="field">
+          <label htmlFor="user-name">Name</label>
+          <input
+            id="user-name"
+            autoComplete="off"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            aria-invalid={error?.field === 'name'}
+            aria-describedby={describedBy('name')}
+          />
+          {errorFor('name')}
+        </div>
+        <div className="field">
+          <label htmlFor="user-role">Role</label>
+          <select id="user-role" value={role} onChange={(event) => setRole(event.target.value as Role)}>
+            {ROLES.map((each) => (
+              <option key={each} value={each}>
+                {ROLE_LABEL[each]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="user-password">Password</label>
+          <input
+            id="user-password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            aria-invalid={error?.field === 'password'}
+            aria-describedby={describedBy('password', 'user-password-hint')}
+          />
+          <p id="user-password-hint" className="muted small">
+            At least 12 characters.
+          </p>
+          {errorFor('password')}
+        </div>
+      </div>
+      {error && error.field !== 'name' && error.field !== 'password' ? (
+        <p className="notice error" role="alert">
+          {error.text}
+        </p>
+      ) : null}
+      <button type="submit" className="primary" disabled={busy}>
+        {busy ? 'Adding…' : 'Add person'}
+      </button>
+    </form>
+  );
+}
+
+function PersonRow({
+  person,
+  isSelf,
+  disabled,
+  onChangeRole,
+  onToggle,
+}: {
+  person: Person;
+  isSelf: boolean;
+  disabled: boolean;
+  onChangeRole: (person: Person, role: Role) => void;
+  onToggle: (person: Person) => void;
+}) {
+  const [role, setRole] = useState<Role>(person.role);
+  useEffect(() => setRole(person.role), [person.role]);
+  const selectId = `role-${person.id}`;
+  return (
+    <tr>
+      <td data-label="Name">
+        <div>
+          {person.name}
+          {isSelf ? <span className="muted"> (you)</span> : null}
+          <div className="muted mono small">{person.id}</div>
+        </div>
+      </td>
+      <td data-label="Role">
+        <div className="row">
+          <label htmlFor={selectId} className="visually-hidden">
+            Role for {person.name}
+          </label>
+          <select
+            id={selectId}
+            value={role}
+            onChange={(event) => setRole(event.target.value as Role)}
+            disabled={disabled}
+          >
+            {ROLES.map((each) => (
+              <option key={each} value={each}>
+                {ROLE_LABEL[each]}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            onClick={() => onChangeRole(person, role)}
+            disabled={disabled || role === person.role}
+            aria-label={`Change role of ${person.name}`}
+          >
+            Change role
+          </button>
+        </div>
+      </td>
+      <td data-label="Status">
+        {person.disabled ? (
+          <span className="badge status-disabled">Disabled</span>
+        ) : (
+          <span className="badge status-active">Active</span>
+        )}
+      </td>
+      <td data-label="Added">
+        <RelativeTime at={person.createdAt} />
+      </td>
+      <td data-label="Access">
+        <button
+          type="button"
+          className={person.disabled ? '' : 'danger'}
+          onClick={() => onToggle(person)}
+          disabled={disabled}
+          aria-label={`${person.disabled ? 'Enable' : 'Disable'} ${person.name}`}
+        >
+          {person.disabled ? 'Enable' : 'Disable'}
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+/** Admins add people, change their roles and disable them (which ends their sessions). */
+export function UsersScreen() {
+  const session = useSession();
+  const isAdmin = session.can('admin');
+  const me = session.state.status === 'signed-in' ? session.state.user.id : null;
+  const { resource, reload } = useResource('users', listUsers);
+  const [notice, setNotice] = useState<Notice>(null);
+  const [busy, setBusy] = useState(false);
+  const [disabling, setDisabling] = useState<Person | null>(null);
+  const [disableError, setDisableError] = useState<string | null>(null);
+
+  async function change(person: Person, update: { role?: Role; disabled?: boolean }): Promise<boolean> {
+    setBusy(true);
+    setNotice(null);
+    try {
+      const next = await updateUser(person.id, update);
+      setNotice({
+        ok: true,
+        text:
+          update.role !== undefined
+            ? `${next.name} is now ${ROLE_LABEL[next.role].toLowerCase()}; it applies to their next request.`
+            : next.disabled
+              ? `${next.name} is disabled and signed out everywhere.`
+              : `${next.name} can sign in again.`,
+      });
+      reload();
+      return true;
+    } catch (error) {
+      const text = errorText(error);
+      if (update.disabled === true) setDisableError(text);
+      else setNotice({ ok: false, text });
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main id="main" className="page ops-page">
+      <h1>Users</h1>
+      {notice ? (
+        <p className={`notice ${notice.ok ? 'ok' : 'error'}`} role={notice.ok ? 'status' : 'alert'}>
+          {notice.text}
+        </p>
+      ) : null}
+      {isAdmin ? (
+        <CreateUserForm
+          onCreated={(person) => {
+            setNotice({
+              ok: true,
+              text: `Added ${person.name} as ${ROLE_LABEL[person.role].toLowerCase()}.`,
+            });
+            reload();
+          }}
+        />
+      ) : null}
+      <section aria-labelledby="users-list-title">
+        <h2 id="users-list-title">People</h2>
+        {resource.status === 'loading' ? (
+          <p role="status">Loading people…</p>
+        ) : resource.status === 'error' ? (
+          <p className="notice error" role="alert">
+            Could not load people: {errorText(resource.error)}
+          </p>
+        ) : resource.value.length === 0 ? (
+          <p className="notice info">Nobody yet.</p>
+        ) : (
+          <div className="table-scroll">
+            <table className="stack-on-phone">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Added</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Access</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {resource.value.map((person) => (
+                  <PersonRow
+                    key={person.id}
+                    person={person}
+                    isSelf={person.id === me}
+                    disabled={busy || !isAdmin}
+                    onChangeRole={(target, role) => void change(target, { role })}
+                    onToggle={(target) => {
+                      if (target.disabled) void change(target, { disabled: false });
+                      else {
+                        setDisableError(null);
+                        setDisabling(target);
+                      }
+                    }}
+                  />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <ConfirmDialog
+        open={disabling !== null}
+        title={`Disable ${disabling?.name ?? 'this person'}?`}
+        confirmLabel="Disable"
+        danger
+        busy={busy}
+        error={disableError}
+        onConfirm={() => {
+          if (disabling) void change(disabling, { disabled: true }).then((ok) => ok && setDisabling(null));
+        }}
+        onCancel={() => setDisabling(null)}
+      >
+        <p>They are signed out everywhere at once and cannot sign in until enabled again.</p>
+      </ConfirmDialog>
+    </main>
+  );
+}
