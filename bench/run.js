@@ -7,6 +7,7 @@ const BENCHMARKS = [
   './server-allow.bench.js',
   './round-trip.bench.js',
   './wakeup.bench.js',
+  './cross-node-wakeup.bench.js',
   './waiting.bench.js',
   './hook.bench.js',
 ];

@@ -5,6 +5,7 @@ import { runGatehouse } from './testing/cli-process.js';
 
 const SUBCOMMANDS: Record<string, string[]> = {
   serve: [],
+  migrate: [],
   login: [],
   inbox: [],
   gates: ['list', 'show', 'decide'],
@@ -13,6 +14,7 @@ const SUBCOMMANDS: Record<string, string[]> = {
   audit: ['tail', 'export', 'verify'],
   agents: ['create', 'token'],
   users: ['create', 'role'],
+  webhooks: ['create', 'list', 'show', 'update', 'delete', 'deliveries', 'delivery', 'redeliver'],
   hook: ['claude-code', 'install'],
   mcp: [],
 };

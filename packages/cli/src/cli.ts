@@ -8,10 +8,12 @@ import { hookCommand } from './commands/hook.js';
 import { inboxCommand } from './commands/inbox.js';
 import { loginCommand } from './commands/login.js';
 import { mcpCommand } from './commands/mcp.js';
+import { migrateCommand } from './commands/migrate.js';
 import { policyCommand } from './commands/policy.js';
 import { runsCommand } from './commands/runs.js';
 import { serveCommand } from './commands/serve.js';
 import { usersCommand } from './commands/users.js';
+import { webhooksCommand } from './commands/webhooks.js';
 import { resolveCredentials } from './credentials.js';
 import { ApiError, CliError, UsageError } from './errors.js';
 import { formatActionHelp, formatCommandHelp, formatTopHelp } from './help.js';
@@ -21,6 +23,7 @@ import { terminalSafe } from './output.js';
 /** Every command of the `gatehouse` binary, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [
   serveCommand,
+  migrateCommand,
   loginCommand,
   inboxCommand,
   gatesCommand,
@@ -29,6 +32,7 @@ export const COMMANDS: readonly Command[] = [
   auditCommand,
   agentsCommand,
   usersCommand,
+  webhooksCommand,
   hookCommand,
   mcpCommand,
 ];

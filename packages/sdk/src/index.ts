@@ -31,4 +31,11 @@ export type {
   RetryOptions,
   Run,
 } from './types.js';
+export type {
+  VerifyWebhookOptions,
+  WebhookEvent,
+  WebhookVerification,
+  WebhookVerificationFailure,
+} from './webhooks.js';
+export { verifyWebhookSignature } from './webhooks.js';
 export type { ApprovalOutcome, ApprovalRequestFields, ApprovalSpec } from './with-approval.js';

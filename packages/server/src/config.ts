@@ -16,6 +16,18 @@ const envSchema = z.object({
   GATEHOUSE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GATEHOUSE_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   GATEHOUSE_LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
+  GATEHOUSE_EVENTS_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
+  GATEHOUSE_STREAM_RECHECK_MS: z.coerce.number().int().min(50).max(60_000).default(500),
+  GATEHOUSE_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  // Test-only: shifts this node's clock so multi-node tests can run one node fast or slow.
+  GATEHOUSE_TEST_CLOCK_SKEW_MS: z.coerce.number().int().min(-86_400_000).max(86_400_000).default(0),
+  GATEHOUSE_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  GATEHOUSE_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  GATEHOUSE_WEBHOOK_LEASE_MS: z.coerce.number().int().min(200).max(3_600_000).optional(),
+  GATEHOUSE_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  GATEHOUSE_WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(1).max(3_600_000).default(30_000),
+  GATEHOUSE_WEBHOOK_BACKOFF_MAX_MS: z.coerce.number().int().min(1).max(86_400_000).default(3_600_000),
+  GATEHOUSE_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
   CONFIDENCE_THRESHOLD: z.string().optional(),
   CONFIDENCE_ENABLED: booleanText.optional(),
   CONFIDENCE_AUTO_ESCALATE: booleanText.optional(),
@@ -39,6 +51,45 @@ export interface ServerConfig {
   bodyLimit: number;
   /** How long a gate request of a paused run is held for a resume before RUN_NOT_ACTIVE. */
   pausedRunHoldMs: number;
+  /** Postgres only: how often a node reads new stream events even without a NOTIFY (the backstop). */
+  eventsPollIntervalMs: number;
+  /** How often open event streams re-check their credential; a revoked one is closed. */
+  streamRecheckMs: number;
+  /** How long a shutdown waits for in-flight requests before it cuts them. */
+  shutdownTimeoutMs: number;
+  /** How often a node looks for webhook work without being woken (GATEHOUSE_WEBHOOK_POLL_MS). @default 1000 */
+  webhookPollIntervalMs: number;
+  /** How long one delivery attempt may take (GATEHOUSE_WEBHOOK_TIMEOUT_MS). @default 10000 */
+  webhookTimeoutMs: number;
+  /**
+   * How long a node holds a claimed delivery (GATEHOUSE_WEBHOOK_LEASE_MS); after that another node
+   * redelivers. Longer than the timeout. @default the timeout + 30 s
+   */
+  webhookLeaseMs: number;
+  /** Attempts before a delivery goes to the dead letter (GATEHOUSE_WEBHOOK_MAX_ATTEMPTS). @default 8 */
+  webhookMaxAttempts: number;
+  /** Retry n waits about base × 2^(n-1), with jitter (GATEHOUSE_WEBHOOK_BACKOFF_MS). @default 30000 */
+  webhookBackoffBaseMs: number;
+  /** The longest wait between attempts (GATEHOUSE_WEBHOOK_BACKOFF_MAX_MS). @default 3600000 */
+  webhookBackoffMaxMs: number;
+  /** Attempts in flight at once on one node (GATEHOUSE_WEBHOOK_CONCURRENCY). @default 8 */
+  webhookConcurrency: number;
+  /**
+   * Tests only (GATEHOUSE_TEST_CLOCK_SKEW_MS): added to this node's system clock. On Postgres the
+   * database's clock still decides deadlines, which is what the multi-node tests check. @default 0
+   */
+  testClockSkewMs: number;
+}
+
+/** A claim must outlive the attempt it covers, or a slow but live attempt would be sent twice. */
+function webhookLease(timeoutMs: number, leaseMs: number | undefined): number {
+  if (leaseMs === undefined) return timeoutMs + 30_000;
+  if (leaseMs <= timeoutMs) {
+    throw new Error(
+      `invalid environment: GATEHOUSE_WEBHOOK_LEASE_MS (${leaseMs}) must be longer than GATEHOUSE_WEBHOOK_TIMEOUT_MS (${timeoutMs})`,
+    );
+  }
+  return leaseMs;
 }
 
 /** Reads the environment once, with command-line overrides on top. */
@@ -52,6 +103,7 @@ export function loadConfig(
     throw new Error(`invalid environment: ${issue?.path.join('.')}: ${issue?.message}`);
   }
   const e = parsed.data;
+  const webhookLeaseMs = webhookLease(e.GATEHOUSE_WEBHOOK_TIMEOUT_MS, e.GATEHOUSE_WEBHOOK_LEASE_MS);
   return {
     host: e.GATEHOUSE_HOST,
     port: e.GATEHOUSE_PORT,
@@ -69,6 +121,17 @@ export function loadConfig(
     },
     bodyLimit: 1024 * 1024,
     pausedRunHoldMs: 25_000,
+    eventsPollIntervalMs: e.GATEHOUSE_EVENTS_POLL_MS,
+    streamRecheckMs: e.GATEHOUSE_STREAM_RECHECK_MS,
+    shutdownTimeoutMs: e.GATEHOUSE_SHUTDOWN_TIMEOUT_MS,
+    testClockSkewMs: e.GATEHOUSE_TEST_CLOCK_SKEW_MS,
+    webhookPollIntervalMs: e.GATEHOUSE_WEBHOOK_POLL_MS,
+    webhookTimeoutMs: e.GATEHOUSE_WEBHOOK_TIMEOUT_MS,
+    webhookLeaseMs,
+    webhookMaxAttempts: e.GATEHOUSE_WEBHOOK_MAX_ATTEMPTS,
+    webhookBackoffBaseMs: e.GATEHOUSE_WEBHOOK_BACKOFF_MS,
+    webhookBackoffMaxMs: e.GATEHOUSE_WEBHOOK_BACKOFF_MAX_MS,
+    webhookConcurrency: e.GATEHOUSE_WEBHOOK_CONCURRENCY,
     ...overrides,
   };
 }

@@ -4,5 +4,7 @@ export { loadConfig } from './config.js';
 export type { AppContext, AppDeps } from './context.js';
 export type { EventBus } from './events/bus.js';
 export { createInProcessBus } from './events/bus.js';
+export type { PostgresBus, PostgresBusOptions } from './events/postgres-bus.js';
+export { createPostgresBus } from './events/postgres-bus.js';
 export type { RunningServer, StartServerOptions } from './main.js';
 export { startServer } from './main.js';

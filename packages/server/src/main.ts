@@ -2,9 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '@gatehouse/core';
 import { createPostgresStore, createSqliteStore, type Store } from '@gatehouse/store';
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
 import type { ServerConfig } from './config.js';
-import { createInProcessBus } from './events/bus.js';
+import { type BusLog, createInProcessBus, type EventBus } from './events/bus.js';
+import { createPostgresBus } from './events/postgres-bus.js';
+import { drainServer } from './http/drain.js';
 import { bootstrap } from './services/admin-service.js';
 
 export interface StartServerOptions {
@@ -23,7 +26,10 @@ export interface RunningServer {
   url: string;
   /** The first-start login link token, when this start created the admin. */
   loginToken: string | null;
-  /** Stops accepting, ends streams, closes the store; safe to call twice. */
+  /**
+   * Stops accepting, ends event streams and long-polls, lets in-flight requests finish (up to
+   * `shutdownTimeoutMs`), then closes the bus and the store; safe to call twice.
+   */
   close(): Promise<void>;
 }
 
@@ -36,6 +42,18 @@ async function openStore(config: ServerConfig, clock: Clock): Promise<Store> {
   return createSqliteStore({ file: join(config.dataDir, 'gatehouse.db'), clock });
 }
 
+/** Postgres: LISTEN/NOTIFY across nodes; SQLite is one node, so the bus stays in the process. */
+async function openBus(config: ServerConfig, store: Store, log: BusLog): Promise<EventBus> {
+  if (!config.databaseUrl) return createInProcessBus({ log });
+  return createPostgresBus({
+    connectionString: config.databaseUrl,
+    schema: config.databaseSchema,
+    store,
+    pollIntervalMs: config.eventsPollIntervalMs,
+    log,
+  });
+}
+
 function baseUrl(config: ServerConfig, address: string): string {
   if (config.publicUrl) return config.publicUrl.replace(/\/+$/, '');
   const port = new URL(address).port;
@@ -46,17 +64,29 @@ function baseUrl(config: ServerConfig, address: string): string {
 /** Opens the database, builds the app, creates the first admin if needed and listens. */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { config } = options;
-  const clock = options.clock ?? { now: () => Date.now() };
+  const skew = config.testClockSkewMs;
+  const clock = options.clock ?? { now: () => Date.now() + skew };
   const print = options.print ?? ((line: string) => void process.stdout.write(`${line}\n`));
   const store = await openStore(config, clock);
-  const bus = createInProcessBus();
+  // The bus comes before the app and its logger: it logs through the app's once there is one.
+  let appLog: FastifyBaseLogger | null = null;
+  const busLog: BusLog = {
+    info: (details, message) => appLog?.info(details, message),
+    warn: (details, message) => appLog?.warn(details, message),
+  };
+  const bus = await openBus(config, store, busLog).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   const logger = { level: config.logLevel };
   const app = await buildApp({ store, bus, clock, config, uiDir: options.uiDir ?? null }, { logger }).catch(
     async (error: unknown) => {
+      await bus.close();
       await store.close();
       throw error;
     },
   );
+  appLog = app.log;
   const { services, context } = app.gatehouse;
   const first = await bootstrap(context, services.sessions);
   const stopRetention = services.audit.startRetention();
@@ -81,6 +111,19 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       stopRetention();
+      const drained = await drainServer(app.server, {
+        timeoutMs: config.shutdownTimeoutMs,
+        endLongLived() {
+          services.streams.close();
+          services.gates.close();
+        },
+      });
+      if (!drained) {
+        app.log.warn(
+          { timeoutMs: config.shutdownTimeoutMs },
+          'shutdown timed out; cut the requests still open',
+        );
+      }
       await app.close();
       await bus.close();
       await store.close();

@@ -1,8 +1,9 @@
-import { type Kysely, sql } from 'kysely';
-import type { Database, Dialect, TxContext } from './db/schema.js';
+import type { Kysely } from 'kysely';
+import { type Database, type Dialect, newTxMemo, type TxContext, type TxMemo } from './db/schema.js';
 import { translateUnitError, unavailable } from './db-errors.js';
 import type { QueuedUnit } from './group-commit.js';
 import { runAsUnit } from './group-commit.js';
+import { runStatement } from './prepared.js';
 
 /** How one dialect opens a write transaction. */
 export interface BatchDialect {
@@ -11,10 +12,18 @@ export interface BatchDialect {
   begin(db: Kysely<Database>): Promise<() => number>;
 }
 
+/** What the batches of one store share. */
+export interface BatchShared {
+  /** The store's prepared-query texts. */
+  statements: Map<string, string>;
+  /** Runs after a batch in which a unit wrote tokens or people, before any of its callers hears back. */
+  onCredentialsChanged(): void;
+}
+
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 async function rollbackQuietly(db: Kysely<Database>): Promise<void> {
-  await sql`rollback`.execute(db).catch(() => undefined);
+  await runStatement(db, 'rollback').catch(() => undefined);
 }
 
 async function attempt(unit: QueuedUnit, ctx: TxContext): Promise<Outcome> {
@@ -25,12 +34,15 @@ async function attempt(unit: QueuedUnit, ctx: TxContext): Promise<Outcome> {
   }
 }
 
-/** Each unit inside its own savepoint, so a throw undoes only that unit. */
+/** Each unit inside its own savepoint, so a throw undoes only that unit (and what the memo learnt from it). */
 async function runInSavepoint(db: Kysely<Database>, unit: QueuedUnit, ctx: TxContext): Promise<Outcome> {
-  await sql`savepoint gh_unit`.execute(db);
+  await runStatement(db, 'savepoint gh_unit');
   const outcome = await attempt(unit, ctx);
-  if (!outcome.ok) await sql`rollback to savepoint gh_unit`.execute(db);
-  await sql`release savepoint gh_unit`.execute(db);
+  if (!outcome.ok) {
+    await runStatement(db, 'rollback to savepoint gh_unit');
+    ctx.memo.auditHead = null;
+  }
+  await runStatement(db, 'release savepoint gh_unit');
   return outcome;
 }
 
@@ -50,7 +62,25 @@ export async function executeBatch(
   db: Kysely<Database>,
   units: QueuedUnit[],
   dialect: BatchDialect,
+  shared: BatchShared,
 ): Promise<void> {
+  const memo = newTxMemo();
+  let outcomes: Outcome[];
+  try {
+    outcomes = await runBatch(db, units, dialect, { statements: shared.statements, memo });
+  } finally {
+    // Even a failed COMMIT may have landed (a dropped connection): caches look again either way.
+    if (memo.credentialsChanged) shared.onCredentialsChanged();
+  }
+  settle(units, outcomes);
+}
+
+async function runBatch(
+  db: Kysely<Database>,
+  units: QueuedUnit[],
+  dialect: BatchDialect,
+  shared: { statements: Map<string, string>; memo: TxMemo },
+): Promise<Outcome[]> {
   let clock: () => number;
   try {
     clock = await dialect.begin(db);
@@ -58,23 +88,23 @@ export async function executeBatch(
     await rollbackQuietly(db);
     throw unavailable(error);
   }
-  const context = (): TxContext => ({ db, now: clock(), dialect: dialect.dialect });
+  const context = (): TxContext => ({ db, now: clock(), dialect: dialect.dialect, ...shared });
   const outcomes: Outcome[] = [];
   try {
     if (units.length === 1 && units[0]) {
       const outcome = await attempt(units[0], context());
       if (!outcome.ok) {
-        await sql`rollback`.execute(db);
-        return settle(units, [outcome]);
+        await runStatement(db, 'rollback');
+        return [outcome];
       }
       outcomes.push(outcome);
     } else {
       for (const unit of units) outcomes.push(await runInSavepoint(db, unit, context()));
     }
-    await sql`commit`.execute(db);
+    await runStatement(db, 'commit');
   } catch (error) {
     await rollbackQuietly(db);
     throw unavailable(error);
   }
-  settle(units, outcomes);
+  return outcomes;
 }

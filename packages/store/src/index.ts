@@ -5,6 +5,7 @@ export type { MigrateOptions, MigrateResult } from './migrate.js';
 export { migrateToLatest } from './migrate.js';
 export type { PostgresStore, PostgresStoreOptions } from './postgres/postgres-store.js';
 export { createPostgresStore } from './postgres/postgres-store.js';
+export { LEASE_EXPIRED } from './repos/webhook-deliveries.js';
 export type { SqlitePragmas, SqliteStore, SqliteStoreOptions } from './sqlite/sqlite-store.js';
 export { createSqliteStore } from './sqlite/sqlite-store.js';
 export type { StartTestPostgresOptions, TestPostgres } from './testing/postgres.js';
@@ -15,8 +16,11 @@ export type {
   AuditFilter,
   AuditInput,
   AuditVerification,
+  ClaimedWebhookDelivery,
+  CredentialRecord,
   GateFilter,
   IdempotencyRecord,
+  OutboxEvent,
   Page,
   PolicyVersion,
   RememberedRule,
@@ -27,4 +31,10 @@ export type {
   StreamEvent,
   TokenRecord,
   UserRecord,
+  WebhookAttemptOutcome,
+  WebhookAttemptRecord,
+  WebhookDeliveryFilter,
+  WebhookDeliveryRecord,
+  WebhookDeliveryStatus,
+  WebhookRecord,
 } from './types.js';

@@ -2,7 +2,7 @@ import { type AuditEvent, GatehouseError } from '@gatehouse/core';
 import { type Kysely, sql } from 'kysely';
 import { verifyAuditChain } from './audit/verify.js';
 import { type BatchDialect, executeBatch } from './batch.js';
-import type { Database, TxContext } from './db/schema.js';
+import { type Database, newTxMemo, type TxContext } from './db/schema.js';
 import { translateReadError, unavailable } from './db-errors.js';
 import { createGroupCommit } from './group-commit.js';
 import * as audit from './repos/audit.js';
@@ -29,12 +29,12 @@ export interface StoreAdapter extends BatchDialect {
 
 type Read = <T>(fn: (ctx: TxContext) => Promise<T>) => Promise<T>;
 
-function createReader(adapter: StoreAdapter, isClosed: () => boolean): Read {
+function createReader(adapter: StoreAdapter, statements: Map<string, string>, isClosed: () => boolean): Read {
   return async (fn) => {
     if (isClosed()) throw new GatehouseError('SERVICE_UNAVAILABLE', 'the store is closed');
     try {
       return await adapter.withReadConnection((db) =>
-        fn({ db, now: adapter.readNow(), dialect: adapter.dialect }),
+        fn({ db, now: adapter.readNow(), dialect: adapter.dialect, statements, memo: newTxMemo() }),
       );
     } catch (error) {
       throw translateReadError(error);
@@ -71,19 +71,28 @@ function createAuditReader(read: Read): AuditReader {
 export function createKyselyStore<D extends Store['dialect']>(
   adapter: StoreAdapter & { dialect: D },
 ): Store & { dialect: D } {
+  const statements = new Map<string, string>();
+  let credentialsVersion = 0;
+  const shared = {
+    statements,
+    onCredentialsChanged: () => {
+      credentialsVersion += 1;
+    },
+  };
   const commits = createGroupCommit({
     execute: (units) =>
       adapter
-        .withWriteConnection((db) => executeBatch(db, units, adapter))
+        .withWriteConnection((db) => executeBatch(db, units, adapter, shared))
         .catch((error: unknown) => {
           throw unavailable(error);
         }),
     ...(adapter.maxBatch === undefined ? {} : { maxBatch: adapter.maxBatch }),
   });
   let closing: Promise<void> | null = null;
-  const read = createReader(adapter, () => closing !== null);
+  const read = createReader(adapter, statements, () => closing !== null);
   return {
     dialect: adapter.dialect,
+    credentialsVersion: () => credentialsVersion,
     transaction: (work) => commits.enqueue((ctx) => work(createStoreTx(ctx, { readOnly: false }))),
     read: (work) => read((ctx) => work(createStoreTx(ctx, { readOnly: true }))),
     queryAudit: (filter) => read((ctx) => audit.queryAudit(ctx, filter)),

@@ -1,13 +1,28 @@
 import { GatehouseError } from '@gatehouse/core';
 import type { TxContext } from './db/schema.js';
 import * as audit from './repos/audit.js';
+import * as credentials from './repos/credentials.js';
 import * as gates from './repos/gates.js';
 import * as people from './repos/people.js';
 import * as reports from './repos/reports.js';
 import * as rules from './repos/rules.js';
 import * as runs from './repos/runs.js';
 import * as stream from './repos/stream.js';
+import * as deliveries from './repos/webhook-deliveries.js';
+import * as webhooks from './repos/webhooks.js';
 import type { StoreTx } from './types.js';
+
+type WebhookWrites =
+  | 'insertWebhook'
+  | 'updateWebhook'
+  | 'deleteWebhook'
+  | 'insertOutboxEvent'
+  | 'claimOutboxEvents'
+  | 'deleteOutboxEvents'
+  | 'insertWebhookDelivery'
+  | 'claimWebhookDeliveries'
+  | 'finishWebhookAttempt'
+  | 'releaseWebhookDelivery';
 
 type Writes = Pick<
   StoreTx,
@@ -31,6 +46,7 @@ type Writes = Pick<
   | 'insertPolicyVersion'
   | 'appendAudit'
   | 'appendStreamEvent'
+  | WebhookWrites
 >;
 
 function writes(ctx: TxContext): Writes {
@@ -55,6 +71,22 @@ function writes(ctx: TxContext): Writes {
     insertPolicyVersion: (policy) => rules.insertPolicyVersion(ctx, policy),
     appendAudit: (event) => audit.appendAudit(ctx, event),
     appendStreamEvent: (event) => stream.appendStreamEvent(ctx, event),
+    ...webhookWrites(ctx),
+  };
+}
+
+function webhookWrites(ctx: TxContext): Pick<StoreTx, WebhookWrites> {
+  return {
+    insertWebhook: (webhook) => webhooks.insertWebhook(ctx, webhook),
+    updateWebhook: (webhook) => webhooks.updateWebhook(ctx, webhook),
+    deleteWebhook: (id) => webhooks.deleteWebhook(ctx, id),
+    insertOutboxEvent: (event) => webhooks.insertOutboxEvent(ctx, event),
+    claimOutboxEvents: (limit) => webhooks.claimOutboxEvents(ctx, limit),
+    deleteOutboxEvents: (ids) => webhooks.deleteOutboxEvents(ctx, ids),
+    insertWebhookDelivery: (delivery) => deliveries.insertWebhookDelivery(ctx, delivery),
+    claimWebhookDeliveries: (options) => deliveries.claimWebhookDeliveries(ctx, options),
+    finishWebhookAttempt: (input) => deliveries.finishWebhookAttempt(ctx, input),
+    releaseWebhookDelivery: (id, token) => deliveries.releaseWebhookDelivery(ctx, id, token),
   };
 }
 
@@ -83,6 +115,7 @@ export function createStoreTx(ctx: TxContext, options: { readOnly: boolean }): S
     getUserByName: (name) => people.getUserByName(ctx, name),
     listUsers: () => people.listUsers(ctx),
     getToken: (hash) => people.getToken(ctx, hash),
+    getCredentials: (hashes) => credentials.getCredentials(ctx, hashes),
     listSigningKeys: (userId) => people.listSigningKeys(ctx, userId),
     getRun: (id) => runs.getRun(ctx, id),
     listRuns: (filter) => runs.listRuns(ctx, filter),
@@ -97,6 +130,13 @@ export function createStoreTx(ctx: TxContext, options: { readOnly: boolean }): S
     getActivePolicy: () => rules.getActivePolicy(ctx),
     getPolicyVersion: (version) => rules.getPolicyVersion(ctx, version),
     listPolicyVersions: () => rules.listPolicyVersions(ctx),
+    getWebhook: (id) => webhooks.getWebhook(ctx, id),
+    listWebhooks: () => webhooks.listWebhooks(ctx),
+    listWebhooksFor: (eventType) => webhooks.listWebhooksFor(ctx, eventType),
+    getWebhookDelivery: (id) => deliveries.getWebhookDelivery(ctx, id),
+    listWebhookDeliveries: (filter) => deliveries.listWebhookDeliveries(ctx, filter),
+    listWebhookAttempts: (deliveryId) => deliveries.listWebhookAttempts(ctx, deliveryId),
+    hasWebhookWork: (dueBy) => deliveries.hasWebhookWork(ctx, dueBy),
     ...(options.readOnly ? refusedWrites : writes(ctx)),
   };
 }

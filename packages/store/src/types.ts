@@ -37,6 +37,12 @@ export interface TokenRecord {
   revokedAt: number | null;
 }
 
+/** A token with the person its session belongs to (null for agent tokens and missing people). */
+export interface CredentialRecord {
+  token: TokenRecord;
+  user: UserRecord | null;
+}
+
 /** A public key a person signs decisions with. */
 export interface SigningKeyRecord {
   id: string;
@@ -124,6 +130,8 @@ export interface AuditFilter {
   until?: number;
   limit?: number;
   cursor?: string;
+  /** `desc` pages newest first. @default 'asc' */
+  order?: 'asc' | 'desc';
 }
 
 /** The audit event as the caller gives it; seq, hashes and id are filled in by the store. */
@@ -153,6 +161,91 @@ export type AuditVerification =
   | { ok: true; count: number; lastHash: string | null }
   | { ok: false; seq: number; reason: AuditFailure };
 
+/** A registered webhook: events of the chosen types are POSTed to `url`, signed with `secret`. */
+export interface WebhookRecord {
+  id: string;
+  url: string;
+  /** Event types it receives, e.g. `gate.opened`. */
+  events: string[];
+  description: string | null;
+  /** A disabled webhook gets no new deliveries. */
+  enabled: boolean;
+  /** The HMAC key deliveries are signed with: kept as given, because signing needs the key itself. */
+  secret: string;
+  createdBy: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A side effect waiting to be handed out, written in the same transaction as the change it announces. */
+export interface OutboxEvent {
+  /** Stable event id: the same on every attempt and every redelivery. */
+  id: string;
+  type: string;
+  /** The JSON document subscribers receive, exactly as sent. */
+  payload: string;
+  createdAt: number;
+}
+
+/** `pending` waits for its next attempt, `succeeded` was acknowledged with a 2xx, `dead` ran out of attempts. */
+export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'dead';
+
+/** One event on its way to one webhook. */
+export interface WebhookDeliveryRecord {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  payload: string;
+  status: WebhookDeliveryStatus;
+  /** Attempts started so far. */
+  attempts: number;
+  /** When the next attempt is due; null once the delivery has ended. */
+  nextAttemptAt: number | null;
+  /** A node holds the delivery until then (database time); null when nobody does. */
+  claimedUntil: number | null;
+  lastAttemptAt: number | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  /** The delivery this one sends again, when it was made on demand. */
+  redeliveryOf: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What one attempt to deliver got back. */
+export interface WebhookAttemptRecord {
+  deliveryId: string;
+  /** 1 for the first attempt of the delivery. */
+  attempt: number;
+  startedAt: number;
+  durationMs: number | null;
+  /** The HTTP status; null when no response came. */
+  statusCode: number | null;
+  /** The start of the response body. */
+  responseExcerpt: string | null;
+  error: string | null;
+}
+
+/** A delivery claimed for one attempt: `attempts` is this attempt's number. */
+export interface ClaimedWebhookDelivery extends WebhookDeliveryRecord {
+  claimToken: string;
+}
+
+/** Deliveries of one webhook, newest first. */
+export interface WebhookDeliveryFilter {
+  webhookId: string;
+  status?: WebhookDeliveryStatus;
+  limit?: number;
+  cursor?: string;
+}
+
+/** How an attempt leaves its delivery. */
+export type WebhookAttemptOutcome =
+  | { status: 'succeeded' }
+  | { status: 'pending'; nextAttemptAt: number }
+  | { status: 'dead' };
+
 /**
  * Everything done inside one transaction. Conditional updates return false when the
  * row changed underneath (version or status mismatch): the caller lost the race.
@@ -177,6 +270,8 @@ export interface StoreTx {
 
   insertToken(token: TokenRecord): Promise<void>;
   getToken(tokenHash: string): Promise<TokenRecord | null>;
+  /** Many tokens (and their sessions' people) in one query; hashes that match nothing are left out. */
+  getCredentials(tokenHashes: readonly string[]): Promise<CredentialRecord[]>;
   revokeToken(tokenHash: string, at: number): Promise<boolean>;
   revokeTokensOf(subjectId: string, kind: TokenRecord['kind'], at: number): Promise<number>;
 
@@ -227,11 +322,66 @@ export interface StoreTx {
   appendAudit(event: AuditInput): Promise<AuditEvent>;
   /** Appends a stream event; returns it with its sequence number. */
   appendStreamEvent(event: Omit<StreamEvent, 'seq' | 'at'>): Promise<StreamEvent>;
+
+  insertWebhook(webhook: WebhookRecord): Promise<void>;
+  getWebhook(id: string): Promise<WebhookRecord | null>;
+  /** Oldest first. */
+  listWebhooks(): Promise<WebhookRecord[]>;
+  /** Enabled webhooks subscribed to `eventType`. */
+  listWebhooksFor(eventType: string): Promise<WebhookRecord[]>;
+  updateWebhook(webhook: WebhookRecord): Promise<boolean>;
+  /** Removes the webhook with its subscriptions, deliveries and attempts. */
+  deleteWebhook(id: string): Promise<boolean>;
+
+  /**
+   * Queues `event` when an enabled webhook subscribes to its type, in one statement; returns
+   * false, writing nothing, when none does.
+   */
+  insertOutboxEvent(event: OutboxEvent): Promise<boolean>;
+  /** The oldest queued events, locked for this transaction (skipped when another holds them). */
+  claimOutboxEvents(limit: number): Promise<OutboxEvent[]>;
+  deleteOutboxEvents(ids: string[]): Promise<void>;
+
+  insertWebhookDelivery(delivery: WebhookDeliveryRecord): Promise<void>;
+  getWebhookDelivery(id: string): Promise<WebhookDeliveryRecord | null>;
+  listWebhookDeliveries(filter: WebhookDeliveryFilter): Promise<Page<WebhookDeliveryRecord>>;
+  /** Oldest first. */
+  listWebhookAttempts(deliveryId: string): Promise<WebhookAttemptRecord[]>;
+  /** True when the outbox holds events or a delivery is due by `dueBy` and held by nobody. */
+  hasWebhookWork(dueBy: number): Promise<boolean>;
+  /**
+   * Claims up to `limit` due deliveries for one attempt each, until `now + leaseMs`: counts the
+   * attempt and returns them with `token`. A claim whose lease ran out (its node stopped) is
+   * recorded as a failed attempt first; when that was the last attempt the delivery goes dead.
+   */
+  claimWebhookDeliveries(options: {
+    limit: number;
+    leaseMs: number;
+    token: string;
+    maxAttempts: number;
+  }): Promise<ClaimedWebhookDelivery[]>;
+  /**
+   * Records an attempt and, while `token` still holds the claim, moves the delivery on as
+   * `outcome` says; returns false when the claim was lost (the attempt is recorded anyway).
+   */
+  finishWebhookAttempt(input: {
+    token: string;
+    attempt: WebhookAttemptRecord;
+    outcome: WebhookAttemptOutcome;
+  }): Promise<boolean>;
+  /** Gives a claim back without counting its attempt (the node is shutting down). */
+  releaseWebhookDelivery(deliveryId: string, token: string): Promise<boolean>;
 }
 
 /** Gatehouse's storage port: SQLite and Postgres implement it and pass one contract suite. */
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
+  /**
+   * Goes up after every commit through this store that wrote tokens or people, before its caller
+   * hears back: a credential cached while it stayed the same is current as far as this store knows
+   * (other nodes' changes are not counted).
+   */
+  credentialsVersion(): number;
   /**
    * Runs `work` in one transaction (concurrent calls may share a commit: group commit).
    * A throw rolls back only this unit of work and rejects with that error; the promise

@@ -2,6 +2,7 @@ import { GatehouseError, hasRole, isGatehouseError, type Role } from '@gatehouse
 import type { Store } from '@gatehouse/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashToken } from '../auth/secrets.js';
+import { createPrincipalCache, type Found } from './principal-cache.js';
 
 /** Who is calling: an agent by its token, a person by a session, or nobody. */
 export type Principal =
@@ -31,19 +32,41 @@ export function bearerOf(request: FastifyRequest): string | null {
   return null;
 }
 
-/** Looks the credential up on every request, so a revocation applies to the next one. */
-export async function resolvePrincipal(store: Store, token: string | null, now: number): Promise<Principal> {
-  if (token === null || token.length > 200) return { kind: 'anonymous' };
+type Known = Exclude<Principal, { kind: 'anonymous' }>;
+
+// Principals are shared by every request that presents the same credential: none may change one.
+const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous' });
+
+async function lookUpCredential(store: Store, tokenHash: string): Promise<Found<Known> | null> {
   return store.read(async (tx) => {
-    const record = await tx.getToken(hashToken(token));
-    if (!record || record.revokedAt !== null) return { kind: 'anonymous' } as const;
-    if (record.expiresAt !== null && record.expiresAt <= now) return { kind: 'anonymous' } as const;
-    if (record.kind === 'agent') return { kind: 'agent', id: record.subjectId } as const;
-    if (record.kind !== 'session') return { kind: 'anonymous' } as const;
+    const record = await tx.getToken(tokenHash);
+    if (!record || record.revokedAt !== null) return null;
+    const { expiresAt } = record;
+    if (record.kind === 'agent') {
+      return { value: Object.freeze({ kind: 'agent', id: record.subjectId }), expiresAt };
+    }
+    if (record.kind !== 'session') return null;
     const user = await tx.getUser(record.subjectId);
-    if (!user || user.disabled) return { kind: 'anonymous' } as const;
-    return { kind: 'user', id: user.id, name: user.name, role: user.role } as const;
+    if (!user || user.disabled) return null;
+    const principal = { kind: 'user', id: user.id, name: user.name, role: user.role } as const;
+    return { value: Object.freeze(principal), expiresAt };
   });
+}
+
+/**
+ * Resolves bearer tokens to principals. A credential is looked up again once it is 500 ms old or
+ * as soon as anything changed tokens or people through this store, so a revocation applies to the
+ * very next request on this node and within 500 ms on every other node.
+ */
+export function createPrincipalResolver(
+  store: Store,
+): (token: string | null, now: number) => Promise<Principal> {
+  const cache = createPrincipalCache<Known>(() => store.credentialsVersion());
+  return async (token, now) => {
+    if (token === null || token.length > 200) return ANONYMOUS;
+    const tokenHash = hashToken(token);
+    return (await cache.get(tokenHash, now, () => lookUpCredential(store, tokenHash))) ?? ANONYMOUS;
+  };
 }
 
 /** The /v1 routes anyone may call; every other /v1 route needs a credential. */
@@ -58,9 +81,10 @@ export const PUBLIC_API_ROUTES: ReadonlySet<string> = new Set([
  * credential is refused before its body is read or validated.
  */
 export function registerPrincipalHook(app: FastifyInstance, store: Store, now: () => number): void {
+  const resolvePrincipal = createPrincipalResolver(store);
   app.decorateRequest('principal', null as never);
   app.addHook('onRequest', async (request) => {
-    request.principal = await resolvePrincipal(store, bearerOf(request), now()).catch((error: unknown) => {
+    request.principal = await resolvePrincipal(bearerOf(request), now()).catch((error: unknown) => {
       if (isGatehouseError(error)) throw error;
       // A credential that cannot be checked is refused: fail closed, never guess.
       request.log.error({ err: error }, 'could not check the credential');

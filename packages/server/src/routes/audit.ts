@@ -34,6 +34,7 @@ const auditQuery = z.strictObject({
     .regex(/^[\x21-\x7e]{1,200}$/, 'a cursor is the nextCursor of the previous page')
     .optional()
     .describe('nextCursor of the previous page'),
+  order: z.enum(['asc', 'desc']).default('asc').describe('asc: oldest first; desc: newest first'),
 });
 
 const verifyResponse = z.union([
@@ -61,9 +62,10 @@ export async function auditRoutes(
     },
     async (request) => {
       requireUser(request, 'viewer');
-      const { kind, actor, subject, since, until, limit, cursor } = request.query;
+      const { kind, actor, subject, since, until, limit, cursor, order } = request.query;
       return services.audit.query({
         limit,
+        order,
         ...(kind === undefined ? {} : { kind }),
         ...(actor === undefined ? {} : { actor }),
         ...(subject === undefined ? {} : { subject }),

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { requireAgent, requireUser } from '../http/principal.js';
+import { plainResponseSerializer } from '../http/response-serializer.js';
 import type { Services } from '../services/index.js';
 import {
   decisionWireSchema,
@@ -95,7 +96,10 @@ export async function gateActionRoutes(
 
   app.post(
     '/v1/gates/:id/decide',
-    { schema: { tags, params, body: decideBody, response: { 200: decideResponse } } },
+    {
+      schema: { tags, params, body: decideBody, response: { 200: decideResponse } },
+      serializerCompiler: plainResponseSerializer,
+    },
     async (request) => {
       const user = requireUser(request, 'developer');
       const { remember, ...rest } = request.body;

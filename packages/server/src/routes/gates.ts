@@ -10,6 +10,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { requireAgent, requireAuthenticated, requireUser } from '../http/principal.js';
+import { plainResponseSerializer } from '../http/response-serializer.js';
 import type { Services } from '../services/index.js';
 import { gateActionRoutes } from './gate-actions.js';
 import { gateIdSchema, gateWireSchema, interventionNoticeSchema, runIdSchema } from './gate-schemas.js';
@@ -110,7 +111,10 @@ export async function gateRoutes(base: FastifyInstance, ctx: AppContext, service
 
   app.post(
     '/v1/gates',
-    { schema: { tags, body: requestBody, headers: requestHeaders, response: { 200: requestResponse } } },
+    {
+      schema: { tags, body: requestBody, headers: requestHeaders, response: { 200: requestResponse } },
+      serializerCompiler: plainResponseSerializer,
+    },
     async (request) => {
       const agent = requireAgent(request);
       const key = request.headers['idempotency-key'];
@@ -134,11 +138,18 @@ export async function gateRoutes(base: FastifyInstance, ctx: AppContext, service
     },
   );
 
-  app.get('/v1/gates/:id', { schema: { tags, params, response: { 200: viewResponse } } }, async (request) => {
-    const principal = requireAuthenticated(request);
-    const view = await services.gates.view(principal, request.params.id);
-    return { ...view, briefing: (view.briefing ?? null) as Record<string, unknown> | null };
-  });
+  app.get(
+    '/v1/gates/:id',
+    {
+      schema: { tags, params, response: { 200: viewResponse } },
+      serializerCompiler: plainResponseSerializer,
+    },
+    async (request) => {
+      const principal = requireAuthenticated(request);
+      const view = await services.gates.view(principal, request.params.id);
+      return { ...view, briefing: (view.briefing ?? null) as Record<string, unknown> | null };
+    },
+  );
 
   app.get(
     '/v1/gates/:id/wait',
@@ -157,6 +168,7 @@ export async function gateRoutes(base: FastifyInstance, ctx: AppContext, service
           }),
         },
       },
+      serializerCompiler: plainResponseSerializer,
     },
     async (request, reply) => {
       const principal = requireAuthenticated(request);

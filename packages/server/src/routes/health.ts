@@ -2,7 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Services } from '../services/index.js';
 
-/** Liveness and readiness: not ready without the database. */
+/**
+ * Liveness (`/healthz`: the process answers) and readiness (`/readyz`: 503 without the database or
+ * while the event listener is down, so a load balancer sends work elsewhere). A node shutting down
+ * takes no new connections at all.
+ */
 export async function healthRoutes(
   app: FastifyInstance,
   ctx: AppContext,
@@ -10,7 +14,9 @@ export async function healthRoutes(
 ): Promise<void> {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    const ready = await ctx.store.ping().catch(() => false);
-    return reply.status(ready ? 200 : 503).send({ ready, checks: { database: ready } });
+    const database = await ctx.store.ping().catch(() => false);
+    const checks = { database, events: ctx.bus.isReady() };
+    const ready = Object.values(checks).every(Boolean);
+    return reply.status(ready ? 200 : 503).send({ ready, checks });
   });
 }

@@ -14,6 +14,7 @@ import { ruleRoutes } from './rules.js';
 import { runRoutes } from './runs.js';
 import { streamRoutes } from './streams.js';
 import { userRoutes } from './users.js';
+import { webhookRoutes } from './webhooks.js';
 
 /** Every route module, registered under its prefix. */
 export async function registerRoutes(
@@ -34,5 +35,6 @@ export async function registerRoutes(
   await app.register(async (scoped) => runRoutes(scoped, ctx, services));
   await app.register(async (scoped) => confidenceRoutes(scoped, ctx, services));
   await app.register(async (scoped) => streamRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => webhookRoutes(scoped, ctx, services));
   await app.register(async (scoped) => mcpRoutes(scoped, ctx, services));
 }

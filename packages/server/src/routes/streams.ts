@@ -1,11 +1,13 @@
 import type { StreamEvent } from '@gatehouse/store';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { hashToken } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
-import { requireAuthenticated, requireUser } from '../http/principal.js';
+import { bearerOf, type Principal, requireAuthenticated, requireUser } from '../http/principal.js';
 import { openSse } from '../http/sse.js';
 import type { Services } from '../services/index.js';
+import type { StreamCredential } from '../services/stream-credentials.js';
 import { isInboxEvent } from '../services/stream-service.js';
 import { runIdSchema } from './gate-schemas.js';
 import { streamHeaders, streamQuery, streamResponse } from './run-schemas.js';
@@ -20,10 +22,24 @@ function startSeq(headerId: string | undefined, after: number | undefined): numb
   return after ?? null;
 }
 
+/** What the stream re-checks while it is open, so a revocation ends it on every node. */
+function credentialOf(
+  request: FastifyRequest,
+  principal: Exclude<Principal, { kind: 'anonymous' }>,
+): StreamCredential | null {
+  const token = bearerOf(request);
+  return token === null ? null : { tokenHash: hashToken(token), principal };
+}
+
 function stream(
   services: Services,
   reply: FastifyReply,
-  options: { runId: string | null; afterSeq: number | null; accept(event: StreamEvent): boolean },
+  options: {
+    runId: string | null;
+    afterSeq: number | null;
+    accept(event: StreamEvent): boolean;
+    credential: StreamCredential | null;
+  },
 ): void {
   const sink = openSse(reply, { retryMs: RETRY_MS });
   void services.streams.follow({ ...options, sink });
@@ -58,6 +74,7 @@ export async function streamRoutes(
         runId: run.id,
         afterSeq: startSeq(request.headers['last-event-id'], request.query.after),
         accept: () => true,
+        credential: credentialOf(request, principal),
       });
     },
   );
@@ -66,11 +83,12 @@ export async function streamRoutes(
     '/v1/inbox/events',
     { schema: { tags, querystring: streamQuery, headers: streamHeaders, response: { 200: streamResponse } } },
     async (request, reply) => {
-      requireUser(request, 'viewer');
+      const principal = requireUser(request, 'viewer');
       stream(services, reply, {
         runId: null,
         afterSeq: startSeq(request.headers['last-event-id'], request.query.after),
         accept: isInboxEvent,
+        credential: credentialOf(request, principal),
       });
     },
   );

@@ -13,6 +13,8 @@ export interface MatrixObjects {
   targetUserId: string;
   targetAgentId: string;
   revokedAgentToken: string;
+  webhookId: string;
+  deliveryId: string;
 }
 
 const rawKey = generateKeyPairSync('ed25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(12);
@@ -34,6 +36,7 @@ export function fieldSamples(objects: MatrixObjects): FieldSamples {
     payloadHash: 'a'.repeat(64),
     instruction: 'sample instruction',
     reason: 'sample reason',
+    url: 'http://127.0.0.1:9/matrix',
   };
 }
 
@@ -41,6 +44,7 @@ export function fieldSamples(objects: MatrixObjects): FieldSamples {
 export const ROUTE_BODIES: Record<string, unknown> = {
   'PATCH /v1/users/{id}': { role: 'developer' },
   'POST /v1/confidence': { score: 50, reasons: ['sample reason'] },
+  'PATCH /v1/webhooks/{id}': { description: 'sample description' },
 };
 
 /** A body the route accepts: the table above, or one made from its schema. */
@@ -90,6 +94,8 @@ export function pathValues(route: ApiRoute, objects: MatrixObjects): Record<stri
       gates: objects.gateId,
       rules: objects.ruleId,
       versions: '1',
+      webhooks: objects.webhookId,
+      deliveries: objects.deliveryId,
     };
     values[name] = byResource[resource] ?? 'missing';
   });
@@ -149,6 +155,53 @@ async function rememberRule(test: TestApp<{ now(): number }>, gateId: string): P
   );
 }
 
+/** A webhook nothing listens for (its deliveries are refused at once), straight into the store. */
+async function insertWebhook(test: TestApp<{ now(): number }>): Promise<string> {
+  freshCount += 1;
+  const id = `wh_matrix${freshCount}`;
+  const now = test.clock.now();
+  await test.store.transaction((tx) =>
+    tx.insertWebhook({
+      id,
+      url: 'http://127.0.0.1:9/matrix',
+      events: ['run.paused'],
+      description: null,
+      enabled: true,
+      secret: 'whsec_matrix',
+      createdBy: 'user:user_admin',
+      createdAt: now,
+      updatedAt: now,
+    }),
+  );
+  return id;
+}
+
+/** A delivery that already ended, so the worker leaves it alone. */
+async function insertDeadDelivery(test: TestApp<{ now(): number }>, webhookId: string): Promise<string> {
+  const now = test.clock.now();
+  const id = 'whd_matrix';
+  await test.store.transaction((tx) =>
+    tx.insertWebhookDelivery({
+      id,
+      webhookId,
+      eventId: 'evt_matrix',
+      eventType: 'run.paused',
+      payload: '{"id":"evt_matrix","type":"run.paused"}',
+      status: 'dead',
+      attempts: 8,
+      nextAttemptAt: null,
+      claimedUntil: null,
+      lastAttemptAt: now,
+      lastStatusCode: null,
+      lastError: 'HTTP 500',
+      redeliveryOf: null,
+      createdAt: now,
+      updatedAt: now,
+    }),
+  );
+  return id;
+}
+
 /**
  * The objects for one route: gate routes get a pending gate of their own and rule routes a
  * rule of their own, so what earlier routes did (decide, revoke) cannot hide a wrong answer.
@@ -160,6 +213,9 @@ export async function objectsForRoute(
 ): Promise<MatrixObjects> {
   if (route.path.startsWith('/v1/gates/{id}')) {
     return { ...objects, gateId: (await openGate(test, objects.runId)) ?? objects.gateId };
+  }
+  if (route.path.startsWith('/v1/webhooks/{id}')) {
+    return { ...objects, webhookId: await insertWebhook(test) };
   }
   if (route.path.startsWith('/v1/rules/{id}')) {
     const gateId = await openGate(test, objects.runId, true);
@@ -197,6 +253,7 @@ export async function createMatrixObjects(test: TestApp<{ now(): number }>): Pro
       (body) => body.run?.id ?? body.id,
     )) ?? 'run_missing';
   const gateId = (await openGate(test, runId)) ?? 'gate_missing';
+  const webhookId = await insertWebhook(test);
   return {
     runId,
     gateId,
@@ -204,5 +261,7 @@ export async function createMatrixObjects(test: TestApp<{ now(): number }>): Pro
     targetUserId: 'user_target',
     targetAgentId: 'agent_target',
     revokedAgentToken: await issueRevokedAgentToken(test.store, 'agent_alpha', now),
+    webhookId,
+    deliveryId: await insertDeadDelivery(test, webhookId),
   };
 }

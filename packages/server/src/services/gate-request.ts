@@ -1,5 +1,5 @@
 import { canonicalJson, GatehouseError, openGate, type PolicyRequest, type Run } from '@gatehouse/core';
-import type { IdempotencyRecord, StoreTx } from '@gatehouse/store';
+import type { IdempotencyRecord, Store, StoreTx } from '@gatehouse/store';
 import { sha256Hex } from '../auth/secrets.js';
 import type { Principal } from '../http/principal.js';
 import { type CommitTools, commit } from './commit.js';
@@ -24,6 +24,7 @@ interface Prepared {
   agentId: string;
   input: GateRequestInput;
   key: string | null;
+  /** Hash of the body an idempotency key is bound to; empty without a key. */
   requestHash: string;
 }
 
@@ -36,11 +37,12 @@ function prepare(principal: Principal, input: GateRequestInput): Prepared {
   }
   checkArtifacts(input.artifacts);
   const { idempotencyKey, ...body } = input;
+  const key = idempotencyKey ?? null;
   return {
     agentId: principal.id,
     input: body,
-    key: idempotencyKey ?? null,
-    requestHash: sha256Hex(canonicalJson(body)),
+    key,
+    requestHash: key === null ? '' : sha256Hex(canonicalJson(body)),
   };
 }
 
@@ -85,12 +87,31 @@ async function activeRun(
   }
 }
 
-async function policyRequestOf(tx: StoreTx, agentId: string, input: GateRequestInput, run: Run | null) {
+const MAX_PROFILES = 10_000;
+// Agents are never changed once registered, so each store's profiles are read once.
+const profilesByStore = new WeakMap<Store, Map<string, string | null>>();
+
+async function agentProfile(deps: GateDeps, tx: StoreTx, agentId: string): Promise<string | null> {
+  let profiles = profilesByStore.get(deps.ctx.store);
+  if (profiles === undefined) {
+    profiles = new Map();
+    profilesByStore.set(deps.ctx.store, profiles);
+  }
+  const known = profiles.get(agentId);
+  if (known !== undefined) return known;
   const agent = await tx.getAgent(agentId);
+  if (agent === null) return null;
+  if (profiles.size >= MAX_PROFILES) profiles.clear();
+  profiles.set(agentId, agent.profile);
+  return agent.profile;
+}
+
+async function policyRequestOf(deps: GateDeps, tx: StoreTx, prepared: Prepared, run: Run | null) {
+  const { agentId, input } = prepared;
   const request: PolicyRequest = {
     event: input.event ?? (input.tool === undefined ? 'operation' : 'tool_call'),
     args: input.args ?? {},
-    agent: { id: agentId, profile: agent?.profile ?? null },
+    agent: { id: agentId, profile: await agentProfile(deps, tx, agentId) },
     ...(input.tool === undefined ? {} : { tool: input.tool }),
     ...(input.operation === undefined ? {} : { operation: input.operation }),
     ...(input.risk === undefined ? {} : { risk: input.risk }),
@@ -173,7 +194,7 @@ async function attemptInCommit(deps: GateDeps, tools: CommitTools, prepared: Pre
   }
   const run = await activeRun(tx, agentId, input.runId);
   if (run === 'paused') return { kind: 'paused', runId: input.runId as string };
-  const request = await policyRequestOf(tx, agentId, input, run);
+  const request = await policyRequestOf(deps, tx, prepared, run);
   const evaluation = await evaluateRequest(tx, {
     policy: deps.policies.current(),
     catalog: deps.catalog,

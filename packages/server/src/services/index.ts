@@ -15,6 +15,7 @@ import { createStreamService, type StreamService } from './stream-service.js';
 import { createTimeoutSweeper, type TimeoutSweeper } from './timeout-sweeper.js';
 import type { GateService, RunService } from './types.js';
 import type { UserService } from './users.js';
+import { createWebhookService, type WebhookService } from './webhook-service.js';
 
 /**
  * Every service of the server, created once per app. Each area owns its own factory;
@@ -33,7 +34,8 @@ export interface Services {
   confidence: ConfidenceService;
   streams: StreamService;
   timeouts: TimeoutSweeper;
-  /** Runs once the app is ready: loads the policy, starts the timeout sweeper. */
+  webhooks: WebhookService;
+  /** Runs once the app is ready: loads the policy, starts the timeout sweeper and the webhook worker. */
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -53,6 +55,7 @@ export async function createServices(ctx: AppContext): Promise<Services> {
   const confidence = createConfidenceService(ctx, { gates });
   const streams = createStreamService(ctx);
   const timeouts = createTimeoutSweeper(ctx);
+  const webhooks = createWebhookService(ctx);
   return {
     ...admin,
     audit,
@@ -64,13 +67,16 @@ export async function createServices(ctx: AppContext): Promise<Services> {
     confidence,
     streams,
     timeouts,
+    webhooks,
     async start() {
       await policies.start();
       timeouts.start();
+      webhooks.start();
     },
     async close() {
       streams.close();
       await timeouts.stop();
+      await webhooks.close();
       gates.close();
       metrics.close();
     },

@@ -122,11 +122,15 @@ export function createMetricsService(ctx: AppContext): MetricsService {
     }
   }
 
-  const unsubscribe = ctx.bus.subscribe((event) => {
-    pendingWork = pendingWork
-      .then(() => count(event))
-      .catch((err: unknown) => ctx.log.warn({ err, type: event.type }, 'metrics could not count an event'));
-  });
+  // Each node counts what it committed, so the counters of a cluster's nodes add up.
+  const unsubscribe = ctx.bus.subscribe(
+    (event) => {
+      pendingWork = pendingWork
+        .then(() => count(event))
+        .catch((err: unknown) => ctx.log.warn({ err, type: event.type }, 'metrics could not count an event'));
+    },
+    { localOnly: true },
+  );
 
   function rate(numerator: number, denominator: number): number {
     return denominator === 0 ? 0 : numerator / denominator;

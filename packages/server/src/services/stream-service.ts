@@ -1,6 +1,7 @@
 import type { StreamEvent } from '@gatehouse/store';
 import type { AppContext } from '../context.js';
 import type { SseSink } from '../http/sse.js';
+import { createCredentialWatch, type StreamCredential } from './stream-credentials.js';
 
 /** What one stream follows. */
 export interface FollowOptions {
@@ -11,6 +12,8 @@ export interface FollowOptions {
   /** Which events the client gets. */
   accept(event: StreamEvent): boolean;
   sink: SseSink;
+  /** Re-checked while the stream is open: the stream ends once it is revoked. */
+  credential?: StreamCredential | null;
 }
 
 /** Event streams: replay from the store, then live events from the bus, in seq order without duplicates. */
@@ -25,6 +28,8 @@ export interface StreamService {
 export interface StreamServiceOptions {
   /** @default 15000 */
   heartbeatMs?: number;
+  /** How often open streams' credentials are re-checked. @default config.streamRecheckMs */
+  recheckMs?: number;
 }
 
 /** Inbox streams carry gate events and run status changes. */
@@ -50,6 +55,9 @@ function deliver(stream: OpenStream, event: StreamEvent, accept: (event: StreamE
 /** Creates the stream service; one heartbeat timer serves every open stream. */
 export function createStreamService(ctx: AppContext, options: StreamServiceOptions = {}): StreamService {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const credentials = createCredentialWatch(ctx, {
+    intervalMs: options.recheckMs ?? ctx.config.streamRecheckMs,
+  });
   const open = new Set<OpenStream>();
   let timer: NodeJS.Timeout | null = null;
   let closing = false;
@@ -102,8 +110,11 @@ export function createStreamService(ctx: AppContext, options: StreamServiceOptio
         else deliver(stream, event, options.accept);
       });
       track(stream);
+      const { credential } = options;
+      const unwatch = credential == null ? () => {} : credentials.watch(credential, () => sink.end());
       sink.onClose(() => {
         unsubscribe();
+        unwatch();
         untrack(stream);
       });
       try {
@@ -123,6 +134,7 @@ export function createStreamService(ctx: AppContext, options: StreamServiceOptio
     },
     close() {
       closing = true;
+      credentials.close();
       for (const stream of [...open]) stream.sink.end();
       open.clear();
       if (timer !== null) clearInterval(timer);

@@ -47,7 +47,7 @@ export interface TestPerson {
 
 /** Creates `roles.length` people (`user_<prefix><n>`) with session tokens in one transaction. */
 export async function addTestPeople<C extends Clock>(
-  test: TestApp<C>,
+  test: Pick<TestApp<C>, 'store' | 'clock'>,
   prefix: string,
   roles: readonly Role[],
 ): Promise<TestPerson[]> {

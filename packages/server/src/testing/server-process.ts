@@ -27,6 +27,8 @@ export interface ServerProcessOptions {
   expectLink?: boolean;
   /** @default 30_000 */
   startTimeoutMs?: number;
+  /** Listen on this port, e.g. to restart a node where it was. @default 0 (any free port) */
+  port?: number;
 }
 
 function childEnv(extra: Record<string, string>): Record<string, string> {
@@ -61,10 +63,11 @@ function handle(child: ChildProcess, url: string, output: () => string): ServerP
   };
 }
 
-/** Starts `gatehouse serve --port 0 --data-dir <dataDir>` and waits for the URL it prints. */
+/** Starts `gatehouse serve --port <port> --data-dir <dataDir>` and waits for the URL it prints. */
 export function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
   if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run \`npx tsc -b\` first`);
-  const args = [GATEHOUSE_BIN, 'serve', '--port', '0', '--data-dir', options.dataDir, '--log-level', 'warn'];
+  const port = String(options.port ?? 0);
+  const args = [GATEHOUSE_BIN, 'serve', '--port', port, '--data-dir', options.dataDir, '--log-level', 'warn'];
   const child = spawn(process.execPath, args, {
     env: childEnv(options.env ?? {}),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -84,11 +87,14 @@ export function startServerProcess(options: ServerProcessOptions): Promise<Serve
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       text += chunk;
     });
+    let started = false;
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
       text += chunk;
+      if (started) return;
       const url = /Gatehouse is listening on (\S+)/.exec(text)?.[1];
       const ready = options.expectLink ? /gatehouse login .*\n/.test(text) : /API docs: .*\n/.test(text);
       if (url === undefined || !ready) return;
+      started = true;
       clearTimeout(timer);
       child.off('exit', onExit);
       resolve(handle(child, url, output));

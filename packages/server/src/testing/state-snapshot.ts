@@ -24,7 +24,7 @@ function runs(tx: StoreTx): Promise<Run[]> {
 
 /**
  * Everything a request could change, as one comparable value: the audit trail's length and
- * head, people, agents, runs, gates, remembered rules, policy versions and the stream position.
+ * head, people, agents, runs, gates, remembered rules, policy versions, webhooks and the stream position.
  */
 export async function snapshotState(store: Store): Promise<string> {
   let auditCount = 0;
@@ -40,6 +40,7 @@ export async function snapshotState(store: Store): Promise<string> {
     gates: await gates(tx),
     rules: await tx.listRememberedRules({ includeRevoked: true }),
     policies: (await tx.listPolicyVersions()).map((policy) => policy.version),
+    webhooks: await tx.listWebhooks(),
   }));
   const streamSeq = await store.latestStreamSeq();
   return JSON.stringify({ auditCount, auditHead, streamSeq, ...rows });

@@ -21,7 +21,19 @@ export function auditHash(prevHash: string, event: HashedAuditFields): string {
   return createHash('sha256').update(prevHash).update(body).digest('hex');
 }
 
+const ID_BYTES = 10;
+const POOL_IDS = 256;
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
 /** A fresh audit event id, `evt_` and 20 hex digits. */
 export function newAuditEventId(): string {
-  return `evt_${randomBytes(10).toString('hex')}`;
+  // One call to the random source per 256 ids: it costs far more than slicing a buffer.
+  if (poolOffset + ID_BYTES > pool.length) {
+    pool = randomBytes(ID_BYTES * POOL_IDS);
+    poolOffset = 0;
+  }
+  const id = pool.toString('hex', poolOffset, poolOffset + ID_BYTES);
+  poolOffset += ID_BYTES;
+  return `evt_${id}`;
 }

@@ -132,5 +132,10 @@ export function describeAuditContract(ctx: ContractContext): void {
     expect(first.items).toEqual(events.slice(0, 3));
     const second = await store.queryAudit({ limit: 3, cursor: first.nextCursor ?? '' });
     expect(second).toEqual({ items: events.slice(3), nextCursor: null });
+    const newest = await store.queryAudit({ limit: 3, order: 'desc' });
+    expect(newest.items.map((e) => e.seq)).toEqual([4, 3, 2]);
+    const older = await store.queryAudit({ limit: 3, order: 'desc', cursor: newest.nextCursor ?? '' });
+    expect(older).toEqual({ items: events.slice(0, 1), nextCursor: null });
+    expect(await seqs({ kind: 'gate.decided', order: 'desc' })).toEqual([4, 3, 1]);
   });
 }

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { makeAgent, uid } from './fixtures.js';
+import { makeAgent, makeUser, uid } from './fixtures.js';
 import type { ContractContext } from './harness.js';
 
 /** Group commit: many units share a commit, a throwing unit rolls back alone. */
@@ -48,6 +48,40 @@ export function describeCommitContract(ctx: ContractContext): void {
       [2, 3],
     ]);
     expect(await store.verifyAuditChain()).toMatchObject({ ok: true, count: 2 });
+  });
+
+  it('moves the credentials version when a commit changes tokens or people, before its caller hears back', async () => {
+    const { store } = ctx.harness();
+    const user = makeUser();
+    const token = {
+      tokenHash: uid('hash'),
+      kind: 'session',
+      subjectId: user.id,
+      createdAt: 1,
+      expiresAt: null,
+      revokedAt: null,
+    } as const;
+    await store.transaction(async (tx) => {
+      await tx.insertUser(user);
+      await tx.insertToken(token);
+    });
+    const start = store.credentialsVersion();
+    await store.transaction((tx) => tx.insertAgent(makeAgent()));
+    await store.read((tx) => tx.getToken(token.tokenHash));
+    expect(store.credentialsVersion()).toBe(start);
+    const seen = await Promise.all([
+      store
+        .transaction((tx) => tx.updateUser({ ...user, role: 'viewer' }))
+        .then(() => store.credentialsVersion()),
+      store.transaction((tx) => tx.insertAgent(makeAgent())).then(() => store.credentialsVersion()),
+    ]);
+    expect(seen[0]).toBeGreaterThan(start);
+    const afterUpdate = store.credentialsVersion();
+    await store.transaction((tx) => tx.revokeToken(token.tokenHash, 2));
+    expect(store.credentialsVersion()).toBeGreaterThan(afterUpdate);
+    const afterRevoke = store.credentialsVersion();
+    await store.transaction((tx) => tx.revokeTokensOf(user.id, 'session', 3));
+    expect(store.credentialsVersion()).toBeGreaterThan(afterRevoke);
   });
 
   it('turns a duplicate insert into CONFLICT without hurting the rest of the batch', async () => {

@@ -59,6 +59,25 @@ export function describeRecordContract(ctx: ContractContext): void {
     expect((await store.read((tx) => tx.getToken('h3')))?.revokedAt).toBeNull();
   });
 
+  it("reads many tokens with their sessions' people in one call", async () => {
+    const { store } = ctx.harness();
+    const user = makeUser({ role: 'developer' });
+    const token = { kind: 'session' as const, createdAt: 1, expiresAt: null, revokedAt: null };
+    await store.transaction(async (tx) => {
+      await tx.insertUser(user);
+      await tx.insertToken({ ...token, tokenHash: 'c1', subjectId: user.id });
+      await tx.insertToken({ ...token, tokenHash: 'c2', subjectId: 'user_gone', revokedAt: 5 });
+      await tx.insertToken({ ...token, tokenHash: 'c3', kind: 'agent', subjectId: 'agent_a' });
+    });
+    const found = await store.read((tx) => tx.getCredentials(['c3', 'c1', 'c2', 'missing']));
+    expect(found.sort((a, b) => a.token.tokenHash.localeCompare(b.token.tokenHash))).toEqual([
+      { token: { ...token, tokenHash: 'c1', subjectId: user.id }, user },
+      { token: { ...token, tokenHash: 'c2', subjectId: 'user_gone', revokedAt: 5 }, user: null },
+      { token: { ...token, tokenHash: 'c3', kind: 'agent', subjectId: 'agent_a' }, user: null },
+    ]);
+    expect(await store.read((tx) => tx.getCredentials([]))).toEqual([]);
+  });
+
   it('lists signing keys of one person', async () => {
     const { store } = ctx.harness();
     const key = {

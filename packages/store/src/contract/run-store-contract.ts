@@ -5,6 +5,7 @@ import { describeGateContract } from './gates.contract.js';
 import type { ContractContext, StoreHarness } from './harness.js';
 import { describeRecordContract } from './records.contract.js';
 import { describeStreamContract } from './stream.contract.js';
+import { describeWebhookContract } from './webhooks.contract.js';
 
 export type { ContractContext, StoreHarness } from './harness.js';
 
@@ -34,5 +35,6 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreHar
     describe('group commit', () => describeCommitContract(ctx));
     describe('audit chain', () => describeAuditContract(ctx));
     describe('stream events and JSON', () => describeStreamContract(ctx));
+    describe('webhooks and the outbox', () => describeWebhookContract(ctx));
   });
 }

@@ -23,6 +23,11 @@ function assertNoNul(node: unknown): void {
   }
 }
 
+/** The same rule for the parameters of a query that was compiled earlier. */
+export function assertNoNulParameters(parameters: readonly unknown[]): void {
+  for (const value of parameters) if (typeof value === 'string') assertNoNul(value);
+}
+
 /**
  * Postgres cannot keep NUL in text; SQLite can. Refusing it up front on both keeps the engines
  * alike (JSON documents are unaffected: JSON escapes NUL as `\u0000`).

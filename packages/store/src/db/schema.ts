@@ -146,6 +146,62 @@ export interface StreamEventsTable {
   at: number;
 }
 
+export interface WebhooksTable {
+  id: string;
+  url: string;
+  /** JSON array of event types (the same as the webhook_events rows). */
+  events: string;
+  description: string | null;
+  enabled: number;
+  secret: string;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookEventsTable {
+  webhook_id: string;
+  event_type: string;
+}
+
+export interface OutboxTable {
+  id: string;
+  type: string;
+  payload: string;
+  created_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  payload: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: number | null;
+  claim_token: string | null;
+  claimed_at: number | null;
+  claimed_until: number | null;
+  last_attempt_at: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  redelivery_of: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: string;
+  attempt: number;
+  started_at: number;
+  duration_ms: number | null;
+  status_code: number | null;
+  response_excerpt: string | null;
+  error: string | null;
+}
+
 /** Every table of the store, as Kysely sees them. */
 export interface Database {
   agents: AgentsTable;
@@ -163,6 +219,11 @@ export interface Database {
   audit_events: AuditEventsTable;
   audit_checkpoint: AuditCheckpointTable;
   stream_events: StreamEventsTable;
+  webhooks: WebhooksTable;
+  webhook_events: WebhookEventsTable;
+  outbox: OutboxTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 /** What every query of one unit of work runs with. */
@@ -171,4 +232,21 @@ export interface TxContext {
   readonly db: Kysely<Database>;
   readonly now: number;
   readonly dialect: Dialect;
+  /** SQL text of the store's prepared queries by name, compiled once per store (see prepared.ts). */
+  readonly statements: Map<string, string>;
+  /** What the transaction already knows; one write batch shares it across its units. */
+  readonly memo: TxMemo;
+}
+
+/** Facts a transaction learnt that later statements of it may reuse. */
+export interface TxMemo {
+  /** The audit chain's head after the last append; forgotten when a unit rolls back. */
+  auditHead: { seq: number; hash: string } | null;
+  /** A unit wrote tokens or people: caches of credentials must look again after the commit. */
+  credentialsChanged: boolean;
+}
+
+/** A memo for a new transaction or read. */
+export function newTxMemo(): TxMemo {
+  return { auditHead: null, credentialsChanged: false };
 }

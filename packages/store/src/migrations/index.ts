@@ -2,6 +2,7 @@ import { GatehouseError } from '@gatehouse/core';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import type { Dialect } from '../db/schema.js';
 import { initialMigration } from './0001-initial.js';
+import { webhooksMigration } from './0002-webhooks.js';
 
 /** Migrations take a Kysely instance of any table shape. */
 export type MigrationDb = Parameters<Migration['up']>[0];
@@ -13,6 +14,7 @@ const MIGRATION_LOCK_TABLE = 'gatehouse_migration_lock';
 export function createMigrationProvider(dialect: Dialect): MigrationProvider {
   const migrations: Record<string, Migration> = {
     '0001_initial': initialMigration(dialect),
+    '0002_webhooks': webhooksMigration(dialect),
   };
   return { getMigrations: async () => migrations };
 }

@@ -60,6 +60,10 @@ function createPool(options: PostgresStoreOptions): pg.Pool {
 }
 
 const epochMs = sql<number>`floor(extract(epoch from now()) * 1000)::bigint`;
+// Read after the write lock is held (a select list runs left to right): `now()` is the start of the
+// transaction, which may be long before a busy cluster hands over the lock, and time would then
+// run backwards in commit order.
+const lockedEpochMs = sql<number>`floor(extract(epoch from clock_timestamp()) * 1000)::bigint`;
 
 function schemaKey(schema: string | undefined) {
   return schema === undefined ? sql`hashtext(current_schema())` : sql`hashtext(${schema})`;
@@ -97,7 +101,7 @@ function postgresAdapter(
     async begin(conn) {
       await sql`begin`.execute(conn);
       const lock = sql`pg_advisory_xact_lock(${WRITE_LOCK}, ${schemaKey(schema)})`;
-      const { rows } = await sql<{ now: number }>`select ${lock}, ${epochMs} as now`.execute(conn);
+      const { rows } = await sql<{ now: number }>`select ${lock}, ${lockedEpochMs} as now`.execute(conn);
       const now = useClock ? clock.now() : Number(rows[0]?.now);
       return () => now;
     },

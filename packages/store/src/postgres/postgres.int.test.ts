@@ -60,7 +60,7 @@ describe('Postgres store', () => {
     const nodes = await Promise.all(
       [1, 2, 3].map(() => createPostgresStore({ connectionString: target.connectionString, schema, clock })),
     );
-    expect(nodes.map((node) => node.appliedMigrations.length).sort()).toEqual([0, 0, 1]);
+    expect(nodes.map((node) => node.appliedMigrations.length).sort()).toEqual([0, 0, 2]);
     await Promise.all(nodes.map((node) => node.close()));
     const again = await migrateToLatest({ connectionString: target.connectionString, schema });
     expect(again).toEqual({ dialect: 'postgres', applied: [] });
@@ -73,6 +73,31 @@ describe('Postgres store', () => {
     const now = await store.transaction(async (tx) => tx.now);
     expect(Math.abs(now - Date.now())).toBeLessThan(60_000);
     expect(Math.abs((await store.databaseNow()) - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('takes now once it holds the write lock, so time never runs backwards in commit order', async () => {
+    const target = await start();
+    const nodeB = await target.openStore();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let entered: () => void = () => undefined;
+    const holding = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    const first = target.store.transaction(async (tx) => {
+      entered();
+      await held;
+      return tx.now;
+    });
+    await holding;
+    const second = nodeB.transaction(async (tx) => tx.now);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    // The second node waited about 400 ms for the lock; its now is after that wait, not before it.
+    expect(b - a).toBeGreaterThanOrEqual(350);
   });
 
   it('lets a fake clock decide time when asked to (server tests)', async () => {

@@ -2,6 +2,7 @@ import type { AuditEvent } from '@gatehouse/core';
 import type { Selectable } from 'kysely';
 import { auditHash, GENESIS_HASH, newAuditEventId } from '../audit/hash.js';
 import type { AuditEventsTable, TxContext } from '../db/schema.js';
+import { preparedQuery, runPrepared } from '../prepared.js';
 import type { AuditCheckpoint, AuditFilter, AuditInput, Page } from '../types.js';
 import { changed, decodeCursor, int, pageLimit, parseJson, toPage } from './rows.js';
 
@@ -31,13 +32,24 @@ export async function getAuditCheckpoint({ db }: TxContext): Promise<AuditCheckp
   return { seq: int(row.seq), hash: row.hash, truncatedAt: int(row.truncated_at), removed: int(row.removed) };
 }
 
+const lastEvent = preparedQuery(
+  'audit-last-event',
+  (db, _: null) => db.selectFrom('audit_events').select(['seq', 'hash']).orderBy('seq', 'desc').limit(1),
+  () => [1],
+);
+
+type AuditRow = Selectable<AuditEventsTable>;
+
+const insertEvent = preparedQuery(
+  'audit-insert',
+  (db, row: AuditRow) => db.insertInto('audit_events').values(row),
+  (row) => [row.seq, row.id, row.at, row.kind, row.actor, row.subject, row.data, row.prev_hash, row.hash],
+);
+
 async function chainHead(ctx: TxContext): Promise<{ seq: number; hash: string }> {
-  const last = await ctx.db
-    .selectFrom('audit_events')
-    .select(['seq', 'hash'])
-    .orderBy('seq', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  if (ctx.memo.auditHead !== null) return ctx.memo.auditHead;
+  const { rows } = await runPrepared<{ seq: number; hash: string }, null>(ctx, lastEvent, null);
+  const last = rows[0];
   if (last) return { seq: int(last.seq), hash: last.hash };
   const checkpoint = await getAuditCheckpoint(ctx);
   return checkpoint ? { seq: checkpoint.seq, hash: checkpoint.hash } : { seq: 0, hash: GENESIS_HASH };
@@ -50,7 +62,8 @@ async function chainHead(ctx: TxContext): Promise<{ seq: number; hash: string }>
 export async function appendAudit(ctx: TxContext, input: AuditInput): Promise<AuditEvent> {
   const head = await chainHead(ctx);
   // Hash exactly what will be read back: JSON drops undefined, turns dates into strings, and so on.
-  const data = parseJson<Record<string, unknown>>(JSON.stringify(input.data ?? {}));
+  const text = JSON.stringify(input.data ?? {});
+  const data = parseJson<Record<string, unknown>>(text);
   const fields = {
     seq: head.seq + 1,
     id: newAuditEventId(),
@@ -60,10 +73,10 @@ export async function appendAudit(ctx: TxContext, input: AuditInput): Promise<Au
   };
   const event = { ...fields, subject: input.subject ?? null, data };
   const hash = auditHash(head.hash, event);
-  await ctx.db
-    .insertInto('audit_events')
-    .values({ ...fields, subject: event.subject, data: JSON.stringify(data), prev_hash: head.hash, hash })
-    .execute();
+  const row = { ...fields, subject: event.subject, data: text, prev_hash: head.hash, hash };
+  await runPrepared(ctx, insertEvent, row);
+  // The transaction is the chain's only writer, so the next append may start from here.
+  ctx.memo.auditHead = { seq: fields.seq, hash };
   return { ...event, prevHash: head.hash, hash };
 }
 
@@ -76,12 +89,13 @@ export async function queryAudit({ db }: TxContext, filter: AuditFilter): Promis
   if (filter.fromSeq !== undefined) query = query.where('seq', '>=', filter.fromSeq);
   if (filter.since !== undefined) query = query.where('at', '>=', filter.since);
   if (filter.until !== undefined) query = query.where('at', '<', filter.until);
+  const newestFirst = filter.order === 'desc';
   if (filter.cursor !== undefined) {
-    const [afterSeq] = decodeCursor(filter.cursor, ['number'] as const);
-    query = query.where('seq', '>', afterSeq);
+    const [lastSeq] = decodeCursor(filter.cursor, ['number'] as const);
+    query = query.where('seq', newestFirst ? '<' : '>', lastSeq);
   }
   const rows = await query
-    .orderBy('seq')
+    .orderBy('seq', newestFirst ? 'desc' : 'asc')
     .limit(limit + 1)
     .execute();
   return toPage(rows, limit, toEvent, (row) => [int(row.seq)]);
@@ -115,6 +129,7 @@ async function lastRemovable(ctx: TxContext, before: number): Promise<{ seq: num
 
 /** Removes the chain's oldest prefix before `before` and records where the rest starts. */
 export async function truncateAudit(ctx: TxContext, before: number): Promise<AuditCheckpoint | null> {
+  ctx.memo.auditHead = null;
   const last = await lastRemovable(ctx, before);
   if (last === null) return null;
   const deleted = await ctx.db.deleteFrom('audit_events').where('seq', '<=', last.seq).executeTakeFirst();

@@ -1,8 +1,9 @@
 import type { Gate } from '@gatehouse/core';
 import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { Database, TxContext } from '../db/schema.js';
+import { affectedRows, preparedQuery, runPrepared } from '../prepared.js';
 import type { GateFilter, Page } from '../types.js';
-import { changed, decodeCursor, int, pageLimit, parseJson, toPage } from './rows.js';
+import { decodeCursor, int, pageLimit, parseJson, toPage } from './rows.js';
 
 type GateQuery<O> = SelectQueryBuilder<Database, 'gates', O>;
 
@@ -25,21 +26,37 @@ function indexedColumns(gate: Gate) {
   };
 }
 
-async function writeAssignees({ db }: TxContext, gate: Gate, replace: boolean): Promise<void> {
-  if (replace) await db.deleteFrom('gate_assignees').where('gate_id', '=', gate.id).execute();
+type GateColumns = ReturnType<typeof indexedColumns>;
+
+function columnValues(columns: GateColumns): unknown[] {
+  const { status, type, risk, agent_id, run_id, timeout_at, created_at, data } = columns;
+  return [status, type, risk, agent_id, run_id, timeout_at, created_at, data];
+}
+
+const deleteAssignees = preparedQuery(
+  'gate-assignees-delete',
+  (db, gateId: string) => db.deleteFrom('gate_assignees').where('gate_id', '=', gateId),
+  (gateId) => [gateId],
+);
+
+async function writeAssignees(ctx: TxContext, gate: Gate, replace: boolean): Promise<void> {
+  if (replace) await runPrepared(ctx, deleteAssignees, gate.id);
   const assignees = [...new Set(gate.assignees)];
   if (assignees.length === 0) return;
-  await db
+  await ctx.db
     .insertInto('gate_assignees')
     .values(assignees.map((assignee) => ({ gate_id: gate.id, assignee })))
     .execute();
 }
 
+const insertGateRow = preparedQuery(
+  'gate-insert',
+  (db, row: { id: string; version: number } & GateColumns) => db.insertInto('gates').values(row),
+  (row) => [row.id, row.version, ...columnValues(row)],
+);
+
 export async function insertGate(ctx: TxContext, gate: Gate): Promise<void> {
-  await ctx.db
-    .insertInto('gates')
-    .values({ id: gate.id, version: 1, ...indexedColumns(gate) })
-    .execute();
+  await runPrepared(ctx, insertGateRow, { id: gate.id, version: 1, ...indexedColumns(gate) });
   await writeAssignees(ctx, gate, false);
 }
 
@@ -47,13 +64,15 @@ function withVersion(row: { data: string; version: number }): Gate & { version: 
   return { ...parseJson<Gate>(row.data), version: int(row.version) };
 }
 
-export async function getGate({ db }: TxContext, id: string): Promise<(Gate & { version: number }) | null> {
-  const row = await db
-    .selectFrom('gates')
-    .select(['data', 'version'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row ? withVersion(row) : null;
+const gateById = preparedQuery(
+  'gate-by-id',
+  (db, id: string) => db.selectFrom('gates').select(['data', 'version']).where('id', '=', id),
+  (id) => [id],
+);
+
+export async function getGate(ctx: TxContext, id: string): Promise<(Gate & { version: number }) | null> {
+  const { rows } = await runPrepared<{ data: string; version: number }, string>(ctx, gateById, id);
+  return rows[0] ? withVersion(rows[0]) : null;
 }
 
 function applyFilter<O>(query: GateQuery<O>, filter: Omit<GateFilter, 'limit' | 'cursor'>): GateQuery<O> {
@@ -111,23 +130,49 @@ export async function countGates(
   return int(row.count);
 }
 
+interface GateUpdate {
+  columns: GateColumns;
+  id: string;
+  expectedVersion: number;
+  now: number;
+}
+
+function buildUpdate(db: TxContext['db'], update: GateUpdate) {
+  return db
+    .updateTable('gates')
+    .set((eb) => ({ ...update.columns, version: eb('version', '+', 1) }))
+    .where('id', '=', update.id)
+    .where('version', '=', update.expectedVersion)
+    .where('status', '=', 'pending');
+}
+
+const updatePending = preparedQuery('gate-update', buildUpdate, (update) => [
+  ...columnValues(update.columns),
+  1,
+  update.id,
+  update.expectedVersion,
+  'pending',
+]);
+
+// The deadline is checked by the same statement, so a late decision can never land.
+const updatePendingBeforeDeadline = preparedQuery(
+  'gate-update-before-deadline',
+  (db, update: GateUpdate) =>
+    buildUpdate(db, update).where((eb) =>
+      eb.or([eb('timeout_at', 'is', null), eb('timeout_at', '>', update.now)]),
+    ),
+  (update) => [...updatePending.parameters(update), update.now],
+);
+
 export async function updateGate(
   ctx: TxContext,
   gate: Gate,
   expectedVersion: number,
   options: { beforeDeadline?: boolean } = {},
 ): Promise<boolean> {
-  let update = ctx.db
-    .updateTable('gates')
-    .set((eb) => ({ ...indexedColumns(gate), version: eb('version', '+', 1) }))
-    .where('id', '=', gate.id)
-    .where('version', '=', expectedVersion)
-    .where('status', '=', 'pending');
-  if (options.beforeDeadline === true) {
-    update = update.where((eb) => eb.or([eb('timeout_at', 'is', null), eb('timeout_at', '>', ctx.now)]));
-  }
-  const result = await update.executeTakeFirst();
-  if (changed(result.numUpdatedRows) !== 1) return false;
+  const update = { columns: indexedColumns(gate), id: gate.id, expectedVersion, now: ctx.now };
+  const query = options.beforeDeadline === true ? updatePendingBeforeDeadline : updatePending;
+  if (affectedRows(await runPrepared(ctx, query, update)) !== 1) return false;
   await writeAssignees(ctx, gate, true);
   return true;
 }

@@ -1,6 +1,7 @@
 import type { Agent, AutonomyLevel, Role } from '@gatehouse/core';
 import type { Selectable } from 'kysely';
 import type { AgentsTable, SigningKeysTable, TokensTable, TxContext, UsersTable } from '../db/schema.js';
+import { preparedQuery, runPrepared } from '../prepared.js';
 import type { SigningKeyRecord, TokenRecord, UserRecord } from '../types.js';
 import { changed, int, intOrNull } from './rows.js';
 
@@ -14,7 +15,7 @@ function toAgent(row: Selectable<AgentsTable>): Agent {
   };
 }
 
-function toUser(row: Selectable<UsersTable>): UserRecord {
+export function toUser(row: Selectable<UsersTable>): UserRecord {
   return {
     id: row.id,
     name: row.name,
@@ -25,7 +26,7 @@ function toUser(row: Selectable<UsersTable>): UserRecord {
   };
 }
 
-function toToken(row: Selectable<TokensTable>): TokenRecord {
+export function toToken(row: Selectable<TokensTable>): TokenRecord {
   return {
     tokenHash: row.token_hash,
     kind: row.kind as TokenRecord['kind'],
@@ -59,9 +60,15 @@ export async function insertAgent({ db }: TxContext, agent: Agent): Promise<void
     .execute();
 }
 
-export async function getAgent({ db }: TxContext, id: string): Promise<Agent | null> {
-  const row = await db.selectFrom('agents').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? toAgent(row) : null;
+const agentById = preparedQuery(
+  'agent-by-id',
+  (db, id: string) => db.selectFrom('agents').selectAll().where('id', '=', id),
+  (id) => [id],
+);
+
+export async function getAgent(ctx: TxContext, id: string): Promise<Agent | null> {
+  const { rows } = await runPrepared<Selectable<AgentsTable>, string>(ctx, agentById, id);
+  return rows[0] ? toAgent(rows[0]) : null;
 }
 
 export async function listAgents({ db }: TxContext): Promise<Agent[]> {
@@ -84,9 +91,15 @@ export async function insertUser({ db }: TxContext, user: UserRecord): Promise<v
   await db.insertInto('users').values(userRow(user)).execute();
 }
 
-export async function getUser({ db }: TxContext, id: string): Promise<UserRecord | null> {
-  const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? toUser(row) : null;
+const userById = preparedQuery(
+  'user-by-id',
+  (db, id: string) => db.selectFrom('users').selectAll().where('id', '=', id),
+  (id) => [id],
+);
+
+export async function getUser(ctx: TxContext, id: string): Promise<UserRecord | null> {
+  const { rows } = await runPrepared<Selectable<UsersTable>, string>(ctx, userById, id);
+  return rows[0] ? toUser(rows[0]) : null;
 }
 
 export async function getUserByName({ db }: TxContext, name: string): Promise<UserRecord | null> {
@@ -99,8 +112,9 @@ export async function listUsers({ db }: TxContext): Promise<UserRecord[]> {
   return rows.map(toUser);
 }
 
-export async function updateUser({ db }: TxContext, user: UserRecord): Promise<void> {
+export async function updateUser({ db, memo }: TxContext, user: UserRecord): Promise<void> {
   const { id, ...rest } = userRow(user);
+  memo.credentialsChanged = true;
   await db.updateTable('users').set(rest).where('id', '=', id).execute();
 }
 
@@ -118,16 +132,19 @@ export async function insertToken({ db }: TxContext, token: TokenRecord): Promis
     .execute();
 }
 
-export async function getToken({ db }: TxContext, tokenHash: string): Promise<TokenRecord | null> {
-  const row = await db
-    .selectFrom('tokens')
-    .selectAll()
-    .where('token_hash', '=', tokenHash)
-    .executeTakeFirst();
-  return row ? toToken(row) : null;
+const tokenByHash = preparedQuery(
+  'token-by-hash',
+  (db, tokenHash: string) => db.selectFrom('tokens').selectAll().where('token_hash', '=', tokenHash),
+  (tokenHash) => [tokenHash],
+);
+
+export async function getToken(ctx: TxContext, tokenHash: string): Promise<TokenRecord | null> {
+  const { rows } = await runPrepared<Selectable<TokensTable>, string>(ctx, tokenByHash, tokenHash);
+  return rows[0] ? toToken(rows[0]) : null;
 }
 
-export async function revokeToken({ db }: TxContext, tokenHash: string, at: number): Promise<boolean> {
+export async function revokeToken({ db, memo }: TxContext, tokenHash: string, at: number): Promise<boolean> {
+  memo.credentialsChanged = true;
   const result = await db
     .updateTable('tokens')
     .set({ revoked_at: at })
@@ -138,11 +155,12 @@ export async function revokeToken({ db }: TxContext, tokenHash: string, at: numb
 }
 
 export async function revokeTokensOf(
-  { db }: TxContext,
+  { db, memo }: TxContext,
   subjectId: string,
   kind: TokenRecord['kind'],
   at: number,
 ): Promise<number> {
+  memo.credentialsChanged = true;
   const result = await db
     .updateTable('tokens')
     .set({ revoked_at: at })

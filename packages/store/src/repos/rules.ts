@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { PolicyVersionsTable, RememberedRulesTable, TxContext } from '../db/schema.js';
+import { preparedQuery, runPrepared } from '../prepared.js';
 import type { IdempotencyRecord, PolicyVersion, RememberedRule } from '../types.js';
 import { changed, int, intOrNull, parseJson } from './rows.js';
 
@@ -81,17 +82,28 @@ export async function getRememberedRule({ db }: TxContext, id: string): Promise<
   return row ? toRule(row) : null;
 }
 
-export async function listRememberedRules(
-  { db }: TxContext,
-  options: { includeRevoked?: boolean },
-): Promise<RememberedRule[]> {
-  const rows = await db
+function buildRuleList(db: TxContext['db'], includeRevoked: boolean) {
+  return db
     .selectFrom('remembered_rules')
     .selectAll()
-    .$if(options.includeRevoked !== true, (q) => q.where('revoked_at', 'is', null))
+    .$if(!includeRevoked, (q) => q.where('revoked_at', 'is', null))
     .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+    .orderBy('id');
+}
+
+// Every gated request looks for a rule that lets it through.
+const rulesInForce = preparedQuery(
+  'remembered-rules-unrevoked',
+  (db, _: null) => buildRuleList(db, false),
+  () => [],
+);
+
+export async function listRememberedRules(
+  ctx: TxContext,
+  options: { includeRevoked?: boolean },
+): Promise<RememberedRule[]> {
+  if (options.includeRevoked === true) return (await buildRuleList(ctx.db, true).execute()).map(toRule);
+  const { rows } = await runPrepared<Selectable<RememberedRulesTable>, null>(ctx, rulesInForce, null);
   return rows.map(toRule);
 }
 

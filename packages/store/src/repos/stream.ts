@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { StreamEventsTable, TxContext } from '../db/schema.js';
+import { preparedQuery, runPrepared } from '../prepared.js';
 import type { StreamEvent } from '../types.js';
 import { int, pageLimit, parseJson } from './rows.js';
 
@@ -15,24 +16,33 @@ function toStreamEvent(row: Selectable<StreamEventsTable>): StreamEvent {
   };
 }
 
+type NewStreamRow = Omit<Selectable<StreamEventsTable>, 'seq'>;
+
+const insertEvent = preparedQuery(
+  'stream-insert',
+  (db, row: NewStreamRow) => db.insertInto('stream_events').values(row).returning('seq'),
+  (row) => [row.type, row.run_id, row.agent_id, row.gate_id, row.data, row.at],
+);
+
 export async function appendStreamEvent(
-  { db, now }: TxContext,
+  ctx: TxContext,
   event: Omit<StreamEvent, 'seq' | 'at'>,
 ): Promise<StreamEvent> {
-  const data = parseJson<Record<string, unknown>>(JSON.stringify(event.data ?? {}));
-  const row = await db
-    .insertInto('stream_events')
-    .values({
-      type: event.type,
-      run_id: event.runId,
-      agent_id: event.agentId,
-      gate_id: event.gateId,
-      data: JSON.stringify(data),
-      at: now,
-    })
-    .returning('seq')
-    .executeTakeFirstOrThrow();
-  return { ...event, data, seq: int(row.seq), at: now };
+  const { now } = ctx;
+  const text = JSON.stringify(event.data ?? {});
+  const data = parseJson<Record<string, unknown>>(text);
+  const row = {
+    type: event.type,
+    run_id: event.runId,
+    agent_id: event.agentId,
+    gate_id: event.gateId,
+    data: text,
+    at: now,
+  };
+  const { rows } = await runPrepared<{ seq: number }, NewStreamRow>(ctx, insertEvent, row);
+  const inserted = rows[0];
+  if (inserted === undefined) throw new Error('stream event insert returned no seq');
+  return { ...event, data, seq: int(inserted.seq), at: now };
 }
 
 export async function listStreamEvents(

@@ -2,12 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Clock } from '@gatehouse/core';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
 import { RejectNulPlugin } from '../db/reject-nul.js';
 import type { Database } from '../db/schema.js';
 import { unavailable } from '../db-errors.js';
 import { createKyselyStore, type StoreAdapter } from '../kysely-store.js';
 import { runMigrations } from '../migrations/index.js';
+import { runStatement } from '../prepared.js';
 import { invalidField } from '../repos/rows.js';
 import type { Store } from '../types.js';
 import { acquireLockFile, type LockFile } from './lock-file.js';
@@ -103,18 +104,18 @@ function sqliteAdapter(handles: Handles, options: SqliteStoreOptions): StoreAdap
     dialect: 'sqlite',
     ...(options.maxBatch === undefined ? {} : { maxBatch: options.maxBatch }),
     async begin(db) {
-      await sql`begin immediate`.execute(db);
+      await runStatement(db, 'begin immediate');
       return () => clock.now();
     },
     withWriteConnection: (fn) => writer.connection().execute(fn),
     // A read transaction gives every read one consistent snapshot of the WAL.
     withReadConnection: (fn) =>
       reader.connection().execute(async (db) => {
-        await sql`begin`.execute(db);
+        await runStatement(db, 'begin');
         try {
           return await fn(db);
         } finally {
-          await sql`commit`.execute(db);
+          await runStatement(db, 'commit');
         }
       }),
     readNow: () => clock.now(),

@@ -51,7 +51,7 @@ describe('SQLite store', () => {
     cleanups.push(remove);
     const store = await open(file);
     expect(store.pragmas()).toEqual({ journalMode: 'wal', synchronous: 'full', busyTimeoutMs: 5000 });
-    expect(store.appliedMigrations).toEqual(['0001_initial']);
+    expect(store.appliedMigrations).toEqual(['0001_initial', '0002_webhooks']);
   });
 
   it('refuses a second writer on the same file while the first is open', async () => {
@@ -82,7 +82,10 @@ describe('SQLite store', () => {
   it('migrates a file without serving it, once', async () => {
     const { file, remove } = tempFile();
     cleanups.push(remove);
-    expect(await migrateToLatest({ file })).toEqual({ dialect: 'sqlite', applied: ['0001_initial'] });
+    expect(await migrateToLatest({ file })).toEqual({
+      dialect: 'sqlite',
+      applied: ['0001_initial', '0002_webhooks'],
+    });
     expect(await migrateToLatest({ file })).toEqual({ dialect: 'sqlite', applied: [] });
   });
 

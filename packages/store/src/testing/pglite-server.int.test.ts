@@ -81,4 +81,42 @@ describe('in-process Postgres', () => {
     const { rows } = await other.query("select to_regclass('pglite_gone') as t");
     expect(rows[0].t).toBeNull();
   });
+
+  it('delivers a NOTIFY only to the connections that LISTEN on its channel, also after an UNLISTEN', async () => {
+    const [listener, other, quiet, notifier] = await Promise.all([
+      connect(),
+      connect(),
+      connect(),
+      connect(),
+    ]);
+    const heard: string[] = [];
+    listener?.on('notification', (n) => heard.push(`listener ${n.channel} ${n.payload}`));
+    other?.on('notification', (n) => heard.push(`other ${n.channel} ${n.payload}`));
+    quiet?.on('notification', (n) => heard.push(`quiet ${n.channel} ${n.payload}`));
+    notifier?.on('notification', (n) => heard.push(`notifier ${n.channel} ${n.payload}`));
+    await listener?.query('LISTEN "Probe Channel"');
+    await other?.query('listen probe_other');
+    await quiet?.query('listen probe_quiet');
+    await quiet?.query('listen "Probe Channel"');
+    await quiet?.query('unlisten "Probe Channel"');
+    await notifier?.query(`select pg_notify('Probe Channel', '7'), pg_notify('probe_other', '8')`);
+    await notifier?.query(`begin; select pg_notify('probe_quiet', '9'); commit`);
+    await listener?.query('select 1');
+    await other?.query('select 1');
+    await quiet?.query('select 1');
+    expect(heard.sort()).toEqual(['listener Probe Channel 7', 'other probe_other 8', 'quiet probe_quiet 9']);
+  });
+
+  it('drops the connections of one application name, as pg_terminate_backend would', async () => {
+    const named = new pg.Client({ connectionString: target.connectionString, application_name: 'probe-a 1' });
+    const kept = new pg.Client({ connectionString: target.connectionString, application_name: 'probe-b' });
+    await Promise.all([named.connect(), kept.connect()]);
+    clients.push(named, kept);
+    const ended = new Promise((resolve) => named.once('end', resolve));
+    named.on('error', () => undefined);
+    expect(await target.terminateConnections('probe-a')).toBe(1);
+    await ended;
+    expect((await kept.query('select 1 as one')).rows[0].one).toBe(1);
+    await expect(named.query('select 1')).rejects.toThrow();
+  });
 });

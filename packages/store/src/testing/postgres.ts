@@ -27,6 +27,11 @@ export interface TestPostgres {
   store: PostgresStore;
   /** Another store on the same schema, like a second node; closed by `stop()`. */
   openStore(options?: { clock?: Clock }): Promise<PostgresStore>;
+  /**
+   * Ends every connection whose `application_name` starts with `prefix` (`pg_terminate_backend` on a
+   * server, a dropped socket in-process), as a crash or a network cut would; returns how many.
+   */
+  terminateConnections(prefix: string): Promise<number>;
   /** Closes every store, drops the schema, and lets the in-process Postgres go when unused. */
   stop(): Promise<void>;
   /** Same as `stop()`. */
@@ -35,6 +40,7 @@ export interface TestPostgres {
 
 interface InProcessPostgres {
   connectionString: string;
+  terminate(prefix: string): number;
   stop(): Promise<void>;
 }
 
@@ -50,6 +56,7 @@ async function bootInProcess(): Promise<InProcessPostgres> {
   const server = await servePglite(db);
   return {
     connectionString: `postgres://postgres@127.0.0.1:${server.port}/postgres`,
+    terminate: (prefix) => server.terminate(prefix),
     async stop() {
       await server.close();
       await db.close();
@@ -79,14 +86,28 @@ function releaseInProcess(): void {
   }, IDLE_STOP_MS);
 }
 
-async function adminQuery(connectionString: string, text: string): Promise<void> {
+async function adminQuery(
+  connectionString: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<pg.QueryResult> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
-    await client.query(text);
+    return await client.query(text, values);
   } finally {
     await client.end();
   }
+}
+
+async function terminateOnServer(connectionString: string, prefix: string): Promise<number> {
+  const { rows } = await adminQuery(
+    connectionString,
+    `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
+      where left(application_name, length($1)) = $1 and pid <> pg_backend_pid()`,
+    [prefix],
+  );
+  return rows[0].n;
 }
 
 /**
@@ -96,7 +117,8 @@ async function adminQuery(connectionString: string, text: string): Promise<void>
 export async function startTestPostgres(options: StartTestPostgresOptions = {}): Promise<TestPostgres> {
   const url = options.url === undefined ? process.env.GATEHOUSE_TEST_DATABASE_URL : options.url;
   const kind = url ? 'server' : 'in-process';
-  const connectionString = url || (await acquireInProcess()).connectionString;
+  const inProcessServer = url ? null : await acquireInProcess();
+  const connectionString = inProcessServer?.connectionString ?? (url as string);
   const schema = `gh_test_${randomBytes(6).toString('hex')}`;
   const timeFromClock = options.timeFromClock ?? options.clock !== undefined;
   const stores: PostgresStore[] = [];
@@ -115,9 +137,13 @@ export async function startTestPostgres(options: StartTestPostgresOptions = {}):
     })();
     return stopping;
   };
+  const terminateConnections = async (prefix: string): Promise<number> =>
+    inProcessServer === null
+      ? terminateOnServer(connectionString, prefix)
+      : inProcessServer.terminate(prefix);
   try {
     const store = await openStore();
-    return { connectionString, schema, kind, store, openStore, stop, close: stop };
+    return { connectionString, schema, kind, store, openStore, terminateConnections, stop, close: stop };
   } catch (error) {
     await stop();
     throw error;

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { WEBHOOK_EVENT_TYPES } from '../webhooks/events.js';
+
+export const webhookIdSchema = z
+  .string()
+  .regex(/^wh_[A-Za-z0-9_]{1,64}$/, 'a webhook id looks like wh_…')
+  .describe('Webhook id');
+
+export const deliveryIdSchema = z
+  .string()
+  .regex(/^whd_[A-Za-z0-9_]{1,64}$/, 'a delivery id looks like whd_…')
+  .describe('Delivery id');
+
+export const webhookEventTypeSchema = z
+  .enum(WEBHOOK_EVENT_TYPES)
+  .describe('An event a webhook can subscribe to (docs/webhooks.md)');
+
+export const deliveryStatusSchema = z
+  .enum(['pending', 'succeeded', 'dead'])
+  .describe('pending (waiting for its next attempt), succeeded (a 2xx came back) or dead (out of attempts)');
+
+const urlSchema = z
+  .string()
+  .min(1)
+  .max(2048)
+  .describe('Where events are POSTed: an http:// or https:// URL, registered by an admin');
+const eventsSchema = z.array(webhookEventTypeSchema).min(1).max(WEBHOOK_EVENT_TYPES.length);
+const descriptionSchema = z.string().max(500);
+
+export const createWebhookBody = z.strictObject({
+  url: urlSchema,
+  events: eventsSchema.describe('The events it receives'),
+  description: descriptionSchema.optional().describe('What it is for'),
+  enabled: z.boolean().optional().describe('A disabled webhook gets no new deliveries (default true)'),
+});
+
+export const updateWebhookBody = z.strictObject({
+  url: urlSchema.optional(),
+  events: eventsSchema.optional().describe('The events it receives, replacing the old list'),
+  description: descriptionSchema.nullable().optional().describe('What it is for; null removes it'),
+  enabled: z.boolean().optional().describe('A disabled webhook gets no new deliveries'),
+  rotateSecret: z
+    .boolean()
+    .optional()
+    .describe('Replace the signing secret now; the new one is in this answer only'),
+});
+
+export const webhookWireSchema = z
+  .object({
+    id: z.string().describe('Webhook id'),
+    url: z.string().describe('Where events are POSTed'),
+    events: z.array(z.string()).describe('The events it receives'),
+    description: z.string().nullable().describe('What it is for'),
+    enabled: z.boolean().describe('False: no new deliveries'),
+    createdBy: z.string().describe('user:<id>'),
+    createdAt: z.number().describe('Epoch ms'),
+    updatedAt: z.number().describe('Epoch ms'),
+  })
+  .describe('A webhook (its secret is shown only when it is created or rotated)');
+
+export const secretSchema = z
+  .string()
+  .describe('Signing secret (whsec_…): shown only in this answer; keep it where the receiver can read it');
+
+export const deliveryWireSchema = z
+  .object({
+    id: z.string().describe('Delivery id'),
+    webhookId: z.string().describe('The webhook it goes to'),
+    eventId: z.string().describe('Stable event id (Gatehouse-Event-Id), also on redeliveries'),
+    eventType: z.string().describe('The event type'),
+    status: deliveryStatusSchema,
+    attempts: z.number().describe('Attempts started so far'),
+    nextAttemptAt: z.number().nullable().describe('Epoch ms of the next attempt; null once ended'),
+    claimedUntil: z.number().nullable().describe('A node is attempting it until then (epoch ms)'),
+    lastAttemptAt: z.number().nullable().describe('Epoch ms'),
+    lastStatusCode: z
+      .number()
+      .nullable()
+      .describe('HTTP status of the last attempt; null without a response'),
+    lastError: z.string().nullable().describe('Why the last attempt failed'),
+    redeliveryOf: z.string().nullable().describe('The delivery this one sends again'),
+    createdAt: z.number().describe('Epoch ms'),
+    updatedAt: z.number().describe('Epoch ms'),
+  })
+  .describe('One event on its way to one webhook');
+
+export const attemptWireSchema = z
+  .object({
+    attempt: z.number().describe('1 for the first attempt'),
+    startedAt: z.number().describe('Epoch ms'),
+    durationMs: z.number().nullable().describe('Until the response (or the failure)'),
+    statusCode: z.number().nullable().describe('HTTP status; null when no response came'),
+    responseExcerpt: z.string().nullable().describe('The start of the response body (≤ 500 characters)'),
+    error: z.string().nullable().describe('Why it failed: HTTP status, timeout, connection error'),
+  })
+  .describe('One attempt of a delivery');
+
+export const deliveriesQuery = z.strictObject({
+  status: deliveryStatusSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50).describe('Page size'),
+  cursor: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,200}$/, 'a cursor is the nextCursor of the previous page')
+    .optional()
+    .describe('nextCursor of the previous page'),
+});

@@ -1,0 +1,57 @@
+import type { AuditEvent } from '@gatehouse/core';
+import type { OutboxEvent } from '@gatehouse/store';
+
+/** What a webhook can subscribe to; each announces the audit event of the same name. */
+export const WEBHOOK_EVENT_TYPES = [
+  'gate.opened',
+  'gate.decided',
+  'gate.expired',
+  'gate.escalated',
+  'gate.cancelled',
+  'run.paused',
+  'run.resumed',
+  'run.stopped',
+  'run.steered',
+  'confidence.escalated',
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+const ANNOUNCED = new Set<string>(WEBHOOK_EVENT_TYPES);
+
+/** A timeout that approves is a decision, the way the event streams show it too. */
+const ALIASES: Readonly<Record<string, WebhookEventType>> = { 'gate.auto_approved': 'gate.decided' };
+
+/** The webhook event an audit kind is announced as, or null when webhooks do not hear of it. */
+export function webhookEventTypeOf(kind: string): WebhookEventType | null {
+  if (ANNOUNCED.has(kind)) return kind as WebhookEventType;
+  return ALIASES[kind] ?? null;
+}
+
+/** The JSON document every delivery of one event carries, byte for byte. */
+export interface WebhookEventBody {
+  /** Stable event id: the id of the audit event it announces. */
+  id: string;
+  type: WebhookEventType;
+  /** Epoch ms, the database's clock at the change. */
+  createdAt: number;
+  actor: string;
+  subject: string | null;
+  /** The facts the audit trail records for it (never a secret). */
+  data: Record<string, unknown>;
+}
+
+/** The outbox event for an audited change, or null when no webhook can hear of that kind. */
+export function outboxEventOf(audited: AuditEvent): OutboxEvent | null {
+  const type = webhookEventTypeOf(audited.kind);
+  if (type === null) return null;
+  const body: WebhookEventBody = {
+    id: audited.id,
+    type,
+    createdAt: audited.at,
+    actor: audited.actor,
+    subject: audited.subject,
+    data: audited.data,
+  };
+  return { id: audited.id, type, payload: JSON.stringify(body), createdAt: audited.at };
+}
