@@ -1,17 +1,15 @@
 import type { Role } from '@gatehouse/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Cluster, loadFor, startCluster } from '../testing/cluster.js';
+import { expectOneWinnerEach, type RaceAttempt } from '../testing/decide-race.js';
 import { type HttpResult, inPool, type Json, shuffled } from '../testing/http-client.js';
 import type { TestPerson } from '../testing/listening-app.js';
 
 const REVIEWERS = 8;
 const ROLES: Role[] = ['developer', 'tech_lead'];
 
-interface Attempt {
-  reviewer: TestPerson;
+interface Attempt extends RaceAttempt {
   node: number;
-  option: 'approve' | 'reject';
-  result: HttpResult;
 }
 
 describe('1,000 gates (200 in-process) × 8 reviewers on three nodes racing to decide', () => {
@@ -60,22 +58,7 @@ describe('1,000 gates (200 in-process) × 8 reviewers on three nodes racing to d
       ),
     );
 
-    const winners = new Map<string, Attempt>();
-    races.forEach((attempts, g) => {
-      const gateId = gateIds[g] as string;
-      const won = attempts.filter((a) => a.result.status === 200);
-      expect(won, `${gateId}: ${JSON.stringify(attempts.map((a) => a.result.body))}`).toHaveLength(1);
-      const winner = won[0] as Attempt;
-      winners.set(gateId, winner);
-      expect(winner.result.body.decision).toMatchObject({ decidedBy: winner.reviewer.id });
-      for (const lost of attempts.filter((a) => a !== winner)) {
-        expect(lost.result.status).toBe(409);
-        expect(lost.result.body.error).toMatchObject({
-          code: 'GATE_ALREADY_DECIDED',
-          details: { gateId, winner: { decidedBy: winner.reviewer.id } },
-        });
-      }
-    });
+    const winners = expectOneWinnerEach(races, gateIds);
     // A real race across nodes: winners asked every node, and more than one reviewer won.
     expect(new Set([...winners.values()].map((w) => w.node))).toEqual(new Set([0, 1, 2]));
     expect(new Set([...winners.values()].map((w) => w.reviewer.id)).size).toBeGreaterThan(1);

@@ -1,5 +1,6 @@
 import type { Role } from '@gatehouse/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { expectOneWinnerEach, type RaceAttempt } from '../testing/decide-race.js';
 import { useTestPolicy } from '../testing/gates.js';
 import { type HttpResult, inPool, type Json, shuffled } from '../testing/http-client.js';
 import {
@@ -15,12 +16,6 @@ const ROLES: Role[] = ['developer', 'tech_lead'];
 
 const GATES = 1000;
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
-
-interface Attempt {
-  reviewer: TestPerson;
-  option: 'approve' | 'reject';
-  result: HttpResult;
-}
 
 describe.each(dialects)('1,000 gates × 8 reviewers racing to decide on %s', (dialect) => {
   const gates = GATES;
@@ -55,7 +50,7 @@ describe.each(dialects)('1,000 gates × 8 reviewers racing to decide on %s', (di
     // 8 gates at a time, each raced by all 8 reviewers at once in a random order: 64 requests in flight.
     const races = await inPool(gateIds, REVIEWERS, (gateId) =>
       Promise.all(
-        shuffled(reviewers).map(async (reviewer, i): Promise<Attempt> => {
+        shuffled(reviewers).map(async (reviewer, i): Promise<RaceAttempt> => {
           const option = i % 2 === 0 ? 'approve' : 'reject';
           const result = await client.call('POST', `/v1/gates/${gateId}/decide`, {
             token: reviewer.token,
@@ -66,22 +61,7 @@ describe.each(dialects)('1,000 gates × 8 reviewers racing to decide on %s', (di
       ),
     );
 
-    const winners = new Map<string, Attempt>();
-    races.forEach((attempts, g) => {
-      const gateId = gateIds[g] as string;
-      const won = attempts.filter((a) => a.result.status === 200);
-      expect(won, `${gateId}: ${JSON.stringify(attempts.map((a) => a.result.body))}`).toHaveLength(1);
-      const winner = won[0] as Attempt;
-      winners.set(gateId, winner);
-      expect(winner.result.body.decision).toMatchObject({ decidedBy: winner.reviewer.id });
-      for (const lost of attempts.filter((a) => a !== winner)) {
-        expect(lost.result.status).toBe(409);
-        expect(lost.result.body.error).toMatchObject({
-          code: 'GATE_ALREADY_DECIDED',
-          details: { gateId, winner: { decidedBy: winner.reviewer.id } },
-        });
-      }
-    });
+    const winners = expectOneWinnerEach(races, gateIds);
     // A real race: more than one reviewer wins somewhere.
     expect(new Set([...winners.values()].map((w) => w.reviewer.id)).size).toBeGreaterThan(1);
 
@@ -89,7 +69,7 @@ describe.each(dialects)('1,000 gates × 8 reviewers racing to decide on %s', (di
     const stored: Json[] = await client.all('/v1/gates?limit=500', test.tokens.viewer);
     expect(stored).toHaveLength(gates);
     for (const gate of stored) {
-      const winner = winners.get(gate.id) as Attempt;
+      const winner = winners.get(gate.id) as RaceAttempt;
       expect(gate.status).toBe(winner.option === 'approve' ? 'approved' : 'rejected');
       expect(gate.decision).toMatchObject({ decidedBy: winner.reviewer.id, option: winner.option });
     }
@@ -97,7 +77,7 @@ describe.each(dialects)('1,000 gates × 8 reviewers racing to decide on %s', (di
     expect(decided).toHaveLength(gates);
     expect(new Set(decided.map((e) => e.subject)).size).toBe(gates);
     for (const event of decided) {
-      expect(event.actor).toBe(`user:${(winners.get(event.subject) as Attempt).reviewer.id}`);
+      expect(event.actor).toBe(`user:${(winners.get(event.subject) as RaceAttempt).reviewer.id}`);
     }
     const verify = await client.call('GET', '/v1/audit/verify', { token: test.tokens.viewer });
     expect(verify.body).toMatchObject({ ok: true });
