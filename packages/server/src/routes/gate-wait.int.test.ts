@@ -41,6 +41,25 @@ describe.each(dialects)('long-polling a gate over HTTP on %s', (dialect) => {
     }
   }
 
+  it('tells an agent whose token was revoked while it waited nothing: 401, not the decision', async () => {
+    await start();
+    const gateId = await openTestGate(test, { tool: 'shell', args: { command: 'make' } });
+    const waiting = call(`/v1/gates/${gateId}/wait?timeoutMs=30000`, test.tokens.agent);
+    await until(() => test.services.gates.waiting() === 1);
+    const revoked = await call(`/v1/agents/${test.ids.agentId}/tokens/revoke`, test.tokens.admin, {
+      method: 'POST',
+    });
+    expect(revoked.status).toBe(200);
+    const decided = await call(`/v1/gates/${gateId}/decide`, test.tokens.developer, {
+      method: 'POST',
+      body: { option: 'approve' },
+    });
+    expect(decided.status).toBe(200);
+    const response = await waiting;
+    expect(response.status).toBe(401);
+    expect(JSON.stringify(await response.json())).not.toContain('approved');
+  });
+
   it('wakes the waiting agent as soon as a person decides', async () => {
     await start();
     const gateId = await openTestGate(test, { tool: 'shell', args: { command: 'make' } });

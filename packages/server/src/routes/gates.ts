@@ -12,9 +12,11 @@ import type { AppContext } from '../context.js';
 import { requireAgent, requireAuthenticated, requireUser } from '../http/principal.js';
 import { plainResponseSerializer } from '../http/response-serializer.js';
 import type { Services } from '../services/index.js';
+import { assertStillValid } from '../services/stream-credentials.js';
 import { gateActionRoutes } from './gate-actions.js';
 import { gateIdSchema, gateWireSchema, interventionNoticeSchema, runIdSchema } from './gate-schemas.js';
 import { agentIdSchema, userIdSchema } from './people-schemas.js';
+import { credentialOf } from './streams.js';
 
 const MAX_TIMEOUT_SECONDS = 30 * 24 * 3600;
 
@@ -184,6 +186,9 @@ export async function gateRoutes(base: FastifyInstance, ctx: AppContext, service
           request.query.timeoutMs,
           controller.signal,
         );
+        // A caller revoked while it waited learns nothing: the per-request check ran before the wait.
+        const credential = request.query.timeoutMs > 0 ? credentialOf(request, principal) : null;
+        if (credential !== null) await assertStillValid(ctx, credential);
         return { gate, outcome: gateOutcomeFor(gate) };
       } finally {
         reply.raw.off('close', onClose);

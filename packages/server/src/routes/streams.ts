@@ -23,7 +23,7 @@ function startSeq(headerId: string | undefined, after: number | undefined): numb
 }
 
 /** What the stream re-checks while it is open, so a revocation ends it on every node. */
-function credentialOf(
+export function credentialOf(
   request: FastifyRequest,
   principal: Exclude<Principal, { kind: 'anonymous' }>,
 ): StreamCredential | null {

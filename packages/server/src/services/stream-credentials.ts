@@ -1,3 +1,4 @@
+import { GatehouseError } from '@gatehouse/core';
 import type { CredentialRecord } from '@gatehouse/store';
 import type { AppContext } from '../context.js';
 import type { Principal } from '../http/principal.js';
@@ -39,6 +40,17 @@ export function isStillValid(
     user.id === principal.id &&
     user.role === principal.role
   );
+}
+
+/**
+ * Throws UNAUTHENTICATED when the credential a request began with was revoked (or now names
+ * someone else) while the request waited, so a long-poll tells a revoked caller nothing.
+ */
+export async function assertStillValid(ctx: AppContext, credential: StreamCredential): Promise<void> {
+  const [record] = await ctx.store.read((tx) => tx.getCredentials([credential.tokenHash]));
+  if (!isStillValid(record, credential.principal, ctx.clock.now())) {
+    throw new GatehouseError('UNAUTHENTICATED', 'the credential was revoked while the request waited');
+  }
 }
 
 interface Watched {
