@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { expectAccessible } from './a11y.js';
 import { askAndWait } from './agent-requests.js';
 import { PHONE } from './browser.js';
-import { withE2e } from './harness.js';
+import { type E2e, withE2e } from './harness.js';
 import { screenshot } from './screenshots.js';
 
 const e2e = withE2e();
@@ -13,6 +13,23 @@ const option = (page: Page, label: string) => page.getByRole('button', { name: n
 async function openGate(page: Page, gateId: string): Promise<void> {
   await page.goto(`/gates/${gateId}`);
   await page.getByRole('heading', { name: 'Decision', level: 2 }).waitFor();
+}
+
+/** Once the agent's request has opened its gate, a page of `person` showing that gate. */
+async function reviewAs(
+  pending: ReturnType<typeof askAndWait>,
+  person: Parameters<E2e['pageAs']>[0],
+  options?: Parameters<E2e['pageAs']>[1],
+): Promise<{ gateId: string; page: Page }> {
+  const gateId = await pending.gateId;
+  const page = await e2e().pageAs(person, options);
+  await openGate(page, gateId);
+  return { gateId, page };
+}
+
+/** Waits for a live status message that says `text`. */
+async function statusSays(page: Page, text: RegExp): Promise<void> {
+  await page.getByRole('status').filter({ hasText: text }).first().waitFor();
 }
 
 async function gateOf(gateId: string) {
@@ -32,9 +49,7 @@ describe('the gate review screen', () => {
       timeoutAction: 'deny',
       confidence: 0.72,
     });
-    const gateId = await pending.gateId;
-    const page = await env.pageAs(env.developer);
-    await openGate(page, gateId);
+    const { page } = await reviewAs(pending, env.developer);
     await page.getByText('npm publish --tag next').first().waitFor();
     const countdown = page.getByText(/Times out/).first();
     expect(await countdown.textContent()).toMatch(/Times out in .*then: deny/);
@@ -42,11 +57,7 @@ describe('the gate review screen', () => {
     await screenshot(page, 'gate-review');
 
     await option(page, 'Approve').click();
-    await page
-      .getByRole('status')
-      .filter({ hasText: /approved/i })
-      .first()
-      .waitFor();
+    await statusSays(page, /approved/i);
     const answer = await pending.answer;
     expect(answer.outcome).toBe('approved');
     expect(answer.decidedBy).toBe(env.developer.id);
@@ -59,15 +70,10 @@ describe('the gate review screen', () => {
       args: { command: 'git push --force origin main' },
       title: 'Force-push main',
     });
-    const page = await env.pageAs(env.developer);
-    await openGate(page, await pending.gateId);
+    const { page } = await reviewAs(pending, env.developer);
     await page.getByLabel('Reason').fill('never force-push main');
     await option(page, 'Reject').click();
-    await page
-      .getByRole('status')
-      .filter({ hasText: /reject/i })
-      .first()
-      .waitFor();
+    await statusSays(page, /reject/i);
     const answer = await pending.answer;
     expect(answer.outcome).toBe('denied');
     expect(answer.reason).toBe('never force-push main');
@@ -81,9 +87,7 @@ describe('the gate review screen', () => {
       title: 'Remove the legacy module',
       artifacts: ['src/legacy/index.ts', 'src/legacy/util.ts'],
     });
-    const gateId = await pending.gateId;
-    const page = await env.pageAs(env.developer);
-    await openGate(page, gateId);
+    const { gateId, page } = await reviewAs(pending, env.developer);
     await option(page, 'Steer').click();
     const instructions = page.getByRole('textbox', { name: 'Instructions', exact: true });
     await instructions.waitFor();
@@ -104,7 +108,7 @@ describe('the gate review screen', () => {
     await page.getByRole('checkbox', { name: 'src/legacy/util.ts' }).check();
     await expectAccessible(page, 'the steer form');
     await page.getByRole('button', { name: 'Send steer' }).click();
-    await page.getByRole('status').filter({ hasText: /steer/i }).first().waitFor();
+    await statusSays(page, /steer/i);
 
     const answer = await pending.answer;
     expect(answer.outcome).toBe('steered');
@@ -175,11 +179,7 @@ describe('the gate review screen', () => {
     await Promise.all([openGate(first, gate.id), openGate(late, gate.id), openGate(watching, gate.id)]);
 
     await option(first, 'Approve').click();
-    await first
-      .getByRole('status')
-      .filter({ hasText: /approved/i })
-      .first()
-      .waitFor();
+    await statusSays(first, /approved/i);
 
     await late.getByLabel('Reason').fill('looks wrong to me');
     await option(late, 'Reject').click();
@@ -207,20 +207,14 @@ describe('the gate review screen', () => {
       title: 'Restart the API pods',
       context: { cluster: 'staging' },
     });
-    const gateId = await pending.gateId;
-    const page = await env.pageAs(env.developer, { viewport: PHONE, mobile: true });
-    await openGate(page, gateId);
+    const { page } = await reviewAs(pending, env.developer, { viewport: PHONE, mobile: true });
     await expectAccessible(page, 'the gate review on a phone');
     await screenshot(page, 'gate-review-phone');
     // Nothing wider than the phone: no sideways scrolling to reach the buttons.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
     await option(page, 'Approve').tap();
-    await page
-      .getByRole('status')
-      .filter({ hasText: /approved/i })
-      .first()
-      .waitFor();
+    await statusSays(page, /approved/i);
     expect((await pending.answer).outcome).toBe('approved');
   });
 
@@ -257,11 +251,7 @@ describe('the gate review screen', () => {
     await page.getByRole('heading', { name: 'Decision', level: 2 }).waitFor();
     // `y` approves a tool call, as in the terminal inbox.
     await page.keyboard.press('y');
-    await page
-      .getByRole('status')
-      .filter({ hasText: /approved/i })
-      .first()
-      .waitFor();
+    await statusSays(page, /approved/i);
     expect((await pending.answer).outcome).toBe('approved');
   });
 });

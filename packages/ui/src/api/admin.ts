@@ -1,20 +1,11 @@
-import type { AutonomyLevel, Role } from '@gatehouse/core';
+import type { Agent, AutonomyLevel, Role } from '@gatehouse/core';
 import { api } from './client.js';
 
-export type { AutonomyLevel, Role } from '@gatehouse/core';
+export type { Agent, AutonomyLevel, Role } from '@gatehouse/core';
 
 /** Autonomy levels, from most to least autonomous. */
 export const AUTONOMY_LEVELS: readonly AutonomyLevel[] = ['full', 'review', 'partial', 'guided', 'dependent'];
 export const ROLES: readonly Role[] = ['viewer', 'developer', 'tech_lead', 'admin'];
-
-export interface Agent {
-  id: string;
-  name: string;
-  profile: string | null;
-  /** Default autonomy of its runs; null = from the profile. */
-  autonomy: AutonomyLevel | null;
-  createdAt: number;
-}
 
 export interface Person {
   id: string;

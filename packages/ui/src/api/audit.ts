@@ -1,18 +1,7 @@
+import type { AuditEvent } from '@gatehouse/core';
 import { api } from './client.js';
 
-/** One link of the hash-chained audit trail. */
-export interface AuditEvent {
-  seq: number;
-  id: string;
-  at: number;
-  kind: string;
-  /** user:<id>, agent:<id>, system:<job> or anonymous */
-  actor: string;
-  subject: string | null;
-  data: Record<string, unknown>;
-  prevHash: string;
-  hash: string;
-}
+export type { AuditEvent } from '@gatehouse/core';
 
 /** Filters `GET /v1/audit` understands; times are epoch ms. */
 export interface AuditFilter {

@@ -1,9 +1,14 @@
-import type { ApprovalMode, AutonomyLevel, InterventionKind, PhaseType, RunStatus } from '@gatehouse/core';
-import type { AuditEvent } from './audit.js';
+import type {
+  AuditEvent,
+  Intervention,
+  InterventionKind,
+  RunStatus,
+  Run as StoredRun,
+} from '@gatehouse/core';
 import { queryAudit } from './audit.js';
 import { api } from './client.js';
 
-export type { ApprovalMode, AutonomyLevel, InterventionKind, RunStatus } from '@gatehouse/core';
+export type { ApprovalMode, AutonomyLevel, Intervention, InterventionKind, RunStatus } from '@gatehouse/core';
 
 /** Run statuses in the order the list filter offers them. */
 export const RUN_STATUSES: readonly RunStatus[] = [
@@ -15,32 +20,9 @@ export const RUN_STATUSES: readonly RunStatus[] = [
   'failed',
 ];
 
-/** A run as the API shows it. */
-export interface Run {
-  id: string;
-  agentId: string;
-  status: RunStatus;
-  autonomy: AutonomyLevel;
-  approvalMode: ApprovalMode;
-  confidenceThreshold: number;
-  phaseNumber: number;
-  phaseType: PhaseType;
-  /** Steering instructions received, oldest first. */
-  instructions: string[];
+/** A run as the API shows it: the stored run and what it is about. */
+export interface Run extends StoredRun {
   title: string | null;
-  createdAt: number;
-  updatedAt: number;
-}
-
-/** A person acting on a run. */
-export interface Intervention {
-  id: string;
-  runId: string;
-  kind: InterventionKind;
-  instruction: string | null;
-  /** user:<id> */
-  by: string;
-  createdAt: number;
 }
 
 export interface RunPage {

@@ -4,6 +4,7 @@ import { ApiError, errorText } from '../api/client.js';
 import { type DryRunRequest, type DryRunResult, dryRun, type PolicyFormat } from '../api/policy.js';
 import { useSession } from '../app/session.js';
 import { APPROVAL_MODE_LABEL, AUTONOMY_LABEL } from '../lib/run-labels.js';
+import { Field } from './Field.js';
 
 const RISKS: RiskLevel[] = ['low', 'medium', 'high', 'critical'];
 const OUTCOME_TEXT: Record<DryRunResult['outcome'], string> = {
@@ -96,6 +97,35 @@ function buildRequest(fields: Fields): { request: DryRunRequest } | { errors: Fi
     };
   }
   return Object.keys(errors).length > 0 ? { errors } : { request };
+}
+
+/** A select over a label map (value → text), e.g. the run's autonomy or approval mode. */
+function LabelledChoice({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  options: Record<string, string>;
+  onChange(value: string): void;
+}) {
+  return (
+    <Field id={id} label={label}>
+      {(wiring) => (
+        <select {...wiring} value={value} onChange={(event) => onChange(event.target.value)}>
+          {Object.entries(options).map(([option, text]) => (
+            <option key={option} value={option}>
+              {text}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
 }
 
 function DryRunAnswer({ result }: { result: DryRunResult }) {
@@ -211,14 +241,6 @@ export function DryRunForm({ draft }: { draft: { source: string; format: PolicyF
     }
   }
 
-  const fieldError = (key: keyof Fields) =>
-    errors[key] ? (
-      <p id={`dry-${key}-error`} className="field-error">
-        {errors[key]}
-      </p>
-    ) : null;
-  const described = (key: keyof Fields) => (errors[key] ? `dry-${key}-error` : undefined);
-
   return (
     <form className="dry-run" onSubmit={(event) => void submit(event)} noValidate>
       <fieldset>
@@ -244,100 +266,93 @@ export function DryRunForm({ draft }: { draft: { source: string; format: PolicyF
           </label>
         </div>
         {fields.kind === 'tool' ? (
-          <div className="field">
-            <label htmlFor="dry-tool">Tool</label>
-            <input
-              id="dry-tool"
-              value={fields.tool}
-              onChange={(event) => set('tool', event.target.value)}
-              aria-invalid={errors.tool !== undefined}
-              aria-describedby={described('tool')}
-            />
-            {fieldError('tool')}
-          </div>
+          <Field id="dry-tool" label="Tool" error={errors.tool}>
+            {(wiring) => (
+              <input {...wiring} value={fields.tool} onChange={(event) => set('tool', event.target.value)} />
+            )}
+          </Field>
         ) : (
-          <div className="field">
-            <label htmlFor="dry-operation">Operation</label>
-            <input
-              id="dry-operation"
-              value={fields.operation}
-              onChange={(event) => set('operation', event.target.value)}
-              aria-invalid={errors.operation !== undefined}
-              aria-describedby={described('operation')}
-            />
-            {fieldError('operation')}
-          </div>
+          <Field id="dry-operation" label="Operation" error={errors.operation}>
+            {(wiring) => (
+              <input
+                {...wiring}
+                value={fields.operation}
+                onChange={(event) => set('operation', event.target.value)}
+              />
+            )}
+          </Field>
         )}
-        <div className="field">
-          <label htmlFor="dry-args">Arguments (JSON)</label>
-          <textarea
-            id="dry-args"
-            className="mono"
-            value={fields.args}
-            onChange={(event) => set('args', event.target.value)}
-            aria-invalid={errors.args !== undefined}
-            aria-describedby={described('args')}
-          />
-          {fieldError('args')}
-        </div>
+        <Field id="dry-args" label="Arguments (JSON)" error={errors.args}>
+          {(wiring) => (
+            <textarea
+              {...wiring}
+              className="mono"
+              value={fields.args}
+              onChange={(event) => set('args', event.target.value)}
+            />
+          )}
+        </Field>
         <div className="form-grid">
-          <div className="field">
-            <label htmlFor="dry-event">Event (optional)</label>
-            <input
-              id="dry-event"
-              value={fields.event}
-              placeholder="tool_call"
-              onChange={(event) => set('event', event.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="dry-risk">Risk</label>
-            <select id="dry-risk" value={fields.risk} onChange={(event) => set('risk', event.target.value)}>
-              <option value="">Not given</option>
-              {RISKS.map((risk) => (
-                <option key={risk} value={risk}>
-                  {risk}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="dry-confidence">Confidence, 0–1 (optional)</label>
-            <input
-              id="dry-confidence"
-              inputMode="decimal"
-              value={fields.confidence}
-              onChange={(event) => set('confidence', event.target.value)}
-              aria-invalid={errors.confidence !== undefined}
-              aria-describedby={described('confidence')}
-            />
-            {fieldError('confidence')}
-          </div>
-          <div className="field">
-            <label htmlFor="dry-gate-type">Gate type (optional)</label>
-            <input
-              id="dry-gate-type"
-              value={fields.gateType}
-              onChange={(event) => set('gateType', event.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="dry-agent">Agent id (optional)</label>
-            <input
-              id="dry-agent"
-              value={fields.agentId}
-              onChange={(event) => set('agentId', event.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="dry-profile">Agent profile (optional)</label>
-            <input
-              id="dry-profile"
-              value={fields.profile}
-              placeholder="coder"
-              onChange={(event) => set('profile', event.target.value)}
-            />
-          </div>
+          <Field id="dry-event" label="Event (optional)">
+            {(wiring) => (
+              <input
+                {...wiring}
+                value={fields.event}
+                placeholder="tool_call"
+                onChange={(event) => set('event', event.target.value)}
+              />
+            )}
+          </Field>
+          <Field id="dry-risk" label="Risk">
+            {(wiring) => (
+              <select {...wiring} value={fields.risk} onChange={(event) => set('risk', event.target.value)}>
+                <option value="">Not given</option>
+                {RISKS.map((risk) => (
+                  <option key={risk} value={risk}>
+                    {risk}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field id="dry-confidence" label="Confidence, 0–1 (optional)" error={errors.confidence}>
+            {(wiring) => (
+              <input
+                {...wiring}
+                inputMode="decimal"
+                value={fields.confidence}
+                onChange={(event) => set('confidence', event.target.value)}
+              />
+            )}
+          </Field>
+          <Field id="dry-gate-type" label="Gate type (optional)">
+            {(wiring) => (
+              <input
+                {...wiring}
+                value={fields.gateType}
+                onChange={(event) => set('gateType', event.target.value)}
+              />
+            )}
+          </Field>
+          <Field id="dry-agent" label="Agent id (optional)">
+            {(wiring) => (
+              <input
+                {...wiring}
+                value={fields.agentId}
+                onChange={(event) => set('agentId', event.target.value)}
+              />
+            )}
+          </Field>
+          <Field id="dry-profile" label="Agent profile (optional)">
+            {(wiring) => (
+              <input
+                {...wiring}
+                value={fields.profile}
+                placeholder="coder"
+                onChange={(event) => set('profile', event.target.value)}
+              />
+            )}
+          </Field>
         </div>
         <label className="inline-check">
           <input
@@ -349,46 +364,30 @@ export function DryRunForm({ draft }: { draft: { source: string; format: PolicyF
         </label>
         {fields.inRun ? (
           <div className="form-grid">
-            <div className="field">
-              <label htmlFor="dry-autonomy">Autonomy</label>
-              <select
-                id="dry-autonomy"
-                value={fields.autonomy}
-                onChange={(event) => set('autonomy', event.target.value)}
-              >
-                {Object.entries(AUTONOMY_LABEL).map(([value, text]) => (
-                  <option key={value} value={value}>
-                    {text}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor="dry-mode">Approval mode</label>
-              <select
-                id="dry-mode"
-                value={fields.approvalMode}
-                onChange={(event) => set('approvalMode', event.target.value)}
-              >
-                {Object.entries(APPROVAL_MODE_LABEL).map(([value, text]) => (
-                  <option key={value} value={value}>
-                    {text}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor="dry-threshold">Confidence threshold, 0–1</label>
-              <input
-                id="dry-threshold"
-                inputMode="decimal"
-                value={fields.threshold}
-                onChange={(event) => set('threshold', event.target.value)}
-                aria-invalid={errors.threshold !== undefined}
-                aria-describedby={described('threshold')}
-              />
-              {fieldError('threshold')}
-            </div>
+            <LabelledChoice
+              id="dry-autonomy"
+              label="Autonomy"
+              value={fields.autonomy}
+              options={AUTONOMY_LABEL}
+              onChange={(value) => set('autonomy', value)}
+            />
+            <LabelledChoice
+              id="dry-mode"
+              label="Approval mode"
+              value={fields.approvalMode}
+              options={APPROVAL_MODE_LABEL}
+              onChange={(value) => set('approvalMode', value)}
+            />
+            <Field id="dry-threshold" label="Confidence threshold, 0–1" error={errors.threshold}>
+              {(wiring) => (
+                <input
+                  {...wiring}
+                  inputMode="decimal"
+                  value={fields.threshold}
+                  onChange={(event) => set('threshold', event.target.value)}
+                />
+              )}
+            </Field>
           </div>
         ) : null}
       </fieldset>

@@ -1,5 +1,6 @@
 import { RISKS_BY_SEVERITY, type RiskLevel } from '../api/gates.js';
 import type { InboxFilters } from '../screens/inbox/inbox-filters.js';
+import { Field } from './Field.js';
 import { gateTypeLabel } from './inbox-labels.js';
 
 export interface InboxFilterBarProps {
@@ -23,6 +24,38 @@ function withCurrent(values: readonly string[], current: string | null): string[
   return current !== null && !values.includes(current) ? [...values, current] : [...values];
 }
 
+/** One filter select; its first option ("All …") means no filter (null). */
+function FilterSelect({
+  id,
+  label,
+  all,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  all: string;
+  value: string | null;
+  options: readonly { value: string; text: string }[];
+  onChange(value: string | null): void;
+}) {
+  return (
+    <Field id={id} label={label} className="inbox-filter">
+      {(wiring) => (
+        <select {...wiring} value={value ?? ''} onChange={(e) => onChange(e.target.value || null)}>
+          <option value="">{all}</option>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.text}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
 /** The inbox filters: type, risk, agent, run, assigned to me. */
 export function InboxFilterBar({ filters, onChange, types, agents, runs }: InboxFilterBarProps) {
   const set = (patch: Partial<InboxFilters>) => onChange({ ...filters, ...patch });
@@ -39,66 +72,38 @@ export function InboxFilterBar({ filters, onChange, types, agents, runs }: Inbox
   return (
     <fieldset className="inbox-filters">
       <legend className="visually-hidden">Filters</legend>
-      <div className="inbox-filter">
-        <label htmlFor="filter-type">Type</label>
-        <select
-          id="filter-type"
-          value={filters.type ?? ''}
-          onChange={(e) => set({ type: e.target.value || null })}
-        >
-          <option value="">All types</option>
-          {withCurrent(types, filters.type).map((type) => (
-            <option key={type} value={type}>
-              {gateTypeLabel(type)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="inbox-filter">
-        <label htmlFor="filter-risk">Risk</label>
-        <select
-          id="filter-risk"
-          value={filters.risk ?? ''}
-          onChange={(e) => set({ risk: (e.target.value || null) as RiskLevel | null })}
-        >
-          <option value="">All risks</option>
-          {RISKS_BY_SEVERITY.map((risk) => (
-            <option key={risk} value={risk}>
-              {RISK_LABEL[risk]}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="inbox-filter">
-        <label htmlFor="filter-agent">Agent</label>
-        <select
-          id="filter-agent"
-          value={filters.agentId ?? ''}
-          onChange={(e) => set({ agentId: e.target.value || null })}
-        >
-          <option value="">All agents</option>
-          {agentOptions.map((agent) => (
-            <option key={agent.id} value={agent.id}>
-              {agent.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="inbox-filter">
-        <label htmlFor="filter-run">Run</label>
-        <select
-          id="filter-run"
-          value={filters.runId ?? ''}
-          onChange={(e) => set({ runId: e.target.value || null })}
-        >
-          <option value="">All runs</option>
-          {withCurrent(runs, filters.runId).map((run) => (
-            <option key={run} value={run}>
-              {run}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect
+        id="filter-type"
+        label="Type"
+        all="All types"
+        value={filters.type}
+        options={withCurrent(types, filters.type).map((type) => ({ value: type, text: gateTypeLabel(type) }))}
+        onChange={(type) => set({ type })}
+      />
+      <FilterSelect
+        id="filter-risk"
+        label="Risk"
+        all="All risks"
+        value={filters.risk}
+        options={RISKS_BY_SEVERITY.map((risk) => ({ value: risk, text: RISK_LABEL[risk] }))}
+        onChange={(risk) => set({ risk: risk as RiskLevel | null })}
+      />
+      <FilterSelect
+        id="filter-agent"
+        label="Agent"
+        all="All agents"
+        value={filters.agentId}
+        options={agentOptions.map((agent) => ({ value: agent.id, text: agent.name }))}
+        onChange={(agentId) => set({ agentId })}
+      />
+      <FilterSelect
+        id="filter-run"
+        label="Run"
+        all="All runs"
+        value={filters.runId}
+        options={withCurrent(runs, filters.runId).map((run) => ({ value: run, text: run }))}
+        onChange={(runId) => set({ runId })}
+      />
       <div className="inbox-filter inbox-filter-check">
         <input
           id="filter-mine"

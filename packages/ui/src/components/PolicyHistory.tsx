@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { errorText } from '../api/client.js';
 import { getPolicyVersion, type PolicyVersion, type PolicyVersionSummary } from '../api/policy.js';
+import { Field } from './Field.js';
 import { LineDiff } from './LineDiff.js';
 import { formatDateTime } from './time-format.js';
 
@@ -9,6 +10,35 @@ type Compared =
   | { status: 'loading' }
   | { status: 'error'; message: string }
   | { status: 'ready'; from: PolicyVersion; to: PolicyVersion };
+
+/** Picks one of the stored versions by number. */
+function VersionSelect({
+  id,
+  label,
+  versions,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  versions: readonly PolicyVersionSummary[];
+  value: number | null;
+  onChange(version: number): void;
+}) {
+  return (
+    <Field id={id} label={label}>
+      {(wiring) => (
+        <select {...wiring} value={value ?? ''} onChange={(event) => onChange(Number(event.target.value))}>
+          {versions.map((version) => (
+            <option key={version.version} value={version.version}>
+              {version.version}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
 
 /** Every stored version, newest first, and a line diff between any two of them. */
 export function PolicyHistory({
@@ -107,26 +137,14 @@ export function PolicyHistory({
           void compare();
         }}
       >
-        <div className="field">
-          <label htmlFor="diff-from">From version</label>
-          <select id="diff-from" value={from ?? ''} onChange={(event) => setFrom(Number(event.target.value))}>
-            {newestFirst.map((version) => (
-              <option key={version.version} value={version.version}>
-                {version.version}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="diff-to">To version</label>
-          <select id="diff-to" value={to ?? ''} onChange={(event) => setTo(Number(event.target.value))}>
-            {newestFirst.map((version) => (
-              <option key={version.version} value={version.version}>
-                {version.version}
-              </option>
-            ))}
-          </select>
-        </div>
+        <VersionSelect
+          id="diff-from"
+          label="From version"
+          versions={newestFirst}
+          value={from}
+          onChange={setFrom}
+        />
+        <VersionSelect id="diff-to" label="To version" versions={newestFirst} value={to} onChange={setTo} />
         <button type="submit" disabled={compared.status === 'loading'}>
           Compare versions
         </button>

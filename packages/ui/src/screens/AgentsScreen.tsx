@@ -11,6 +11,7 @@ import {
 import { ApiError, errorText } from '../api/client.js';
 import { useSession } from '../app/session.js';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
+import { Field } from '../components/Field.js';
 import { OneTimeToken } from '../components/OneTimeToken.js';
 import { RelativeTime } from '../components/RelativeTime.js';
 import { AUTONOMY_LABEL } from '../lib/run-labels.js';
@@ -53,13 +54,7 @@ function CreateAgentForm({ onCreated }: { onCreated: (agent: Agent, token: strin
     }
   }
 
-  const errorFor = (field: string) =>
-    error?.field === field ? (
-      <p id={`agent-${field}-error`} className="field-error">
-        {error.text}
-      </p>
-    ) : null;
-  const describedBy = (field: string) => (error?.field === field ? `agent-${field}-error` : undefined);
+  const errorFor = (field: string) => (error?.field === field ? error.text : null);
 
   return (
     <form
@@ -70,47 +65,41 @@ function CreateAgentForm({ onCreated }: { onCreated: (agent: Agent, token: strin
     >
       <h2 id="create-agent-title">Create an agent</h2>
       <div className="form-grid">
-        <div className="field">
-          <label htmlFor="agent-name">Name</label>
-          <input
-            id="agent-name"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            required
-            aria-invalid={error?.field === 'name'}
-            aria-describedby={describedBy('name')}
-          />
-          {errorFor('name')}
-        </div>
-        <div className="field">
-          <label htmlFor="agent-profile">Profile (optional)</label>
-          <input
-            id="agent-profile"
-            list="agent-profiles"
-            value={profile}
-            placeholder="coder"
-            onChange={(event) => setProfile(event.target.value)}
-            aria-invalid={error?.field === 'profile'}
-            aria-describedby={describedBy('profile')}
-          />
-          <datalist id="agent-profiles">
-            {PROFILES.map((each) => (
-              <option key={each} value={each} />
-            ))}
-          </datalist>
-          {errorFor('profile')}
-        </div>
-        <div className="field">
-          <label htmlFor="agent-autonomy">Autonomy</label>
-          <select id="agent-autonomy" value={autonomy} onChange={(event) => setAutonomy(event.target.value)}>
-            <option value="">From the profile</option>
-            {AUTONOMY_LEVELS.map((level) => (
-              <option key={level} value={level}>
-                {AUTONOMY_LABEL[level]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field id="agent-name" label="Name" error={errorFor('name')}>
+          {(wiring) => (
+            <input {...wiring} value={name} onChange={(event) => setName(event.target.value)} required />
+          )}
+        </Field>
+        <Field id="agent-profile" label="Profile (optional)" error={errorFor('profile')}>
+          {(wiring) => (
+            <>
+              <input
+                {...wiring}
+                list="agent-profiles"
+                value={profile}
+                placeholder="coder"
+                onChange={(event) => setProfile(event.target.value)}
+              />
+              <datalist id="agent-profiles">
+                {PROFILES.map((each) => (
+                  <option key={each} value={each} />
+                ))}
+              </datalist>
+            </>
+          )}
+        </Field>
+        <Field id="agent-autonomy" label="Autonomy">
+          {(wiring) => (
+            <select {...wiring} value={autonomy} onChange={(event) => setAutonomy(event.target.value)}>
+              <option value="">From the profile</option>
+              {AUTONOMY_LEVELS.map((level) => (
+                <option key={level} value={level}>
+                  {AUTONOMY_LABEL[level]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
       </div>
       {error && error.field !== 'name' && error.field !== 'profile' ? (
         <p className="notice error" role="alert">

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import {
   AUDIT_EXPORT_PATH,
@@ -10,6 +10,7 @@ import {
 } from '../api/audit.js';
 import { errorText } from '../api/client.js';
 import { useSession } from '../app/session.js';
+import { Field } from '../components/Field.js';
 import { formatDateTime } from '../components/time-format.js';
 
 /** Kinds offered as suggestions; any kind can be typed. */
@@ -60,6 +61,8 @@ interface Filters {
   until: string;
   limit: number;
 }
+
+type TextFilter = 'kind' | 'actor' | 'subject' | 'since' | 'until';
 
 function readFilters(search: string): Filters {
   const params = new URLSearchParams(search);
@@ -232,6 +235,11 @@ export function AuditScreen() {
   };
   const set = <K extends keyof Filters>(key: K, value: Filters[K]) =>
     setDraft((current) => ({ ...current, [key]: value }));
+  const textInput = (key: TextFilter, placeholder?: string) => ({
+    value: draft[key],
+    placeholder,
+    onChange: (event: ChangeEvent<HTMLInputElement>) => set(key, event.target.value),
+  });
   const filtered = writeFilters(applied) !== '/audit';
 
   return (
@@ -254,71 +262,45 @@ export function AuditScreen() {
       </section>
       <form className="card audit-filters" onSubmit={submit} aria-label="Search the audit trail">
         <div className="form-grid">
-          <div className="field">
-            <label htmlFor="audit-kind">Kind</label>
-            <input
-              id="audit-kind"
-              list="audit-kinds"
-              value={draft.kind}
-              placeholder="gate.decided"
-              onChange={(event) => set('kind', event.target.value)}
-            />
-            <datalist id="audit-kinds">
-              {KNOWN_KINDS.map((kind) => (
-                <option key={kind} value={kind} />
-              ))}
-            </datalist>
-          </div>
-          <div className="field">
-            <label htmlFor="audit-actor">Actor</label>
-            <input
-              id="audit-actor"
-              value={draft.actor}
-              placeholder="user:user_… or agent:agent_…"
-              onChange={(event) => set('actor', event.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="audit-subject">Subject</label>
-            <input
-              id="audit-subject"
-              value={draft.subject}
-              placeholder="gate_…, run_…, policy"
-              onChange={(event) => set('subject', event.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="audit-since">From</label>
-            <input
-              id="audit-since"
-              type="datetime-local"
-              value={draft.since}
-              onChange={(event) => set('since', event.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="audit-until">Until</label>
-            <input
-              id="audit-until"
-              type="datetime-local"
-              value={draft.until}
-              onChange={(event) => set('until', event.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="audit-limit">Per page</label>
-            <select
-              id="audit-limit"
-              value={draft.limit}
-              onChange={(event) => set('limit', Number(event.target.value))}
-            >
-              {PAGE_SIZES.map((size) => (
-                <option key={size} value={size}>
-                  {size}
-                </option>
-              ))}
-            </select>
-          </div>
+          <Field id="audit-kind" label="Kind">
+            {(wiring) => (
+              <>
+                <input {...wiring} list="audit-kinds" {...textInput('kind', 'gate.decided')} />
+                <datalist id="audit-kinds">
+                  {KNOWN_KINDS.map((kind) => (
+                    <option key={kind} value={kind} />
+                  ))}
+                </datalist>
+              </>
+            )}
+          </Field>
+          <Field id="audit-actor" label="Actor">
+            {(wiring) => <input {...wiring} {...textInput('actor', 'user:user_… or agent:agent_…')} />}
+          </Field>
+          <Field id="audit-subject" label="Subject">
+            {(wiring) => <input {...wiring} {...textInput('subject', 'gate_…, run_…, policy')} />}
+          </Field>
+          <Field id="audit-since" label="From">
+            {(wiring) => <input {...wiring} type="datetime-local" {...textInput('since')} />}
+          </Field>
+          <Field id="audit-until" label="Until">
+            {(wiring) => <input {...wiring} type="datetime-local" {...textInput('until')} />}
+          </Field>
+          <Field id="audit-limit" label="Per page">
+            {(wiring) => (
+              <select
+                {...wiring}
+                value={draft.limit}
+                onChange={(event) => set('limit', Number(event.target.value))}
+              >
+                {PAGE_SIZES.map((size) => (
+                  <option key={size} value={size}>
+                    {size}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
         </div>
         <div className="row">
           <button type="submit" className="primary">

@@ -300,8 +300,8 @@ function GateReview({ gateId }: { gateId: string }) {
 
 /** Gate review: the Summary of Action, everything behind it, and the gate's own options. */
 /** The briefing names the agent by id; people know it by name. */
-function withAgentName(text: string, agentId: string, agentName: string | null): string {
-  return agentName ? text.split(agentId).join(agentName) : text;
+function withAgentName(text: string, agentId: string | null, agentName: string | null): string {
+  return agentId && agentName ? text.split(agentId).join(agentName) : text;
 }
 
 export function GateScreen({ gateId }: { gateId: string }) {

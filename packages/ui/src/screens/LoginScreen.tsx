@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { errorText } from '../api/client.js';
 import { useSession } from '../app/session.js';
+import { Field } from '../components/Field.js';
 
 const LINK_TOKEN = /^#token=(ghl_[A-Za-z0-9_-]{20,100})$/;
 
@@ -64,31 +65,33 @@ export function LoginScreen({ reason }: { reason: string | null }) {
           </p>
         )}
         <form onSubmit={(event) => void submit(event)} aria-label="Sign in">
-          <div className="field">
-            <label htmlFor="login-name">Name</label>
-            <input
-              id="login-name"
-              name="username"
-              autoComplete="username"
-              required
-              maxLength={200}
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="login-password">Password</label>
-            <input
-              id="login-password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              maxLength={200}
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-          </div>
+          <Field id="login-name" label="Name">
+            {(wiring) => (
+              <input
+                {...wiring}
+                name="username"
+                autoComplete="username"
+                required
+                maxLength={200}
+                value={name}
+                onChange={(event) => setName(event.target.value)}
+              />
+            )}
+          </Field>
+          <Field id="login-password" label="Password">
+            {(wiring) => (
+              <input
+                {...wiring}
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                required
+                maxLength={200}
+                value={password}
+                onChange={(event) => setPassword(event.target.value)}
+              />
+            )}
+          </Field>
           <button type="submit" className="primary" disabled={busy || linkPending}>
             {busy ? 'Signing in…' : 'Sign in'}
           </button>

@@ -4,6 +4,7 @@ import { ApiError, errorText } from '../api/client.js';
 import { ROLE_LABEL } from '../app/roles.js';
 import { useSession } from '../app/session.js';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
+import { Field } from '../components/Field.js';
 import { RelativeTime } from '../components/RelativeTime.js';
 import { useResource } from '../lib/use-resource.js';
 
@@ -40,15 +41,7 @@ function CreateUserForm({ onCreated }: { onCreated: (person: Person) => void }) 
     }
   }
 
-  const errorFor = (field: string) =>
-    error?.field === field ? (
-      <p id={`user-${field}-error`} className="field-error">
-        {error.text}
-      </p>
-    ) : null;
-  const describedBy = (field: string, hint?: string) =>
-    [error?.field === field ? `user-${field}-error` : null, hint ?? null].filter(Boolean).join(' ') ||
-    undefined;
+  const errorFor = (field: string) => (error?.field === field ? error.text : null);
 
   return (
     <form
@@ -59,44 +52,43 @@ function CreateUserForm({ onCreated }: { onCreated: (person: Person) => void }) 
     >
       <h2 id="create-user-title">Add a person</h2>
       <div className="form-grid">
-        <div className="field">
-          <label htmlFor="user-name">Name</label>
-          <input
-            id="user-name"
-            autoComplete="off"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            aria-invalid={error?.field === 'name'}
-            aria-describedby={describedBy('name')}
-          />
-          {errorFor('name')}
-        </div>
-        <div className="field">
-          <label htmlFor="user-role">Role</label>
-          <select id="user-role" value={role} onChange={(event) => setRole(event.target.value as Role)}>
-            {ROLES.map((each) => (
-              <option key={each} value={each}>
-                {ROLE_LABEL[each]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="user-password">Password</label>
-          <input
-            id="user-password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            aria-invalid={error?.field === 'password'}
-            aria-describedby={describedBy('password', 'user-password-hint')}
-          />
-          <p id="user-password-hint" className="muted small">
-            At least 12 characters.
-          </p>
-          {errorFor('password')}
-        </div>
+        <Field id="user-name" label="Name" error={errorFor('name')}>
+          {(wiring) => (
+            <input
+              {...wiring}
+              autoComplete="off"
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+            />
+          )}
+        </Field>
+        <Field id="user-role" label="Role">
+          {(wiring) => (
+            <select {...wiring} value={role} onChange={(event) => setRole(event.target.value as Role)}>
+              {ROLES.map((each) => (
+                <option key={each} value={each}>
+                  {ROLE_LABEL[each]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          id="user-password"
+          label="Password"
+          hint="At least 12 characters."
+          error={errorFor('password')}
+        >
+          {(wiring) => (
+            <input
+              {...wiring}
+              type="password"
+              autoComplete="new-password"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+            />
+          )}
+        </Field>
       </div>
       {error && error.field !== 'name' && error.field !== 'password' ? (
         <p className="notice error" role="alert">

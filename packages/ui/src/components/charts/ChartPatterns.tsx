@@ -1,4 +1,14 @@
+import type { ReactNode } from 'react';
 import type { Series } from './series.js';
+
+/** Each textured pattern: its tile size, the mark drawn over the series colour, and a tilt. */
+const PATTERNS: Partial<Record<Series['pattern'], { size: number; mark: ReactNode; rotate?: string }>> = {
+  stripes: { size: 8, mark: <rect width="3" height="8" className="chart-mark" />, rotate: 'rotate(45)' },
+  dots: { size: 7, mark: <circle cx="3.5" cy="3.5" r="1.6" className="chart-mark" /> },
+  cross: { size: 8, mark: <path d="M0 4h8M4 0v8" className="chart-mark-line" /> },
+  hlines: { size: 6, mark: <path d="M0 3h6" className="chart-mark-line" /> },
+  vlines: { size: 6, mark: <path d="M3 0v6" className="chart-mark-line" /> },
+};
 
 /**
  * Pattern fills for a chart's series, so neighbouring bars differ by texture as well as colour.
@@ -8,53 +18,22 @@ export function ChartPatterns({ prefix, series }: { prefix: string; series: read
   return (
     <defs>
       {series.map((each) => {
+        const pattern = PATTERNS[each.pattern];
+        if (pattern === undefined) return null;
         const id = `${prefix}-${each.pattern}`;
-        switch (each.pattern) {
-          case 'stripes':
-            return (
-              <pattern
-                key={id}
-                id={id}
-                width="8"
-                height="8"
-                patternUnits="userSpaceOnUse"
-                patternTransform="rotate(45)"
-              >
-                <rect width="8" height="8" className={`chart-fill ${each.tone}`} />
-                <rect width="3" height="8" className="chart-mark" />
-              </pattern>
-            );
-          case 'dots':
-            return (
-              <pattern key={id} id={id} width="7" height="7" patternUnits="userSpaceOnUse">
-                <rect width="7" height="7" className={`chart-fill ${each.tone}`} />
-                <circle cx="3.5" cy="3.5" r="1.6" className="chart-mark" />
-              </pattern>
-            );
-          case 'cross':
-            return (
-              <pattern key={id} id={id} width="8" height="8" patternUnits="userSpaceOnUse">
-                <rect width="8" height="8" className={`chart-fill ${each.tone}`} />
-                <path d="M0 4h8M4 0v8" className="chart-mark-line" />
-              </pattern>
-            );
-          case 'hlines':
-            return (
-              <pattern key={id} id={id} width="6" height="6" patternUnits="userSpaceOnUse">
-                <rect width="6" height="6" className={`chart-fill ${each.tone}`} />
-                <path d="M0 3h6" className="chart-mark-line" />
-              </pattern>
-            );
-          case 'vlines':
-            return (
-              <pattern key={id} id={id} width="6" height="6" patternUnits="userSpaceOnUse">
-                <rect width="6" height="6" className={`chart-fill ${each.tone}`} />
-                <path d="M3 0v6" className="chart-mark-line" />
-              </pattern>
-            );
-          default:
-            return null;
-        }
+        return (
+          <pattern
+            key={id}
+            id={id}
+            width={pattern.size}
+            height={pattern.size}
+            patternUnits="userSpaceOnUse"
+            patternTransform={pattern.rotate}
+          >
+            <rect width={pattern.size} height={pattern.size} className={`chart-fill ${each.tone}`} />
+            {pattern.mark}
+          </pattern>
+        );
       })}
     </defs>
   );

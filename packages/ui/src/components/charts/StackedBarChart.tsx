@@ -1,6 +1,5 @@
 import { useId, useRef } from 'react';
-import { ChartLegend } from './ChartLegend.js';
-import { ChartPatterns } from './ChartPatterns.js';
+import { ChartFrame } from './ChartFrame.js';
 import { fillOf, type Series } from './series.js';
 import { useWidth } from './use-width.js';
 
@@ -53,101 +52,77 @@ export function StackedBarChart({
   const ticks = [0, max / 2, max].filter((tick, index, all) => all.indexOf(tick) === index);
 
   return (
-    <figure className="chart">
-      <figcaption>
-        <strong>{title}</strong>
-      </figcaption>
-      <ChartLegend prefix={prefix} series={series} />
-      <div ref={box} className="chart-box">
-        <svg width={width} height={HEIGHT} role="img" aria-labelledby={`${prefix}-title ${prefix}-desc`}>
-          <title id={`${prefix}-title`}>{title}</title>
-          <desc id={`${prefix}-desc`}>{summary}</desc>
-          <ChartPatterns prefix={prefix} series={series} />
-          {ticks.map((tick) => (
-            <g key={tick} className="chart-grid">
-              <line x1={PAD.left} x2={width - PAD.right} y1={y(tick)} y2={y(tick)} />
-              <text x={PAD.left - 6} y={y(tick)} dy="0.32em" textAnchor="end" className="chart-axis-text">
-                {Number.isInteger(tick) ? tick : tick.toFixed(1)}
+    <ChartFrame
+      prefix={prefix}
+      boxRef={box}
+      title={title}
+      summary={summary}
+      series={series}
+      legend
+      width={width}
+      height={HEIGHT}
+      corner="Period"
+      trailing="Total"
+      rows={bars.map((bar, index) => ({
+        key: bar.key,
+        label: bar.longLabel,
+        cells: [...series.map((each) => bar.values[each.key] ?? 0), totals[index]],
+      }))}
+    >
+      {ticks.map((tick) => (
+        <g key={tick} className="chart-grid">
+          <line x1={PAD.left} x2={width - PAD.right} y1={y(tick)} y2={y(tick)} />
+          <text x={PAD.left - 6} y={y(tick)} dy="0.32em" textAnchor="end" className="chart-axis-text">
+            {Number.isInteger(tick) ? tick : tick.toFixed(1)}
+          </text>
+        </g>
+      ))}
+      {bars.map((bar, index) => {
+        const x = PAD.left + index * slot + (slot - barWidth) / 2;
+        let base = 0;
+        return (
+          <g key={bar.key}>
+            {series.map((each) => {
+              const value = bar.values[each.key] ?? 0;
+              if (value === 0) return null;
+              const top = y(base + value);
+              const height = y(base) - top;
+              base += value;
+              const fill = fillOf(prefix, each);
+              return (
+                <rect
+                  key={each.key}
+                  x={x}
+                  y={top}
+                  width={barWidth}
+                  height={Math.max(1, height)}
+                  className={`chart-fill ${each.tone} ${each.pattern === 'outline' ? 'chart-outline' : ''} chart-segment`}
+                  style={fill ? { fill } : undefined}
+                >
+                  <title>{`${bar.longLabel}: ${value} ${each.label.toLowerCase()}`}</title>
+                </rect>
+              );
+            })}
+            {index % labelEvery === 0 ? (
+              <text
+                x={x + barWidth / 2}
+                y={HEIGHT - PAD.bottom + 16}
+                textAnchor="middle"
+                className="chart-axis-text"
+              >
+                {bar.label}
               </text>
-            </g>
-          ))}
-          {bars.map((bar, index) => {
-            const x = PAD.left + index * slot + (slot - barWidth) / 2;
-            let base = 0;
-            return (
-              <g key={bar.key}>
-                {series.map((each) => {
-                  const value = bar.values[each.key] ?? 0;
-                  if (value === 0) return null;
-                  const top = y(base + value);
-                  const height = y(base) - top;
-                  base += value;
-                  const fill = fillOf(prefix, each);
-                  return (
-                    <rect
-                      key={each.key}
-                      x={x}
-                      y={top}
-                      width={barWidth}
-                      height={Math.max(1, height)}
-                      className={`chart-fill ${each.tone} ${each.pattern === 'outline' ? 'chart-outline' : ''} chart-segment`}
-                      style={fill ? { fill } : undefined}
-                    >
-                      <title>{`${bar.longLabel}: ${value} ${each.label.toLowerCase()}`}</title>
-                    </rect>
-                  );
-                })}
-                {index % labelEvery === 0 ? (
-                  <text
-                    x={x + barWidth / 2}
-                    y={HEIGHT - PAD.bottom + 16}
-                    textAnchor="middle"
-                    className="chart-axis-text"
-                  >
-                    {bar.label}
-                  </text>
-                ) : null}
-              </g>
-            );
-          })}
-          <line
-            className="chart-axis"
-            x1={PAD.left}
-            x2={width - PAD.right}
-            y1={PAD.top + plotHeight}
-            y2={PAD.top + plotHeight}
-          />
-        </svg>
-      </div>
-      <details className="chart-data">
-        <summary>Data table: {title}</summary>
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Period</th>
-                {series.map((each) => (
-                  <th key={each.key} scope="col">
-                    {each.label}
-                  </th>
-                ))}
-                <th scope="col">Total</th>
-              </tr>
-            </thead>
-            <tbody>
-              {bars.map((bar, index) => (
-                <tr key={bar.key}>
-                  <th scope="row">{bar.longLabel}</th>
-                  {series.map((each) => (
-                    <td key={each.key}>{bar.values[each.key] ?? 0}</td>
-                  ))}
-                  <td>{totals[index]}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </details>
-    </figure>
+            ) : null}
+          </g>
+        );
+      })}
+      <line
+        className="chart-axis"
+        x1={PAD.left}
+        x2={width - PAD.right}
+        y1={PAD.top + plotHeight}
+        y2={PAD.top + plotHeight}
+      />
+    </ChartFrame>
   );
 }
