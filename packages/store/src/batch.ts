@@ -1,5 +1,12 @@
 import type { Kysely } from 'kysely';
-import { type Database, type Dialect, newTxMemo, type TxContext, type TxMemo } from './db/schema.js';
+import {
+  type Database,
+  type Dialect,
+  type DirectExecute,
+  newTxMemo,
+  type TxContext,
+  type TxMemo,
+} from './db/schema.js';
 import { translateUnitError, unavailable } from './db-errors.js';
 import type { QueuedUnit } from './group-commit.js';
 import { runAsUnit } from './group-commit.js';
@@ -16,14 +23,28 @@ export interface BatchDialect {
 export interface BatchShared {
   /** The store's prepared-query texts. */
   statements: Map<string, string>;
+  /** Runs SQL on the write connection without Kysely, where the engine allows. */
+  execute?: DirectExecute | undefined;
   /** Runs after a batch in which a unit wrote tokens or people, before any of its callers hears back. */
   onCredentialsChanged(): void;
 }
 
+/** One batch's connection and what its units share. */
+interface Scope {
+  db: Kysely<Database>;
+  statements: Map<string, string>;
+  memo: TxMemo;
+  execute: DirectExecute | undefined;
+}
+
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-async function rollbackQuietly(db: Kysely<Database>): Promise<void> {
-  await runStatement(db, 'rollback').catch(() => undefined);
+function run(scope: Scope, text: string): Promise<void> {
+  return runStatement(scope.db, text, scope.execute);
+}
+
+async function rollbackQuietly(scope: Scope): Promise<void> {
+  await run(scope, 'rollback').catch(() => undefined);
 }
 
 async function attempt(unit: QueuedUnit, ctx: TxContext): Promise<Outcome> {
@@ -35,14 +56,14 @@ async function attempt(unit: QueuedUnit, ctx: TxContext): Promise<Outcome> {
 }
 
 /** Each unit inside its own savepoint, so a throw undoes only that unit (and what the memo learnt from it). */
-async function runInSavepoint(db: Kysely<Database>, unit: QueuedUnit, ctx: TxContext): Promise<Outcome> {
-  await runStatement(db, 'savepoint gh_unit');
+async function runInSavepoint(scope: Scope, unit: QueuedUnit, ctx: TxContext): Promise<Outcome> {
+  await run(scope, 'savepoint gh_unit');
   const outcome = await attempt(unit, ctx);
   if (!outcome.ok) {
-    await runStatement(db, 'rollback to savepoint gh_unit');
-    ctx.memo.auditHead = null;
+    await run(scope, 'rollback to savepoint gh_unit');
+    scope.memo.auditHead = null;
   }
-  await runStatement(db, 'release savepoint gh_unit');
+  await run(scope, 'release savepoint gh_unit');
   return outcome;
 }
 
@@ -52,6 +73,43 @@ function settle(units: QueuedUnit[], outcomes: Outcome[]): void {
     if (outcome?.ok) unit.resolve(outcome.value);
     else unit.reject(outcome ? outcome.error : new Error('unit did not run'));
   });
+}
+
+async function runBatch(scope: Scope, units: QueuedUnit[], dialect: BatchDialect): Promise<Outcome[]> {
+  let clock: () => number;
+  try {
+    clock = await dialect.begin(scope.db);
+  } catch (error) {
+    await rollbackQuietly(scope);
+    throw unavailable(error);
+  }
+  const { db, statements, memo, execute } = scope;
+  const context = (): TxContext => ({
+    db,
+    now: clock(),
+    dialect: dialect.dialect,
+    statements,
+    memo,
+    execute,
+  });
+  const outcomes: Outcome[] = [];
+  try {
+    if (units.length === 1 && units[0]) {
+      const outcome = await attempt(units[0], context());
+      if (!outcome.ok) {
+        await run(scope, 'rollback');
+        return [outcome];
+      }
+      outcomes.push(outcome);
+    } else {
+      for (const unit of units) outcomes.push(await runInSavepoint(scope, unit, context()));
+    }
+    await run(scope, 'commit');
+  } catch (error) {
+    await rollbackQuietly(scope);
+    throw unavailable(error);
+  }
+  return outcomes;
 }
 
 /**
@@ -64,47 +122,13 @@ export async function executeBatch(
   dialect: BatchDialect,
   shared: BatchShared,
 ): Promise<void> {
-  const memo = newTxMemo();
+  const scope: Scope = { db, statements: shared.statements, memo: newTxMemo(), execute: shared.execute };
   let outcomes: Outcome[];
   try {
-    outcomes = await runBatch(db, units, dialect, { statements: shared.statements, memo });
+    outcomes = await runBatch(scope, units, dialect);
   } finally {
     // Even a failed COMMIT may have landed (a dropped connection): caches look again either way.
-    if (memo.credentialsChanged) shared.onCredentialsChanged();
+    if (scope.memo.credentialsChanged) shared.onCredentialsChanged();
   }
   settle(units, outcomes);
-}
-
-async function runBatch(
-  db: Kysely<Database>,
-  units: QueuedUnit[],
-  dialect: BatchDialect,
-  shared: { statements: Map<string, string>; memo: TxMemo },
-): Promise<Outcome[]> {
-  let clock: () => number;
-  try {
-    clock = await dialect.begin(db);
-  } catch (error) {
-    await rollbackQuietly(db);
-    throw unavailable(error);
-  }
-  const context = (): TxContext => ({ db, now: clock(), dialect: dialect.dialect, ...shared });
-  const outcomes: Outcome[] = [];
-  try {
-    if (units.length === 1 && units[0]) {
-      const outcome = await attempt(units[0], context());
-      if (!outcome.ok) {
-        await runStatement(db, 'rollback');
-        return [outcome];
-      }
-      outcomes.push(outcome);
-    } else {
-      for (const unit of units) outcomes.push(await runInSavepoint(db, unit, context()));
-    }
-    await runStatement(db, 'commit');
-  } catch (error) {
-    await rollbackQuietly(db);
-    throw unavailable(error);
-  }
-  return outcomes;
 }

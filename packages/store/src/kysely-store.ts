@@ -2,7 +2,7 @@ import { type AuditEvent, GatehouseError } from '@gatehouse/core';
 import { type Kysely, sql } from 'kysely';
 import { verifyAuditChain } from './audit/verify.js';
 import { type BatchDialect, executeBatch } from './batch.js';
-import { type Database, newTxMemo, type TxContext } from './db/schema.js';
+import { type Database, type DirectExecute, newTxMemo, type TxContext } from './db/schema.js';
 import { translateReadError, unavailable } from './db-errors.js';
 import { createGroupCommit } from './group-commit.js';
 import * as audit from './repos/audit.js';
@@ -25,6 +25,8 @@ export interface StoreAdapter extends BatchDialect {
   destroy(): Promise<void>;
   /** @default 256 */
   maxBatch?: number;
+  /** Run SQL on the write and read connections without Kysely (SQLite's synchronous driver). */
+  direct?: { write: DirectExecute; read: DirectExecute };
 }
 
 type Read = <T>(fn: (ctx: TxContext) => Promise<T>) => Promise<T>;
@@ -34,7 +36,14 @@ function createReader(adapter: StoreAdapter, statements: Map<string, string>, is
     if (isClosed()) throw new GatehouseError('SERVICE_UNAVAILABLE', 'the store is closed');
     try {
       return await adapter.withReadConnection((db) =>
-        fn({ db, now: adapter.readNow(), dialect: adapter.dialect, statements, memo: newTxMemo() }),
+        fn({
+          db,
+          now: adapter.readNow(),
+          dialect: adapter.dialect,
+          statements,
+          memo: newTxMemo(),
+          execute: adapter.direct?.read,
+        }),
       );
     } catch (error) {
       throw translateReadError(error);
@@ -75,6 +84,7 @@ export function createKyselyStore<D extends Store['dialect']>(
   let credentialsVersion = 0;
   const shared = {
     statements,
+    execute: adapter.direct?.write,
     onCredentialsChanged: () => {
       credentialsVersion += 1;
     },

@@ -1,6 +1,6 @@
 import { type Compilable, CompiledQuery, type Kysely, type QueryResult } from 'kysely';
 import { assertNoNulParameters } from './db/reject-nul.js';
-import type { Database, TxContext } from './db/schema.js';
+import type { Database, DirectExecute, TxContext } from './db/schema.js';
 
 /**
  * A query of a fixed shape on the hot path: Kysely builds and compiles it once per store, and
@@ -38,6 +38,7 @@ export async function runPrepared<R, I>(
   // Plugins do not run on a query compiled earlier: the NUL rule is applied here, on every engine.
   assertNoNulParameters(parameters);
   const text = ctx.statements.get(query.name);
+  if (text !== undefined && ctx.execute !== undefined) return ctx.execute(text, parameters) as QueryResult<R>;
   if (text !== undefined) return ctx.db.executeQuery<R>(CompiledQuery.raw(text, parameters));
   const compiled = query.build(ctx.db, input).compile();
   assertSameParameters(query.name, compiled.parameters, parameters);
@@ -52,6 +53,11 @@ export function affectedRows(result: QueryResult<unknown>): number {
 }
 
 /** Runs a statement that takes no parameters and has no builder (BEGIN, SAVEPOINT …). */
-export async function runStatement(db: Kysely<Database>, text: string): Promise<void> {
-  await db.executeQuery(CompiledQuery.raw(text, []));
+export async function runStatement(
+  db: Kysely<Database>,
+  text: string,
+  execute?: DirectExecute,
+): Promise<void> {
+  if (execute !== undefined) execute(text, []);
+  else await db.executeQuery(CompiledQuery.raw(text, []));
 }

@@ -62,6 +62,15 @@ export function describeGateContract(ctx: ContractContext): void {
     expect(await ids({ assignee: 'user_b', status: 'pending' })).toEqual([b.id]);
     expect(await store.read((tx) => tx.countGates({}))).toBe(3);
     expect(await store.read((tx) => tx.countGates({ status: 'pending', assignee: 'user_b' }))).toBe(1);
+    for (const [runId, pending] of [
+      ['run_a', 2],
+      ['run_b', 0],
+      ['run_a', 2],
+      ['run_none', 0],
+    ] as const) {
+      expect(await store.read((tx) => tx.countGates({ status: 'pending', runId }))).toBe(pending);
+    }
+    expect(await store.read((tx) => tx.countGates({ status: 'rejected', runId: 'run_b' }))).toBe(1);
   });
 
   it('pages gates oldest first with a cursor, ties broken by id', async () => {

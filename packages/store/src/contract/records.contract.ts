@@ -76,6 +76,10 @@ export function describeRecordContract(ctx: ContractContext): void {
       { token: { ...token, tokenHash: 'c3', kind: 'agent', subjectId: 'agent_a' }, user: null },
     ]);
     expect(await store.read((tx) => tx.getCredentials([]))).toEqual([]);
+    for (const hash of ['c1', 'c1']) {
+      expect(await store.read((tx) => tx.getCredentials([hash]))).toEqual([found[0]]);
+    }
+    expect(await store.read((tx) => tx.getCredentials(['missing']))).toEqual([]);
   });
 
   it('lists signing keys of one person', async () => {

@@ -1,4 +1,4 @@
-import type { Generated, Kysely } from 'kysely';
+import type { Generated, Kysely, QueryResult } from 'kysely';
 
 /** The two engines the store runs on. */
 export type Dialect = 'sqlite' | 'postgres';
@@ -236,7 +236,12 @@ export interface TxContext {
   readonly statements: Map<string, string>;
   /** What the transaction already knows; one write batch shares it across its units. */
   readonly memo: TxMemo;
+  /** Runs SQL on the same connection without Kysely, where the engine allows (SQLite's synchronous driver). */
+  readonly execute?: DirectExecute | undefined;
 }
+
+/** Runs one statement at once on the connection of a transaction or read. */
+export type DirectExecute = (sqlText: string, parameters: readonly unknown[]) => QueryResult<unknown>;
 
 /** Facts a transaction learnt that later statements of it may reuse. */
 export interface TxMemo {

@@ -119,14 +119,33 @@ export async function listGates({ db }: TxContext, filter: GateFilter): Promise<
   );
 }
 
-export async function countGates(
-  { db }: TxContext,
-  filter: Omit<GateFilter, 'limit' | 'cursor'>,
-): Promise<number> {
-  const row = await applyFilter(
+type CountFilter = Omit<GateFilter, 'limit' | 'cursor'>;
+
+function buildCount(db: TxContext['db'], filter: CountFilter) {
+  return applyFilter(
     db.selectFrom('gates').select((eb) => eb.fn.countAll().as('count')),
     filter,
-  ).executeTakeFirstOrThrow();
+  );
+}
+
+// Every gate that opens or ends on a run asks how many of the run's gates are still pending.
+const pendingOfRun = preparedQuery(
+  'gate-count-pending-of-run',
+  (db, runId: string) => buildCount(db, { status: 'pending', runId }),
+  (runId) => ['pending', runId],
+);
+
+function isPendingOfRun(filter: CountFilter): filter is { status: 'pending'; runId: string } {
+  const keys = Object.keys(filter).filter((key) => filter[key as keyof CountFilter] !== undefined);
+  return keys.length === 2 && filter.status === 'pending' && filter.runId !== undefined;
+}
+
+export async function countGates(ctx: TxContext, filter: CountFilter): Promise<number> {
+  if (isPendingOfRun(filter)) {
+    const { rows } = await runPrepared<{ count: number }, string>(ctx, pendingOfRun, filter.runId);
+    return int(rows[0]?.count);
+  }
+  const row = await buildCount(ctx.db, filter).executeTakeFirstOrThrow();
   return int(row.count);
 }
 

@@ -1,7 +1,8 @@
 import type { Run } from '@gatehouse/core';
 import type { TxContext } from '../db/schema.js';
+import { affectedRows, preparedQuery, runPrepared } from '../prepared.js';
 import type { Page, RunFilter } from '../types.js';
-import { changed, decodeCursor, int, pageLimit, parseJson, toPage } from './rows.js';
+import { decodeCursor, int, pageLimit, parseJson, toPage } from './rows.js';
 
 /** The stored document: a `version` read back by getRun belongs to the row, not the document. */
 function documentOf(run: Run): string {
@@ -24,8 +25,15 @@ export async function insertRun({ db }: TxContext, run: Run): Promise<void> {
     .execute();
 }
 
-export async function getRun({ db }: TxContext, id: string): Promise<(Run & { version: number }) | null> {
-  const row = await db.selectFrom('runs').select(['data', 'version']).where('id', '=', id).executeTakeFirst();
+const runById = preparedQuery(
+  'run-by-id',
+  (db, id: string) => db.selectFrom('runs').select(['data', 'version']).where('id', '=', id),
+  (id) => [id],
+);
+
+export async function getRun(ctx: TxContext, id: string): Promise<(Run & { version: number }) | null> {
+  const { rows } = await runPrepared<{ data: string; version: number }, string>(ctx, runById, id);
+  const row = rows[0];
   return row ? { ...parseJson<Run>(row.data), version: int(row.version) } : null;
 }
 
@@ -56,18 +64,48 @@ export async function listRuns({ db }: TxContext, filter: RunFilter): Promise<Pa
   );
 }
 
-export async function updateRun({ db }: TxContext, run: Run, expectedVersion: number): Promise<boolean> {
-  const result = await db
-    .updateTable('runs')
-    .set((eb) => ({
-      agent_id: run.agentId,
-      status: run.status,
-      updated_at: run.updatedAt,
-      data: documentOf(run),
-      version: eb('version', '+', 1),
-    }))
-    .where('id', '=', run.id)
-    .where('version', '=', expectedVersion)
-    .executeTakeFirst();
-  return changed(result.numUpdatedRows) === 1;
+interface RunUpdate {
+  id: string;
+  agentId: string;
+  status: string;
+  updatedAt: number;
+  data: string;
+  expectedVersion: number;
+}
+
+const updateVersioned = preparedQuery(
+  'run-update',
+  (db, update: RunUpdate) =>
+    db
+      .updateTable('runs')
+      .set((eb) => ({
+        agent_id: update.agentId,
+        status: update.status,
+        updated_at: update.updatedAt,
+        data: update.data,
+        version: eb('version', '+', 1),
+      }))
+      .where('id', '=', update.id)
+      .where('version', '=', update.expectedVersion),
+  (update) => [
+    update.agentId,
+    update.status,
+    update.updatedAt,
+    update.data,
+    1,
+    update.id,
+    update.expectedVersion,
+  ],
+);
+
+export async function updateRun(ctx: TxContext, run: Run, expectedVersion: number): Promise<boolean> {
+  const update = {
+    id: run.id,
+    agentId: run.agentId,
+    status: run.status,
+    updatedAt: run.updatedAt,
+    data: documentOf(run),
+    expectedVersion,
+  };
+  return affectedRows(await runPrepared(ctx, updateVersioned, update)) === 1;
 }

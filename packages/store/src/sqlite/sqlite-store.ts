@@ -4,7 +4,7 @@ import type { Clock } from '@gatehouse/core';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { RejectNulPlugin } from '../db/reject-nul.js';
-import type { Database } from '../db/schema.js';
+import type { Database, DirectExecute } from '../db/schema.js';
 import { unavailable } from '../db-errors.js';
 import { createKyselyStore, type StoreAdapter } from '../kysely-store.js';
 import { runMigrations } from '../migrations/index.js';
@@ -72,6 +72,7 @@ interface Handles {
   writerDb: BetterSqlite3.Database;
   writer: Kysely<Database>;
   reader: Kysely<Database>;
+  direct: { write: DirectExecute; read: DirectExecute };
   applied: string[];
 }
 
@@ -80,16 +81,19 @@ async function open(file: string, busyTimeoutMs: number): Promise<Handles> {
   const opened: Kysely<Database>[] = [];
   try {
     const writerDb = openWriter(file, busyTimeoutMs);
+    const writerCache = withStatementCache(writerDb);
     const writer = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(writerDb) }),
+      dialect: new SqliteDialect({ database: writerCache }),
       plugins: [new RejectNulPlugin()],
     });
     opened.push(writer);
     const applied = await runMigrations(writer, 'sqlite');
-    const reader = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(openReader(file, busyTimeoutMs)) }),
-    });
-    return { lock, writerDb, writer, reader, applied };
+    const readerCache = withStatementCache(openReader(file, busyTimeoutMs));
+    const reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: readerCache }) });
+    // Each connection is used by one transaction (or read) at a time: Kysely holds it for the whole
+    // batch or read, so statements sent past Kysely run inside that same transaction.
+    const direct = { write: writerCache.execute, read: readerCache.execute };
+    return { lock, writerDb, writer, reader, direct, applied };
   } catch (error) {
     await Promise.all(opened.map((db) => db.destroy()));
     lock.release();
@@ -98,24 +102,25 @@ async function open(file: string, busyTimeoutMs: number): Promise<Handles> {
 }
 
 function sqliteAdapter(handles: Handles, options: SqliteStoreOptions): StoreAdapter & { dialect: 'sqlite' } {
-  const { writer, reader, lock } = handles;
+  const { writer, reader, lock, direct } = handles;
   const { clock } = options;
   return {
     dialect: 'sqlite',
+    direct,
     ...(options.maxBatch === undefined ? {} : { maxBatch: options.maxBatch }),
     async begin(db) {
-      await runStatement(db, 'begin immediate');
+      await runStatement(db, 'begin immediate', direct.write);
       return () => clock.now();
     },
     withWriteConnection: (fn) => writer.connection().execute(fn),
     // A read transaction gives every read one consistent snapshot of the WAL.
     withReadConnection: (fn) =>
       reader.connection().execute(async (db) => {
-        await runStatement(db, 'begin');
+        await runStatement(db, 'begin', direct.read);
         try {
           return await fn(db);
         } finally {
-          await runStatement(db, 'commit');
+          await runStatement(db, 'commit', direct.read);
         }
       }),
     readNow: () => clock.now(),
