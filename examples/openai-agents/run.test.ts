@@ -1,42 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { useExampleServer } from '../shared/example-server.js';
+import { describeDeleteApprovalExample } from '../shared/delete-approval-example.js';
 
-const example = useExampleServer(new URL('./run.mjs', import.meta.url));
-
-describe('the OpenAI Agents SDK example', () => {
-  it('reads at once, waits for the delete approval, then runs it', async () => {
-    const finished = example.start();
-    const gate = await example.server.pendingGate();
-    expect(gate.action).toMatchObject({ tool: 'delete_file', args: { path: 'build/' } });
-    await example.server.decide(gate.id, { option: 'approve' });
-    const { code, stdout, stderr } = await finished;
-
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
-    expect(stdout).toContain(`delete_file: waiting for a person on gate ${gate.id}`);
-    expect(stdout.match(/waiting for a person/g)).toHaveLength(1);
-    expect(stdout).toContain(`delete_file: approved by ${example.server.test.ids.developerId}`);
-    expect(stdout).toMatch(/model: Done\. read_file → # README\.md.*; delete_file → deleted build\//);
-    expect(stdout).toMatch(/run run_\S+ completed/);
-  });
-
-  it('tells the model why the delete was rejected and does not run it', async () => {
-    const finished = example.start();
-    await example.server.decide((await example.server.pendingGate()).id, {
-      option: 'reject',
-      reason: 'keep the build',
-    });
-    const { code, stdout } = await finished;
-
-    expect(code).toBe(0);
-    expect(stdout).toContain('delete_file: denied by user_dev (keep the build)');
-    expect(stdout).toContain('delete_file → Gatehouse denied the call to delete_file');
-    expect(stdout).not.toContain('deleted build/');
-  });
-
-  it('asks for a token', async () => {
-    const { code, stderr } = await example.startWithoutToken();
-    expect(code).toBe(2);
-    expect(stderr).toContain('an agent token is required');
-  });
-});
+describeDeleteApprovalExample(
+  'OpenAI Agents SDK',
+  new URL('./run.mjs', import.meta.url),
+  /model: Done\. read_file → # README\.md.*; delete_file → deleted build\//,
+);
