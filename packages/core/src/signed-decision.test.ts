@@ -1,0 +1,83 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson } from './canonical-json.js';
+import { keyProofText, SIGNED_DECISION_PREFIX, signedDecisionText } from './signed-decision.js';
+
+const fields = fc.record({
+  gateId: fc.string(),
+  option: fc.string(),
+  payloadHash: fc.option(fc.string(), { nil: null }),
+  reason: fc.option(fc.string(), { nil: undefined }),
+  feedback: fc.option(fc.string(), { nil: undefined }),
+  instructions: fc.option(fc.string(), { nil: undefined }),
+});
+
+describe('signedDecisionText', () => {
+  it('is a version line and canonical JSON of gate, option, payload hash, reason, feedback and instructions', () => {
+    const text = signedDecisionText({
+      gateId: 'gate_1',
+      option: 'steer',
+      payloadHash: 'ab',
+      reason: 'too wide',
+      instructions: 'only build/',
+    });
+    expect(text).toBe(
+      'gatehouse-decision-v2\n{"feedback":null,"gateId":"gate_1","instructions":"only build/","option":"steer","payloadHash":"ab","reason":"too wide"}',
+    );
+  });
+
+  it('always starts with the version line followed by one line of JSON', () => {
+    fc.assert(
+      fc.property(fields, (input) => {
+        const text = signedDecisionText(input);
+        expect(text.startsWith(SIGNED_DECISION_PREFIX)).toBe(true);
+        const body = JSON.parse(text.slice(SIGNED_DECISION_PREFIX.length));
+        expect(Object.keys(body)).toEqual([
+          'feedback',
+          'gateId',
+          'instructions',
+          'option',
+          'payloadHash',
+          'reason',
+        ]);
+        expect(body.gateId).toBe(input.gateId);
+        expect(body.option).toBe(input.option);
+      }),
+    );
+  });
+
+  it('changes when any signed field changes, so a signature covers each of them', () => {
+    fc.assert(
+      fc.property(
+        fields,
+        fc.constantFrom('reason', 'feedback', 'instructions', 'option', 'gateId'),
+        (input, key) => {
+          const changed = { ...input, [key]: `${input[key] ?? ''}x` };
+          expect(signedDecisionText(changed)).not.toBe(signedDecisionText(input));
+        },
+      ),
+    );
+  });
+
+  it('signs the words as the server keeps them: control characters are dropped the same way', () => {
+    const typed = signedDecisionText({
+      gateId: 'g',
+      option: 'approve',
+      payloadHash: null,
+      reason: 'ok\u001b[31m',
+    });
+    const kept = signedDecisionText({ gateId: 'g', option: 'approve', payloadHash: null, reason: 'ok' });
+    expect(typed).toBe(kept);
+  });
+});
+
+describe('keyProofText', () => {
+  it('binds the challenge and the person', () => {
+    expect(keyProofText({ challenge: 'c1', userId: 'user_a' })).toBe(
+      `gatehouse-key-proof-v1\n${canonicalJson({ challenge: 'c1', userId: 'user_a' })}`,
+    );
+    expect(keyProofText({ challenge: 'c1', userId: 'user_a' })).not.toBe(
+      keyProofText({ challenge: 'c1', userId: 'user_b' }),
+    );
+  });
+});
