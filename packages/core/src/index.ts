@@ -217,3 +217,12 @@ export {
   runStatusSchema,
   timeoutActionSchema,
 } from './schemas.js';
+export type { OwnerSeparationInput } from './separation-of-duties.js';
+export { approvesAction, assertNotAgentOwner, separatesAgentOwner } from './separation-of-duties.js';
+export type { SignedDecisionFields } from './signed-decision.js';
+export {
+  KEY_PROOF_PREFIX,
+  keyProofText,
+  SIGNED_DECISION_PREFIX,
+  signedDecisionText,
+} from './signed-decision.js';

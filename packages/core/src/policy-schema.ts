@@ -58,6 +58,7 @@ export const policyGateSettingsSchema = z
     minRole: roleSchema.optional(),
     requiredApprovals: z.number().int().min(1).max(20).optional(),
     signature: z.boolean().optional(),
+    separationOfDuties: z.boolean().optional(),
     assignees: z.array(z.string().min(1).max(200)).max(50).optional(),
     escalationChain: z.array(roleSchema).max(10).optional(),
   })

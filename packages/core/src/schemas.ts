@@ -204,6 +204,8 @@ export interface Agent {
   profile: string | null;
   autonomy: AutonomyLevel | null;
   createdAt: number;
+  /** The person who created it and owns it; null for agents made before owners were kept. */
+  createdBy?: string | null | undefined;
 }
 
 export interface Run {
