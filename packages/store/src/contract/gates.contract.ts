@@ -1,4 +1,5 @@
 import type { Gate } from '@gatehouse/core';
+import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import type { GateFilter, Store } from '../types.js';
 import { makeGate } from './fixtures.js';
@@ -106,6 +107,60 @@ export function describeGateContract(ctx: ContractContext): void {
     const stored = await store.read((tx) => tx.getGate(gate.id));
     expect(stored?.version).toBe(2);
     expect(stored?.decision?.decidedBy).toBe(results[0] ? 'user_a' : 'user_b');
+  });
+
+  it('refuses an update at a stale version even when the gate stays pending', async () => {
+    const { store } = ctx.harness();
+    const gate = makeGate({ timeoutAt: null, assignees: ['user_a'] });
+    await insertGates(store, [gate]);
+    const first = { ...gate, assignees: ['user_b'] };
+    expect(await store.transaction((tx) => tx.updateGate(first, 1))).toBe(true);
+    const stale = { ...gate, timeoutAt: 1, assignees: ['user_c'] };
+    expect(await store.transaction((tx) => tx.updateGate(stale, 1))).toBe(false);
+    expect(await store.transaction((tx) => tx.updateGate(stale, 1, { beforeDeadline: true }))).toBe(false);
+    expect(await store.read((tx) => tx.getGate(gate.id))).toEqual({ ...first, version: 2 });
+    expect(await store.read((tx) => tx.countGates({ assignee: 'user_c' }))).toBe(0);
+  });
+
+  it('lets exactly one of two concurrent updates that keep the gate pending win', async () => {
+    const { store } = ctx.harness();
+    const gate = makeGate({ assignees: [] });
+    await insertGates(store, [gate]);
+    const results = await Promise.all(
+      ['user_a', 'user_b'].map((by) =>
+        store.transaction((tx) => tx.updateGate({ ...gate, assignees: [by] }, 1)),
+      ),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const stored = await store.read((tx) => tx.getGate(gate.id));
+    expect(stored).toMatchObject({
+      status: 'pending',
+      version: 2,
+      assignees: [results[0] ? 'user_a' : 'user_b'],
+    });
+  });
+
+  it('applies an update that keeps a gate pending only at its current version (property)', async () => {
+    const { store } = ctx.harness();
+    // Each step asks for the current version shifted by -2..+1: only a shift of 0 may land.
+    const steps = fc.array(fc.integer({ min: -2, max: 1 }), { minLength: 1, maxLength: 6 });
+    await fc.assert(
+      fc.asyncProperty(steps, async (shifts) => {
+        const gate = makeGate({ assignees: [] });
+        await insertGates(store, [gate]);
+        let version = 1;
+        for (const [step, shift] of shifts.entries()) {
+          const next = { ...gate, assignees: [`user_${step}`] };
+          const landed = await store.transaction((tx) => tx.updateGate(next, version + shift));
+          expect(landed).toBe(shift === 0);
+          if (landed) version += 1;
+        }
+        const stored = await store.read((tx) => tx.getGate(gate.id));
+        expect(stored?.version).toBe(version);
+        expect(stored?.assignees).toEqual(version === 1 ? [] : [`user_${shifts.lastIndexOf(0)}`]);
+      }),
+      { numRuns: 20 },
+    );
   });
 
   it('never updates a gate that is no longer pending', async () => {
