@@ -134,9 +134,13 @@ interface TimeoutSettings {
   input: OpenGateInput;
   risk: RiskLevel;
   threshold: GateThreshold;
+  requiredApprovals: number;
+  minRole: Role;
+  signatureRequired: boolean;
 }
 
-function resolveTimeoutAction({ definition, input, risk, threshold }: TimeoutSettings): TimeoutAction {
+function resolveTimeoutAction(settings: TimeoutSettings): TimeoutAction {
+  const { definition, input, risk, threshold } = settings;
   const wanted = input.timeoutAction ?? definition.defaultTimeoutAction;
   if (wanted !== 'proceed') return wanted;
   const alwaysGated = input.alwaysGated === true || (input.action != null && isAlwaysGated(input.action));
@@ -146,6 +150,9 @@ function resolveTimeoutAction({ definition, input, risk, threshold }: TimeoutSet
     threshold,
     alwaysGated,
     destructive: input.destructive === true,
+    requiredApprovals: settings.requiredApprovals,
+    minRole: settings.minRole,
+    signatureRequired: settings.signatureRequired,
   });
   if (refusal === null) return 'proceed';
   // A type's default of "proceed" falls back to deny; only an explicit request is an error.
@@ -164,17 +171,27 @@ function resolveSettings(input: OpenGateInput, definition: GateTypeDefinition) {
     definition.threshold === 'mandatory' ? 'mandatory' : (input.threshold ?? definition.threshold);
   const minRole = higherRole(definition.minRole, input.minRole);
   const requiredApprovals = checkRequiredApprovals(input.requiredApprovals);
+  // A caller may ask for a signature but never waive one the type requires.
+  const signatureRequired = input.signature === true || signatureRuleApplies(definition.signature, risk);
+  const timeoutSettings = {
+    definition,
+    input,
+    risk,
+    threshold,
+    requiredApprovals,
+    minRole,
+    signatureRequired,
+  };
   return {
     risk,
     threshold,
     minRole,
     requiredApprovals,
-    timeoutAction: resolveTimeoutAction({ definition, input, risk, threshold }),
+    timeoutAction: resolveTimeoutAction(timeoutSettings),
     timeoutMs: checkTimeoutMs(input.timeoutMs),
     assignees: checkAssignees(input.assignees ?? [], requiredApprovals),
     escalationChain: (input.escalationChain ?? ROLES).filter((role) => roleRank(role) > roleRank(minRole)),
-    // A caller may ask for a signature but never waive one the type requires.
-    signatureRequired: input.signature === true || signatureRuleApplies(definition.signature, risk),
+    signatureRequired,
   };
 }
 

@@ -1,4 +1,6 @@
+import { NEVER_PROCEED_TYPES } from './catalog.js';
 import { toIso } from './clock.js';
+import { isAlwaysGated } from './destructive.js';
 import { assertNever, GatehouseError } from './errors.js';
 import { checkAssignees, MAX_GATE_TIMEOUT_MS } from './gate-open.js';
 import { invalidField } from './invalid-field.js';
@@ -252,12 +254,23 @@ function expire(gate: Gate, event: ExpireEvent, now: number): GateTransition {
     case 'deny':
       return end(gate, timeoutDecision('expired', now));
     case 'proceed':
-      return end(gate, timeoutDecision('approved', now));
+      // A gate tightened after it opened (more approvals, a higher role, extended) never proceeds by itself.
+      return end(gate, timeoutDecision(gateMayProceedOnTimeout(gate) ? 'approved' : 'expired', now));
     case 'escalate':
       return escalate(gate, event, now);
     default:
       return assertNever(gate.timeoutAction);
   }
+}
+
+/** True when nothing about the gate as it stands now forbids approving it by its deadline. */
+export function gateMayProceedOnTimeout(gate: Gate): boolean {
+  if (gate.threshold === 'mandatory' || gate.signatureRequired || gate.requiredApprovals > 1) return false;
+  if (gate.risk === 'high' || gate.risk === 'critical') return false;
+  if (roleRank(gate.minRole) > roleRank('developer')) return false;
+  if (NEVER_PROCEED_TYPES.has(gate.type)) return false;
+  if (gate.action !== null && isAlwaysGated(gate.action)) return false;
+  return gate.options.some((option) => option.outcome === 'approved');
 }
 
 function cancel(gate: Gate, event: CancelEvent, now: number): GateTransition {

@@ -1,22 +1,21 @@
 import {
   type Action,
+  autoProceedAllowed,
   type CompiledPolicy,
-  canProceedOnTimeout,
   classifyAlwaysGated,
   DEFAULT_AUTO_PROCEED_DELAY_MS,
+  decideVerdict,
   evaluatePolicy,
+  fallbackGateType,
   type GateCatalog,
+  isReadOnlyTool,
   loadConfidenceConfig,
-  type OpenGateInput,
   type PolicyDecision,
   type PolicyRequest,
-  RISK_LEVELS,
-  type RiskLevel,
   type Run,
-  type TimeoutAction,
+  type Verdict,
 } from '@gatehouse/core';
 import type { RememberedRule, StoreTx } from '@gatehouse/store';
-import { decideVerdict, READ_ONLY_TOOLS, type Verdict } from './gate-verdict.js';
 import { findRememberedRule } from './rule-service.js';
 
 /** One request, evaluated: the policy's answer and what actually happens. */
@@ -54,17 +53,10 @@ export function actionOf(request: Pick<PolicyRequest, 'tool' | 'operation' | 'ar
   };
 }
 
-/** The gate type a request opens when nothing more specific names one. */
-export function fallbackGateType(request: Pick<PolicyRequest, 'gateType' | 'tool'>): string {
-  return request.gateType ?? (request.tool === undefined ? 'operation' : 'tool_call');
-}
-
-function autoProceedAllowed(options: EvaluateOptions, alwaysGated: boolean): boolean {
+function canAutoProceed(options: EvaluateOptions, alwaysGated: boolean): boolean {
   const type = fallbackGateType(options.request);
   if (!options.catalog.has(type)) return false;
-  const definition = options.catalog.get(type);
-  const risk = options.request.risk ?? definition.defaultRisk;
-  return canProceedOnTimeout({ definition, risk, alwaysGated, destructive: false });
+  return autoProceedAllowed(options.catalog.get(type), options.request.risk, alwaysGated);
 }
 
 /**
@@ -81,11 +73,11 @@ export async function evaluateRequest(tx: StoreTx, options: EvaluateOptions): Pr
     run: options.run,
     confidence: request.confidence ?? null,
     alwaysGated,
-    readOnly: request.tool !== undefined && READ_ONLY_TOOLS.has(request.tool),
+    readOnly: isReadOnlyTool(request.tool),
     rememberedRuleId: null,
     fallbackGateType: fallbackGateType(request),
     autoProceedDelayMs: options.autoProceedDelayMs,
-    canAutoProceed: autoProceedAllowed(options, alwaysGated),
+    canAutoProceed: canAutoProceed(options, alwaysGated),
   };
   const verdict = decideVerdict(input);
   if (verdict.outcome !== 'gated' || request.tool === undefined || alwaysGated) {
@@ -98,41 +90,4 @@ export async function evaluateRequest(tx: StoreTx, options: EvaluateOptions): Pr
   });
   if (rule === null) return { decision, verdict, alwaysGated, rule: null };
   return { decision, verdict: decideVerdict({ ...input, rememberedRuleId: rule.id }), alwaysGated, rule };
-}
-
-function higherRisk(a: RiskLevel | undefined, b: RiskLevel | undefined): RiskLevel | undefined {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  return RISK_LEVELS.indexOf(a) >= RISK_LEVELS.indexOf(b) ? a : b;
-}
-
-/** What the agent asked for, where the policy's gate settings leave room. */
-export interface RequestedGateSettings {
-  risk?: RiskLevel | undefined;
-  timeoutSeconds?: number | undefined;
-  timeoutAction?: TimeoutAction | undefined;
-}
-
-/** The gate settings of a gated verdict: the policy's win, the agent's fill the gaps, risk only goes up. */
-export function gateSettingsOf(
-  verdict: Extract<Verdict, { outcome: 'gated' }>,
-  requested: RequestedGateSettings,
-  alwaysGated: boolean,
-): OpenGateInput {
-  const { gate } = verdict;
-  const timeoutSeconds = gate.timeoutSeconds ?? requested.timeoutSeconds;
-  return {
-    type: gate.type,
-    risk: higherRisk(gate.risk, requested.risk),
-    threshold: gate.threshold,
-    timeoutMs: timeoutSeconds === undefined ? null : timeoutSeconds * 1000,
-    timeoutAction: gate.timeoutAction ?? requested.timeoutAction,
-    requiredApprovals: gate.requiredApprovals,
-    minRole: gate.minRole,
-    assignees: gate.assignees,
-    signature: gate.signature,
-    escalationChain: gate.escalationChain,
-    policyRuleId: verdict.ruleId,
-    alwaysGated,
-  };
 }

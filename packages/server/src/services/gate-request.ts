@@ -1,13 +1,21 @@
-import { canonicalJson, GatehouseError, openGate, type PolicyRequest, type Run } from '@gatehouse/core';
+import {
+  canonicalJson,
+  type GatedVerdict,
+  GatehouseError,
+  gateSettingsOf,
+  openGate,
+  type PolicyRequest,
+  type Run,
+  type Verdict,
+} from '@gatehouse/core';
 import type { IdempotencyRecord, Store, StoreTx } from '@gatehouse/store';
 import { sha256Hex } from '../auth/secrets.js';
 import type { Principal } from '../http/principal.js';
 import { type CommitTools, commit } from './commit.js';
 import { cleanContext, type GateDeps, gateTitle } from './gate-common.js';
-import { actionOf, evaluateRequest, gateSettingsOf } from './gate-evaluate.js';
+import { actionOf, evaluateRequest } from './gate-evaluate.js';
 import { invalidInput } from './gate-input.js';
 import { checkArtifacts, insertOpenedGate, payloadHashOf } from './gate-opening.js';
-import type { Verdict } from './gate-verdict.js';
 import type { GateRequestInput, GateRequestResult } from './types.js';
 
 /** The answer as stored under the idempotency key; interventions are added fresh on every reply. */
@@ -123,8 +131,6 @@ async function policyRequestOf(deps: GateDeps, tx: StoreTx, prepared: Prepared, 
   return request;
 }
 
-type GatedVerdict = Extract<Verdict, { outcome: 'gated' }>;
-
 async function answerAtOnce(
   tools: CommitTools,
   prepared: Prepared,
@@ -161,7 +167,10 @@ async function answerWithGate(
   const payloadHash = payloadHashOf(action);
   const gate = openGate(
     {
-      ...gateSettingsOf(verdict, input, gated.alwaysGated),
+      ...gateSettingsOf(verdict, input, {
+        definition: deps.catalog.get(verdict.gate.type),
+        alwaysGated: gated.alwaysGated,
+      }),
       title: gateTitle(input.title, action),
       action,
       payloadHash,

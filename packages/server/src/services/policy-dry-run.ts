@@ -3,7 +3,9 @@ import {
   type AutonomyLevel,
   type CompiledPolicy,
   DEFAULT_APPROVAL_THRESHOLD,
+  fallbackGateType,
   type GateCatalog,
+  gateSettingsOf,
   openGate,
   type PolicyDecision,
   type PolicyFormat,
@@ -13,7 +15,7 @@ import {
   type TimeoutAction,
 } from '@gatehouse/core';
 import type { AppContext } from '../context.js';
-import { type Evaluation, evaluateRequest, fallbackGateType, gateSettingsOf } from './gate-evaluate.js';
+import { type Evaluation, evaluateRequest } from './gate-evaluate.js';
 
 /** A request as a person describes it for a dry run; anything left out is absent from the context. */
 export interface DryRunRequest {
@@ -88,7 +90,8 @@ function preview(
 ): GatePreview | null {
   const { verdict } = evaluation;
   if (verdict.outcome !== 'gated') return null;
-  const settings = gateSettingsOf(verdict, input, evaluation.alwaysGated);
+  const definition = catalog.get(verdict.gate.type);
+  const settings = gateSettingsOf(verdict, input, { definition, alwaysGated: evaluation.alwaysGated });
   const gate = openGate({ ...settings, action: null }, { id: 'gate_dry_run', now, catalog });
   return {
     type: gate.type,
