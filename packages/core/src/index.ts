@@ -156,10 +156,20 @@ export {
   policyRuleSchema,
   policySchema,
 } from './policy-schema.js';
+export type { RevealedText, RevealOptions } from './reveal.js';
+export {
+  containsHiddenCharacters,
+  HIDDEN_CHARACTER_MARKER,
+  HIDDEN_CHARACTERS_WARNING,
+  hiddenCharacterMarker,
+  revealHidden,
+  revealText,
+} from './reveal.js';
 export type { JsonValue, SanitizeOptions } from './sanitize.js';
 export {
   displayWidth,
   graphemes,
+  revealDeep,
   sanitizeDeep,
   sanitizeText,
   truncateToWidth,

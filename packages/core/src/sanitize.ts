@@ -1,3 +1,5 @@
+import { type RevealOptions, revealText } from './reveal.js';
+
 /** How `sanitizeText` treats line structure. */
 export interface SanitizeOptions {
   /** Keep `\n` and `\t` (with `\r\n` and lone `\r` turned into `\n`); otherwise every line break or tab becomes a space. @default false */
@@ -44,8 +46,9 @@ function cleanCodePoint(ch: string, last: string, next: string | undefined, mult
 }
 
 /**
- * Makes text from agents and people safe to display: removes terminal escape sequences, control,
- * zero-width, bidi and tag characters, and replaces lone surrogates, leaving ordinary Unicode intact.
+ * Makes text machine-safe by removing terminal escape sequences, control, zero-width, bidi and tag
+ * characters and replacing lone surrogates, leaving ordinary Unicode intact. It hides what it removes,
+ * so text a person reads goes through `revealText` instead; use this for identifiers, names and log excerpts.
  * @example sanitizeText('ok\x1b[31m red\u202e') // 'ok red'
  */
 export function sanitizeText(input: string, options: SanitizeOptions = {}): string {
@@ -68,24 +71,22 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 
 const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
-function sanitizeValue(
-  value: unknown,
-  options: SanitizeOptions,
-  ancestors: Set<object>,
-): JsonValue | undefined {
-  if (typeof value === 'string') return sanitizeText(value, options);
+type TextCleaner = (text: string, isKey: boolean) => string;
+
+function cleanValue(value: unknown, clean: TextCleaner, ancestors: Set<object>): JsonValue | undefined {
+  if (typeof value === 'string') return clean(value, false);
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'boolean' || value === null) return value;
   if (typeof value !== 'object') return undefined;
   if (ancestors.has(value)) return null;
   ancestors.add(value);
   try {
-    if (Array.isArray(value)) return value.map((item) => sanitizeValue(item, options, ancestors) ?? null);
+    if (Array.isArray(value)) return value.map((item) => cleanValue(item, clean, ancestors) ?? null);
     const out: { [key: string]: JsonValue } = {};
     for (const [rawKey, item] of Object.entries(value)) {
-      const key = sanitizeText(rawKey);
-      const clean = sanitizeValue(item, options, ancestors);
-      if (!FORBIDDEN_KEYS.has(key) && clean !== undefined) out[key] = clean;
+      const key = clean(rawKey, true);
+      const cleaned = cleanValue(item, clean, ancestors);
+      if (!FORBIDDEN_KEYS.has(key) && cleaned !== undefined) out[key] = cleaned;
     }
     return out;
   } finally {
@@ -100,7 +101,18 @@ function sanitizeValue(
  * @default strings keep their line breaks (`multiline: true`); keys never do
  */
 export function sanitizeDeep(value: unknown, options: SanitizeOptions = { multiline: true }): JsonValue {
-  return sanitizeValue(value, options, new Set()) ?? null;
+  const clean: TextCleaner = (text, isKey) => sanitizeText(text, isKey ? {} : options);
+  return cleanValue(value, clean, new Set()) ?? null;
+}
+
+/**
+ * Returns a copy of a JSON value for display: every string and key goes through `revealText`, so hidden
+ * characters show as markers instead of vanishing; unsafe keys, cycles and non-JSON values as `sanitizeDeep`.
+ * @default strings keep their line breaks (`multiline: true`); keys never do
+ */
+export function revealDeep(value: unknown, options: RevealOptions = { multiline: true }): JsonValue {
+  const clean: TextCleaner = (text, isKey) => revealText(text, isKey ? {} : options);
+  return cleanValue(value, clean, new Set()) ?? null;
 }
 
 const graphemeSegmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
