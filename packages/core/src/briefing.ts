@@ -11,6 +11,7 @@ import {
   readText,
   titleCase,
 } from './briefing-fields.js';
+import { decisionKeys } from './decision-keys.js';
 import { sanitizeText, truncateToWidth } from './sanitize.js';
 import type { Gate } from './schemas.js';
 
@@ -147,12 +148,12 @@ function renderDetails(sections: readonly BriefingSection[]): string {
     .join('\n\n');
 }
 
+// Keys come from the one key map, and "approve always" is left out where the server would refuse it.
 function readOptions(gate: Gate): BriefingOption[] {
-  const options = Array.isArray(gate.options) ? gate.options : [];
-  return options.map((option) => ({
+  return decisionKeys(gate).map(({ key, option }) => ({
     id: sanitizeText(String(option.id)),
     label: sanitizeText(String(option.label)),
-    key: sanitizeText(String(option.key)),
+    key,
     description: sanitizeText(String(option.description ?? '')),
     ends: option.ends === true,
   }));

@@ -5,7 +5,7 @@ import { type GateTypeDefinition, gateTypeDefinitionSchema } from './schemas.js'
 
 const catalog = createGateCatalog();
 const REVIEW = ['approve a approved', 'reject r rejected', 'steer s steered'];
-const TOOL = ['approve y approved', 'approve_always a approved', 'reject n rejected', 'steer s steered'];
+const TOOL = ['approve a approved', 'approve_always w approved', 'reject r rejected', 'steer s steered'];
 const ROLLBACK = ['approve a approved', 'reject_rollback r rejected', 'steer s steered'];
 
 function customType(overrides: Partial<GateTypeDefinition> = {}): Record<string, unknown> {
@@ -38,27 +38,27 @@ describe('built-in gate types', () => {
     ['operation', TOOL],
     ['intent_approval', ROLLBACK],
     ['confidence_threshold', ROLLBACK],
-    ['constraint_exception', ['expand_constraint e resolved', 'reduce_scope r resolved', 'abort q resolved']],
+    ['constraint_exception', ['expand_constraint 1 resolved', 'reduce_scope 2 resolved', 'abort 3 resolved']],
     [
       'recovery_escalation',
       [
         'approve a approved',
         'reject r rejected',
-        'retry t resolved',
-        'view v shows',
-        'delegate d resolved',
-        'abort q resolved',
+        'retry 1 resolved',
+        'view 2 shows',
+        'delegate 3 resolved',
+        'abort 4 resolved',
       ],
     ],
     [
       'false_positive_override',
       [
-        'legitimate l resolved',
-        'violation v resolved',
-        'needs_review n resolved',
-        'diff d shows',
-        'history h shows',
-        'whitelist w resolved',
+        'legitimate 1 resolved',
+        'violation 2 resolved',
+        'needs_review 3 resolved',
+        'diff 4 shows',
+        'history 5 shows',
+        'whitelist 6 resolved',
       ],
     ],
     [
@@ -66,13 +66,13 @@ describe('built-in gate types', () => {
       [
         'approve a approved',
         'reject r rejected',
-        'view v shows',
-        'diff d shows',
-        'suggest s steered',
-        'abort q resolved',
+        'view 1 shows',
+        'diff 2 shows',
+        'suggest 3 steered',
+        'abort 4 resolved',
       ],
     ],
-    ['phase_review', ['approve a approved', 'request_changes r resolved']],
+    ['phase_review', ['approve a approved', 'request_changes 1 resolved']],
     ['prd_review', REVIEW],
     ['design_review', REVIEW],
     ['code_review', REVIEW],
@@ -304,6 +304,26 @@ describe('createGateCatalog', () => {
     }
   });
 
+  it('gives a custom type the one key map, whatever keys it was registered with', () => {
+    const local = createGateCatalog();
+    const stored = local.register(customType());
+    expect(stored.options.map((o) => `${o.id} ${o.key}`)).toEqual(['approve a', 'details 1']);
+  });
+
+  it('refuses a custom type with more than nine gate-specific options, as only 1-9 are keys', () => {
+    const options = Array.from({ length: 10 }, (_, i) => ({
+      id: `pick_${i}`,
+      label: `Pick ${i}`,
+      key: String.fromCharCode(98 + i),
+      description: '',
+      ends: true,
+      outcome: 'resolved',
+    }));
+    expect(() =>
+      createGateCatalog().register(customType({ options } as Partial<GateTypeDefinition>)),
+    ).toThrowError(/options: at most 9/);
+  });
+
   it('refuses to register the same custom type twice', () => {
     const local = createGateCatalog();
     local.register(customType());
@@ -321,7 +341,7 @@ describe('createGateCatalog', () => {
 describe('option helpers', () => {
   it('finds an option by id and lists the ending ones', () => {
     const recovery = catalog.get('recovery_escalation');
-    expect(findOption(recovery, 'retry')?.key).toBe('t');
+    expect(findOption(recovery, 'retry')?.key).toBe('1');
     expect(findOption(recovery, 'whitelist')).toBeUndefined();
     expect(endingOptions(recovery).map((o) => o.id)).toEqual([
       'approve',

@@ -1,3 +1,4 @@
+import { assignDecisionKeys } from './decision-keys.js';
 import { GatehouseError } from './errors.js';
 import { BUILTIN_GATE_TYPES } from './gate-types.js';
 import { invalidField as invalid } from './invalid-field.js';
@@ -90,6 +91,12 @@ function checkOptions(options: readonly GateOption[]): void {
   if (!options.some((option) => option.ends)) {
     throw invalid('options', 'at least one option must end the gate (ends: true)');
   }
+  if (assignDecisionKeys(options).some((binding) => binding.key === '')) {
+    throw invalid(
+      'options',
+      'at most 9 options besides approve, reject, steer and approve_always; the others are keyed 1-9',
+    );
+  }
 }
 
 function parseDefinition(input: unknown): GateTypeDefinition {
@@ -124,9 +131,10 @@ function parseDefinition(input: unknown): GateTypeDefinition {
   return definition;
 }
 
+// Every gate type answers to the one key map, so a custom type's own keys are replaced by it.
 function freeze(definition: GateTypeDefinition): GateTypeDefinition {
-  const options = definition.options.map((option) =>
-    Object.freeze({ ...option, requires: [...option.requires] }),
+  const options = assignDecisionKeys(definition.options).map(({ key, option }) =>
+    Object.freeze({ ...option, key, requires: [...option.requires] }),
   );
   return Object.freeze({ ...definition, options: Object.freeze(options) as GateOption[] });
 }

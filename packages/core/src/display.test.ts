@@ -99,10 +99,10 @@ describe('formatGateDisplay', () => {
       'Options:',
       '  [a] Approve - Override and allow agent to continue',
       '  [r] Reject - Require manual fix from human',
-      '  [t] Retry - Reset counter, give agent another chance',
-      '  [v] View - Show detailed recovery attempt logs',
-      '  [d] Delegate - Assign to different agent',
-      '  [q] Abort - Stop task entirely',
+      '  [1] Retry - Reset counter, give agent another chance',
+      '  [2] View - Show detailed recovery attempt logs',
+      '  [3] Delegate - Assign to different agent',
+      '  [4] Abort - Stop task entirely',
     ];
     const found = expected.map((line) => lines.indexOf(line));
     expect(found).not.toContain(-1);
@@ -209,13 +209,25 @@ describe('formatGateDisplay', () => {
 });
 
 describe('formatOptionsPrompt', () => {
-  it('marks each key inside its label', () => {
-    expect(formatOptionsPrompt(seedGate)).toBe('[a]pprove [r]eject re[t]ry [v]iew [d]elegate [q] abort');
+  it('marks each key of the one key map inside its label, or before it', () => {
+    expect(formatOptionsPrompt(seedGate)).toBe(
+      '[a]pprove [r]eject [1] retry [2] view [3] delegate [4] abort',
+    );
   });
 
-  it('handles empty keys and missing options', () => {
-    const options = [{ id: 'x', label: 'Go', key: '\x00', description: '', ends: true, requires: [] }];
-    expect(formatOptionsPrompt(makeGate('code_review', { options }))).toBe('go');
+  it('leaves Always out of the prompt where the server would refuse it', () => {
+    const options = [
+      { id: 'approve', label: 'Approve', key: 'y', description: '', ends: true, requires: [] },
+      { id: 'approve_always', label: 'Always', key: 'a', description: '', ends: true, requires: [] },
+    ];
+    const gate = (command: string) =>
+      makeGate('tool_call', { options, action: { tool: 'shell', args: { command } } });
+    expect(formatOptionsPrompt(gate('make'))).toBe('[a]pprove al[w]ays');
+    expect(formatOptionsPrompt(gate('rm -rf build'))).toBe('[a]pprove');
+    expect(formatGateDisplay(gate('rm -rf build'))).not.toContain('Always');
+  });
+
+  it('handles missing options', () => {
     expect(formatOptionsPrompt({ ...seedGate, options: undefined } as unknown as Gate)).toBe('');
   });
 });
@@ -223,20 +235,30 @@ describe('formatOptionsPrompt', () => {
 describe('optionForKey', () => {
   it.each([
     ['a', 'approve'],
-    ['t', 'retry'],
-    [' T ', 'retry'],
+    ['1', 'retry'],
+    [' 1 ', 'retry'],
+    ['4', 'abort'],
+    ['t', null],
+    ['q', null],
+    ['d', null],
+    ['A', null],
+    ['?', null],
     ['x', null],
     ['', null],
   ])('maps %j to %s', (key, id) => {
     expect(optionForKey(seedGate, key)?.id ?? null).toBe(id);
   });
 
-  it('prefers an exact match over one that ignores case', () => {
+  it('follows the one key map, not the keys stored with an older gate', () => {
     const options = [
-      { id: 'lower', label: 'Lower', key: 'a', description: '', ends: true, requires: [] },
-      { id: 'upper', label: 'Upper', key: 'A', description: '', ends: true, requires: [] },
+      { id: 'approve', label: 'Approve', key: 'y', description: '', ends: true, requires: [] },
+      { id: 'reject', label: 'Reject', key: 'n', description: '', ends: true, requires: [] },
     ];
-    expect(optionForKey(makeGate('x_gate', { options }), 'A')?.id).toBe('upper');
+    const gate = makeGate('tool_call', { options });
+    expect(optionForKey(gate, 'a')?.id).toBe('approve');
+    expect(optionForKey(gate, 'r')?.id).toBe('reject');
+    expect(optionForKey(gate, 'y')).toBeNull();
+    expect(optionForKey(gate, 'n')).toBeNull();
   });
 });
 

@@ -1,5 +1,6 @@
 import { type Briefing, type BriefingSection, buildBriefing } from './briefing.js';
 import { titleCase } from './briefing-fields.js';
+import { bindingForKey, decisionKeys, type KeyBinding } from './decision-keys.js';
 import { displayWidth, sanitizeText, truncateToWidth, wrapToWidth } from './sanitize.js';
 import type { Gate, GateOption } from './schemas.js';
 
@@ -148,29 +149,20 @@ export function formatGateDisplay(gate: Gate, options: GateDisplayOptions = {}):
   ].join('\n');
 }
 
-function promptLabel(option: GateOption): string {
+function promptLabel({ key, option }: KeyBinding): string {
   const label = sanitizeText(String(option.label)).toLowerCase();
-  const key = sanitizeText(String(option.key));
   if (key === '') return label;
   const at = label.indexOf(key.toLowerCase());
   if (at === -1) return `[${key}] ${label}`;
   return `${label.slice(0, at)}[${key}]${label.slice(at + key.length)}`;
 }
 
-/** The options as a one-line prompt, the key marked inside each label: `[a]pprove [r]eject re[t]ry`. */
+/** The options as a one-line prompt in the one key map: `[a]pprove [r]eject [1] retry`. */
 export function formatOptionsPrompt(gate: Gate): string {
-  const options = Array.isArray(gate.options) ? gate.options : [];
-  return options.map(promptLabel).join(' ');
+  return decisionKeys(gate).map(promptLabel).join(' ');
 }
 
-/** The option a typed key picks (exact match first, then ignoring case), or null. */
+/** The option a typed key picks in the one key map (exact match, so `A` picks nothing), or null. */
 export function optionForKey(gate: Gate, key: string): GateOption | null {
-  const options = Array.isArray(gate.options) ? gate.options : [];
-  const wanted = key.trim();
-  if (wanted === '') return null;
-  return (
-    options.find((option) => option.key === wanted) ??
-    options.find((option) => option.key.toLowerCase() === wanted.toLowerCase()) ??
-    null
-  );
+  return bindingForKey(gate, key.trim())?.option ?? null;
 }

@@ -29,9 +29,9 @@ const abort = (key: string): GateOption =>
   ending('abort', 'Abort', key, 'Stop the task entirely and clean up', 'resolved');
 
 const TOOL_CALL_OPTIONS: GateOption[] = [
-  approve('y', 'Run this call once'),
-  ending('approve_always', 'Always', 'a', 'Run it and stop asking for this tool in this run', 'approved'),
-  reject('n', 'Do not run this call; the agent is told why'),
+  approve('a', 'Run this call once'),
+  ending('approve_always', 'Always', 'w', 'Run it and stop asking for this tool in this run', 'approved'),
+  reject('r', 'Do not run this call; the agent is told why'),
   steer('s', 'Do not run it as proposed; give the agent corrected instructions'),
 ];
 
@@ -139,12 +139,12 @@ export const BUILTIN_GATE_TYPES: readonly GateTypeDefinition[] = freezeAll([
       ending(
         'expand_constraint',
         'Expand constraint',
-        'e',
+        '1',
         'Allow more time, resources or scope',
         'resolved',
       ),
-      ending('reduce_scope', 'Reduce scope', 'r', 'Simplify the task to fit the constraint', 'resolved'),
-      abort('q'),
+      ending('reduce_scope', 'Reduce scope', '2', 'Simplify the task to fit the constraint', 'resolved'),
+      abort('3'),
     ],
     steerable: false,
     minRole: 'developer',
@@ -165,13 +165,13 @@ export const BUILTIN_GATE_TYPES: readonly GateTypeDefinition[] = freezeAll([
       ending(
         'retry',
         'Retry',
-        't',
+        '1',
         'Reset the recovery counter and give the agent another chance',
         'resolved',
       ),
-      showing('view', 'View', 'v', 'Show the detailed recovery attempt logs'),
-      ending('delegate', 'Delegate', 'd', 'Assign the task to a different agent', 'resolved'),
-      abort('q'),
+      showing('view', 'View', '2', 'Show the detailed recovery attempt logs'),
+      ending('delegate', 'Delegate', '3', 'Assign the task to a different agent', 'resolved'),
+      abort('4'),
     ],
     steerable: false,
     minRole: 'developer',
@@ -189,15 +189,15 @@ export const BUILTIN_GATE_TYPES: readonly GateTypeDefinition[] = freezeAll([
       ending(
         'legitimate',
         'Legitimate',
-        'l',
+        '1',
         'Allow the change and mark the detection a false positive',
         'resolved',
       ),
-      ending('violation', 'Violation', 'v', 'Confirm the detection and block the change', 'resolved'),
-      ending('needs_review', 'Needs review', 'n', 'Ask the reporter for more context', 'resolved'),
-      showing('diff', 'Diff', 'd', 'Show the detailed diff of the changes'),
-      showing('history', 'History', 'h', 'Show the pattern history for this file'),
-      ending('whitelist', 'Whitelist', 'w', 'Allow this pattern for this file or context', 'resolved', [
+      ending('violation', 'Violation', '2', 'Confirm the detection and block the change', 'resolved'),
+      ending('needs_review', 'Needs review', '3', 'Ask the reporter for more context', 'resolved'),
+      showing('diff', 'Diff', '4', 'Show the detailed diff of the changes'),
+      showing('history', 'History', '5', 'Show the pattern history for this file'),
+      ending('whitelist', 'Whitelist', '6', 'Allow this pattern for this file or context', 'resolved', [
         'reason',
       ]),
     ],
@@ -216,12 +216,12 @@ export const BUILTIN_GATE_TYPES: readonly GateTypeDefinition[] = freezeAll([
     options: [
       approve('a', 'The action is intentional and justified'),
       reject('r', 'The agent must find a non-destructive alternative; alternatives are suggested'),
-      showing('view', 'View', 'v', 'Show the detailed changes'),
-      showing('diff', 'Diff', 'd', 'Compare before and after'),
-      ending('suggest', 'Suggest', 's', 'Propose an alternative solution to the agent', 'steered', [
+      showing('view', 'View', '1', 'Show the detailed changes'),
+      showing('diff', 'Diff', '2', 'Compare before and after'),
+      ending('suggest', 'Suggest', '3', 'Propose an alternative solution to the agent', 'steered', [
         'instructions',
       ]),
-      abort('q'),
+      abort('4'),
     ],
     // "suggest" is this type's steer; a plain steer must never turn into approving a destructive action.
     steerable: true,
@@ -241,7 +241,7 @@ export const BUILTIN_GATE_TYPES: readonly GateTypeDefinition[] = freezeAll([
       ending(
         'request_changes',
         'Request changes',
-        'r',
+        '1',
         'Resume the agent on the same branch with your comments',
         'resolved',
         ['feedback'],

@@ -59,6 +59,24 @@ export {
   resolveConfidenceConfig,
   scoreConfidence,
 } from './confidence.js';
+export type { KeyBinding, KeyRole } from './decision-keys.js';
+export {
+  assignDecisionKeys,
+  bindingForKey,
+  DECISION_KEYS,
+  decisionKeys,
+  HELP_KEY,
+  isTaskEnding,
+  keyHelpLines,
+  TASK_ENDING_OPTIONS,
+} from './decision-keys.js';
+export type { AlwaysGate, BatchEligibility, BatchExclusionRule, BatchGate } from './decision-safety.js';
+export {
+  alwaysRefusal,
+  BATCH_EXCLUDED_TYPES,
+  batchEligibility,
+  canOfferAlways,
+} from './decision-safety.js';
 export { DEFAULT_POLICY, DEFAULT_POLICY_YAML } from './default-policy.js';
 // Module exports are appended below, one block per module.
 export type { AlwaysGatedCategory } from './destructive.js';
