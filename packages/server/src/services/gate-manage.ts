@@ -1,4 +1,12 @@
-import { applyGateEvent, type Gate, GatehouseError, hasRole, isTerminal, openGate } from '@gatehouse/core';
+import {
+  applyGateEvent,
+  type Gate,
+  GatehouseError,
+  hasRole,
+  isTerminal,
+  openGate,
+  toIso,
+} from '@gatehouse/core';
 import type { Principal } from '../http/principal.js';
 import { type CommitTools, commit } from './commit.js';
 import {
@@ -47,7 +55,24 @@ async function write(tools: CommitTools, next: Gate, stored: VersionedGate, befo
   if (!(await tools.tx.updateGate(next, stored.version, { beforeDeadline }))) throw new LostUpdate();
 }
 
-/** Snooze or extend: a pending gate's deadline moves to `seconds` from now (at most 30 days). */
+/** A snooze never ends a gate sooner: the deadline only moves later, and a gate without one keeps waiting. */
+function checkNotSooner(gate: Gate, seconds: number, now: number): void {
+  if (gate.timeoutAt === null) {
+    throw invalidInput(
+      'seconds',
+      `gate ${gate.id} has no deadline and waits until someone decides; there is nothing to extend`,
+    );
+  }
+  if (now + seconds * 1000 < gate.timeoutAt) {
+    const least = Math.ceil((gate.timeoutAt - now) / 1000);
+    throw invalidInput(
+      'seconds',
+      `the deadline of gate ${gate.id} (${toIso(gate.timeoutAt)}) only moves later; use at least ${least} (got ${seconds})`,
+    );
+  }
+}
+
+/** Snooze or extend: a pending gate's deadline moves to `seconds` from now, never earlier than it was (at most 30 days). */
 export function extendGate(
   deps: GateDeps,
   principal: Principal,
@@ -65,6 +90,7 @@ export function extendGate(
     }
     const until = tools.tx.now + seconds * 1000;
     const { gate: next } = applyGateEvent(gate, { type: 'extend', until }, tools.tx.now);
+    checkNotSooner(gate, seconds, tools.tx.now);
     await write(tools, next, stored, true);
     const data = { from: gate.timeoutAt, to: until, seconds };
     await tools.audit({ kind: 'gate.extended', actor: `user:${user.id}`, subject: gate.id, data });
