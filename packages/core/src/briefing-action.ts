@@ -1,6 +1,7 @@
 import type { ProposedAction } from './briefing.js';
 import { type Context, describe, isRecord, pick, preview, readText } from './briefing-fields.js';
-import { sanitizeText, truncateToWidth } from './sanitize.js';
+import { revealText } from './reveal.js';
+import { truncateToWidth } from './sanitize.js';
 import type { Gate } from './schemas.js';
 
 /** Argument names that say most about a call, shown first. */
@@ -25,7 +26,7 @@ export function summarizeArgs(args: Context, skip: readonly string[] = []): stri
   const pairs = ordered
     .map((key) => {
       const value = preview(args[key], ARG_PREVIEW_COLUMNS);
-      return value === null ? null : `${sanitizeText(key)}=${value}`;
+      return value === null ? null : `${revealText(key)}=${value}`;
     })
     .filter((pair): pair is string => pair !== null);
   return truncateToWidth(pairs.join(', '), ARGS_SUMMARY_COLUMNS);

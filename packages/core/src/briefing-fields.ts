@@ -1,5 +1,6 @@
 import type { BriefingConfidence } from './briefing.js';
-import { sanitizeText, truncateToWidth } from './sanitize.js';
+import { revealText } from './reveal.js';
+import { truncateToWidth } from './sanitize.js';
 
 /** A gate's context as agents send it: any JSON, camelCase or snake_case keys. */
 export type Context = Readonly<Record<string, unknown>>;
@@ -60,11 +61,12 @@ function describeRaw(value: unknown, depth: number): string | null {
   return null;
 }
 
-/** Readable text for any JSON value (objects by their summary/title/name or `key: value` pairs), sanitized; null when empty. */
+/** Readable text for any JSON value (objects by their summary/title/name or `key: value` pairs), hidden characters shown as markers; null when empty. */
 export function describe(value: unknown, multiline = false): string | null {
   const raw = describeRaw(value, 0);
   if (raw === null) return null;
-  const text = sanitizeText(clip(raw), { multiline }).trim();
+  const revealed = revealText(clip(raw), { multiline: true });
+  const text = (multiline ? revealed : revealed.replace(/[\n\t]/g, ' ')).trim();
   return text === '' ? null : text;
 }
 
@@ -116,7 +118,7 @@ export function readTime(context: Context, ...names: string[]): string | null {
 
 /** `recovery_attempts` / `recoveryAttempts` → `Recovery attempts`. */
 export function humanize(name: string): string {
-  const words = sanitizeText(name)
+  const words = revealText(name)
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/[_-]+/g, ' ')
     .trim()

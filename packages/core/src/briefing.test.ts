@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type Briefing, briefingConfidenceBand, buildBriefing } from './briefing.js';
+import { HIDDEN_CHARACTERS_WARNING } from './reveal.js';
 import type { Gate } from './schemas.js';
 import { makeGate, RECOVERY_OPTIONS } from './test-gates.js';
 
@@ -271,7 +272,7 @@ describe('buildBriefing', () => {
     expect(b.sections[0]?.lines).toEqual(['… and 5 more fields']);
   });
 
-  it('strips escape sequences and invisible characters from everything agents send', () => {
+  it('shows escape sequences and invisible characters from agents as markers, and warns of them first', () => {
     const b = buildBriefing(
       makeGate('tool_call', {
         agentId: 'coder\u202e1',
@@ -293,7 +294,18 @@ describe('buildBriefing', () => {
     );
     const text = briefingText(b);
     expect(text).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u200b\u202e\u2066]/);
-    expect(b.summary).toBe('coder1 wants to run Bash: echo hi');
+    expect(b.hiddenCharacters).toBe(true);
+    expect(b.sections[0]).toEqual({
+      title: 'Hidden Characters',
+      fields: [],
+      lines: [HIDDEN_CHARACTERS_WARNING],
+    });
+    expect(b.summary).toBe(
+      'coder⟨U+202E⟩1 wants to run Ba⟨U+200B⟩sh: echo ⟨U+001B⟩]8;;http://x⟨U+0007⟩hi⟨U+001B⟩]8;;⟨U+0007⟩',
+    );
+    expect(b.proposedAction?.tool).toBe('Ba⟨U+200B⟩sh');
+    expect(text).toContain('line break and⟨U+000D⟩return');
+    // Option labels come from the gate catalog, not from agents: they stay machine-safe.
     expect(b.options[0]).toEqual({
       id: 'approve',
       label: 'Approve',
@@ -301,7 +313,15 @@ describe('buildBriefing', () => {
       description: 'go',
       ends: true,
     });
-    expect(b.artifacts).toEqual(['ab.md']);
+    expect(b.artifacts).toEqual(['a⟨U+0000⟩b.md']);
+  });
+
+  it('has no warning when nothing was hidden', () => {
+    const b = buildBriefing(
+      makeGate('tool_call', { action: { tool: 'Bash', args: { command: 'ls\n-la' } } }),
+    );
+    expect(b.hiddenCharacters).toBe(false);
+    expect(b.sections.map((section) => section.title)).not.toContain('Hidden Characters');
   });
 
   it('summarises the proposed action with the key arguments first', () => {

@@ -12,6 +12,7 @@ import {
   titleCase,
 } from './briefing-fields.js';
 import { decisionKeys } from './decision-keys.js';
+import { gateHasHiddenCharacters, HIDDEN_CHARACTERS_WARNING, revealText } from './reveal.js';
 import { sanitizeText, truncateToWidth } from './sanitize.js';
 import type { Gate } from './schemas.js';
 
@@ -57,7 +58,7 @@ export interface BriefingOption {
   ends: boolean;
 }
 
-/** The Summary of Action of a gate: everything a reviewer needs to decide, as sanitized text. */
+/** The Summary of Action of a gate: everything a reviewer needs to decide, hidden characters shown as ⟨U+…⟩ markers. */
 export interface Briefing {
   gateType: string;
   /** One line. */
@@ -72,6 +73,8 @@ export interface Briefing {
   recoveryHistory: string[];
   proposedAction: ProposedAction | null;
   options: BriefingOption[];
+  /** The gate's action, title or context held hidden characters; the first section then warns of them. */
+  hiddenCharacters: boolean;
 }
 
 /** What a gate-type builder adds to the parts every briefing shares. */
@@ -159,6 +162,12 @@ function readOptions(gate: Gate): BriefingOption[] {
   }));
 }
 
+const HIDDEN_CHARACTERS_SECTION: BriefingSection = {
+  title: 'Hidden Characters',
+  fields: [],
+  lines: [HIDDEN_CHARACTERS_WARNING],
+};
+
 function uniqueArtifacts(lists: readonly (readonly unknown[])[]): string[] {
   const seen = new Set<string>();
   for (const item of lists.flat()) {
@@ -181,7 +190,8 @@ function readInput(gate: Gate): BriefingInput {
 }
 
 /**
- * Builds the Summary of Action for any gate, reading its context defensively; every string is sanitized.
+ * Builds the Summary of Action for any gate, reading its context defensively; hidden characters in any
+ * string are shown as markers, and a first `Hidden Characters` section warns of them.
  * @example buildBriefing(gate).summary // 'coder-1 wants to run Bash: rm -rf build'
  */
 export function buildBriefing(gate: Gate): Briefing {
@@ -190,9 +200,13 @@ export function buildBriefing(gate: Gate): Briefing {
     ? BRIEFING_BUILDERS[gate.type]!
     : buildGenericParts;
   const parts = builder(input);
-  const sections = parts.sections.filter((s) => s.fields.length > 0 || s.lines.length > 0);
+  const hiddenCharacters = gateHasHiddenCharacters(gate);
+  const sections = [
+    ...(hiddenCharacters ? [HIDDEN_CHARACTERS_SECTION] : []),
+    ...parts.sections.filter((s) => s.fields.length > 0 || s.lines.length > 0),
+  ];
   const fallback = describe(gate.title) ?? titleCase(String(gate.type)) ?? 'Gate';
-  const summary = truncateToWidth(sanitizeText(parts.summary ?? fallback).trim() || fallback, 500);
+  const summary = truncateToWidth(revealText(parts.summary ?? fallback).trim() || fallback, 500);
   return {
     gateType: sanitizeText(String(gate.type)),
     summary: summary === '' ? 'Gate' : summary,
@@ -209,5 +223,6 @@ export function buildBriefing(gate: Gate): Briefing {
     recoveryHistory: input.recoveryHistory,
     proposedAction: input.proposedAction,
     options: readOptions(gate),
+    hiddenCharacters,
   };
 }

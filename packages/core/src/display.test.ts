@@ -109,7 +109,7 @@ describe('formatGateDisplay', () => {
     expect(found).toEqual([...found].sort((a, b) => a - b));
   });
 
-  it('keeps agent text from reaching the terminal as escapes or bidi overrides', () => {
+  it('shows escapes and bidi overrides from agents as markers under a warning, never as themselves', () => {
     const gate = makeGate('recovery_escalation', {
       id: 'g\x1b[2J1',
       context: {
@@ -120,8 +120,10 @@ describe('formatGateDisplay', () => {
     });
     const display = formatGateDisplay(gate);
     expect(display).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/);
-    expect(display).toContain('fix red evil text');
-    expect(display).toContain('Agent: Agent');
+    expect(display).toContain('fix ⟨U+001B⟩[31mred⟨U+001B⟩[0m ⟨U+202E⟩evil⟨U+202C⟩ text');
+    expect(display).toContain('Agent: ⟨U+001B⟩]8;;https://evil.example⟨U+0007⟩Agent');
+    expect(display).toContain('Hidden Characters:');
+    expect(display).toContain('This action contains hidden characters');
     expect(display).toContain('Recovery Escalation Gate: g1');
   });
 

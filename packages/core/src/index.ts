@@ -177,6 +177,7 @@ export {
 export type { RevealedText, RevealOptions } from './reveal.js';
 export {
   containsHiddenCharacters,
+  gateHasHiddenCharacters,
   HIDDEN_CHARACTER_MARKER,
   HIDDEN_CHARACTERS_WARNING,
   hiddenCharacterMarker,

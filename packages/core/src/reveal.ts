@@ -1,3 +1,5 @@
+import type { Gate } from './schemas.js';
+
 /** How `revealText` treats line structure. */
 export interface RevealOptions {
   /** Keep `\n` and `\t` as they are (and `\r\n` as `\n`); otherwise they are shown as markers too. @default false */
@@ -128,4 +130,9 @@ function valueHasHidden(value: unknown, depth: number): boolean {
  */
 export function containsHiddenCharacters(value: unknown): boolean {
   return valueHasHidden(value, 0);
+}
+
+/** True when the gate's action, title or context holds hidden characters (raw or already shown as markers). */
+export function gateHasHiddenCharacters(gate: Pick<Gate, 'title' | 'action' | 'context'>): boolean {
+  return containsHiddenCharacters([gate.title, gate.action, gate.context]);
 }
