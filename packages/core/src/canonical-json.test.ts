@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, payloadText } from './canonical-json.js';
+import { CANONICAL_JSON_MAX_DEPTH, canonicalJson, payloadText } from './canonical-json.js';
+import { GatehouseError } from './errors.js';
 
 describe('canonicalJson', () => {
   it('gives the same text whatever the key order', () => {
@@ -29,5 +30,33 @@ describe('canonicalJson', () => {
       payloadText({ tool: 'rm', args: { path: 'b' } }),
     );
     expect(payloadText({ tool: 'rm' })).toBe('{"args":{},"operation":null,"tool":"rm"}');
+  });
+
+  it('refuses a value nested thousands of levels deep with VALIDATION_FAILED, not a stack overflow', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = i % 2 === 0 ? [deep] : { k: deep };
+    let thrown: unknown;
+    try {
+      canonicalJson(deep);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(GatehouseError);
+    expect(thrown).toMatchObject({ code: 'VALIDATION_FAILED', details: { limit: CANONICAL_JSON_MAX_DEPTH } });
+  });
+
+  it('accepts nesting up to the limit and refuses one level more', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: CANONICAL_JSON_MAX_DEPTH + 20 }),
+        fc.boolean(),
+        (depth, objects) => {
+          let value: unknown = 'leaf';
+          for (let i = 0; i < depth; i++) value = objects ? { k: value } : [value];
+          if (depth <= CANONICAL_JSON_MAX_DEPTH) expect(JSON.parse(canonicalJson(value))).toEqual(value);
+          else expect(() => canonicalJson(value)).toThrow(/nested deeper than/);
+        },
+      ),
+    );
   });
 });
