@@ -137,3 +137,30 @@ describe('DEFAULT_POLICY', () => {
     });
   });
 });
+
+describe('DEFAULT_POLICY on hidden characters', () => {
+  it.each([
+    ['a right-to-left override in the tool name', toolCall('invoice_\u202efdp.sh')],
+    ['an override in a command', toolCall('shell_execute', { command: 'echo safe\u202e && rm -rf ~' })],
+    [
+      'tag characters in an argument an allow rule would pass',
+      toolCall('read_file', { path: 'a\u{e0041}.md' }),
+    ],
+    ['a zero-width space in a nested key', toolCall('web_fetch', { headers: { ['X-\u200bKey']: 'v' } })],
+    ['a hidden operation', { event: 'operation', operation: 'deploy\u2066 prod', args: {}, agent }],
+  ])('gates %s at high risk', (_name, request: PolicyRequest) => {
+    const decision = evaluatePolicy(compiled, request);
+    expect(decision).toMatchObject({ action: 'gate', ruleId: 'hidden-characters', gate: { risk: 'high' } });
+    expect(evaluatePolicyNaive(compiled, request).ruleId).toBe('hidden-characters');
+  });
+
+  it('keeps the gate type of the event it raises', () => {
+    const request: PolicyRequest = { event: 'recovery', args: { note: 'x\u200by' }, agent };
+    expect(evaluatePolicy(compiled, request).gate).toEqual({ type: 'recovery_escalation', risk: 'high' });
+  });
+
+  it('lets plain requests through as before, line breaks and tabs included', () => {
+    const decision = evaluatePolicy(compiled, toolCall('read_file', { path: 'src/app.ts', note: 'a\n\tb' }));
+    expect(decision.action).toBe('allow');
+  });
+});

@@ -28,6 +28,14 @@ rules:
     action: { gate: { type: constraint_exception, threshold: advisory } }
     reason: The agent cannot finish within its constraints; expand the constraint, reduce scope or abort.
 
+  # Text a reviewer cannot see as sent: shown with markers, and always at high risk.
+  - id: hidden-characters
+    description: Bidirectional, zero-width, tag or control characters in the tool name, operation or arguments.
+    priority: 990
+    condition: hasHiddenCharacters()
+    action: { gate: { risk: high } }
+    reason: The request contains hidden characters that can make it read differently from what runs; the gate shows each as ⟨U+…⟩.
+
   # Always gated, whatever the confidence (confidence seed).
   - id: always-gate-delete-files
     priority: 900

@@ -1,6 +1,7 @@
 import { Environment } from '@marcbachmann/cel-js';
 import { type AlwaysGatedCategory, classifyAlwaysGated, isDestructiveCommand } from './destructive.js';
 import type { PolicyRequest } from './policy-schema.js';
+import { containsHiddenCharacters } from './reveal.js';
 import { RISK_LEVELS, type RiskLevel } from './schemas.js';
 
 /** Variables a policy condition can read, with their CEL types. */
@@ -22,6 +23,7 @@ export const POLICY_CONDITION_FUNCTIONS = [
   'alwaysGated(): bool',
   'alwaysGatedCategories(): list<string>',
   'riskAtLeast(string): bool',
+  'hasHiddenCharacters(): bool',
 ] as const;
 
 /** One request prepared for condition evaluation; the always-gated categories are computed at most once. */
@@ -70,6 +72,11 @@ export function alwaysGatedCategoriesOf(context: ConditionContext): AlwaysGatedC
   return context.categories;
 }
 
+/** Hidden characters anywhere in what the agent asks to do: tool, operation, arguments or affected files. */
+export function requestHasHiddenCharacters(request: PolicyRequest): boolean {
+  return containsHiddenCharacters([request.tool, request.operation, request.args, request.impact]);
+}
+
 function isRiskLevel(value: unknown): value is RiskLevel {
   return typeof value === 'string' && (RISK_LEVELS as readonly string[]).includes(value);
 }
@@ -116,7 +123,8 @@ function registerAll(env: Environment, scope: { current: ConditionContext | null
     .registerFunction(POLICY_CONDITION_FUNCTIONS[0], (command: string) => isDestructiveCommand(command))
     .registerFunction(POLICY_CONDITION_FUNCTIONS[1], () => alwaysGatedCategoriesOf(current()).length > 0)
     .registerFunction(POLICY_CONDITION_FUNCTIONS[2], () => [...alwaysGatedCategoriesOf(current())])
-    .registerFunction(POLICY_CONDITION_FUNCTIONS[3], (level: string) => riskAtLeast(current(), level));
+    .registerFunction(POLICY_CONDITION_FUNCTIONS[3], (level: string) => riskAtLeast(current(), level))
+    .registerFunction(POLICY_CONDITION_FUNCTIONS[4], () => requestHasHiddenCharacters(current().request));
 }
 
 function compileWith(env: Environment, source: string): ConditionCompileResult {
