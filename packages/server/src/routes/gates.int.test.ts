@@ -255,7 +255,7 @@ describe.each(dialects)('gate requests on %s', (dialect) => {
     ).toHaveLength(0);
   });
 
-  it('sanitizes the title and context shown to reviewers', async () => {
+  it('shows hidden characters in the title and context as markers, never as themselves', async () => {
     await start();
     const gateId = await openTestGate(test, {
       tool: 'shell',
@@ -264,8 +264,8 @@ describe.each(dialects)('gate requests on %s', (dialect) => {
       context: { note: 'hi\u200b there' },
     });
     const view = (await get(`/v1/gates/${gateId}`)).json();
-    expect(view.gate.title).toBe('list files now');
-    expect(view.gate.context.note).toBe('hi there');
+    expect(view.gate.title).toBe('list⟨U+202E⟩ files⟨U+001B⟩[31m now');
+    expect(view.gate.context.note).toBe('hi⟨U+200B⟩ there');
     expect(view.briefing).not.toBeNull();
   });
 

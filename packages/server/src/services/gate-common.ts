@@ -3,8 +3,8 @@ import {
   type Gate,
   type GateCatalog,
   GatehouseError,
-  sanitizeDeep,
-  sanitizeText,
+  revealDeep,
+  revealText,
 } from '@gatehouse/core';
 import type { StoreTx } from '@gatehouse/store';
 import type { AppContext } from '../context.js';
@@ -42,12 +42,12 @@ export async function loadGate(tx: StoreTx, gateId: string): Promise<VersionedGa
   return gate;
 }
 
-/** Agents see only their own gates; people see every gate. */
+/** Agents see only their own gates, and another agent's gate is as unknown as a missing one; people see every gate. */
 export function assertCanRead(principal: Principal, gate: Gate): void {
   if (principal.kind === 'anonymous')
     throw new GatehouseError('UNAUTHENTICATED', 'log in or send a bearer token');
   if (principal.kind === 'agent' && gate.agentId !== principal.id) {
-    throw new GatehouseError('FORBIDDEN', `gate ${gate.id} belongs to another agent`, { gateId: gate.id });
+    throw new GatehouseError('NOT_FOUND', `no gate ${gate.id}`, { gateId: gate.id });
   }
 }
 
@@ -89,7 +89,7 @@ function describeArgs(args: Record<string, unknown>): string {
   return parts.join(' ');
 }
 
-/** A sanitized one-line title: the agent's own, else the tool and its arguments or the operation. */
+/** A one-line title, hidden characters shown as markers: the agent's own, else the tool and its arguments or the operation. */
 export function gateTitle(title: string | undefined, action: Action | null): string | undefined {
   const raw =
     title ??
@@ -99,18 +99,18 @@ export function gateTitle(title: string | undefined, action: Action | null): str
         ? action.operation
         : undefined);
   if (raw === undefined) return undefined;
-  const line = clip(sanitizeText(raw));
+  const line = clip(revealText(raw, { multiline: true }));
   return line === '' ? undefined : line;
 }
 
-/** Context from agents, made safe to display. */
+/** Context from agents, made safe to display: hidden characters shown as markers, never dropped. */
 export function cleanContext(context: Record<string, unknown> | undefined): Record<string, unknown> {
   if (context === undefined) return {};
-  const clean = sanitizeDeep(context);
+  const clean = revealDeep(context);
   return clean !== null && typeof clean === 'object' && !Array.isArray(clean) ? clean : {};
 }
 
-/** Free text from people, made safe to display; line breaks kept. */
+/** Free text from people, made safe to display; line breaks kept, hidden characters shown as markers. */
 export function cleanText(text: string | undefined): string | undefined {
-  return text === undefined ? undefined : sanitizeText(text, { multiline: true });
+  return text === undefined ? undefined : revealText(text, { multiline: true });
 }

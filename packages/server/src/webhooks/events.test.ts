@@ -53,3 +53,25 @@ describe('webhook events', () => {
     });
   });
 });
+
+describe('webhook events with hidden characters', () => {
+  const withData = (data: Record<string, unknown>): AuditEvent => ({ ...audited('gate.decided'), data });
+
+  it.each([
+    ['a raw override in a reason', { reason: 'looks \u202ewrong' }],
+    ['a marker left where one was', { instructions: 'use ⟨U+200B⟩ care' }],
+    ['a tag character in a title', { title: 'ok\u{e0041}' }],
+  ])('flags %s and leaves the data as it is', (_name, data) => {
+    const body = JSON.parse(outboxEventOf(withData(data))?.payload ?? '{}');
+    expect(body.hiddenCharacters).toBe(true);
+    expect(body.data).toEqual(data);
+  });
+
+  it('does not flag ids or codes, nor text without hidden characters', () => {
+    const body = JSON.parse(
+      outboxEventOf(withData({ gateId: 'g\u200b1', reason: 'fine\nby me', option: 'approve' }))?.payload ??
+        '{}',
+    );
+    expect(body).not.toHaveProperty('hiddenCharacters');
+  });
+});

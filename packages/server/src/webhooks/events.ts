@@ -1,4 +1,4 @@
-import type { AuditEvent } from '@gatehouse/core';
+import { type AuditEvent, containsHiddenCharacters } from '@gatehouse/core';
 import type { OutboxEvent } from '@gatehouse/store';
 
 /** What a webhook can subscribe to; each announces the audit event of the same name. */
@@ -13,6 +13,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'run.stopped',
   'run.steered',
   'confidence.escalated',
+  'audit.checkpoint',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -39,6 +40,25 @@ export interface WebhookEventBody {
   subject: string | null;
   /** The facts the audit trail records for it (never a secret). */
   data: Record<string, unknown>;
+  /** Present when a human-text field of `data` held hidden characters (shown there as `⟨U+…⟩`), so a receiver can warn. */
+  hiddenCharacters?: true;
+}
+
+/** Fields of audit data written for people to read, as opposed to ids, codes and numbers. */
+const HUMAN_TEXT_FIELDS = [
+  'title',
+  'summary',
+  'reason',
+  'instruction',
+  'instructions',
+  'feedback',
+  'comment',
+];
+
+function hasHiddenText(data: Record<string, unknown>): boolean {
+  return HUMAN_TEXT_FIELDS.some(
+    (field) => Object.hasOwn(data, field) && containsHiddenCharacters(data[field]),
+  );
 }
 
 /** The outbox event for an audited change, or null when no webhook can hear of that kind. */
@@ -52,6 +72,7 @@ export function outboxEventOf(audited: AuditEvent): OutboxEvent | null {
     actor: audited.actor,
     subject: audited.subject,
     data: audited.data,
+    ...(hasHiddenText(audited.data) ? { hiddenCharacters: true as const } : {}),
   };
   return { id: audited.id, type, payload: JSON.stringify(body), createdAt: audited.at };
 }
