@@ -140,6 +140,13 @@ export {
 } from './gate-state.js';
 export type { DestructiveActionKind } from './gate-types.js';
 export { BUILTIN_GATE_TYPES, DESTRUCTIVE_ALTERNATIVES } from './gate-types.js';
+export type {
+  PolicyBudget,
+  PolicyBudgetIssue,
+  PolicyBudgetLimit,
+  PolicyBudgetViolation,
+} from './policy-budget.js';
+export { POLICY_BUDGET } from './policy-budget.js';
 export { POLICY_CONDITION_FUNCTIONS, POLICY_CONDITION_VARIABLES } from './policy-cel.js';
 export type {
   CompiledPolicy,
@@ -148,6 +155,8 @@ export type {
   PolicyDecisionGate,
 } from './policy-engine.js';
 export { evaluatePolicy, evaluatePolicyNaive } from './policy-engine.js';
+export type { ConditionOutcome, ConditionOutcomes } from './policy-replay.js';
+export { recordConditionOutcomes, replayConditionOutcomes } from './policy-replay.js';
 export type { CompilePolicyOptions, PolicyFormat } from './policy-load.js';
 export { compilePolicy, createFailClosedPolicy, loadPolicy, parsePolicyText } from './policy-load.js';
 export type {

@@ -1,5 +1,12 @@
 import { Environment } from '@marcbachmann/cel-js';
 import { type AlwaysGatedCategory, classifyAlwaysGated, isDestructiveCommand } from './destructive.js';
+import {
+  conditionTextViolations,
+  conditionTreeViolations,
+  type PolicyBudgetViolation,
+  parserLimits,
+  parserLimitViolation,
+} from './policy-budget.js';
 import type { PolicyRequest } from './policy-schema.js';
 import { containsHiddenCharacters } from './reveal.js';
 import { RISK_LEVELS, type RiskLevel } from './schemas.js';
@@ -38,7 +45,7 @@ export type CompiledCondition = (activation: ConditionContext['activation']) => 
 
 export type ConditionCompileResult =
   | { ok: true; condition: CompiledCondition }
-  | { ok: false; message: string };
+  | { ok: false; message: string; budget?: PolicyBudgetViolation };
 
 /** Compiles conditions once and runs them against requests. */
 export interface ConditionEnvironment {
@@ -127,13 +134,22 @@ function registerAll(env: Environment, scope: { current: ConditionContext | null
     .registerFunction(POLICY_CONDITION_FUNCTIONS[4], () => requestHasHiddenCharacters(current().request));
 }
 
+function overBudget(violation: PolicyBudgetViolation): ConditionCompileResult {
+  return { ok: false, message: violation.message, budget: violation };
+}
+
 function compileWith(env: Environment, source: string): ConditionCompileResult {
+  const tooLong = conditionTextViolations(source)[0];
+  if (tooLong !== undefined) return overBudget(tooLong);
   let parsed: ReturnType<Environment['parse']>;
   try {
     parsed = env.parse(source);
   } catch (error) {
-    return { ok: false, message: describeCelError('syntax', error) };
+    const limit = parserLimitViolation(error);
+    return limit === null ? { ok: false, message: describeCelError('syntax', error) } : overBudget(limit);
   }
+  const tooBig = conditionTreeViolations(parsed.ast)[0];
+  if (tooBig !== undefined) return overBudget(tooBig);
   const checked = parsed.check();
   if (!checked.valid) return { ok: false, message: describeCelError('compile', checked.error) };
   if (checked.type !== 'bool' && checked.type !== 'dyn') {
@@ -153,7 +169,8 @@ function compileWith(env: Environment, source: string): ConditionCompileResult {
 export function createConditionEnvironment(): ConditionEnvironment {
   // Custom functions read the request under evaluation; evaluation is synchronous, so one slot suffices.
   const scope: { current: ConditionContext | null } = { current: null };
-  const env = registerAll(new Environment({ homogeneousAggregateLiterals: false }), scope);
+  const options = { homogeneousAggregateLiterals: false, limits: parserLimits() };
+  const env = registerAll(new Environment(options), scope);
   return {
     compile: (source) => compileWith(env, source),
     run(condition, context) {

@@ -1,6 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { GatehouseError } from './errors.js';
+import { type PolicyBudgetIssue, policyBudgetError, ruleCountViolations } from './policy-budget.js';
 import {
   type CompiledCondition,
   type ConditionEnvironment,
@@ -84,21 +85,43 @@ function duplicateIdIssues(input: unknown): PolicyIssue[] {
   return issues;
 }
 
+interface ConditionChecks {
+  compiled: Map<number, CompiledCondition>;
+  issues: PolicyIssue[];
+  overBudget: PolicyBudgetIssue[];
+}
+
 /** Compiles each condition once, keeping the compiled ones by rule index. */
-function conditionIssues(
-  input: unknown,
-  env: ConditionEnvironment,
-  compiled: Map<number, CompiledCondition>,
-): PolicyIssue[] {
-  const issues: PolicyIssue[] = [];
+function checkConditions(input: unknown, env: ConditionEnvironment): ConditionChecks {
+  const checks: ConditionChecks = { compiled: new Map(), issues: [], overBudget: [] };
   rawRules(input).forEach((raw, i) => {
     const source = rawRuleField(raw, 'condition');
     if (typeof source !== 'string' || source.trim() === '') return;
     const result = env.compile(source);
-    if (result.ok) compiled.set(i, result.condition);
-    else issues.push(issueAt(input, ['rules', i, 'condition'], result.message));
+    if (result.ok) {
+      checks.compiled.set(i, result.condition);
+      return;
+    }
+    const issue = issueAt(input, ['rules', i, 'condition'], result.message);
+    if (result.budget === undefined) checks.issues.push(issue);
+    else checks.overBudget.push({ ...issue, ...result.budget, message: result.message });
   });
-  return issues;
+  return checks;
+}
+
+function rawName(input: unknown): string | null {
+  const name = (input as { name?: unknown } | null)?.name;
+  return typeof name === 'string' ? name : null;
+}
+
+/** Refuses a policy with more rules than the budget before any condition is compiled. */
+function checkRuleCount(input: unknown): void {
+  const tooMany = ruleCountViolations(rawRules(input).length)[0];
+  if (tooMany === undefined) return;
+  const { message, ...limit } = tooMany;
+  throw policyBudgetError(rawName(input), [
+    { ruleId: null, ruleIndex: null, path: 'rules', message, ...limit },
+  ]);
 }
 
 function gateTypeIssues(input: unknown, known: ReadonlySet<string>): PolicyIssue[] {
@@ -140,25 +163,25 @@ function indexRules(policy: Policy, conditions: Map<number, CompiledCondition>) 
 }
 
 /**
- * Validates a policy document and compiles every condition once; throws POLICY_INVALID listing each fault.
+ * Validates a policy document and compiles every condition once; throws VALIDATION_FAILED naming the rule
+ * and limit when it is over POLICY_BUDGET, and POLICY_INVALID listing each other fault.
  * @example const compiled = compilePolicy({ name: 'p', rules: [{ id: 'reads', priority: 100, match: { tools: ['read_file'] }, action: 'allow', reason: 'reads are safe' }] })
  */
 export function compilePolicy(input: unknown, options: CompilePolicyOptions = {}): CompiledPolicy {
+  checkRuleCount(input);
   const conditions = createConditionEnvironment();
-  const compiledConditions = new Map<number, CompiledCondition>();
+  const checked = checkConditions(input, conditions);
+  if (checked.overBudget.length > 0) throw policyBudgetError(rawName(input), checked.overBudget);
   const parsed = policySchema.safeParse(input);
   const issues = [
     ...(parsed.success ? [] : zodIssues(input, parsed.error.issues)),
     ...duplicateIdIssues(input),
-    ...conditionIssues(input, conditions, compiledConditions),
+    ...checked.issues,
     ...(options.gateTypes === undefined ? [] : gateTypeIssues(input, new Set(options.gateTypes))),
   ];
-  const rawName = (input as { name?: unknown } | null)?.name;
-  if (!parsed.success || issues.length > 0) {
-    throw policyInvalidError(typeof rawName === 'string' ? rawName : null, sortIssues(issues));
-  }
+  if (!parsed.success || issues.length > 0) throw policyInvalidError(rawName(input), sortIssues(issues));
   const policy = parsed.data;
-  const { rules, index } = indexRules(policy, compiledConditions);
+  const { rules, index } = indexRules(policy, checked.compiled);
   return {
     name: policy.name,
     policy,

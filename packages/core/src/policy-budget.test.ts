@@ -1,0 +1,136 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY } from './default-policy.js';
+import { GatehouseError } from './errors.js';
+import { POLICY_BUDGET, type PolicyBudgetIssue } from './policy-budget.js';
+import { compilePolicy } from './policy-load.js';
+
+const rule = (id: string, condition?: string) => ({
+  id,
+  priority: 10,
+  action: 'deny',
+  reason: 'test',
+  ...(condition === undefined ? {} : { condition }),
+});
+
+const policyWith = (condition: string) => ({
+  name: 'budget',
+  rules: [rule('plain'), rule('heavy', condition)],
+});
+
+function budgetError(input: unknown): GatehouseError {
+  try {
+    compilePolicy(input);
+  } catch (error) {
+    if (error instanceof GatehouseError) return error;
+    throw error;
+  }
+  throw new Error('expected the policy to be refused');
+}
+
+/** `args.xs.exists(v0, args.xs.exists(v1, … v0 + … > 0))`, `depth` comprehensions deep. */
+function nested(macro: string, depth: number): string {
+  const vars = Array.from({ length: depth }, (_, i) => `v${i}`);
+  const body = macro === 'map' ? vars.join(' + ') : `${vars.join(' + ')} > 0`;
+  const inner = vars.reduceRight((acc, v) => `args.xs.${macro}(${v}, ${acc})`, body);
+  return macro === 'map' ? `size(${inner}) > 0` : inner;
+}
+
+/** Comprehensions and cel.bind nested in the order given, each level a bool. */
+function mixed(macros: readonly string[]): string {
+  const vars = macros.map((_, i) => `v${i}`);
+  return macros.reduceRight(
+    (body, macro, i) => {
+      const v = vars[i];
+      if (macro === 'bind') return `cel.bind(${v}, 1, ${body})`;
+      if (macro === 'map' || macro === 'filter') return `size(args.xs.${macro}(${v}, ${body})) >= 0`;
+      return `args.xs.${macro}(${v}, ${body})`;
+    },
+    `${vars.join(' + ')} > 0`,
+  );
+}
+
+const list = (n: number) => `[${Array.from({ length: n }, (_, i) => i).join(', ')}]`;
+const map = (n: number) => `{${Array.from({ length: n }, (_, i) => `"k${i}": ${i}`).join(', ')}}`;
+const sum = (n: number) => `${Array.from({ length: n }, () => '1').join(' + ')} > 0`;
+const parens = (n: number) => `${'('.repeat(n)}1${')'.repeat(n)} > 0`;
+
+describe('policy budget', () => {
+  it.each([
+    ['maxComprehensionDepth', nested('exists', 4)],
+    ['maxComprehensionDepth', nested('map', 5)],
+    ['maxComprehensionDepth', nested('all', 3)],
+    ['maxComprehensionDepth', 'cel.bind(a, args.s, cel.bind(b, a + a, cel.bind(c, b + b, c == "")))'],
+    ['maxComprehensionDepth', 'args.xs.filter(a, args.xs.exists_one(b, args.xs.all(c, a == b)))[0] == 1'],
+    ['maxListLiteral', `size(${list(101)}) > 0`],
+    ['maxMapLiteral', `size(${map(101)}) > 0`],
+    ['maxStringLiteral', `args.s == "${'x'.repeat(1001)}"`],
+    ['maxAstNodes', sum(300)],
+    ['maxAstDepth', parens(40)],
+    ['maxConditionChars', `args.s == "" ${'|| args.s == "" '.repeat(300)}`],
+  ])('refuses a condition over %s, naming the rule and the limit', (limit, condition) => {
+    const error = budgetError(policyWith(condition));
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(error.status).toBe(400);
+    expect(error.message).toContain('rule "heavy" at index 1');
+    expect(error.message).toContain(`limit ${limit}`);
+    const issues = error.details.issues as PolicyBudgetIssue[];
+    expect(issues[0]).toMatchObject({ ruleId: 'heavy', ruleIndex: 1, path: 'rules[1].condition', limit });
+    expect(error.details.fields).toEqual([
+      { field: 'rules[1].condition', message: expect.stringContaining(limit) },
+    ]);
+  });
+
+  it('accepts conditions at the limits', () => {
+    const conditions = [
+      nested('exists', 2),
+      nested('map', 2),
+      `size(${list(100)}) > 0`,
+      `size(${map(100)}) > 0`,
+      `args.s == "${'x'.repeat(1000)}"`,
+    ];
+    const compiled = compilePolicy({ name: 'ok', rules: conditions.map((c, i) => rule(`r${i}`, c)) });
+    expect(compiled.rules).toHaveLength(conditions.length);
+  });
+
+  it('refuses more rules than the budget before compiling any condition', () => {
+    const rules = (n: number) => Array.from({ length: n }, (_, i) => rule(`r${i}`, nested('exists', 4)));
+    const error = budgetError({ name: 'many', rules: rules(POLICY_BUDGET.maxRules + 1) });
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(error.message).toContain('limit maxRules');
+    expect(error.details.issues).toEqual([expect.objectContaining({ path: 'rules', limit: 'maxRules' })]);
+    const plain = Array.from({ length: POLICY_BUDGET.maxRules }, (_, i) => rule(`r${i}`));
+    expect(compilePolicy({ name: 'many', rules: plain }).rules).toHaveLength(POLICY_BUDGET.maxRules);
+  });
+
+  it('keeps the default policy within its budget', () => {
+    expect(() => compilePolicy(DEFAULT_POLICY)).not.toThrow();
+  });
+
+  it('accepts a nesting of comprehensions exactly when it is within the limit', () => {
+    const macro = fc.constantFrom('all', 'exists', 'exists_one', 'map', 'filter', 'bind');
+    fc.assert(
+      fc.property(fc.array(macro, { minLength: 1, maxLength: 6 }), (macros) => {
+        const condition = mixed(macros);
+        if (macros.length <= POLICY_BUDGET.maxComprehensionDepth) {
+          expect(() => compilePolicy(policyWith(condition))).not.toThrow();
+        } else {
+          const issues = budgetError(policyWith(condition)).details.issues;
+          expect(issues).toMatchObject([{ limit: 'maxComprehensionDepth', actual: macros.length }]);
+        }
+      }),
+    );
+  });
+
+  it('accepts a list literal exactly when it is within the limit', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 160 }), (n) => {
+        const condition = `size(${list(n)}) >= 0`;
+        if (n <= POLICY_BUDGET.maxListLiteral)
+          expect(() => compilePolicy(policyWith(condition))).not.toThrow();
+        else expect(budgetError(policyWith(condition)).message).toContain('limit maxListLiteral');
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
