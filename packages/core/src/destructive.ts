@@ -1,3 +1,6 @@
+import { inspectShell, type ShellInspection } from './destructive-shell.js';
+import { inspectSql } from './destructive-sql.js';
+import type { DestructiveFinding } from './destructive-types.js';
 import type { Action } from './schemas.js';
 
 /** The confidence seed's always-gated operations: these wait for a person whatever the confidence. */
@@ -30,13 +33,9 @@ export const SHELL_TOOLS: ReadonlySet<string> = new Set([
   'run_command',
 ]);
 
-/** The scorer's substring patterns (confidence seed), matched case-insensitively. */
+/** The confidence seed's substring patterns, kept for reference; detection parses the command instead. */
 export const DESTRUCTIVE_PATTERNS: readonly string[] = ['rm ', 'drop ', 'delete ', 'truncate '];
 
-const DESTRUCTIVE_COMMAND =
-  /(^|[;&|(\s])(rm|rmdir|shred|mkfs(\.\w+)?|dd|wipefs|truncate)\s|git\s+(push\s+.*(--force|-f)\b|reset\s+--hard|clean\s+-\w*f)|\b(drop|truncate)\s+(table|database|schema)\b|\bdelete\s+from\b|>\s*\/dev\/sd|chmod\s+-R\s+0*7{3}\s+\/|:\(\)\s*\{/i;
-const PACKAGE_INSTALL =
-  /(^|[;&|\s])(sudo\s+)?(apt(-get)?|yum|dnf|apk|pacman|zypper|brew|snap)\s+(install|add|-S)\b|pip3?\s+install\s+.*(--break-system-packages|--user)|npm\s+(i|install)\s+(-g|--global)\b/i;
 const SECRET_PATH =
   /(^|[/\\])(\.env(\.[\w.-]+)?|secrets?(\.[\w]+)?|credentials(\.[\w]+)?|id_rsa|id_ed25519|[\w.-]+\.pem|[\w.-]+\.key)$/i;
 const PRODUCTION_CONFIG =
@@ -53,11 +52,28 @@ const WRITE_TOOLS: ReadonlySet<string> = new Set([
   'MultiEdit',
 ]);
 
-/** True when a shell command destroys data (rm, DROP TABLE, git reset --hard, …). */
+/**
+ * What a shell command destroys, one finding per destructive thing it does, found by parsing it:
+ * every command in pipelines, lists, subshells, substitutions, `bash -c` strings, behind `sudo`,
+ * `env` or `xargs`, and in `python -c`/`node -e` one-liners.
+ * @example detectDestructiveCommand('find . -delete') // [{ category: 'file_delete', reason: 'find -delete deletes every file it matches', source: 'find . -delete' }]
+ */
+export function detectDestructiveCommand(command: string): DestructiveFinding[] {
+  return inspectShell(command).findings;
+}
+
+/** What a SQL text destroys: DROP, TRUNCATE, DELETE without WHERE, ALTER TABLE … DROP COLUMN. */
+export function detectDestructiveSql(sql: string): DestructiveFinding[] {
+  return inspectSql(sql).map((finding) => ({
+    category: 'sql_data_loss',
+    reason: finding.reason,
+    source: finding.statement,
+  }));
+}
+
+/** True when a shell command destroys data or runs downloaded code (rm -rf, DROP TABLE, curl | sh, …). */
 export function isDestructiveCommand(command: string): boolean {
-  const lower = command.toLowerCase();
-  if (DESTRUCTIVE_PATTERNS.some((pattern) => lower.includes(pattern))) return true;
-  return DESTRUCTIVE_COMMAND.test(command);
+  return detectDestructiveCommand(command).length > 0 || detectDestructiveSql(command).length > 0;
 }
 
 function stringArg(args: Record<string, unknown>, ...names: string[]): string | null {
@@ -80,30 +96,56 @@ export function actionPaths(action: Action): string[] {
   return paths;
 }
 
+interface ActionInspection {
+  shell: ShellInspection;
+  sql: DestructiveFinding[];
+  command: string;
+}
+
+function inspectAction(action: Action): ActionInspection {
+  const tool = action.tool ?? '';
+  const operation = tool === '' ? (action.operation ?? '') : '';
+  const command = stringArg(action.args, 'command', 'cmd', 'script') ?? operation;
+  const shell = command === '' ? { findings: [], installs: [] } : inspectShell(command);
+  // A command or operation may be SQL itself ("DROP TABLE users"), so it is read as SQL too.
+  const sqlText = stringArg(action.args, 'sql', 'query', 'statement');
+  const sql = [sqlText, command].flatMap((text) =>
+    text === null || text === '' ? [] : detectDestructiveSql(text),
+  );
+  return { shell, sql, command };
+}
+
+/**
+ * What an action destroys: its `command` (or, without a tool, its operation) read as a shell
+ * command and as SQL, and its `sql`/`query`/`statement` argument read as SQL.
+ */
+export function detectDestructiveAction(action: Action): DestructiveFinding[] {
+  const { shell, sql } = inspectAction(action);
+  return [...shell.findings, ...sql];
+}
+
 /** Which always-gated categories an action falls under; empty when none. */
 export function classifyAlwaysGated(action: Action): AlwaysGatedCategory[] {
   const found = new Set<AlwaysGatedCategory>();
   const tool = action.tool ?? '';
-  const command =
-    stringArg(action.args, 'command', 'cmd', 'script') ?? (tool === '' ? (action.operation ?? '') : '');
+  const { shell, sql, command } = inspectAction(action);
   if (DELETE_TOOLS.has(tool)) found.add('delete_files');
-  if (command !== '') {
-    if (/(^|[;&|\s])(rm|rmdir|shred|unlink)\s/i.test(command)) found.add('delete_files');
-    if (/\b(drop)\s+(table|database|schema)\b/i.test(command)) found.add('drop_tables');
-    if (PACKAGE_INSTALL.test(command)) found.add('system_packages');
-    if (isDestructiveCommand(command)) found.add('destructive_shell');
+  for (const finding of shell.findings) {
+    found.add('destructive_shell');
+    if (finding.category === 'file_delete') found.add('delete_files');
+    if (finding.category === 'sql_data_loss') found.add('drop_tables');
   }
-  const sql = stringArg(action.args, 'sql', 'query');
-  if (sql !== null && /\bdrop\s+(table|database|schema)\b/i.test(sql)) found.add('drop_tables');
-  const paths = actionPaths(action);
+  if (sql.length > 0) found.add('drop_tables');
+  if (shell.installs.length > 0) found.add('system_packages');
   const writes = WRITE_TOOLS.has(tool) || command !== '';
-  for (const path of paths) {
+  for (const path of actionPaths(action)) {
     if (SECRET_PATH.test(path) && (writes || DELETE_TOOLS.has(tool))) found.add('secret_files');
     if (PRODUCTION_CONFIG.test(path) && writes) found.add('production_config');
   }
   return ALWAYS_GATED_CATEGORIES.filter((category) => found.has(category));
 }
 
+/** True when an action falls under any always-gated category. */
 export function isAlwaysGated(action: Action): boolean {
   return classifyAlwaysGated(action).length > 0;
 }

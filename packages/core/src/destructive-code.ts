@@ -1,0 +1,121 @@
+import quoteWords from 'shell-quote/quote.js';
+
+/** Interpreters whose one-liners (`python -c`, `node -e`, …) are inspected. */
+export type ScriptLanguage = 'python' | 'node' | 'perl' | 'ruby' | 'php';
+
+/** What a one-liner does: files it deletes, downloaded code it runs, and shell commands it starts. */
+export interface CodeInspection {
+  deletes: string[];
+  downloadsAndRuns: boolean;
+  shellCommands: string[];
+}
+
+interface LanguageRules {
+  /** Calls that delete files or directories. */
+  deletes: RegExp;
+  /** Calls whose first argument is a shell command (a string, or a list of words). */
+  shell: RegExp;
+  /** Code that runs text as code, and code that fetches text over the network. */
+  evaluates: RegExp;
+  fetches: RegExp;
+  backticks: boolean;
+}
+
+const RULES: Record<ScriptLanguage, LanguageRules> = {
+  python: {
+    deletes:
+      /\b(?:shutil\s*\.\s*)?rmtree\s*\(|\bos\s*\.\s*(?:remove|unlink|removedirs|truncate)\s*\(|\.\s*unlink\s*\(/g,
+    shell:
+      /\b(?:os\s*\.\s*(?:system|popen)|subprocess\s*\.\s*(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput))\s*\(/g,
+    evaluates: /\b(?:exec|eval)\s*\(/,
+    fetches: /\b(?:urlopen|urlretrieve|urllib|requests\s*\.\s*get|httpx)\b/,
+    backticks: false,
+  },
+  node: {
+    deletes: /\b(?:rmSync|rmdirSync|unlinkSync|truncateSync)\s*\(|\.\s*(?:rm|rmdir|unlink|truncate)\s*\(/g,
+    shell: /\b(?:execSync|exec|execFileSync|execFile|spawnSync|spawn)\s*\(/g,
+    evaluates: /\b(?:eval|Function|runInThisContext|runInNewContext)\s*\(/,
+    fetches: /\b(?:fetch|https?\s*\.\s*get|axios|request)\s*\(/,
+    backticks: false,
+  },
+  perl: {
+    deletes: /\b(?:unlink|rmtree|remove_tree)\b/g,
+    shell: /\b(?:system|exec|qx)\b\s*\(?/g,
+    evaluates: /\beval\b/,
+    fetches: /\b(?:LWP|HTTP::Tiny|getstore|getprint)\b|\bget\s*\(/,
+    backticks: true,
+  },
+  ruby: {
+    deletes:
+      /\bFileUtils\s*\.\s*(?:rm_rf|rm_r|rm_f|rm|remove_dir|remove_entry|remove_entry_secure|remove_file|rmtree)\b|\bFile\s*\.\s*(?:delete|unlink)\b|\.\s*rmtree\b/g,
+    shell: /\b(?:system|exec|spawn)\b\s*\(?|%x\(/g,
+    evaluates: /\beval\b/,
+    fetches: /\bopen-uri\b|\bURI\s*\.\s*open\b|\bNet::HTTP\b|\bopen\s*\(\s*['"]https?:/,
+    backticks: true,
+  },
+  php: {
+    deletes: /\b(?:unlink|rmdir)\s*\(/g,
+    shell: /\b(?:system|exec|shell_exec|passthru|popen|proc_open)\s*\(/g,
+    evaluates: /\beval\s*\(/,
+    fetches: /\bfile_get_contents\s*\(\s*['"]https?:|\bcurl_exec\b/,
+    backticks: true,
+  },
+};
+
+/** Reads the string literal at `start` (quotes, Python prefixes and triple quotes allowed). */
+function readString(code: string, start: number): { value: string; end: number } | null {
+  let i = start;
+  while (/[rRbBuUfF]/.test(code[i] ?? '') && i - start < 2) i++;
+  const quote = code[i];
+  if (quote !== "'" && quote !== '"' && quote !== '`') return null;
+  const delimiter = code.startsWith(quote.repeat(3), i) ? quote.repeat(3) : quote;
+  let value = '';
+  let j = i + delimiter.length;
+  while (j < code.length && !code.startsWith(delimiter, j)) {
+    if (code[j] === '\\' && j + 1 < code.length) j++;
+    value += code[j];
+    j++;
+  }
+  return { value, end: j + delimiter.length };
+}
+
+/** The shell command an argument stands for: a string, or a list of string words. */
+function commandArgument(code: string, start: number): string | null {
+  let i = start;
+  while (/\s/.test(code[i] ?? '')) i++;
+  if (code[i] !== '[') {
+    const first = readString(code, i);
+    if (first === null) return null;
+    // spawn('rm', ['-rf', dir]) names the program first and its arguments after.
+    const rest = code.slice(first.end).match(/^\s*,\s*\[/);
+    if (rest === null) return first.value;
+    const more = commandArgument(code, first.end + rest[0].length - 1);
+    return `${quoteWords([first.value])} ${more ?? ''}`;
+  }
+  const words: string[] = [];
+  let j = i + 1;
+  for (;;) {
+    while (/[\s,]/.test(code[j] ?? '')) j++;
+    const word = readString(code, j);
+    if (word === null) break;
+    words.push(word.value);
+    j = word.end;
+  }
+  return quoteWords(words);
+}
+
+/** What a one-liner in `language` deletes, whether it runs downloaded code, and which shell commands it runs. */
+export function inspectCode(language: ScriptLanguage, code: string): CodeInspection {
+  const rules = RULES[language];
+  const deletes = [...code.matchAll(rules.deletes)].map((match) => match[0].replace(/[\s(]+$/, ''));
+  const shellCommands: string[] = [];
+  for (const match of code.matchAll(rules.shell)) {
+    const command = commandArgument(code, (match.index ?? 0) + match[0].length);
+    if (command !== null) shellCommands.push(command);
+  }
+  if (rules.backticks) {
+    for (const match of code.matchAll(/`([^`]*)`/g)) shellCommands.push(match[1] as string);
+  }
+  const downloadsAndRuns = rules.evaluates.test(code) && rules.fetches.test(code);
+  return { deletes, downloadsAndRuns, shellCommands };
+}

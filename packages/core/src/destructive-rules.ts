@@ -1,0 +1,381 @@
+import type { DestructiveCategory } from './destructive-types.js';
+import { hasFlag, parseArgs, type ShellRedirect } from './shell-command.js';
+
+/** One program about to run, with what the walker knows about it and ways to report or look deeper. */
+export interface Invocation {
+  /** Program name as `programName` gives it. */
+  name: string;
+  args: string[];
+  redirects: ShellRedirect[];
+  /** Its file list comes from `find -exec` or `xargs`, so it acts on many files at once. */
+  bulk: boolean;
+  /** Run through sudo or doas. */
+  elevated: boolean;
+  report(category: DestructiveCategory, reason: string): void;
+  reportInstall(reason: string): void;
+  /** Inspects SQL this program runs. */
+  runSql(sql: string): void;
+  /** Inspects a command this program runs on many files (`find -exec`). */
+  runBulk(words: string[]): void;
+}
+
+type Rule = (run: Invocation) => void;
+
+const SAFE_DEVICES = /^\/dev\/(null|zero|full|u?random|stdin|stdout|stderr|tty|fd\/.*|pts\/.*|shm\/.*)$/;
+const SYSTEM_DIRS = new Set([
+  '/',
+  '/bin',
+  '/boot',
+  '/dev',
+  '/etc',
+  '/home',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/opt',
+  '/proc',
+  '/root',
+  '/sbin',
+  '/srv',
+  '/sys',
+  '/usr',
+  '/var',
+  '/usr/bin',
+  '/usr/lib',
+  '/usr/local',
+  '/usr/sbin',
+  '/usr/share',
+]);
+
+function isDevice(path: string): boolean {
+  return path.startsWith('/dev/') && !SAFE_DEVICES.test(path);
+}
+
+/** `/`, a top-level system directory, or everything in one (`/etc/*`). */
+function isSystemPath(path: string): boolean {
+  const bare = path.replace(/\/\*$/, '').replace(/(.)\/+$/, '$1');
+  return SYSTEM_DIRS.has(bare === '' ? '/' : bare);
+}
+
+function isWide(path: string): boolean {
+  return (
+    /[*?[$\uE000]/.test(path) ||
+    ['~', '.', '..', '$HOME'].includes(path.replace(/\/+$/, '')) ||
+    isSystemPath(path)
+  );
+}
+
+const rm: Rule = (run) => {
+  const args = parseArgs(run.args);
+  const recursive = hasFlag(args, '-r', '-R', '--recursive');
+  const force = hasFlag(args, '-f', '--force');
+  if (recursive)
+    return run.report('file_delete', `rm -r${force ? 'f' : ''} deletes directories and everything in them`);
+  if (force) return run.report('file_delete', 'rm -f deletes files without asking');
+  if (run.bulk) return run.report('file_delete', 'rm deletes every file that find or xargs hands it');
+  if (args.operands.length > 1) return run.report('file_delete', 'rm deletes several files at once');
+  const target = args.operands[0] ?? '';
+  if (isWide(target)) run.report('file_delete', `rm deletes ${target}, which can match many files`);
+};
+
+const find: Rule = (run) => {
+  const args = run.args;
+  if (args.includes('-delete')) run.report('file_delete', 'find -delete deletes every file it matches');
+  args.forEach((arg, i) => {
+    if (!['-exec', '-execdir', '-ok', '-okdir'].includes(arg)) return;
+    const end = args.findIndex((word, j) => j > i && (word === ';' || word === '+'));
+    run.runBulk(args.slice(i + 1, end === -1 ? args.length : end));
+  });
+};
+
+const dd: Rule = (run) => {
+  const target = run.args.find((arg) => arg.startsWith('of='))?.slice(3);
+  if (target !== undefined && isDevice(target))
+    run.report('disk_overwrite', `dd writes straight onto the device ${target}`);
+};
+
+const recursiveOwnership: Rule = (run) => {
+  const args = parseArgs(run.args, new Set(['--reference']));
+  if (!hasFlag(args, '-R', '--recursive')) return;
+  const targets = hasFlag(args, '--reference') ? args.operands : args.operands.slice(1);
+  const system = targets.find(isSystemPath);
+  if (system !== undefined)
+    run.report('permission_change', `${run.name} -R changes everything under ${system}`);
+};
+
+const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env']);
+const PUSH_VALUED = new Set(['-o', '--push-option', '--repo', '--receive-pack', '--exec']);
+
+function gitPush(args: string[], run: Invocation): void {
+  const push = parseArgs(args, PUSH_VALUED);
+  const refspecs = push.operands.slice(1);
+  if (
+    hasFlag(push, '-f', '--force', '--force-with-lease', '--force-if-includes') ||
+    refspecs.some((ref) => ref.startsWith('+'))
+  )
+    run.report('git_force_push', 'git push --force rewrites history on the remote');
+  else if (hasFlag(push, '-d', '--delete') || refspecs.some((ref) => ref.startsWith(':')))
+    run.report('git_force_push', 'git push --delete removes a branch from the remote');
+  else if (hasFlag(push, '--mirror', '--prune'))
+    run.report('git_force_push', 'git push --mirror/--prune removes remote branches that are not local');
+}
+
+const git: Rule = (run) => {
+  const global = parseArgs(run.args, GIT_VALUED);
+  const at = run.args.indexOf(global.operands[0] ?? '');
+  if (at === -1) return;
+  const args = run.args.slice(at + 1);
+  switch (run.args[at]) {
+    case 'reset':
+      if (args.includes('--hard'))
+        run.report('git_discard', 'git reset --hard throws away uncommitted changes');
+      return;
+    case 'clean': {
+      const clean = parseArgs(args);
+      if (!hasFlag(clean, '-f', '--force') || hasFlag(clean, '-n', '--dry-run')) return;
+      const what = hasFlag(clean, '-x') ? 'untracked and ignored files' : 'untracked files';
+      return run.report(
+        'git_discard',
+        `git clean -f deletes ${what}${hasFlag(clean, '-d') ? ' and directories' : ''}`,
+      );
+    }
+    case 'push':
+      return gitPush(args, run);
+  }
+};
+
+const KUBE_VALUED = new Set([
+  '-n',
+  '--namespace',
+  '--context',
+  '--cluster',
+  '--kubeconfig',
+  '-s',
+  '--server',
+  '--user',
+  '--token',
+]);
+
+const kubectl: Rule = (run) => {
+  if (parseArgs(run.args, KUBE_VALUED).operands[0] === 'delete')
+    run.report('kubernetes_delete', `${run.name} delete removes cluster resources`);
+};
+
+const helm: Rule = (run) => {
+  const sub = parseArgs(run.args, KUBE_VALUED).operands[0];
+  if (sub === 'uninstall' || sub === 'delete')
+    run.report('kubernetes_delete', 'helm uninstall removes a release and its resources');
+};
+
+const terraform: Rule = (run) => {
+  const sub = run.args.find((arg) => !arg.startsWith('-'));
+  if (
+    sub === 'destroy' ||
+    (sub === 'apply' && run.args.some((arg) => arg === '-destroy' || arg === '--destroy'))
+  )
+    run.report('terraform_destroy', `${run.name} destroy deletes the infrastructure it manages`);
+};
+
+const AWS_VALUED = new Set([
+  '--profile',
+  '--region',
+  '--endpoint-url',
+  '--output',
+  '--query',
+  '--exclude',
+  '--include',
+]);
+
+const aws: Rule = (run) => {
+  const args = parseArgs(run.args, AWS_VALUED);
+  const [service, sub] = args.operands;
+  if (service !== 's3') return;
+  if (sub === 'rm' && hasFlag(args, '--recursive'))
+    run.report('cloud_storage_delete', 'aws s3 rm --recursive deletes every object under the prefix');
+  if (sub === 'rb' && hasFlag(args, '--force'))
+    run.report('cloud_storage_delete', 'aws s3 rb --force deletes the bucket and all its objects');
+};
+
+const gsutil: Rule = (run) => {
+  const at = run.args.indexOf('rm');
+  if (at !== -1 && hasFlag(parseArgs(run.args.slice(at + 1)), '-r', '-R', '--recursive'))
+    run.report('cloud_storage_delete', 'gsutil rm -r deletes every object under the path');
+};
+
+const gcloud: Rule = (run) => {
+  const at = run.args.indexOf('storage');
+  if (at === -1 || run.args[at + 1] !== 'rm') return;
+  if (hasFlag(parseArgs(run.args.slice(at + 2)), '-r', '-R', '--recursive'))
+    run.report('cloud_storage_delete', 'gcloud storage rm -r deletes every object under the path');
+};
+
+const az: Rule = (run) => {
+  const words = run.args.filter((arg) => !arg.startsWith('-'));
+  if (words[0] === 'storage' && words[1] === 'blob' && words[2] === 'delete-batch')
+    run.report('cloud_storage_delete', 'az storage blob delete-batch deletes every matching blob');
+};
+
+const always =
+  (category: DestructiveCategory, reason: string): Rule =>
+  (run) =>
+    run.report(category, reason);
+
+/** SQL clients: where each takes statements on its command line. */
+function sqlClient(valued: string[], sqlOptions: string[], sqlOperandsFrom: number | null): Rule {
+  const valuedSet = new Set(valued);
+  return (run) => {
+    const args = parseArgs(run.args, valuedSet);
+    for (const option of sqlOptions) for (const sql of args.values.get(option) ?? []) run.runSql(sql);
+    if (sqlOperandsFrom !== null) for (const sql of args.operands.slice(sqlOperandsFrom)) run.runSql(sql);
+  };
+}
+
+/** sqlite3 and duckdb take single-dash long options; `-cmd` and `-c` carry SQL, the first operand is the file. */
+const sqliteLike: Rule = (run) => {
+  const valued = new Set([
+    '-cmd',
+    '-c',
+    '-separator',
+    '-nullvalue',
+    '-newline',
+    '-init',
+    '-vfs',
+    '-maxsize',
+    '-mmap',
+  ]);
+  const operands: string[] = [];
+  for (let i = 0; i < run.args.length; i++) {
+    const arg = run.args[i] as string;
+    if (!arg.startsWith('-') || arg === '-') operands.push(arg);
+    else if (valued.has(arg)) {
+      const value = run.args[++i] ?? '';
+      if (arg === '-cmd' || arg === '-c') run.runSql(value);
+    }
+  }
+  for (const sql of operands.slice(1)) run.runSql(sql);
+};
+
+const PACKAGE_MANAGERS = new Set([
+  'apt',
+  'apt-get',
+  'aptitude',
+  'yum',
+  'dnf',
+  'apk',
+  'zypper',
+  'brew',
+  'snap',
+  'port',
+]);
+
+const installer: Rule = (run) => {
+  const sub = run.args.find((arg) => !arg.startsWith('-'));
+  if (sub === 'install' || sub === 'add' || sub === 'reinstall')
+    run.reportInstall(`${run.name} ${sub} installs system packages`);
+};
+
+const pacman: Rule = (run) => {
+  if (run.args.some((arg) => /^-[A-Za-z]*S/.test(arg) || arg === '--sync'))
+    run.reportInstall('pacman -S installs system packages');
+};
+
+const pip: Rule = (run) => {
+  const args = parseArgs(run.args);
+  const global = hasFlag(args, '--break-system-packages', '--user') || run.elevated;
+  if (args.operands[0] === 'install' && global)
+    run.reportInstall(`${run.name} install changes the system's Python packages`);
+};
+
+const npm: Rule = (run) => {
+  const args = parseArgs(run.args);
+  const sub = args.operands[0];
+  const global = hasFlag(args, '-g', '--global') || sub === 'global';
+  if (global && ['i', 'install', 'add', 'global'].includes(sub ?? ''))
+    run.reportInstall(`${run.name} installs packages globally`);
+};
+
+/** Rules by program name. */
+export const COMMAND_RULES: Readonly<Record<string, Rule>> = {
+  rm,
+  find,
+  dd,
+  git,
+  kubectl,
+  oc: kubectl,
+  helm,
+  terraform,
+  tofu: terraform,
+  terragrunt: terraform,
+  aws,
+  gsutil,
+  gcloud,
+  az,
+  chmod: recursiveOwnership,
+  chown: recursiveOwnership,
+  chgrp: recursiveOwnership,
+  shred: always('file_delete', 'shred overwrites files so they cannot be recovered'),
+  truncate: always('file_delete', 'truncate cuts files down, discarding their contents'),
+  unlink: always('file_delete', 'unlink deletes a file'),
+  rimraf: always('file_delete', 'rimraf deletes directories and everything in them'),
+  mkfs: always('filesystem_format', 'mkfs creates a new file system, erasing the device'),
+  mke2fs: always('filesystem_format', 'mke2fs creates a new file system, erasing the device'),
+  mkswap: always('filesystem_format', 'mkswap turns the device into swap, erasing it'),
+  wipefs: always('filesystem_format', 'wipefs erases file system signatures from the device'),
+  psql: sqlClient(
+    [
+      '-c',
+      '--command',
+      '-d',
+      '--dbname',
+      '-f',
+      '--file',
+      '-h',
+      '--host',
+      '-p',
+      '--port',
+      '-U',
+      '--username',
+      '-v',
+      '--set',
+      '-o',
+      '--output',
+    ],
+    ['-c', '--command'],
+    null,
+  ),
+  mysql: sqlClient(
+    ['-e', '--execute', '-u', '--user', '-h', '--host', '-P', '--port', '-D', '--database', '-S', '--socket'],
+    ['-e', '--execute'],
+    null,
+  ),
+  mariadb: sqlClient(
+    ['-e', '--execute', '-u', '--user', '-h', '--host', '-P', '--port', '-D', '--database', '-S', '--socket'],
+    ['-e', '--execute'],
+    null,
+  ),
+  'clickhouse-client': sqlClient(
+    ['-q', '--query', '-h', '--host', '-u', '--user', '-d', '--database'],
+    ['-q', '--query'],
+    null,
+  ),
+  sqlcmd: sqlClient(['-Q', '-q', '-S', '-U', '-P', '-d', '-i'], ['-Q', '-q'], null),
+  sqlite3: sqliteLike,
+  duckdb: sqliteLike,
+  ...Object.fromEntries([...PACKAGE_MANAGERS].map((name) => [name, installer])),
+  pacman,
+  pip,
+  pip3: pip,
+  npm,
+  pnpm: npm,
+  yarn: npm,
+};
+
+/** Redirections that write onto a block device (`> /dev/sda`). */
+export function checkRedirects(run: Invocation): void {
+  for (const { op, target } of run.redirects) {
+    if (op.includes('>') && !op.includes('&') && isDevice(target))
+      run.report('disk_overwrite', `output is written straight onto the device ${target}`);
+    else if ((op === '&>' || op === '&>>') && isDevice(target))
+      run.report('disk_overwrite', `output is written straight onto the device ${target}`);
+  }
+}

@@ -1,0 +1,287 @@
+import { inspectCode, type ScriptLanguage } from './destructive-code.js';
+import { COMMAND_RULES, checkRedirects, type Invocation } from './destructive-rules.js';
+import { inspectSql } from './destructive-sql.js';
+import type { DestructiveCategory, DestructiveFinding } from './destructive-types.js';
+import {
+  hasFlag,
+  parseArgs,
+  parseShellScript,
+  programName,
+  type ShellCommand,
+  type ShellScript,
+} from './shell-command.js';
+import { type UnwrappedCommand, unwrapCommand } from './shell-invocation.js';
+import { placeholdersIn } from './shell-scan.js';
+
+/** Deeper than this (a `bash -c` in a `$(…)` in an `eval`…) a command is reported rather than inspected. */
+const MAX_DEPTH = 8;
+const MAX_LENGTH = 100_000;
+
+/** What a command line does that needs a person: destructive findings, and system package installs. */
+export interface ShellInspection {
+  findings: DestructiveFinding[];
+  installs: string[];
+}
+
+interface Walk extends ShellInspection {
+  /** Files a downloader wrote earlier in the line: running one runs downloaded code. */
+  downloaded: Set<string>;
+}
+
+/** One simple command in its place: the script it belongs to and what its pipeline feeds it. */
+interface Step {
+  command: ShellCommand;
+  unwrapped: UnwrappedCommand;
+  script: ShellScript;
+  stdin: string[];
+  upstreamDownloads: boolean;
+  depth: number;
+}
+
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish', 'source', '.', 'eval']);
+const SQL_CLIENTS = new Set(['psql', 'mysql', 'mariadb', 'sqlite3', 'duckdb', 'clickhouse-client', 'sqlcmd']);
+const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'aria2c', 'http', 'https', 'xh']);
+const INTERPRETERS: Readonly<Record<string, { language: ScriptLanguage; code: string[]; valued: string[] }>> =
+  {
+    python: { language: 'python', code: ['-c'], valued: ['-W', '-X', '-m'] },
+    node: {
+      language: 'node',
+      code: ['-e', '--eval', '-p', '--print'],
+      valued: ['-r', '--require', '--import', '--loader'],
+    },
+    perl: { language: 'perl', code: ['-e', '-E'], valued: ['-I', '-M', '-m'] },
+    ruby: { language: 'ruby', code: ['-e'], valued: ['-I', '-r'] },
+    php: { language: 'php', code: ['-r'], valued: ['-d', '-c'] },
+  };
+const CURL_VALUED = new Set([
+  '-o',
+  '--output',
+  '-H',
+  '--header',
+  '-d',
+  '--data',
+  '-X',
+  '--request',
+  '-u',
+  '--user',
+  '-A',
+  '-e',
+  '-T',
+  '-F',
+  '--form',
+  '-w',
+  '-x',
+  '-m',
+  '-b',
+  '-c',
+  '-r',
+  '--retry',
+  '--url',
+  '--max-time',
+]);
+const WGET_VALUED = new Set(['-O', '--output-document', '-P', '-o', '-U', '--header', '-t', '-T']);
+
+function report(walk: Walk, category: DestructiveCategory, reason: string, source: string): void {
+  if (walk.findings.some((f) => f.category === category && f.reason === reason && f.source === source))
+    return;
+  walk.findings.push({ category, reason, source });
+}
+
+function normalPath(path: string): string {
+  return path.replace(/^\.\//, '');
+}
+
+/** The words as a reviewer would read them, substitutions written back as `$(…)`. */
+function display(words: readonly string[], script: ShellScript): string {
+  return words
+    .join(' ')
+    .replace(/\uE000(\d+)\uE001/g, (_, i: string) => `$(${script.substitutions[Number(i)]?.body ?? ''})`);
+}
+
+/** True when any command in `source`, at any depth, downloads something. */
+function downloadsIn(source: string, depth: number): boolean {
+  if (depth > MAX_DEPTH) return true;
+  const script = parseShellScript(source);
+  return script.pipelines.some((pipeline) =>
+    pipeline.commands.some((command) => {
+      const { argv } = unwrapCommand(command.words);
+      if (DOWNLOADERS.has(programName(argv[0]))) return true;
+      return argv.some((word) => fetchesRemote(word, script, depth + 1));
+    }),
+  );
+}
+
+/** True when `word` carries a substitution (`$(curl …)`, `<(wget …)`) that downloads. */
+function fetchesRemote(word: string, script: ShellScript, depth: number): boolean {
+  return placeholdersIn(word).some((i) => downloadsIn(script.substitutions[i]?.body ?? '', depth));
+}
+
+/** Text the next command in a pipeline reads: what echo, printf or a heredoc-fed cat writes. */
+function writtenText(step: Step): string | null {
+  const [program, ...args] = step.unwrapped.argv;
+  const name = programName(program);
+  if (name === 'echo') return args.filter((arg) => !/^-[neE]+$/.test(arg)).join(' ');
+  if (name === 'printf') return args.join(' ');
+  if (name === 'cat' && args.length === 0) return step.stdin.join('\n');
+  return null;
+}
+
+function recordDownloads(name: string, args: string[], step: Step, walk: Walk): void {
+  const files = step.command.redirects.filter((r) => r.op === '>' || r.op === '>>').map((r) => r.target);
+  const parsed = parseArgs(args, name === 'wget' ? WGET_VALUED : CURL_VALUED);
+  const named = [...(parsed.values.get('-o') ?? []), ...(parsed.values.get('--output') ?? [])];
+  if (name === 'wget')
+    named.splice(
+      0,
+      named.length,
+      ...(parsed.values.get('-O') ?? []),
+      ...(parsed.values.get('--output-document') ?? []),
+    );
+  const remoteName = name === 'wget' ? named.length === 0 : hasFlag(parsed, '-O', '--remote-name');
+  if (remoteName)
+    files.push(...parsed.operands.map((url) => url.replace(/[?#].*$/, '').replace(/^.*\//, '')));
+  for (const file of [...files, ...named])
+    if (file !== '-' && file !== '') walk.downloaded.add(normalPath(file));
+}
+
+function walkScript(source: string, walk: Walk, depth: number): void {
+  if (depth > MAX_DEPTH || source.length > MAX_LENGTH) {
+    report(
+      walk,
+      'uninspectable',
+      'the command is nested too deeply or too long to inspect',
+      source.slice(0, 200),
+    );
+    return;
+  }
+  const script = parseShellScript(source);
+  for (const pipeline of script.pipelines) {
+    let upstreamDownloads = false;
+    let written: string | null = null;
+    for (const command of pipeline.commands) {
+      const unwrapped = unwrapCommand(command.words);
+      const stdin = written === null ? command.input : [...command.input, written];
+      const step: Step = { command, unwrapped, script, stdin, upstreamDownloads, depth };
+      walkStep(step, walk);
+      upstreamDownloads ||= DOWNLOADERS.has(programName(unwrapped.argv[0]));
+      written = writtenText(step);
+    }
+  }
+}
+
+function invocationOf(step: Step, walk: Walk): Invocation {
+  const [program, ...args] = step.unwrapped.argv;
+  const source = display(step.unwrapped.argv, step.script);
+  return {
+    name: programName(program),
+    args,
+    redirects: step.command.redirects,
+    bulk: step.unwrapped.bulk,
+    elevated: step.unwrapped.elevated,
+    report: (category, reason) => report(walk, category, reason, source),
+    reportInstall: (reason) => walk.installs.push(reason),
+    runSql: (sql) => {
+      for (const finding of inspectSql(sql)) report(walk, 'sql_data_loss', finding.reason, finding.statement);
+    },
+    runBulk: (words) => {
+      const unwrapped = { ...unwrapCommand(words), bulk: true };
+      walkStep(
+        { ...step, command: { words, redirects: [], input: [] }, unwrapped, depth: step.depth + 1 },
+        walk,
+      );
+    },
+  };
+}
+
+function walkStep(step: Step, walk: Walk): void {
+  const { command, unwrapped, script, depth } = step;
+  // Every substitution runs, whatever the command then does with its output.
+  const words = [...command.words, ...command.redirects.map((r) => r.target)];
+  for (const i of words.flatMap(placeholdersIn))
+    walkScript(script.substitutions[i]?.body ?? '', walk, depth + 1);
+  for (const text of unwrapped.scripts) walkScript(text, walk, depth + 1);
+  if (unwrapped.argv.length === 0) return;
+  const run = invocationOf(step, walk);
+  checkRedirects(run);
+  COMMAND_RULES[run.name]?.(run);
+  if (SQL_CLIENTS.has(run.name)) for (const sql of step.stdin) run.runSql(sql);
+  if (SHELLS.has(run.name)) runShell(step, run, walk);
+  else if (run.name in INTERPRETERS) runInterpreter(step, run, walk);
+  else if (DOWNLOADERS.has(run.name)) recordDownloads(run.name, run.args, step, walk);
+  else if (walk.downloaded.has(normalPath(unwrapped.argv[0] as string)))
+    run.report('download_execute', `${unwrapped.argv[0]} was just downloaded and is now run`);
+}
+
+/** A script file about to be run: straight from a download (`<(curl …)`), or a file downloaded earlier. */
+function checkScriptFile(file: string, step: Step, run: Invocation, walk: Walk): void {
+  if (fetchesRemote(file, step.script, step.depth + 1))
+    run.report('download_execute', `${run.name} runs a script straight from a download`);
+  else if (walk.downloaded.has(normalPath(file)))
+    run.report('download_execute', `${run.name} runs ${file}, which was just downloaded`);
+}
+
+/** A program that runs what it reads on standard input. */
+function checkStdin(step: Step, run: Invocation, inspect: (text: string) => void): void {
+  if (step.upstreamDownloads)
+    run.report('download_execute', `${run.name} runs what a download pipes into it`);
+  for (const text of step.stdin) inspect(text);
+}
+
+function runShell(step: Step, run: Invocation, walk: Walk): void {
+  const deeper = (text: string) => walkScript(text, walk, step.depth + 1);
+  if (run.name === 'eval') {
+    if (run.args.some((arg) => fetchesRemote(arg, step.script, step.depth + 1)))
+      run.report('download_execute', 'eval runs code downloaded from the network');
+    deeper(run.args.join(' '));
+    return;
+  }
+  if (run.name === 'source' || run.name === '.') {
+    checkScriptFile(run.args[0] ?? '', step, run, walk);
+    return;
+  }
+  const parsed = parseArgs(run.args, new Set(['-o', '-O', '--rcfile', '--init-file']));
+  if (hasFlag(parsed, '-c')) {
+    const text = parsed.operands[0] ?? '';
+    if (fetchesRemote(text, step.script, step.depth + 1))
+      run.report('download_execute', `${run.name} -c runs code downloaded from the network`);
+    deeper(text);
+    return;
+  }
+  const file = hasFlag(parsed, '-s') ? undefined : parsed.operands[0];
+  if (file === undefined || file === '-') checkStdin(step, run, deeper);
+  else checkScriptFile(file, step, run, walk);
+}
+
+function runCode(language: ScriptLanguage, code: string, step: Step, run: Invocation, walk: Walk): void {
+  const inspection = inspectCode(language, code);
+  for (const call of inspection.deletes)
+    run.report('file_delete', `${run.name} code deletes files with ${call}`);
+  if (inspection.downloadsAndRuns || fetchesRemote(code, step.script, step.depth + 1))
+    run.report('download_execute', `${run.name} code runs code it downloads`);
+  for (const command of inspection.shellCommands) walkScript(command, walk, step.depth + 1);
+}
+
+function runInterpreter(step: Step, run: Invocation, walk: Walk): void {
+  const spec = INTERPRETERS[run.name];
+  if (spec === undefined) return;
+  const parsed = parseArgs(run.args, new Set([...spec.code, ...spec.valued]));
+  const module = parsed.values.get('-m')?.[0];
+  if (run.name === 'python' && module !== undefined) {
+    if (module === 'pip')
+      COMMAND_RULES.pip?.({ ...run, name: 'pip', args: run.args.slice(run.args.indexOf('pip') + 1) });
+    return;
+  }
+  const code = spec.code.flatMap((option) => parsed.values.get(option) ?? []);
+  const file = parsed.operands[0];
+  if (code.length > 0) runCode(spec.language, code.join('\n'), step, run, walk);
+  else if (file === undefined || file === '-')
+    checkStdin(step, run, (text) => runCode(spec.language, text, step, run, walk));
+  else checkScriptFile(file, step, run, walk);
+}
+
+/** Walks every simple command of a shell command line, its substitutions and the code it runs. */
+export function inspectShell(command: string): ShellInspection {
+  const walk: Walk = { findings: [], installs: [], downloaded: new Set() };
+  walkScript(command, walk, 0);
+  return { findings: walk.findings, installs: walk.installs };
+}
