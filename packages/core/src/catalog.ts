@@ -8,6 +8,8 @@ import {
   type GateTypeDefinition,
   gateTypeDefinitionSchema,
   type RiskLevel,
+  type Role,
+  roleRank,
 } from './schemas.js';
 
 /** The gate types one Gatehouse knows: the built-in ones plus any registered custom types. */
@@ -22,7 +24,7 @@ export interface GateCatalog {
 }
 
 // Seed 001: these gates block or escalate on timeout, never proceed.
-const NEVER_PROCEED_TYPES: ReadonlySet<string> = new Set([
+export const NEVER_PROCEED_TYPES: ReadonlySet<string> = new Set([
   'recovery_escalation',
   'false_positive_override',
   'destructive_action',
@@ -49,6 +51,12 @@ export interface ProceedOnTimeoutInput {
   destructive: boolean;
   /** The gate's own threshold when it differs from the type's default. */
   threshold?: GateThreshold | undefined;
+  /** Distinct approvals the gate needs. @default 1 */
+  requiredApprovals?: number | undefined;
+  /** The least role that may decide the gate. @default the type's */
+  minRole?: Role | undefined;
+  /** Decisions must be signed. @default false */
+  signatureRequired?: boolean | undefined;
 }
 
 /** Why "proceed" on timeout is refused for this gate, or null when it is allowed. */
@@ -59,13 +67,17 @@ export function proceedOnTimeoutRefusal(input: ProceedOnTimeoutInput): string | 
   if (input.destructive) return 'the action is destructive';
   if (input.alwaysGated) return 'the action is always gated';
   if (input.risk === 'high' || input.risk === 'critical') return `the risk is ${input.risk}`;
+  if ((input.requiredApprovals ?? 1) > 1) return `the gate needs ${input.requiredApprovals} approvals`;
+  if (input.signatureRequired === true) return 'the gate needs a signed decision';
+  const minRole = input.minRole ?? definition.minRole;
+  if (roleRank(minRole) > roleRank('developer')) return `the gate needs the role ${minRole}`;
   if (!definition.options.some((option) => option.outcome === 'approved')) {
     return `${definition.type} gates have no approving option to proceed with`;
   }
   return null;
 }
 
-/** True when a gate may be approved by its timeout ("proceed"); never for mandatory, destructive, always-gated or high-risk gates. */
+/** True when a gate may be approved by its timeout ("proceed"): never for mandatory, destructive, always-gated, high-risk, multi-approval, signed or above-developer gates. */
 export function canProceedOnTimeout(input: ProceedOnTimeoutInput): boolean {
   return proceedOnTimeoutRefusal(input) === null;
 }

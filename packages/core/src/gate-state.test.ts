@@ -161,10 +161,11 @@ describe('steering', () => {
     },
   );
 
-  it('records a steer on a non-steerable gate as approve with the instructions as feedback', () => {
+  it('records a confirmed steer on a non-steerable gate as approve with the instructions as feedback', () => {
     const event = decide('steer', 'ana', {
       instructions: 'Check the JWT algorithm first',
       feedback: 'Close.',
+      confirmApproval: true,
     });
     const { gate } = apply(open({ type: 'recovery_escalation' }), event);
     expect(gate.status).toBe('approved');
@@ -175,9 +176,53 @@ describe('steering', () => {
     expect(gate.decision?.instructions).toBeUndefined();
   });
 
-  it('refuses a plain steer on a destructive action instead of approving it', () => {
-    const event = decide('steer', 'lee', { instructions: 'keep the tests' });
-    expect(errorOf(() => apply(open({ type: 'destructive_action' }), event)).code).toBe('INVALID_OPTION');
+  it.each(['recovery_escalation', 'false_positive_override'])(
+    'never turns a steer on a %s gate into an approval silently',
+    (type) => {
+      const error = errorOf(() => apply(open({ type }), decide('steer', 'ana', { instructions: 'redo it' })));
+      expect(error.code).toBe('VALIDATION_FAILED');
+      expect(error.details.field).toBe('confirmApproval');
+    },
+  );
+
+  it.each([
+    ['destructive_action', 'suggest', 'steered'],
+    ['phase_review', 'request_changes', 'resolved'],
+    ['constraint_exception', 'reduce_scope', 'resolved'],
+    ['intent_approval', 'steer', 'steered'],
+    ['confidence_threshold', 'steer', 'steered'],
+  ])('takes a plain steer on a %s gate as its %s option', (type, option, status) => {
+    const { gate } = apply(open({ type }), decide('steer', 'lee', { instructions: 'redo the plan' }));
+    expect(gate.status).toBe(status);
+    expect(gate.decision?.option).toBe(option);
+    const said = gate.decision?.instructions ?? gate.decision?.feedback;
+    expect(said).toContain('redo the plan');
+  });
+
+  it('never approves a phase review when it is steered', () => {
+    const { gate } = apply(
+      open({ type: 'phase_review' }),
+      decide('steer', 'lee', { instructions: 'redo the plan' }),
+    );
+    expect(gate.status).not.toBe('approved');
+    expect(gate.decision).toMatchObject({ option: 'request_changes', feedback: 'redo the plan' });
+  });
+});
+
+describe('plain reject on every gate (seed 000)', () => {
+  it.each([
+    ['intent_approval', 'reject_rollback', 'rejected'],
+    ['confidence_threshold', 'reject_rollback', 'rejected'],
+    ['constraint_exception', 'abort', 'resolved'],
+    ['false_positive_override', 'violation', 'resolved'],
+    ['phase_review', 'request_changes', 'resolved'],
+    ['recovery_escalation', 'reject', 'rejected'],
+    ['destructive_action', 'reject', 'rejected'],
+    ['tool_call', 'reject', 'rejected'],
+  ])('maps reject on a %s gate to %s', (type, option, status) => {
+    const { gate } = apply(open({ type }), decide('reject', 'lee', { reason: 'not like this' }));
+    expect(gate.status).toBe(status);
+    expect(gate.decision?.option).toBe(option);
   });
 });
 

@@ -1,5 +1,6 @@
 import { NEVER_PROCEED_TYPES } from './catalog.js';
 import { toIso } from './clock.js';
+import { type ResolvedOption, resolveDecideOption } from './decide-option.js';
 import { isAlwaysGated } from './destructive.js';
 import { assertNever, GatehouseError } from './errors.js';
 import { checkAssignees, MAX_GATE_TIMEOUT_MS } from './gate-open.js';
@@ -8,7 +9,6 @@ import {
   type ApprovalVote,
   type Decision,
   type Gate,
-  type GateOption,
   type GateStatus,
   hasRole,
   type Role,
@@ -27,6 +27,8 @@ export interface DecideEvent {
   affectedArtifacts?: readonly string[] | undefined;
   signature?: string | undefined;
   payloadHash?: string | undefined;
+  /** The person saw that a steer on this gate approves it, and means it. */
+  confirmApproval?: boolean | undefined;
 }
 
 /** The gate's deadline passed: deny, escalate or proceed as the gate's timeout action says. */
@@ -123,36 +125,27 @@ function checkArtifactPaths(paths: readonly string[]): string[] {
   return [...paths];
 }
 
-interface ResolvedOption {
-  option: GateOption;
-  /** A steer on a gate that cannot be steered, recorded as approve with the instructions as feedback. */
-  steerAsApproval: boolean;
-}
-
-function resolveOption(gate: Gate, id: string): ResolvedOption {
-  if (id === 'steer' && !gate.steerable) {
-    const approve = gate.options.find((option) => option.id === 'approve');
-    if (approve !== undefined) return { option: approve, steerAsApproval: true };
-  }
-  const option = gate.options.find((candidate) => candidate.id === id);
-  if (option !== undefined) return { option, steerAsApproval: false };
-  const valid = gate.options.map((candidate) => candidate.id);
-  throw new GatehouseError(
-    'INVALID_OPTION',
-    `option "${id}" is not one of this ${gate.type} gate's options: ${valid.join(', ')}`,
-    { field: 'option', option: id, options: valid },
-  );
-}
-
 const blank = (text: string | undefined): boolean => text === undefined || text.trim() === '';
 
-function checkRequirements({ option, steerAsApproval }: ResolvedOption, event: DecideEvent): void {
+/** Feedback as recorded: a steer that became another option carries its instructions as feedback. */
+function feedbackOf({ mapping }: ResolvedOption, event: DecideEvent): string | undefined {
+  if (mapping === 'steer_as_approval' || mapping === 'steer_as_feedback') {
+    return joinText(event.feedback, event.instructions);
+  }
+  if (mapping === 'reject') return event.feedback ?? event.reason;
+  return event.feedback;
+}
+
+function checkRequirements(resolved: ResolvedOption, event: DecideEvent): void {
+  const { option, mapping } = resolved;
   const needsInstructions =
-    steerAsApproval || option.outcome === 'steered' || option.requires.includes('instructions');
+    mapping !== 'direct' && mapping !== 'reject'
+      ? true
+      : option.outcome === 'steered' || option.requires.includes('instructions');
   if (needsInstructions && blank(event.instructions)) {
     throw invalidField('instructions', `option "${event.option}" needs non-empty instructions for the agent`);
   }
-  if (option.requires.includes('feedback') && blank(event.feedback)) {
+  if (option.requires.includes('feedback') && blank(feedbackOf(resolved, event))) {
     throw invalidField('feedback', `option "${option.id}" needs non-empty feedback`);
   }
   if (option.requires.includes('reason') && blank(event.reason)) {
@@ -176,9 +169,9 @@ function joinText(...parts: (string | undefined)[]): string | undefined {
 }
 
 function buildDecision(gate: Gate, resolved: ResolvedOption, event: DecideEvent, now: number): Decision {
-  const { option, steerAsApproval } = resolved;
-  const feedback = steerAsApproval ? joinText(event.feedback, event.instructions) : event.feedback;
-  const instructions = steerAsApproval ? undefined : event.instructions;
+  const { option, mapping } = resolved;
+  const feedback = feedbackOf(resolved, event);
+  const instructions = mapping === 'direct' || mapping === 'steer_as_option' ? event.instructions : undefined;
   const payloadHash = event.payloadHash ?? gate.payloadHash ?? undefined;
   return {
     option: option.id,
@@ -220,7 +213,7 @@ function decide(gate: Gate, event: DecideEvent, now: number): GateTransition {
   }
   if (pastDeadline(gate, now)) throw expiredError(gate);
   if (blank(event.by)) throw invalidField('by', 'the deciding person is required');
-  const resolved = resolveOption(gate, event.option);
+  const resolved = resolveDecideOption(gate, event.option, event.confirmApproval === true);
   if (!resolved.option.ends) return unchanged(gate);
   checkRequirements(resolved, event);
   checkPayload(gate, event);

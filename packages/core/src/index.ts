@@ -59,6 +59,8 @@ export {
   resolveConfidenceConfig,
   scoreConfidence,
 } from './confidence.js';
+export type { OptionMapping, ResolvedOption } from './decide-option.js';
+export { rejectOptionOf, resolveDecideOption, steerOptionOf } from './decide-option.js';
 export type { KeyBinding, KeyRole } from './decision-keys.js';
 export {
   assignDecisionKeys,
@@ -86,10 +88,15 @@ export {
   actionPaths,
   classifyAlwaysGated,
   DESTRUCTIVE_PATTERNS,
+  detectDestructiveAction,
+  detectDestructiveCommand,
+  detectDestructiveSql,
   isAlwaysGated,
   isDestructiveCommand,
   SHELL_TOOLS,
 } from './destructive.js';
+export type { DestructiveCategory, DestructiveFinding } from './destructive-types.js';
+export { DESTRUCTIVE_CATEGORIES } from './destructive-types.js';
 export type { GateDisplayOptions } from './display.js';
 export { formatDuration, formatGateDisplay, formatOptionsPrompt, optionForKey } from './display.js';
 export type { ErrorCode } from './errors.js';
@@ -132,6 +139,7 @@ export {
   applyGateEvent,
   authorizeDecision,
   DEFAULT_ESCALATION_STEP_MS,
+  gateMayProceedOnTimeout,
   gateOutcomeFor,
   isTerminal,
   isWorkspacePath,
@@ -140,6 +148,8 @@ export {
 } from './gate-state.js';
 export type { DestructiveActionKind } from './gate-types.js';
 export { BUILTIN_GATE_TYPES, DESTRUCTIVE_ALTERNATIVES } from './gate-types.js';
+export type { LoginBackoffPolicy } from './login-backoff.js';
+export { DEFAULT_LOGIN_BACKOFF, loginBackoffMs } from './login-backoff.js';
 export type {
   PolicyBudget,
   PolicyBudgetIssue,
@@ -155,10 +165,10 @@ export type {
   PolicyDecisionGate,
 } from './policy-engine.js';
 export { evaluatePolicy, evaluatePolicyNaive } from './policy-engine.js';
-export type { ConditionOutcome, ConditionOutcomes } from './policy-replay.js';
-export { recordConditionOutcomes, replayConditionOutcomes } from './policy-replay.js';
 export type { CompilePolicyOptions, PolicyFormat } from './policy-load.js';
 export { compilePolicy, createFailClosedPolicy, loadPolicy, parsePolicyText } from './policy-load.js';
+export type { ConditionOutcome, ConditionOutcomes } from './policy-replay.js';
+export { recordConditionOutcomes, replayConditionOutcomes } from './policy-replay.js';
 export type {
   Policy,
   PolicyAction,
@@ -183,6 +193,15 @@ export {
   policyRuleSchema,
   policySchema,
 } from './policy-schema.js';
+export type { GatedVerdict, RequestedGateSettings, Verdict, VerdictInput } from './request-verdict.js';
+export {
+  autoProceedAllowed,
+  decideVerdict,
+  fallbackGateType,
+  gateSettingsOf,
+  isReadOnlyTool,
+  READ_ONLY_TOOLS,
+} from './request-verdict.js';
 export type { RevealedText, RevealOptions } from './reveal.js';
 export {
   containsHiddenCharacters,
@@ -193,6 +212,33 @@ export {
   revealHidden,
   revealText,
 } from './reveal.js';
+export type { AttemptOutcome, RecoveryFacts, RecoveryState } from './trigger-verdict.js';
+export {
+  isTriggerGateType,
+  recordRecoveryAttempt,
+  recoveryFactsOf,
+  triggerVerdict,
+  withoutSelfJudgement,
+} from './trigger-verdict.js';
+export type { AgentSettings, RunSettings, RunSettingsRequest } from './run-ceiling.js';
+export { isAtLeastAsStrict, resolveRunSettings } from './run-ceiling.js';
+export type {
+  LastCheckpoint,
+  RunAct,
+  RunHold,
+  RunHoldFacts,
+  RunHoldReason,
+  SettledStatusFacts,
+} from './run-state.js';
+export {
+  assertNextPhase,
+  assertRunMayAct,
+  holdBlocking,
+  nextCheckpointPhase,
+  runHeldError,
+  runHoldOf,
+  settledRunStatus,
+} from './run-state.js';
 export type { JsonValue, SanitizeOptions } from './sanitize.js';
 export {
   displayWidth,

@@ -58,7 +58,12 @@ export interface VerdictInput {
 
 /** What happens to one request, and which rule or setting said so. */
 export type Verdict =
-  | { outcome: 'allowed'; ruleId: string | null; reason: string; via: 'policy' | 'remembered_rule' }
+  | {
+      outcome: 'allowed';
+      ruleId: string | null;
+      reason: string;
+      via: 'policy' | 'remembered_rule' | 'trigger_rules';
+    }
   | { outcome: 'denied'; ruleId: string | null; reason: string; via: 'policy' }
   | {
       outcome: 'gated';

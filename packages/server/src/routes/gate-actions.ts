@@ -39,6 +39,10 @@ const decideBody = z.strictObject({
     .describe(
       'Ed25519 signature (base64) over canonical JSON {gateId, option, payloadHash}; required on signed gates',
     ),
+  confirmApproval: z
+    .boolean()
+    .optional()
+    .describe('Needed for a steer on a gate that cannot be steered: it is recorded as approve with feedback'),
   remember: z
     .strictObject({
       scope: z

@@ -92,7 +92,7 @@ const dryRunResponse = z.object({
     })
     .describe('What the policy alone decided'),
   outcome: z.enum(['allowed', 'denied', 'gated']).describe('What would happen'),
-  via: z.enum(['policy', 'remembered_rule', 'approval_mode']).describe('What decided it'),
+  via: z.enum(['policy', 'remembered_rule', 'trigger_rules', 'approval_mode']).describe('What decided it'),
   ruleId: z.string().nullable(),
   reason: z.string(),
   rememberedRuleId: z.string().nullable(),

@@ -1,4 +1,5 @@
 import {
+  assertRunMayAct,
   type ConfidenceBand,
   type ConfidenceConfig,
   type ConfidenceReport,
@@ -13,7 +14,7 @@ import {
 import type { AppContext } from '../context.js';
 import type { Principal } from '../http/principal.js';
 import { type CommitTools, commit } from './commit.js';
-import { assertOwnRun, loadRun, type RunDocument } from './run-records.js';
+import { assertOwnRun, currentHold, loadRun, type RunDocument } from './run-records.js';
 import type { GateService } from './types.js';
 
 /** A self-assessment: exactly one of `score` (0–100) or `confidence` (0–1). */
@@ -59,9 +60,10 @@ function assertReportable(run: RunDocument): void {
   }
 }
 
-/** A run created with its own threshold (0–1) applies it to reports too, on the 0–100 scale. */
+/** A run created with its own threshold (0–1) applies it to reports too, on the 0–100 scale, but only to raise it. */
 function configFor(global: ConfidenceConfig, run: RunDocument | null): ConfidenceConfig {
-  const runOverride = run?.confidenceThresholdSet ? { threshold: run.confidenceThreshold * 100 } : null;
+  const raised = run?.confidenceThresholdSet === true && run.confidenceThreshold * 100 > global.threshold;
+  const runOverride = raised ? { threshold: run.confidenceThreshold * 100 } : null;
   return resolveConfidenceConfig(global, null, runOverride);
 }
 
@@ -130,6 +132,7 @@ export function createConfidenceService(ctx: AppContext, deps: { gates: GateServ
         if (run !== null) {
           assertOwnRun(principal, run);
           assertReportable(run);
+          assertRunMayAct(run.id, currentHold(run), 'confidence_report');
         }
         const report = reportOf(ctx, { agentId: principal.id, confidence, now: tx.now }, input);
         const config = configFor(global, run);

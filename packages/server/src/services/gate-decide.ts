@@ -1,6 +1,8 @@
 import {
+  alwaysRefusal,
   applyGateEvent,
   authorizeDecision,
+  batchEligibility,
   classifyAlwaysGated,
   type Gate,
   GatehouseError,
@@ -19,8 +21,10 @@ import { type CommitTools, commit } from './commit.js';
 import { announce, cleanText, type GateDeps, loadGate, withoutVersion } from './gate-common.js';
 import { invalidInput } from './gate-input.js';
 import { appendRunInstruction, refreshRunStatus } from './gate-run.js';
+import { resetRecovery } from './gate-triggers.js';
+import { assertOwnerMayDecide } from './owner-separation.js';
 import { insertRememberedRule, type NewRule } from './rule-service.js';
-import { signedDecisionText, type VerifiedSignature, verifyDecisionSignature } from './signatures.js';
+import { decisionTextOf, type VerifiedSignature, verifyDecisionSignature } from './signatures.js';
 import type { BatchDecideItem, DecideInput, DecideResult } from './types.js';
 
 type User = Extract<Principal, { kind: 'user' }>;
@@ -75,10 +79,11 @@ function rememberOf(gate: Gate, user: User, input: DecideInput): NewRule | null 
       option: input.option,
     });
   }
-  if (classifyAlwaysGated(gate.action).length > 0) {
+  const refusal = alwaysRefusal(gate);
+  if (refusal !== null) {
     throw new GatehouseError(
       'INVALID_OPTION',
-      `gate ${gate.id} is always gated and cannot be approved for always; use approve`,
+      `gate ${gate.id} cannot be approved for always: ${refusal}; use approve`,
       { field: 'option', option: input.option, categories: classifyAlwaysGated(gate.action) },
     );
   }
@@ -119,6 +124,7 @@ function transitionOf(gate: Gate, user: User, input: DecideInput, now: number): 
       feedback: cleanText(input.feedback),
       instructions: cleanText(input.instructions),
       affectedArtifacts: input.affectedArtifacts,
+      confirmApproval: input.confirmApproval,
       // Only a signature that was checked is kept with the decision.
       signature: needsSignature(gate) ? input.signature?.trim() : undefined,
     },
@@ -150,8 +156,7 @@ async function recordEnd(
       approvals: next.approvals.map((vote) => vote.by),
       signature: extra.signature?.signature ?? null,
       publicKey: extra.signature?.publicKey ?? null,
-      signedText:
-        extra.signature === null ? null : signedDecisionText(next.id, extra.option, next.payloadHash),
+      signedText: extra.signature === null ? null : decisionTextOf(next, extra.option, decision),
     },
   });
   await announce(tools, 'gate.decided', next, {
@@ -163,22 +168,44 @@ async function recordEnd(
   if (decision.instructions !== undefined)
     await appendRunInstruction(tools.tx, next.runId, decision.instructions);
   const rule = extra.rule === null ? null : await insertRememberedRule(tools.tx, deps.ctx.ids, extra.rule);
+  if (next.type === 'recovery_escalation' && decision.option === 'retry')
+    await resetRecovery(tools.tx, next.runId);
   await refreshRunStatus(tools.tx, next.runId);
   return rule;
+}
+
+/** BATCH_NOT_ALLOWED naming the reason when one click for many gates may not end this one. */
+function checkBatchEligible(gate: Gate): void {
+  const verdict = batchEligibility(gate);
+  if (verdict.eligible) return;
+  throw new GatehouseError(
+    'BATCH_NOT_ALLOWED',
+    `gate ${gate.id} cannot be decided in a batch: ${verdict.reason}; open it and decide it on its own`,
+    { gateId: gate.id, rule: verdict.rule, reason: verdict.reason },
+  );
+}
+
+interface DecideRequest {
+  user: User;
+  gateId: string;
+  input: DecideInput;
+  /** One click for many gates: only batch-eligible gates may be ended. */
+  batch: boolean;
 }
 
 async function decideInCommit(
   deps: GateDeps,
   tools: CommitTools,
-  user: User,
-  gateId: string,
-  input: DecideInput,
+  request: DecideRequest,
 ): Promise<DecideResult> {
   const { tx } = tools;
+  const { user, gateId, input } = request;
   const stored = await loadGate(tx, gateId);
   const gate = withoutVersion(stored);
   if (isTerminal(gate.status)) throw endedError(gate);
+  if (request.batch) checkBatchEligible(gate);
   authorizeDecision(gate, { kind: 'user', id: user.id, role: user.role });
+  await assertOwnerMayDecide(deps, tx, { gate, userId: user.id, option: input.option });
   const transition = transitionOf(gate, user, input, tx.now);
   if (!transition.changed) return { gate, decision: null, rule: null };
   const rule = rememberOf(gate, user, input);
@@ -186,6 +213,7 @@ async function decideInCommit(
     ? verifyDecisionSignature({
         gate,
         option: input.option,
+        words: { reason: input.reason, feedback: input.feedback, instructions: input.instructions },
         signature: input.signature,
         keys: await tx.listSigningKeys(user.id),
       })
@@ -206,16 +234,20 @@ async function decideInCommit(
  * Decides a gate: the first valid decision wins by a conditional update that also checks the
  * deadline; a lost race is retried (N-of-M votes) until the gate has ended.
  */
-export async function decideGate(
+export function decideGate(
   deps: GateDeps,
   principal: Principal,
   gateId: string,
   input: DecideInput,
 ): Promise<DecideResult> {
-  const user = decider(principal);
+  return decideWithRetry(deps, { user: decider(principal), gateId, input, batch: false });
+}
+
+async function decideWithRetry(deps: GateDeps, request: DecideRequest): Promise<DecideResult> {
+  const { gateId } = request;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await commit(deps.ctx, (tools) => decideInCommit(deps, tools, user, gateId, input));
+      return await commit(deps.ctx, (tools) => decideInCommit(deps, tools, request));
     } catch (error) {
       if (!(error instanceof LostDecisionRace)) throw error;
       if (attempt >= ATTEMPTS) {
@@ -231,21 +263,22 @@ export async function decideGate(
   }
 }
 
-/** Decides up to 100 gates with one option, each in its own commit; refusals are reported per gate. */
+/**
+ * Decides up to 100 gates with one option, each in its own commit; refusals are reported per gate,
+ * including BATCH_NOT_ALLOWED for every gate a batch may not end, whichever client sent it.
+ */
 export async function decideGates(
   deps: GateDeps,
   principal: Principal,
   input: { gateIds: string[]; option: string; reason?: string | undefined },
 ): Promise<BatchDecideItem[]> {
-  decider(principal);
+  const user = decider(principal);
   const gateIds = [...new Set(input.gateIds)];
+  const decision = { option: input.option, reason: input.reason };
   return Promise.all(
     gateIds.map(async (gateId): Promise<BatchDecideItem> => {
       try {
-        const { gate } = await decideGate(deps, principal, gateId, {
-          option: input.option,
-          reason: input.reason,
-        });
+        const { gate } = await decideWithRetry(deps, { user, gateId, input: decision, batch: true });
         return { gateId, ok: true, status: gate.status };
       } catch (error) {
         if (!isGatehouseError(error)) {

@@ -52,7 +52,7 @@ export async function insertOpenedGate(
     },
   });
   await announce(tools, 'gate.opened', gate, { title: gate.title, risk: gate.risk });
-  await refreshRunStatus(tools.tx, gate.runId);
+  await refreshRunStatus(tools.tx, gate.runId, gate);
 }
 
 function actionOfInput(input: GateOpenInput): Action | null {

@@ -1,11 +1,14 @@
 import {
+  assertRunMayAct,
   canonicalJson,
   type GatedVerdict,
   GatehouseError,
   gateSettingsOf,
+  isReadOnlyTool,
   openGate,
   type PolicyRequest,
   type Run,
+  type RunAct,
   type Verdict,
 } from '@gatehouse/core';
 import type { IdempotencyRecord, Store, StoreTx } from '@gatehouse/store';
@@ -16,6 +19,8 @@ import { cleanContext, type GateDeps, gateTitle } from './gate-common.js';
 import { actionOf, evaluateRequest } from './gate-evaluate.js';
 import { invalidInput } from './gate-input.js';
 import { checkArtifacts, insertOpenedGate, payloadHashOf } from './gate-opening.js';
+import { applyTriggerRules } from './gate-triggers.js';
+import { currentHold, type RunDocument } from './run-records.js';
 import type { GateRequestInput, GateRequestResult } from './types.js';
 
 /** The answer as stored under the idempotency key; interventions are added fresh on every reply. */
@@ -65,20 +70,27 @@ function replay(stored: IdempotencyRecord, prepared: Prepared): Attempt {
   return { kind: 'answer', answer: stored.response as StoredAnswer };
 }
 
+/** What a request does to its run: reads pass every hold; a new plan is the way out of planning. */
+function actOf(input: GateRequestInput): RunAct {
+  if (isReadOnlyTool(input.tool)) return 'read';
+  return input.event === 'planning_complete' ? 'plan' : 'tool_request';
+}
+
 async function activeRun(
   tx: StoreTx,
   agentId: string,
-  runId: string | undefined,
-): Promise<Run | 'paused' | null> {
+  input: GateRequestInput,
+): Promise<RunDocument | 'paused' | null> {
+  const { runId } = input;
   if (runId === undefined) return null;
-  const run = await tx.getRun(runId);
+  const run: RunDocument | null = await tx.getRun(runId);
   if (run === null) throw new GatehouseError('NOT_FOUND', `no run ${runId}`, { runId });
-  if (run.agentId !== agentId) {
-    throw new GatehouseError('FORBIDDEN', `run ${runId} belongs to another agent`, { runId });
-  }
+  // Another agent's run is as unknown as a missing one.
+  if (run.agentId !== agentId) throw new GatehouseError('NOT_FOUND', `no run ${runId}`, { runId });
   switch (run.status) {
     case 'running':
     case 'waiting':
+      assertRunMayAct(runId, currentHold(run), actOf(input));
       return run;
     case 'paused':
       return 'paused';
@@ -201,7 +213,7 @@ async function attemptInCommit(deps: GateDeps, tools: CommitTools, prepared: Pre
     const stored = await tx.getIdempotency(agentId, key);
     if (stored !== null) return replay(stored, prepared);
   }
-  const run = await activeRun(tx, agentId, input.runId);
+  const run = await activeRun(tx, agentId, input);
   if (run === 'paused') return { kind: 'paused', runId: input.runId as string };
   const request = await policyRequestOf(deps, tx, prepared, run);
   const evaluation = await evaluateRequest(tx, {
@@ -211,10 +223,16 @@ async function attemptInCommit(deps: GateDeps, tools: CommitTools, prepared: Pre
     run,
     autoProceedDelayMs: deps.autoProceedDelayMs,
   });
-  const { verdict, alwaysGated } = evaluation;
+  const { alwaysGated } = evaluation;
+  const { verdict, context } = await applyTriggerRules(tx, run, evaluation.verdict, input.context);
   const answer =
     verdict.outcome === 'gated'
-      ? await answerWithGate(deps, tools, prepared, { verdict, alwaysGated })
+      ? await answerWithGate(
+          deps,
+          tools,
+          { ...prepared, input: { ...input, context } },
+          { verdict, alwaysGated },
+        )
       : await answerAtOnce(tools, prepared, verdict, payloadHashOf(actionOf(request)));
   if (key !== null) {
     const record = {

@@ -1,4 +1,4 @@
-import type { Run } from '@gatehouse/core';
+import type { Gate, Run } from '@gatehouse/core';
 import type { StoreTx } from '@gatehouse/store';
 import { settleRunStatus } from './run-records.js';
 
@@ -28,8 +28,8 @@ export async function updateRunWith(
  * Keeps a run's status right while gates open and end: `waiting` while one is pending, `completed`
  * once its final review is approved, else `running` (the rule lives with the runs).
  */
-export async function refreshRunStatus(tx: StoreTx, runId: string | null): Promise<void> {
-  await settleRunStatus(tx, runId);
+export async function refreshRunStatus(tx: StoreTx, runId: string | null, opened?: Gate): Promise<void> {
+  await settleRunStatus(tx, runId, opened);
 }
 
 /** Stores a steer instruction in the run's user-instruction memory. */

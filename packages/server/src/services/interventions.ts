@@ -19,7 +19,7 @@ import {
   type RunDocument,
   type RunView,
   runView,
-  settledRunStatus,
+  settledStatusOf,
 } from './run-records.js';
 import type { InterventionNotice } from './types.js';
 
@@ -63,7 +63,7 @@ async function statusAfter(tx: StoreTx, run: RunDocument, kind: InterventionKind
       return 'paused';
     case 'resume':
       if (run.status !== 'paused') throw invalidTransition(run, kind, 'paused');
-      return settledRunStatus(tx, { ...run, status: 'running' });
+      return settledStatusOf(tx, { ...run, status: 'running' });
     case 'stop':
     case 'steer':
       if (!live && run.status !== 'paused') throw invalidTransition(run, kind, 'running, waiting or paused');

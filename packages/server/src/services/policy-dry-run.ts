@@ -12,10 +12,12 @@ import {
   type PolicyRequest,
   type RiskLevel,
   type Role,
+  replayConditionOutcomes,
   type TimeoutAction,
 } from '@gatehouse/core';
 import type { AppContext } from '../context.js';
 import { type Evaluation, evaluateRequest } from './gate-evaluate.js';
+import type { PolicyEvaluator } from './policy-evaluator.js';
 
 /** A request as a person describes it for a dry run; anything left out is absent from the context. */
 export interface DryRunRequest {
@@ -59,7 +61,7 @@ export interface DryRunResult {
   decision: PolicyDecision;
   outcome: 'allowed' | 'denied' | 'gated';
   /** What decided: the policy, a remembered "approve always" rule, or the run's approval mode. */
-  via: 'policy' | 'remembered_rule' | 'approval_mode';
+  via: 'policy' | 'remembered_rule' | 'trigger_rules' | 'approval_mode';
   ruleId: string | null;
   reason: string;
   rememberedRuleId: string | null;
@@ -107,6 +109,20 @@ function preview(
   };
 }
 
+/**
+ * The policy with its conditions already run for `request` in a worker under the time and memory
+ * budget, so nothing a person sends can hold the event loop.
+ */
+async function budgeted(
+  evaluator: PolicyEvaluator,
+  compiled: CompiledPolicy,
+  request: PolicyRequest,
+): Promise<CompiledPolicy> {
+  if (compiled.rules.every((rule) => rule.condition === null)) return compiled;
+  const outcomes = await evaluator.evaluate({ policy: compiled.policy, request });
+  return replayConditionOutcomes(compiled, outcomes);
+}
+
 /** Evaluates a request against the active policy (or `source`), remembered rules and the run's approval mode. */
 export async function dryRunPolicy(
   ctx: AppContext,
@@ -116,11 +132,13 @@ export async function dryRunPolicy(
     policyVersion: number | null;
     input: DryRunRequest;
     autoProceedDelayMs: number;
+    evaluator: PolicyEvaluator;
   },
 ): Promise<DryRunResult> {
   const { input, catalog } = options;
   const request = toPolicyRequest(input);
   catalog.get(fallbackGateType(request));
+  const policy = await budgeted(options.evaluator, options.policy, request);
   const run =
     input.run === undefined
       ? null
@@ -130,7 +148,7 @@ export async function dryRunPolicy(
         };
   const evaluation = await ctx.store.read((tx) =>
     evaluateRequest(tx, {
-      policy: options.policy,
+      policy,
       catalog,
       request,
       run,

@@ -1,6 +1,9 @@
 import {
+  assertNextPhase,
+  assertRunMayAct,
   freezeContext,
   type Gate,
+  type LastCheckpoint,
   type PhaseBoundary,
   type PhaseReviewAnswer,
   type PhaseType,
@@ -19,6 +22,7 @@ import {
   assertActive,
   assertOwnRun,
   changeRun,
+  currentHold,
   loadRun,
   type RunDocument,
   type RunView,
@@ -127,7 +131,7 @@ export function checkpointRun(
     const { tx } = tools;
     const stored = await loadRun(tx, runId);
     const agentId = assertOwnRun(principal, stored);
-    assertActive(stored);
+    assertLive(stored);
     const boundary = {
       phaseNumber: input.phase,
       phaseType: input.type,
@@ -136,17 +140,49 @@ export function checkpointRun(
     const freeze = shouldFreeze({ autonomy: stored.autonomy, ...boundary });
     const existing = freeze ? await pendingReviewFor(tx, runId, boundary) : null;
     if (existing !== null) return { freeze: true, gate: existing, run: runView(stored) };
-    await changeRun(tx, runId, (run) => ({ ...run, phaseNumber: input.phase, phaseType: input.type }));
+    assertRunMayAct(runId, currentHold(stored), 'checkpoint');
+    assertNextPhase(runId, await lastCheckpointOf(tx, stored), input.phase);
     const gate = freeze ? await openReview(gates, tools, stored, boundary) : null;
-    const run =
-      gate !== null && input.jobComplete
-        ? await changeRun(tx, runId, (current) => ({ ...current, finalReviewGateId: gate.id }))
-        : await loadRun(tx, runId);
+    const run = await changeRun(tx, runId, (current) => ({
+      ...current,
+      phaseNumber: input.phase,
+      phaseType: input.type,
+      lastCheckpoint: {
+        phase: input.phase,
+        type: input.type,
+        jobComplete: input.jobComplete,
+        gateId: gate?.id ?? null,
+      },
+      ...(gate !== null && input.jobComplete ? { finalReviewGateId: gate.id } : {}),
+    }));
     const data = { ...boundary, freeze, gateId: gate?.id ?? null, autonomy: stored.autonomy };
     await tools.audit({ kind: 'run.checkpoint', actor: `agent:${agentId}`, subject: runId, data });
     await tools.emit({ type: 'run.phase', runId, agentId, gateId: gate?.id ?? null, data });
     return { freeze, gate, run: runView(run) };
   });
+}
+
+/** A paused run is held (RUN_HELD); a stopped or finished one is not active. */
+function assertLive(run: RunDocument): void {
+  if (run.status === 'paused') assertRunMayAct(run.id, currentHold(run), 'checkpoint');
+  assertActive(run);
+}
+
+/** The run's last checkpoint with how its review ended, for core's phase order. */
+async function lastCheckpointOf(tx: StoreTx, run: RunDocument): Promise<LastCheckpoint | null> {
+  const last = run.lastCheckpoint ?? null;
+  if (last === null) return null;
+  const review = last.gateId === null ? null : await tx.getGate(last.gateId);
+  const changes = review?.decision?.option === 'request_changes';
+  return {
+    phase: last.phase,
+    type: last.type,
+    jobComplete: last.jobComplete,
+    review: last.gateId === null ? null : (review?.status ?? 'cancelled'),
+    feedback: changes
+      ? (review?.decision?.feedback ?? review?.decision?.reason ?? 'changes requested')
+      : null,
+  };
 }
 
 async function completeAtOnce(
@@ -181,10 +217,11 @@ export function completeRun(
     const stored = await loadRun(tx, runId);
     const actor = `agent:${assertOwnRun(principal, stored)}`;
     if (stored.status === 'completed') return { run: runView(stored), gate: null };
-    assertActive(stored);
-    if (stored.autonomy === 'full') return completeAtOnce(tools, stored, actor);
+    assertLive(stored);
     const previous = stored.finalReviewGateId ? await tx.getGate(stored.finalReviewGateId) : null;
     if (previous?.status === 'pending') return { run: runView(stored), gate: withoutVersion(previous) };
+    assertRunMayAct(runId, currentHold(stored), 'complete');
+    if (stored.autonomy === 'full') return completeAtOnce(tools, stored, actor);
     const boundary = {
       phaseNumber: stored.phaseNumber,
       phaseType: stored.phaseType,

@@ -1,4 +1,14 @@
-import { GatehouseError, type Run, type RunStatus } from '@gatehouse/core';
+import {
+  type Gate,
+  GatehouseError,
+  type PhaseType,
+  type RecoveryState,
+  type Run,
+  type RunHold,
+  type RunStatus,
+  runHoldOf,
+  settledRunStatus,
+} from '@gatehouse/core';
 import type { StoreTx } from '@gatehouse/store';
 import type { Principal } from '../http/principal.js';
 import type { InterventionNotice } from './types.js';
@@ -12,6 +22,19 @@ export interface RunDocument extends Run {
   unseen?: InterventionNotice[];
   /** True when the run was created with its own confidence threshold (it then also applies to reports). */
   confidenceThresholdSet?: boolean;
+  /** Recovery attempts the server has counted since the last `retry` decision. */
+  recovery?: RecoveryState | null;
+  /** The run's newest intent_approval gate (Gate 0). */
+  intentGateId?: string | null;
+  /** What its gates hold the run for (intent, phase review); a pause is read from `status`. */
+  hold?: RunHold | null;
+  /** The last phase boundary the agent reported, with the review gate it opened. */
+  lastCheckpoint?: { phase: number; type: PhaseType; jobComplete: boolean; gateId: string | null } | null;
+}
+
+/** The run's hold now: a pause, or what its gates hold it for. */
+export function currentHold(run: RunDocument): RunHold | null {
+  return run.status === 'paused' ? { reason: 'paused', gateId: null } : (run.hold ?? null);
 }
 
 /** A stored run with its row version, for conditional updates. */
@@ -47,13 +70,13 @@ export function runView(run: RunDocument): RunView {
   };
 }
 
-/** People see every run; an agent sees only its own. */
+/** People see every run; an agent sees only its own, and another agent's run is as unknown as a missing one. */
 export function assertCanReadRun(principal: Principal, run: Run): void {
   if (principal.kind === 'anonymous') {
     throw new GatehouseError('UNAUTHENTICATED', 'log in or send a bearer token');
   }
   if (principal.kind === 'agent' && run.agentId !== principal.id) {
-    throw new GatehouseError('FORBIDDEN', `run ${run.id} belongs to another agent`, { runId: run.id });
+    throw new GatehouseError('NOT_FOUND', `no run ${run.id}`, { runId: run.id });
   }
 }
 
@@ -109,26 +132,54 @@ export async function changeRun(
   });
 }
 
-/**
- * Where a running or waiting run stands from its gates: `waiting` while one is pending,
- * `completed` once its final review was approved, else `running`. Other statuses are kept.
- */
-export async function settledRunStatus(tx: StoreTx, run: RunDocument): Promise<RunStatus> {
+/** Where a running or waiting run stands from its gates (core's settledRunStatus). */
+export async function settledStatusOf(tx: StoreTx, run: RunDocument): Promise<RunStatus> {
   if (run.status !== 'running' && run.status !== 'waiting') return run.status;
-  if ((await tx.countGates({ runId: run.id, status: 'pending' })) > 0) return 'waiting';
-  const finalReview = run.finalReviewGateId ?? null;
-  if (finalReview !== null && (await tx.getGate(finalReview))?.status === 'approved') return 'completed';
-  return 'running';
+  const pendingGates = await tx.countGates({ runId: run.id, status: 'pending' });
+  const finalReviewId = run.finalReviewGateId ?? null;
+  const finalReview = finalReviewId === null ? null : ((await tx.getGate(finalReviewId))?.status ?? null);
+  return settledRunStatus({ status: run.status, pendingGates, finalReview });
 }
 
-/** Brings a run's status in line with its gates inside the caller's transaction; audits a completion. */
-export async function settleRunStatus(tx: StoreTx, runId: string | null): Promise<void> {
+/** The hold of a run from its newest intent gate and any pending phase review (core's runHoldOf). */
+export async function holdOf(
+  tx: StoreTx,
+  run: Pick<RunDocument, 'id' | 'status' | 'intentGateId'>,
+): Promise<RunHold | null> {
+  const intentId = run.intentGateId ?? null;
+  const [intent, reviews] = await Promise.all([
+    intentId === null ? null : tx.getGate(intentId),
+    tx.listGates({ runId: run.id, type: 'phase_review', status: 'pending', limit: 1 }),
+  ]);
+  const review = reviews.items[0];
+  return runHoldOf({
+    status: run.status,
+    latestIntent: intent === null ? null : { id: intent.id, status: intent.status },
+    pendingReview: review === undefined ? null : { id: review.id },
+  });
+}
+
+function sameHold(a: RunHold | null | undefined, b: RunHold | null): boolean {
+  return (a ?? null) === null ? b === null : b !== null && a?.reason === b.reason && a.gateId === b.gateId;
+}
+
+/**
+ * Brings a run's status and hold in line with its gates inside the caller's transaction (`opened`:
+ * the gate just opened, which may be a new intent gate); audits a completion.
+ */
+export async function settleRunStatus(tx: StoreTx, runId: string | null, opened?: Gate): Promise<void> {
   if (runId === null || (await tx.getRun(runId)) === null) return;
   let completed = false;
   const run = await changeRun(tx, runId, async (current) => {
-    const status = await settledRunStatus(tx, current);
+    const status = await settledStatusOf(tx, current);
+    const intentGateId = opened?.type === 'intent_approval' ? opened.id : (current.intentGateId ?? null);
+    // A pause is read from the status itself; the stored hold keeps what the gates say.
+    const gatesSay = status === 'paused' ? 'running' : status;
+    const hold = await holdOf(tx, { id: current.id, status: gatesSay, intentGateId });
     completed = status === 'completed' && current.status !== 'completed';
-    return status === current.status ? null : { ...current, status };
+    const same = status === current.status && sameHold(current.hold, hold);
+    if (same && intentGateId === (current.intentGateId ?? null)) return null;
+    return { ...current, status, hold, intentGateId };
   });
   if (completed) {
     await tx.appendAudit({

@@ -2,10 +2,9 @@ import {
   type Agent,
   type ApprovalMode,
   type AutonomyLevel,
-  DEFAULT_APPROVAL_THRESHOLD,
   GatehouseError,
   hasRole,
-  resolveAutonomy,
+  resolveRunSettings,
   sanitizeText,
 } from '@gatehouse/core';
 import type { Page, RunFilter } from '@gatehouse/store';
@@ -74,19 +73,23 @@ function titleOf(title: string | undefined): string | null {
   return line === '' ? null : line;
 }
 
-function newRun(ctx: AppContext, agent: Agent, input: CreateRunInput, now: number): RunDocument {
+/** People with role tech_lead may start a run looser than the agent's settings; agents never. */
+function mayLoosen(principal: Principal): boolean {
+  return principal.kind === 'user' && hasRole(principal.role, 'tech_lead');
+}
+
+function newRun(
+  ctx: AppContext,
+  agent: Agent,
+  input: CreateRunInput,
+  now: number,
+  loosen: boolean,
+): RunDocument {
   return {
     id: ctx.ids.next('run'),
     agentId: agent.id,
     status: 'running',
-    autonomy: resolveAutonomy({
-      profile: agent.profile,
-      agentDefault: agent.autonomy,
-      runOverride: input.autonomy,
-    }),
-    approvalMode: input.approvalMode ?? 'auto',
-    confidenceThreshold: input.confidenceThreshold ?? DEFAULT_APPROVAL_THRESHOLD,
-    confidenceThresholdSet: input.confidenceThreshold !== undefined,
+    ...resolveRunSettings(agent, input, loosen),
     phaseNumber: 1,
     phaseType: 'strategic',
     instructions: [],
@@ -103,7 +106,7 @@ function createRun(ctx: AppContext, principal: Principal, input: CreateRunInput)
     const agent = await tools.tx.getAgent(agentId);
     if (agent === null)
       throw new GatehouseError('NOT_FOUND', `no agent ${agentId}`, { agentId, field: 'agentId' });
-    const run = newRun(ctx, agent, input, tools.tx.now);
+    const run = newRun(ctx, agent, input, tools.tx.now, mayLoosen(principal));
     await tools.tx.insertRun(run);
     await tools.audit({
       kind: 'run.created',

@@ -55,6 +55,8 @@ export interface DecideInput {
   /** For approve_always: remember for this run, this agent, or everyone. */
   rememberScope?: 'run' | 'agent' | 'global' | undefined;
   rememberTtlSeconds?: number | undefined;
+  /** The person accepts that a steer on a gate that cannot be steered approves it. */
+  confirmApproval?: boolean | undefined;
 }
 
 /** What `open` needs besides a request: who opens which type of gate. */

@@ -1,0 +1,92 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type AgentSession, startAgentSession } from '../testing/agent-session.js';
+import { insertTestAgent } from '../testing/runs.js';
+import type { TestDialect } from '../testing/test-app.js';
+
+const dialects: TestDialect[] = ['sqlite', 'postgres'];
+
+describe.each(dialects)('runs never override the people who set up the agent on %s', (dialect) => {
+  let session: AgentSession;
+  afterEach(async () => {
+    await session?.close();
+  });
+
+  it('refuses an agent’s own run looser than its autonomy, naming the field', async () => {
+    session = await startAgentSession(dialect);
+    const { test } = session.server;
+    await test.store.transaction((tx) =>
+      tx.insertAgent({
+        id: 'agent_strict',
+        name: 'strict',
+        profile: null,
+        autonomy: 'dependent',
+        createdAt: 0,
+      }),
+    );
+    const token = await session.server.test.services.agents.issueToken(test.ids.adminId, 'agent_strict');
+    const refused = await session.startRun({ autonomy: 'full' }, token.token);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({
+      code: 'ABOVE_CEILING',
+      details: { field: 'autonomy', ceiling: 'dependent' },
+    });
+    const started = await session.startRun({}, token.token);
+    expect(started.body.run.autonomy).toBe('dependent');
+    const frozen = await session.server.client.call('POST', `/v1/runs/${started.body.run.id}/checkpoint`, {
+      token: token.token,
+      body: { phase: 1, type: 'tactical' },
+    });
+    expect(frozen.body.freeze).toBe(true);
+  });
+
+  it('refuses a confidence threshold of 0 from the agent; a report of 0.01 still escalates', async () => {
+    session = await startAgentSession(dialect);
+    const refused = await session.startRun({ confidenceThreshold: 0 });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({
+      code: 'ABOVE_CEILING',
+      details: { field: 'confidenceThreshold' },
+    });
+    const run = (await session.startRun({ confidenceThreshold: 0.85 })).body.run;
+    const report = await session.report({ runId: run.id, confidence: 0.01 });
+    expect(report.body).toMatchObject({ escalated: true });
+  });
+
+  it('finishes a dependent run only after its final review', async () => {
+    session = await startAgentSession(dialect);
+    const { test } = session.server;
+    await test.store.transaction((tx) =>
+      tx.insertAgent({
+        id: 'agent_strict',
+        name: 'strict',
+        profile: null,
+        autonomy: 'dependent',
+        createdAt: 0,
+      }),
+    );
+    const token = (await test.services.agents.issueToken(test.ids.adminId, 'agent_strict')).token;
+    const run = (await session.startRun({ autonomy: 'full', confidenceThreshold: 0 }, token)).body;
+    expect(run.error?.code).toBe('ABOVE_CEILING');
+    const started = (await session.startRun({}, token)).body.run;
+    const done = await session.server.client.call('POST', `/v1/runs/${started.id}/complete`, {
+      token,
+      body: {},
+    });
+    expect(done.body.run.status).toBe('waiting');
+    expect(done.body.gate).toMatchObject({ type: 'phase_review' });
+  });
+
+  it('lets a tech lead start a run looser than the agent’s settings, and not a developer', async () => {
+    session = await startAgentSession(dialect);
+    const { tokens } = session.server.test;
+    await insertTestAgent(session.server.test, { id: 'agent_careful', autonomy: 'guided' });
+    const developer = await session.startRun(
+      { agentId: 'agent_careful', autonomy: 'full' },
+      tokens.developer,
+    );
+    expect(developer.body.error?.code).toBe('ABOVE_CEILING');
+    const lead = await session.startRun({ agentId: 'agent_careful', autonomy: 'full' }, tokens.techLead);
+    expect(lead.status).toBe(201);
+    expect(lead.body.run.autonomy).toBe('full');
+  });
+});
