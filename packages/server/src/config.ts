@@ -28,6 +28,8 @@ const envSchema = z.object({
   GATEHOUSE_WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(1).max(3_600_000).default(30_000),
   GATEHOUSE_WEBHOOK_BACKOFF_MAX_MS: z.coerce.number().int().min(1).max(86_400_000).default(3_600_000),
   GATEHOUSE_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  GATEHOUSE_DRY_RUN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  GATEHOUSE_DRY_RUN_MEMORY_MB: z.coerce.number().int().min(32).max(4096).default(128),
   CONFIDENCE_THRESHOLD: z.string().optional(),
   CONFIDENCE_ENABLED: booleanText.optional(),
   CONFIDENCE_AUTO_ESCALATE: booleanText.optional(),
@@ -79,6 +81,10 @@ export interface ServerConfig {
    * database's clock still decides deadlines, which is what the multi-node tests check. @default 0
    */
   testClockSkewMs: number;
+  /** How long a policy dry run may evaluate before it is stopped (GATEHOUSE_DRY_RUN_TIMEOUT_MS). @default 2000 */
+  dryRunTimeoutMs: number;
+  /** Heap of the worker a dry run evaluates in (GATEHOUSE_DRY_RUN_MEMORY_MB). @default 128 */
+  dryRunMemoryMb: number;
 }
 
 /** A claim must outlive the attempt it covers, or a slow but live attempt would be sent twice. */
@@ -125,6 +131,8 @@ export function loadConfig(
     streamRecheckMs: e.GATEHOUSE_STREAM_RECHECK_MS,
     shutdownTimeoutMs: e.GATEHOUSE_SHUTDOWN_TIMEOUT_MS,
     testClockSkewMs: e.GATEHOUSE_TEST_CLOCK_SKEW_MS,
+    dryRunTimeoutMs: e.GATEHOUSE_DRY_RUN_TIMEOUT_MS,
+    dryRunMemoryMb: e.GATEHOUSE_DRY_RUN_MEMORY_MB,
     webhookPollIntervalMs: e.GATEHOUSE_WEBHOOK_POLL_MS,
     webhookTimeoutMs: e.GATEHOUSE_WEBHOOK_TIMEOUT_MS,
     webhookLeaseMs,

@@ -79,6 +79,7 @@ export async function createServices(ctx: AppContext): Promise<Services> {
       await webhooks.close();
       gates.close();
       metrics.close();
+      await policies.close();
     },
   };
 }

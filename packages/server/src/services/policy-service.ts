@@ -13,6 +13,7 @@ import type { AppContext } from '../context.js';
 import { commit } from './commit.js';
 import { autoProceedDelayOf } from './gate-evaluate.js';
 import { type DryRunInput, type DryRunResult, dryRunPolicy } from './policy-dry-run.js';
+import { createPolicyEvaluator } from './policy-evaluator.js';
 
 /** The active policy as the API shows it. */
 export interface PolicyView extends PolicyVersion {
@@ -41,6 +42,8 @@ export interface PolicyService {
   version(n: number): Promise<PolicyVersion>;
   /** What a request would meet under the active policy, or under `source` when given. */
   dryRun(input: DryRunInput): Promise<DryRunResult>;
+  /** Stops the dry-run workers. */
+  close(): Promise<void>;
 }
 
 function withErrorList(error: unknown): unknown {
@@ -63,6 +66,11 @@ export function createPolicyService(ctx: AppContext, catalog: GateCatalog): Poli
   const gateTypes = () => catalog.list().map((definition) => definition.type);
   let compiled: CompiledPolicy = createFailClosedPolicy('the policy has not been loaded yet');
   let activeVersion = 0;
+  const evaluator = createPolicyEvaluator({
+    log: ctx.log,
+    timeoutMs: ctx.config.dryRunTimeoutMs,
+    maxMemoryMb: ctx.config.dryRunMemoryMb,
+  });
 
   function compile(source: string, format: PolicyFormat): CompiledPolicy {
     try {
@@ -179,7 +187,10 @@ export function createPolicyService(ctx: AppContext, catalog: GateCatalog): Poli
         policyVersion: input.source === undefined ? activeVersion : null,
         input: input.request,
         autoProceedDelayMs: autoProceedDelayOf(ctx.config.confidenceEnv),
+        evaluator,
       });
     },
+
+    close: () => evaluator.close(),
   };
 }

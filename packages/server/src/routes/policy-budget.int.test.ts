@@ -1,0 +1,190 @@
+import { evaluatePolicy } from '@gatehouse/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HttpResult } from '../testing/http-client.js';
+import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';
+import type { TestDialect } from '../testing/test-app.js';
+
+const dialects: TestDialect[] = ['sqlite', 'postgres'];
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+const EXISTS_4 =
+  'args.xs.exists(a, args.xs.exists(b, args.xs.exists(c, args.xs.exists(d, a + b + c + d < 0))))';
+const MAP_5 =
+  'size(args.xs.map(a, args.xs.map(b, args.xs.map(c, args.xs.map(d, args.xs.map(e, a + b + c + d + e)))))) > 0';
+// Within every static limit, but quadratic in the request's list: 10 000 elements take seconds.
+const QUADRATIC = 'args.xs.exists(a, args.xs.exists(b, a + b < 0))';
+// Within every static limit; each element copies a 50 000-element list, far over the worker's heap.
+const COPIES = 'size(args.xs.map(a, args.big + args.big)) > 0';
+// Catastrophic backtracking on a short string.
+const BACKTRACKING = 'args.s.matches("^(a+)+$")';
+
+function policy(condition: string, id = 'heavy'): string {
+  return `name: budget
+rules:
+  - id: plain
+    priority: 10
+    match: { tools: [read_file] }
+    action: allow
+    reason: reads are safe
+  - id: ${id}
+    priority: 20
+    condition: '${condition}'
+    action: deny
+    reason: too heavy on purpose
+`;
+}
+
+describe.each(dialects)('policy budgets over HTTP on %s', (dialect) => {
+  let node: ListeningApp;
+  beforeAll(async () => {
+    node = await startListeningApp({ dialect });
+    // The first request pays for the connection and route compilation; measure the server, not that.
+    await node.client.call('GET', '/healthz');
+  });
+  afterAll(async () => {
+    await node?.close();
+  });
+
+  /** Sends `request` and polls /healthz until it is answered; resolves with both. */
+  async function withHealthz(request: () => Promise<HttpResult>, on: ListeningApp = node) {
+    let answered = false;
+    const pending = request().finally(() => {
+      answered = true;
+    });
+    const latencies: number[] = [];
+    do {
+      const started = performance.now();
+      const health = await on.client.call('GET', '/healthz');
+      latencies.push(performance.now() - started);
+      expect(health.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    } while (!answered);
+    return { response: await pending, latencies };
+  }
+
+  function dryRun(source: string, args: Record<string, unknown>) {
+    return node.client.call('POST', '/v1/policy/dry-run', {
+      token: node.test.tokens.developer,
+      body: { source, request: { tool: 'shell', args } },
+    });
+  }
+
+  async function stillServes() {
+    const health = await node.client.call('GET', '/healthz');
+    expect(health.status).toBe(200);
+    const plain = await dryRun(policy('args.xs.size() > 1'), { xs: [1, 2] });
+    expect(plain.status).toBe(200);
+    expect(plain.body).toMatchObject({ outcome: 'denied', ruleId: 'heavy' });
+  }
+
+  it.each([
+    ['four nested exists over 100-element lists', EXISTS_4, 100],
+    ['five nested maps over 60 elements', MAP_5, 60],
+  ])('refuses a dry run of %s, naming the rule, while /healthz stays fast', async (_, condition, n) => {
+    const { response, latencies } = await withHealthz(() => dryRun(policy(condition), { xs: range(n) }));
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('VALIDATION_FAILED');
+    expect(response.body.error.message).toContain('rule "heavy" at index 1');
+    expect(response.body.error.message).toContain('limit maxComprehensionDepth');
+    expect(response.body.error.details.issues[0]).toMatchObject({
+      ruleId: 'heavy',
+      ruleIndex: 1,
+      limit: 'maxComprehensionDepth',
+      max: 2,
+    });
+    expect(Math.max(...latencies)).toBeLessThan(100);
+    await stillServes();
+  });
+
+  it.each([
+    ['four nested exists', EXISTS_4],
+    ['five nested maps', MAP_5],
+  ])('refuses to save a policy with %s, naming the rule', async (_, condition) => {
+    const before = await node.client.call('GET', '/v1/policy', { token: node.test.tokens.admin });
+    const response = await node.client.call('PUT', '/v1/policy', {
+      token: node.test.tokens.admin,
+      body: { source: policy(condition), format: 'yaml' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('VALIDATION_FAILED');
+    expect(response.body.error.message).toContain('rule "heavy" at index 1');
+    expect(response.body.error.details.fields).toEqual([
+      { field: 'rules[1].condition', message: expect.stringContaining('maxComprehensionDepth') },
+    ]);
+    const after = await node.client.call('GET', '/v1/policy', { token: node.test.tokens.admin });
+    expect(after.body.version).toBe(before.body.version);
+  });
+
+  it.each([
+    ['a quadratic condition over a 10 000-element list', QUADRATIC, { xs: range(10_000) }],
+    ['a backtracking regular expression', BACKTRACKING, { s: `${'a'.repeat(40)}b` }],
+  ])(
+    'stops a dry run of %s at the time limit, naming the rule, while /healthz stays fast',
+    async (_, condition, args) => {
+      const started = performance.now();
+      const { response, latencies } = await withHealthz(() => dryRun(policy(condition, 'slow'), args));
+      expect(response.status).toBe(422);
+      expect(response.body.error).toMatchObject({
+        code: 'POLICY_BUDGET_EXCEEDED',
+        details: { ruleId: 'slow', ruleIndex: 1, limit: 'timeMs', max: 2000 },
+      });
+      expect(response.body.error.message).toContain('rule "slow"');
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(Math.max(...latencies)).toBeLessThan(100);
+      await stillServes();
+    },
+  );
+
+  it('decides a dry run of the active policy in the worker exactly as the gate path does in-process', async () => {
+    const requests = [
+      { tool: 'shell', args: { command: 'rm -rf /srv/data' } },
+      { tool: 'read_file', args: { path: 'src/index.ts' } },
+      { tool: 'write_file', args: { path: '.env', content: 'x' } },
+      { operation: 'deploy to production', risk: 'high' as const },
+    ];
+    for (const request of requests) {
+      const response = await node.client.call('POST', '/v1/policy/dry-run', {
+        token: node.test.tokens.developer,
+        body: { request },
+      });
+      expect(response.status).toBe(200);
+      const event = request.tool === undefined ? 'operation' : 'tool_call';
+      const direct = evaluatePolicy(node.test.services.policies.current(), {
+        ...request,
+        event,
+        args: request.args ?? {},
+        agent: { id: 'dry-run' },
+      });
+      expect(response.body.decision).toEqual(JSON.parse(JSON.stringify(direct)));
+    }
+  });
+
+  it('stops a dry run that needs more memory than its worker has, and keeps serving', async () => {
+    // A generous time budget, so the heap limit (reached after seconds of collection) is what stops it.
+    const hungry = await startListeningApp({ dialect, config: { dryRunTimeoutMs: 30_000 } });
+    try {
+      await hungry.client.call('GET', '/healthz');
+      const args = { xs: range(400), big: range(50_000) };
+      const { response, latencies } = await withHealthz(
+        () =>
+          hungry.client.call('POST', '/v1/policy/dry-run', {
+            token: hungry.test.tokens.developer,
+            body: { source: policy(COPIES, 'hungry'), request: { tool: 'shell', args } },
+          }),
+        hungry,
+      );
+      expect(response.status).toBe(422);
+      expect(response.body.error.code).toBe('POLICY_BUDGET_EXCEEDED');
+      expect(response.body.error.details).toMatchObject({ ruleId: 'hungry', limit: 'memoryMb', max: 128 });
+      expect(Math.max(...latencies)).toBeLessThan(100);
+      const after = await hungry.client.call('POST', '/v1/policy/dry-run', {
+        token: hungry.test.tokens.developer,
+        body: { source: policy('args.xs.size() > 1'), request: { tool: 'shell', args: { xs: [1, 2] } } },
+      });
+      expect(after.body).toMatchObject({ outcome: 'denied', ruleId: 'heavy' });
+    } finally {
+      await hungry.close();
+    }
+  }, 60_000);
+});
