@@ -71,6 +71,34 @@ describe('elicitation over stdio', () => {
     }
   });
 
+  it('shows hidden characters of the request as markers, under a warning', async () => {
+    const agent = await connect('stdio', server, server.test.tokens.agent, {
+      args: ['--elicit', '--operator-token', server.test.tokens.developer],
+      capabilities: { elicitation: {} },
+    });
+    const asked: string[] = [];
+    agent.client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { option: 'reject', reason: 'hidden text' } };
+    });
+    try {
+      await callTool(agent.client, 'gatehouse_request_approval', {
+        tool: 'invoice_\u202efdp.sh',
+        args: { command: 'echo safe\u202e && rm -rf ~', note: 'ok\u{e0041}' },
+        waitSeconds: 20,
+      });
+      expect(asked).toHaveLength(1);
+      const message = asked[0] ?? '';
+      expect(message).toContain('This action contains hidden characters');
+      expect(message).toContain('invoice_⟨U+202E⟩fdp.sh');
+      expect(message).toContain('echo safe⟨U+202E⟩ && rm -rf ~');
+      expect(message).toContain('ok⟨U+E0041⟩');
+      expect(message).not.toMatch(/\u202e|\u{e0041}/u);
+    } finally {
+      await agent.close();
+    }
+  });
+
   it('never asks when it was not switched on, even if the client could answer', async () => {
     const runId = await createRun(server);
     const agent = await connect('stdio', server, server.test.tokens.agent, {

@@ -47,3 +47,18 @@ describe('decisionForm', () => {
     expect(form.requestedSchema.required).toEqual(['option']);
   });
 });
+
+describe('decisionForm with hidden characters', () => {
+  it('shows them as markers under a warning, whatever part of the gate holds them', () => {
+    const gate = makeGate('tool_call', {
+      title: 'Send the \u202einvoice',
+      action: { tool: 'invoice_\u202efdp.sh', args: { note: 'ok\u{e0041}' } },
+    });
+    const form = decisionForm(gate, null, operator);
+    expect(form.message).toContain('Warning: This action contains hidden characters');
+    expect(form.message).toContain('Gatehouse: Send the ⟨U+202E⟩invoice');
+    expect(form.message).toContain('invoice_⟨U+202E⟩fdp.sh');
+    expect(form.message).toContain('ok⟨U+E0041⟩');
+    expect(form.message).not.toMatch(/\u202e|\u{e0041}/u);
+  });
+});

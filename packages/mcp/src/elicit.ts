@@ -1,4 +1,12 @@
-import { authorizeDecision, type Gate, hasRole, type Role } from '@gatehouse/core';
+import {
+  authorizeDecision,
+  type Gate,
+  gateHasHiddenCharacters,
+  HIDDEN_CHARACTERS_WARNING,
+  hasRole,
+  type Role,
+  revealText,
+} from '@gatehouse/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
 import type { GatehouseApi } from './api.js';
@@ -48,19 +56,20 @@ function textOf(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
-/** The form a person answers the gate with. */
+/** The form a person answers the gate with; hidden characters anywhere in it are shown as markers, under a warning. */
 export function decisionForm(gate: Gate, briefing: unknown, operator: Operator): ElicitRequestFormParams {
   const summary = (briefing ?? {}) as { summary?: unknown; details?: unknown };
-  const action = gate.action ? `\nAction: ${JSON.stringify(gate.action).slice(0, 1000)}` : '';
-  const message = [
+  const action = gate.action ? `\nAction: ${revealText(JSON.stringify(gate.action)).slice(0, 1000)}` : '';
+  const text = [
     `Gatehouse: ${textOf(summary.summary) ?? gate.title}`,
+    gateHasHiddenCharacters(gate) ? `Warning: ${HIDDEN_CHARACTERS_WARNING}` : '',
     textOf(summary.details) ?? '',
     `Gate ${gate.id} (${gate.type}, risk ${gate.risk})${action}`,
     `Answering as ${operator.person.name} (${operator.person.role}).`,
   ]
     .filter((line) => line !== '')
-    .join('\n')
-    .slice(0, MAX_MESSAGE);
+    .join('\n');
+  const message = revealText(text, { multiline: true }).slice(0, MAX_MESSAGE);
   const options = gate.options.filter((option) => option.ends);
   return {
     mode: 'form',
