@@ -249,7 +249,10 @@ describe.each(dialects)('deciding gates on %s', (dialect) => {
     expect(response.statusCode).toBe(200);
     const byId = Object.fromEntries(response.json().results.map((r: { gateId: string }) => [r.gateId, r]));
     expect(byId[plain]).toEqual({ gateId: plain, ok: true, status: 'approved' });
-    expect(byId[signed]).toMatchObject({ ok: false, error: { code: 'SIGNATURE_REQUIRED' } });
+    expect(byId[signed]).toMatchObject({
+      ok: false,
+      error: { code: 'BATCH_NOT_ALLOWED', details: { rule: 'signature' } },
+    });
     expect(byId[done]).toMatchObject({ ok: false, error: { code: 'GATE_ALREADY_DECIDED' } });
     expect(byId.gate_missing).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     const tooMany = await post('/v1/gates/decide-batch', test.tokens.techLead, {
