@@ -1,4 +1,4 @@
-import type { Gate, GateOption } from '@gatehouse/core';
+import type { Gate, KeyBinding } from '@gatehouse/core';
 import type { Io } from './command.js';
 import { printFields } from './output.js';
 
@@ -6,16 +6,19 @@ import { printFields } from './output.js';
 export interface GateDisplay {
   /** The box-drawn display of a gate for a terminal `width` columns wide. */
   render(gate: Gate, options: { width: number | undefined; now: number }): string;
-  /** The gate's option on `key`, or null. */
-  optionForKey(gate: Gate, key: string): GateOption | null;
+  /** What `key` does on the gate in the one key map, or null. */
+  bindingForKey(gate: Gate, key: string): KeyBinding | null;
+  /** One line per key of the gate, then `?`. */
+  helpLines(gate: Gate): string[];
 }
 
 /** Loads core's display (core takes a while to import, and most commands never need it). */
 export async function loadGateDisplay(): Promise<GateDisplay> {
-  const { formatGateDisplay, optionForKey } = await import('@gatehouse/core');
+  const { bindingForKey, formatGateDisplay, keyHelpLines } = await import('@gatehouse/core');
   return {
     render: (gate, options) => formatGateDisplay(gate, { width: options.width || 80, now: options.now }),
-    optionForKey: (gate, key) => optionForKey(gate, key) ?? null,
+    bindingForKey,
+    helpLines: keyHelpLines,
   };
 }
 

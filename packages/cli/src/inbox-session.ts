@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import type { Gate, GateOption } from '@gatehouse/core';
+import type { Gate, GateOption, KeyBinding } from '@gatehouse/core';
 import type { Io } from './command.js';
 import {
   type DecisionBody,
@@ -20,6 +20,7 @@ import { type Key, TerminalInput } from './terminal.js';
 const NEXT_KEYS = new Set(['n', 'right', 'down', 'tab', 'j']);
 const PREVIOUS_KEYS = new Set(['p', 'left', 'up', 'shift-tab', 'k']);
 const QUIT_KEYS = new Set(['q', 'ctrl-c', 'ctrl-d']);
+const HELP_KEY = '?';
 const REFRESH_DEBOUNCE_MS = 50;
 
 const SCREEN = {
@@ -124,9 +125,13 @@ export class InboxSession {
   /** Returns false when the person quits. */
   async #handleKey(key: Key): Promise<boolean> {
     const gate = this.#current;
-    const option = gate && key.length === 1 ? this.#display.optionForKey(gate, key) : null;
-    if (gate && option) {
-      await this.#choose(gate, option);
+    if (key === HELP_KEY) {
+      this.#detail = this.#helpText(gate);
+      return true;
+    }
+    const binding = gate && key.length === 1 ? this.#display.bindingForKey(gate, key) : null;
+    if (gate && binding) {
+      await this.#choose(gate, binding);
       return true;
     }
     if (QUIT_KEYS.has(key)) return false;
@@ -145,9 +150,25 @@ export class InboxSession {
     this.#message = '';
   }
 
-  async #choose(gate: Gate, option: GateOption): Promise<void> {
-    if (!option.ends) {
+  #helpText(gate: Gate | null): string {
+    const keys = gate ? this.#display.helpLines(gate) : [`${HELP_KEY}  These keys`];
+    const moving = [
+      'n  Next gate (also →, ↓, Tab, j)',
+      'p  Previous gate (also ←, ↑, k)',
+      'q  Quit (also Ctrl-C)',
+    ];
+    return ['Keys', '', ...keys, ...moving, '', '(any key to go back)'].join('\n');
+  }
+
+  async #choose(gate: Gate, binding: KeyBinding): Promise<void> {
+    const { option } = binding;
+    // A key that only shows more never ends the gate.
+    if (!binding.ends) {
       await this.#showMore(gate, option);
+      return;
+    }
+    if (binding.confirm && !(await this.#confirm(option))) {
+      this.#message = 'cancelled; nothing was sent';
       return;
     }
     if (gate.signatureRequired && !this.#signingKey) {
@@ -215,6 +236,20 @@ export class InboxSession {
       return body;
     } finally {
       this.#endPrompt();
+    }
+  }
+
+  /** Options that end the agent's task are sent only after a `y`. */
+  async #confirm(option: GateOption): Promise<boolean> {
+    this.#prompting = true;
+    const label = terminalSafe(option.label);
+    this.#io.stdout.write(
+      `${SCREEN.clearBelow}\n${label} ends the agent's task. Press y to confirm, any other key cancels.\n`,
+    );
+    try {
+      return (await (this.#input as TerminalInput).readKey()) === 'y';
+    } finally {
+      this.#prompting = false;
     }
   }
 
@@ -299,13 +334,16 @@ export class InboxSession {
   }
 
   #footer(gate: Gate | null): string {
-    const taken = (key: string) => gate !== null && this.#display.optionForKey(gate, key) !== null;
+    const taken = (key: string) => gate !== null && this.#display.bindingForKey(gate, key) !== null;
     const parts = [
       `→${taken('n') ? '' : '/n'} next`,
       `←${taken('p') ? '' : '/p'} previous`,
       ...(taken('r') ? [] : ['r refresh']),
       `${taken('q') ? 'Ctrl-C' : 'q'} quit`,
     ];
-    return gate ? `Answer with the option keys above · ${parts.join(' · ')}` : parts.join(' · ');
+    const help = `${HELP_KEY} keys`;
+    return gate
+      ? `Answer with the option keys above · ${help} · ${parts.join(' · ')}`
+      : [...parts, help].join(' · ');
   }
 }

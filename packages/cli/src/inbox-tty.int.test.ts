@@ -67,10 +67,11 @@ describe('gatehouse inbox on a terminal', () => {
   }
 
   async function openGate(command: string): Promise<string> {
-    const result = await call<{ gate: { id: string } }>(agentToken, 'POST', '/v1/gates', {
-      tool: 'shell',
-      args: { command },
-    });
+    return ask({ tool: 'shell', args: { command } });
+  }
+
+  async function ask(body: Record<string, unknown>): Promise<string> {
+    const result = await call<{ gate: { id: string } }>(agentToken, 'POST', '/v1/gates', body);
     return result.gate.id;
   }
 
@@ -112,7 +113,7 @@ describe('gatehouse inbox on a terminal', () => {
       await inbox.waitFor(/gate 1 of 2/, inbox.mark());
 
       let from = inbox.mark();
-      inbox.press('y');
+      inbox.press('a');
       await inbox.waitFor(new RegExp(`${first}: approved`), from);
       expect((await gateStatus(first)).status).toBe('approved');
       await inbox.waitFor(new RegExp(`gate 1 of 1[\\s\\S]*${second}`), from);
@@ -135,6 +136,49 @@ describe('gatehouse inbox on a terminal', () => {
       const steered = await gateStatus(third);
       expect(steered.status).toBe('steered');
       expect(steered.decision?.instructions).toBe('delete only src/generated');
+
+      inbox.press('q');
+      expect(await inbox.exited).toBe(0);
+    } finally {
+      inbox.child.kill('SIGKILL');
+    }
+  }, 60_000);
+
+  it('lists the keys on ?, offers no Always where it is refused, and confirms ending the task', async () => {
+    const wipe = await openGate('rm -rf /srv/data');
+    const inbox = startInboxOnTty(env);
+    try {
+      await inbox.waitFor(new RegExp(`gate 1 of 1 · live[\\s\\S]*${wipe}`));
+      expect(inbox.text()).not.toMatch(/\[w\] Always/);
+
+      let from = inbox.mark();
+      inbox.press('?');
+      await inbox.waitFor(/a {2}Approve[\s\S]*r {2}Reject[\s\S]*s {2}Steer[\s\S]*\? {2}These keys/, from);
+      expect(inbox.text(from)).not.toMatch(/w {2}Always/);
+      inbox.press(' ');
+
+      from = inbox.mark();
+      inbox.press('w');
+      await inbox.waitFor(/no option on the key w/, from);
+      expect((await gateStatus(wipe)).status).toBe('pending');
+      inbox.press('r');
+      await inbox.waitFor(new RegExp(`${wipe}: rejected`), from);
+
+      const stuck = await ask({ operation: 'finish the migration', gateType: 'constraint_exception' });
+      await inbox.waitFor(new RegExp(`gate 1 of 1[\\s\\S]*${stuck}`), from);
+      from = inbox.mark();
+      inbox.press('3');
+      await inbox.waitFor(/Abort ends the agent's task\. Press y to confirm/, from);
+      inbox.press('n');
+      await inbox.waitFor(/cancelled; nothing was sent/, from);
+      expect((await gateStatus(stuck)).status).toBe('pending');
+
+      from = inbox.mark();
+      inbox.press('3');
+      await inbox.waitFor(/Press y to confirm/, from);
+      inbox.press('y');
+      await inbox.waitFor(new RegExp(`${stuck}: resolved \\(abort`), from);
+      expect((await gateStatus(stuck)).status).toBe('resolved');
 
       inbox.press('q');
       expect(await inbox.exited).toBe(0);

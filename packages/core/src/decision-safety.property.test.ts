@@ -41,18 +41,16 @@ const TYPES = ['tool_call', 'operation', 'code_review', ...BATCH_EXCLUDED_TYPES]
 const optionArb: fc.Arbitrary<GateOption[]> = fc
   .uniqueArray(fc.constantFrom(...OPTION_IDS), { minLength: 0, maxLength: OPTION_IDS.length })
   .chain((ids) =>
-    fc
-      .tuple(...ids.map(() => fc.boolean()))
-      .map((ends) =>
-        ids.map((id, i) => ({
-          id,
-          label: id,
-          key: 'z',
-          description: '',
-          ends: ends[i] ?? true,
-          requires: [],
-        })),
-      ),
+    fc.tuple(...ids.map(() => fc.boolean())).map((ends) =>
+      ids.map((id, i) => ({
+        id,
+        label: id,
+        key: 'z',
+        description: '',
+        ends: ends[i] ?? true,
+        requires: [],
+      })),
+    ),
   );
 
 const actionArb = fc.option(
