@@ -34,7 +34,7 @@ const RULES: Record<ScriptLanguage, LanguageRules> = {
   node: {
     deletes: /\b(?:rmSync|rmdirSync|unlinkSync|truncateSync)\s*\(|\.\s*(?:rm|rmdir|unlink|truncate)\s*\(/g,
     shell: /\b(?:execSync|exec|execFileSync|execFile|spawnSync|spawn)\s*\(/g,
-    evaluates: /\b(?:eval|Function|runInThisContext|runInNewContext)\s*\(/,
+    evaluates: /\beval\b|\bFunction\s*\(|\brunIn(?:This|New)Context\b/,
     fetches: /\b(?:fetch|https?\s*\.\s*get|axios|request)\s*\(/,
     backticks: false,
   },

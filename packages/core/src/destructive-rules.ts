@@ -57,11 +57,18 @@ function isSystemPath(path: string): boolean {
   return SYSTEM_DIRS.has(bare === '' ? '/' : bare);
 }
 
+/** Directories whose files the system needs: deleting even one of them is destructive. */
+const SYSTEM_FILES = /^\/(etc|usr|bin|sbin|lib\w*|boot|dev|proc|sys|root)\//;
+
+/** A target that stands for many files or for the system: a pattern, a variable, home, `.` or `/etc/…`. */
 function isWide(path: string): boolean {
+  if (path === '') return false;
+  const bare = path.replace(/\/+$/, '');
   return (
     /[*?[$\uE000]/.test(path) ||
-    ['~', '.', '..', '$HOME'].includes(path.replace(/\/+$/, '')) ||
-    isSystemPath(path)
+    ['~', '.', '..'].includes(bare) ||
+    isSystemPath(path) ||
+    SYSTEM_FILES.test(path)
   );
 }
 
@@ -75,7 +82,15 @@ const rm: Rule = (run) => {
   if (run.bulk) return run.report('file_delete', 'rm deletes every file that find or xargs hands it');
   if (args.operands.length > 1) return run.report('file_delete', 'rm deletes several files at once');
   const target = args.operands[0] ?? '';
-  if (isWide(target)) run.report('file_delete', `rm deletes ${target}, which can match many files`);
+  if (/[*?[$\uE000]/.test(target))
+    run.report('file_delete', `rm deletes ${target}, which can stand for many files`);
+  else if (isWide(target))
+    run.report('file_delete', `rm deletes ${target}, a home, current or system location`);
+};
+
+const tee: Rule = (run) => {
+  const device = parseArgs(run.args).operands.find(isDevice);
+  if (device !== undefined) run.report('disk_overwrite', `tee writes straight onto the device ${device}`);
 };
 
 const find: Rule = (run) => {
@@ -298,6 +313,7 @@ const npm: Rule = (run) => {
 export const COMMAND_RULES: Readonly<Record<string, Rule>> = {
   rm,
   find,
+  tee,
   dd,
   git,
   kubectl,

@@ -144,6 +144,22 @@ function recordDownloads(name: string, args: string[], step: Step, walk: Walk): 
     if (file !== '-' && file !== '') walk.downloaded.add(normalPath(file));
 }
 
+/** A function that pipes itself into itself (`:(){ :|:& };:`) multiplies until the machine runs out of processes. */
+function checkForkBomb(script: ShellScript, walk: Walk): void {
+  for (const name of script.functions) {
+    const selfPiped = script.pipelines.some(
+      (pipeline) => pipeline.commands.filter((c) => unwrapCommand(c.words).argv[0] === name).length > 1,
+    );
+    if (selfPiped)
+      report(
+        walk,
+        'fork_bomb',
+        `the function ${name} pipes into itself until no process is left`,
+        `${name}()`,
+      );
+  }
+}
+
 function walkScript(source: string, walk: Walk, depth: number): void {
   if (depth > MAX_DEPTH || source.length > MAX_LENGTH) {
     report(
@@ -155,6 +171,9 @@ function walkScript(source: string, walk: Walk, depth: number): void {
     return;
   }
   const script = parseShellScript(source);
+  if (script.error !== null)
+    report(walk, 'uninspectable', `the command cannot be parsed (${script.error})`, source.slice(0, 200));
+  checkForkBomb(script, walk);
   for (const pipeline of script.pipelines) {
     let upstreamDownloads = false;
     let written: string | null = null;

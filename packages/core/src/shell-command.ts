@@ -1,5 +1,5 @@
 import parseWords from 'shell-quote/parse.js';
-import { type ScannedShell, type Substitution, scanShell } from './shell-scan.js';
+import { DOLLAR, type ScannedShell, type Substitution, scanShell } from './shell-scan.js';
 
 /** A redirection such as `> out.txt` or `2>&1`. */
 export interface ShellRedirect {
@@ -24,6 +24,10 @@ export interface ShellPipeline {
 export interface ShellScript {
   pipelines: ShellPipeline[];
   substitutions: Substitution[];
+  /** Names of the shell functions it defines (`name() { … }`). */
+  functions: string[];
+  /** Why the text could not be split into words (an unterminated quote, …); null when it could. */
+  error: string | null;
 }
 
 type Token = parseWords.ParseEntry;
@@ -36,16 +40,21 @@ function emptyCommand(): ShellCommand {
 }
 
 function wordOf(token: Token | undefined): string | null {
-  if (typeof token === 'string') return token;
-  if (token !== undefined && 'op' in token && token.op === 'glob') return token.pattern;
+  if (typeof token === 'string') return token.replaceAll(DOLLAR, '$');
+  if (token !== undefined && 'op' in token && token.op === 'glob')
+    return token.pattern.replaceAll(DOLLAR, '$');
   return null;
 }
 
+function isOp(token: Token | undefined, op: string): boolean {
+  return typeof token === 'object' && 'op' in token && token.op === op;
+}
+
 /** Splits a scanned text into pipelines of simple commands, using shell-quote for words and operators. */
-function splitScanned(scanned: ScannedShell): ShellPipeline[] {
-  // Variables stay as written: nothing is expanded, so `$HOME` reads as `$HOME`.
-  const tokens: Token[] = parseWords<never>(scanned.text, (name: string) => `$${name}`);
+function splitScanned(scanned: ScannedShell): Pick<ShellScript, 'pipelines' | 'functions'> {
+  const tokens: Token[] = parseWords(scanned.text);
   const pipelines: ShellPipeline[] = [];
+  const functions: string[] = [];
   let commands: ShellCommand[] = [];
   let command = emptyCommand();
   let heredoc = 0;
@@ -62,7 +71,10 @@ function splitScanned(scanned: ScannedShell): ShellPipeline[] {
     const token = tokens[i] as Token;
     const word = wordOf(token);
     const op = typeof token === 'object' && 'op' in token ? token.op : null;
-    if (word !== null) command.words.push(word);
+    if (word !== null && isOp(tokens[i + 1], '(') && isOp(tokens[i + 2], ')')) {
+      functions.push(word);
+      i += 2;
+    } else if (word !== null) command.words.push(word);
     else if (op === null) continue;
     else if (PIPES.has(op)) endCommand();
     else if (REDIRECTS.has(op)) {
@@ -76,13 +88,18 @@ function splitScanned(scanned: ScannedShell): ShellPipeline[] {
     } else endPipeline();
   }
   endPipeline();
-  return pipelines;
+  return { pipelines, functions };
 }
 
-/** Parses a shell command line into pipelines of simple commands; never throws. */
+/** Parses a shell command line into pipelines of simple commands; never throws, sets `error` instead. */
 export function parseShellScript(source: string): ShellScript {
   const scanned = scanShell(source);
-  return { pipelines: splitScanned(scanned), substitutions: scanned.substitutions };
+  try {
+    return { ...splitScanned(scanned), substitutions: scanned.substitutions, error: null };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { pipelines: [], functions: [], substitutions: scanned.substitutions, error: message };
+  }
 }
 
 /** Options, option values and operands of an argument list, in the getopt style most tools use. */

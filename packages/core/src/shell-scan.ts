@@ -15,6 +15,8 @@ export interface ScannedShell {
 
 const OPEN = '\uE000';
 const CLOSE = '\uE001';
+/** Stands for `$` outside single quotes, so the word splitter keeps `$HOME` as written instead of expanding it. */
+export const DOLLAR = '\uE002';
 const PLACEHOLDER = /\uE000(\d+)\uE001/g;
 const WORD_BREAK = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
 
@@ -121,7 +123,8 @@ function atWordStart(out: string[]): boolean {
 
 /**
  * Lifts out of a shell text what a word splitter cannot handle: command and process substitutions
- * (outside single quotes), heredoc bodies, comments, and line breaks that separate commands.
+ * (outside single quotes), heredoc bodies, comments, and line breaks that separate commands;
+ * every other `$` outside single quotes becomes DOLLAR.
  */
 export function scanShell(source: string): ScannedShell {
   const out: string[] = [];
@@ -151,10 +154,12 @@ export function scanShell(source: string): ScannedShell {
       i++;
     } else if (ch === '$' && next === '(') {
       const end = closingParen(source, i + 1);
-      // `$((…))` is arithmetic: a number, nothing runs.
-      if (source[i + 2] === '(') out.push('0');
-      else substitute('command', source.slice(i + 2, end));
+      // `$((…))` is arithmetic in bash, but `$((cmd) )` runs cmd: the body is walked as commands either way.
+      substitute('command', source.slice(i + 2, end));
       i = end + 1;
+    } else if (ch === '$') {
+      out.push(DOLLAR);
+      i++;
     } else if (ch === '`') {
       const end = closingBacktick(source, i);
       substitute('command', source.slice(i + 1, end).replace(/\\([`\\$])/g, '$1'));
