@@ -1,4 +1,7 @@
-import type { BriefingSection, Briefing as GateBriefing } from '@gatehouse/core';
+import { type BriefingSection, type Briefing as GateBriefing, revealText } from '@gatehouse/core';
+
+// The server already shows hidden characters as markers; revealing again is harmless and covers older gates.
+const reveal = (text: string) => revealText(text, { multiline: true });
 
 function SectionBody({ section }: { section: BriefingSection }) {
   const labelled = section.fields.filter((field) => field.label !== '');
@@ -10,7 +13,7 @@ function SectionBody({ section }: { section: BriefingSection }) {
           {labelled.map((field) => (
             <div key={field.label} className="gate-fact">
               <dt>{field.label}</dt>
-              <dd>{field.value}</dd>
+              <dd>{reveal(field.value)}</dd>
             </div>
           ))}
         </dl>
@@ -19,14 +22,14 @@ function SectionBody({ section }: { section: BriefingSection }) {
         <ul>
           {bare.map((field, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: list items may repeat and never reorder
-            <li key={index}>{field.value}</li>
+            <li key={index}>{reveal(field.value)}</li>
           ))}
         </ul>
       )}
       {section.lines.map((line, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: lines may repeat and never reorder
         <p key={index} className="briefing-line">
-          {line}
+          {reveal(line)}
         </p>
       ))}
     </>

@@ -1,3 +1,4 @@
+import { revealText } from '@gatehouse/core';
 import { collapseContext, type DiffLine, type FileDiff } from './diff-lines.js';
 
 const MARKER: Record<DiffLine['kind'], string> = {
@@ -25,7 +26,7 @@ function FileChanges({ file, index }: { file: FileDiff; index: number }) {
   return (
     <figure className="diff-file">
       <figcaption>
-        <code>{file.path ?? `Change ${index + 1}`}</code>{' '}
+        <code>{file.path === null ? `Change ${index + 1}` : revealText(file.path)}</code>{' '}
         <span className="muted">
           {added} added, {removed} removed
         </span>
@@ -38,7 +39,11 @@ function FileChanges({ file, index }: { file: FileDiff; index: number }) {
             <span className="diff-marker" aria-hidden={line.kind === 'context' || line.kind === 'skipped'}>
               {MARKER[line.kind]}
             </span>
-            {line.kind === 'skipped' ? <span className="muted">{line.text}</span> : line.text}
+            {line.kind === 'skipped' ? (
+              <span className="muted">{line.text}</span>
+            ) : (
+              revealText(line.text, { multiline: true })
+            )}
             {'\n'}
           </span>
         ))}

@@ -1,4 +1,4 @@
-import type { Gate } from '@gatehouse/core';
+import { type Gate, revealText } from '@gatehouse/core';
 import type { Ref } from 'react';
 
 interface FailedSteer {
@@ -11,7 +11,8 @@ function failedSteerOf(context: Record<string, unknown>): FailedSteer | null {
   const value = context.failedSteer;
   if (typeof value !== 'object' || value === null) return null;
   const record = value as Record<string, unknown>;
-  const text = (key: string) => (typeof record[key] === 'string' ? (record[key] as string) : null);
+  const text = (key: string) =>
+    typeof record[key] === 'string' ? revealText(record[key] as string, { multiline: true }) : null;
   return {
     instructions: text('instructions'),
     reason: text('reason'),
@@ -63,7 +64,7 @@ export function GateContext({
         <ul className="path-list">
           {artifacts.map((artifact) => (
             <li key={artifact}>
-              <code>{artifact}</code>
+              <code>{revealText(artifact)}</code>
             </li>
           ))}
         </ul>
@@ -93,7 +94,7 @@ export function GateContext({
       >
         <summary>All context from the agent</summary>
         {hasContext ? (
-          <pre>{JSON.stringify(gate.context, null, 2)}</pre>
+          <pre>{revealText(JSON.stringify(gate.context, null, 2), { multiline: true })}</pre>
         ) : (
           <p className="muted">The agent sent no context.</p>
         )}

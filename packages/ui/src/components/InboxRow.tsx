@@ -1,3 +1,4 @@
+import { gateHasHiddenCharacters, revealText } from '@gatehouse/core';
 import { memo } from 'react';
 import { Link } from 'wouter';
 import type { Gate } from '../api/gates.js';
@@ -26,23 +27,25 @@ export const InboxRow = memo(function InboxRow({
   onToggle,
 }: InboxRowProps) {
   const progress = approvalProgress(gate);
+  const title = revealText(gate.title);
   return (
     <div className="inbox-row-body">
       {selected !== null && (
         <input
           type="checkbox"
           className="inbox-row-select"
-          aria-label={`Select ${gate.title}`}
+          aria-label={`Select ${title}`}
           checked={selected}
           onChange={() => onToggle(gate.id)}
         />
       )}
       <div className="inbox-row-main">
         <Link href={`/gates/${gate.id}`} className="inbox-row-link">
-          {gate.title}
+          {title}
         </Link>
         <div className="inbox-row-meta">
           <RiskBadge risk={gate.risk} />
+          {gateHasHiddenCharacters(gate) && <span className="badge badge-warn">Hidden characters</span>}
           {gate.threshold === 'mandatory' && <span className="badge badge-neutral">Mandatory</span>}
           <span>{gateTypeLabel(gate.type)}</span>
           {gate.agentId && (

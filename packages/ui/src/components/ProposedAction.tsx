@@ -1,4 +1,4 @@
-import type { Action } from '@gatehouse/core';
+import { type Action, revealText } from '@gatehouse/core';
 
 const COMMAND_KEYS = ['command', 'cmd', 'script'];
 const PATH_KEYS = ['path', 'file_path', 'filePath', 'file', 'paths', 'files', 'filePaths'];
@@ -10,14 +10,21 @@ function pathsOf(value: unknown): string[] {
   return [];
 }
 
+// Agents' text is shown with its hidden characters as ⟨U+…⟩ markers, so it reads as what runs.
+const reveal = (text: string) => revealText(text, { multiline: true });
+
 function ArgValue({ value }: { value: unknown }) {
   if (typeof value === 'string') {
-    return value.includes('\n') || value.length > 120 ? <pre>{value}</pre> : <code>{value}</code>;
+    return value.includes('\n') || value.length > 120 ? (
+      <pre>{reveal(value)}</pre>
+    ) : (
+      <code>{reveal(value)}</code>
+    );
   }
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) {
     return <code>{String(value)}</code>;
   }
-  return <pre>{JSON.stringify(value, null, 2)}</pre>;
+  return <pre>{reveal(JSON.stringify(value, null, 2))}</pre>;
 }
 
 function CodeBlock({ label, text }: { label: string; text: string }) {
@@ -25,7 +32,7 @@ function CodeBlock({ label, text }: { label: string; text: string }) {
     <div className="action-block">
       <h3>{label}</h3>
       <pre>
-        <code>{text}</code>
+        <code>{reveal(text)}</code>
       </pre>
     </div>
   );
@@ -48,14 +55,14 @@ export function ProposedAction({ action, payloadHash }: { action: Action; payloa
           <div className="gate-fact">
             <dt>Tool</dt>
             <dd>
-              <code>{action.tool}</code>
+              <code>{reveal(action.tool)}</code>
             </dd>
           </div>
         )}
         {action.operation !== undefined && !action.operation.includes('\n') && (
           <div className="gate-fact">
             <dt>Operation</dt>
-            <dd>{action.operation}</dd>
+            <dd>{reveal(action.operation)}</dd>
           </div>
         )}
       </dl>
@@ -69,7 +76,7 @@ export function ProposedAction({ action, payloadHash }: { action: Action; payloa
             {pathKeys.flatMap((key) =>
               pathsOf(args[key]).map((path) => (
                 <li key={`${key}:${path}`}>
-                  <code>{path}</code>
+                  <code>{reveal(path)}</code>
                 </li>
               )),
             )}
@@ -83,7 +90,7 @@ export function ProposedAction({ action, payloadHash }: { action: Action; payloa
             {rest.map((key) => (
               <div key={key} className="gate-fact">
                 <dt>
-                  <code>{key}</code>
+                  <code>{revealText(key)}</code>
                 </dt>
                 <dd>
                   <ArgValue value={args[key]} />

@@ -1,4 +1,9 @@
-import type { GateOption } from '@gatehouse/core';
+import {
+  type GateOption,
+  gateHasHiddenCharacters,
+  HIDDEN_CHARACTERS_WARNING,
+  revealText,
+} from '@gatehouse/core';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { ApiError, errorText } from '../api/client.js';
@@ -126,7 +131,7 @@ function LoadedGate({
           {gateTypeLabel(gate.type)} gate · <code>{gate.id}</code> · opened{' '}
           <RelativeTime at={gate.createdAt} />
         </p>
-        <h1>{withAgentName(briefing?.summary ?? gate.title, gate.agentId, agentName)}</h1>
+        <h1>{revealText(withAgentName(briefing?.summary ?? gate.title, gate.agentId, agentName))}</h1>
         <div className="row gate-badges">
           <RiskBadge risk={gate.risk} />
           <span className="badge">{THRESHOLD_LABEL[gate.threshold]}</span>
@@ -135,6 +140,11 @@ function LoadedGate({
           {agentName && <span>Agent: {agentName}</span>}
         </div>
         <GateTimeout gate={gate} />
+        {(briefing?.hiddenCharacters === true || gateHasHiddenCharacters(gate)) && (
+          <p className="notice warn">
+            <strong>Hidden characters.</strong> {HIDDEN_CHARACTERS_WARNING}
+          </p>
+        )}
         <p className="muted small live-indicator">{STATUS_TEXT[streamStatus]}</p>
       </header>
       <div className="gate-layout">
@@ -249,7 +259,7 @@ function GateReview({ gateId }: { gateId: string }) {
 
   useEffect(() => {
     const summary = view?.briefing?.summary ?? view?.gate.title;
-    document.title = summary ? `${summary} · Gatehouse` : 'Gate · Gatehouse';
+    document.title = summary ? `${revealText(summary)} · Gatehouse` : 'Gate · Gatehouse';
   }, [view]);
   useEffect(
     () => () => {
