@@ -121,7 +121,7 @@ describe('the gate review screen', () => {
     const pending = askAndWait(env.agent.sdk, {
       operation: 'Fix the flaky checkout test',
       event: 'recovery',
-      context: { attempts: 3, lastError: 'Timeout waiting for #pay-button' },
+      context: { severity: 'CRITICAL', lastError: 'Timeout waiting for #pay-button' },
       title: 'Recovery: flaky checkout test',
     });
     const gateId = await pending.gateId;
@@ -249,9 +249,86 @@ describe('the gate review screen', () => {
 
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Decision', level: 2 }).waitFor();
-    // `y` approves a tool call, as in the terminal inbox.
-    await page.keyboard.press('y');
+    // `a` approves every gate type, as in the terminal inbox.
+    await page.keyboard.press('a');
     await statusSays(page, /approved/i);
     expect((await pending.answer).outcome).toBe('approved');
+  });
+
+  it('follows the one key map: a digit that only shows more never ends the gate, abort asks first', async () => {
+    const env = e2e();
+    const pending = askAndWait(env.agent.sdk, {
+      operation: 'Fix the login redirect loop',
+      event: 'recovery',
+      context: { severity: 'CRITICAL', lastError: 'Too many redirects' },
+      title: 'Recovery: login redirect loop',
+    });
+    const { gateId, page } = await reviewAs(pending, env.developer);
+    for (const [label, key] of [
+      ['Approve', 'a'],
+      ['Reject', 'r'],
+      ['Retry', '1'],
+      ['View', '2'],
+      ['Delegate', '3'],
+      ['Abort', '4'],
+    ] as const) {
+      expect(await option(page, label).getAttribute('aria-keyshortcuts')).toBe(key);
+    }
+    await page.keyboard.press('2');
+    await page.waitForFunction(() => document.activeElement?.id === 'context-heading');
+    await page.keyboard.press('v');
+    await page.keyboard.press('d');
+    await page.keyboard.press('q');
+    expect((await gateOf(gateId)).status).toBe('pending');
+
+    await page.keyboard.press('4');
+    const confirm = page.getByRole('dialog', { name: /Abort ends the agent's task/ });
+    await confirm.waitFor();
+    await expectAccessible(page, 'the confirmation before abort');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    expect((await gateOf(gateId)).status).toBe('pending');
+
+    await option(page, 'Abort').click();
+    await confirm.getByRole('button', { name: 'Abort the task' }).click();
+    const answer = await pending.answer;
+    expect(answer.option).toBe('abort');
+    expect((await gateOf(gateId)).status).toBe('resolved');
+  });
+
+  it('lists the keys on ? and never offers Always where the server refuses it', async () => {
+    const env = e2e();
+    const wipe = askAndWait(env.agent.sdk, {
+      tool: 'shell_execute',
+      args: { command: 'rm -rf /srv/uploads' },
+      title: 'Always-gated wipe',
+    });
+    const { gateId, page } = await reviewAs(wipe, env.developer);
+    await option(page, 'Approve').waitFor();
+    expect(await option(page, 'Always').count()).toBe(0);
+    await page.keyboard.press('w');
+    expect((await gateOf(gateId)).status).toBe('pending');
+
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keys' });
+    await help.waitFor();
+    for (const line of [/^a\s*Approve/, /^r\s*Reject/, /^s\s*Steer/, /^\?\s*These keys/]) {
+      await help.getByRole('listitem').filter({ hasText: line }).waitFor();
+    }
+    expect(await help.getByText(/Always/).count()).toBe(0);
+    await expectAccessible(page, 'the key list');
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+
+    const plain = askAndWait(env.agent.sdk, {
+      tool: 'shell_execute',
+      args: { command: 'npm run format' },
+      title: 'Plain format',
+    });
+    const second = await reviewAs(plain, env.developer);
+    expect(await option(second.page, 'Always').getAttribute('aria-keyshortcuts')).toBe('w');
+    await second.page.keyboard.press('a');
+    await statusSays(second.page, /approved/i);
+    expect((await plain.answer).outcome).toBe('approved');
   });
 });

@@ -128,17 +128,15 @@ describe('the inbox', () => {
     }
     await page.getByLabel('Reason').fill('routine maintenance');
     await expectAccessible(page, 'the inbox with a batch selected');
-    await page.getByRole('button', { name: 'Approve selected' }).click();
+    const excluded = page.getByRole('list', { name: 'Left out of the batch' });
+    await excluded.getByText(/Batch signed.*needs a signed decision/).waitFor();
+    await page.getByRole('button', { name: 'Approve 2 selected' }).click();
 
     await eventually(async () => (await gateStatus(first.id)) === 'approved', {
       what: 'the first gate approved',
     });
     expect(await gateStatus(second.id)).toBe('approved');
     expect(await gateStatus(signed.id)).toBe('pending');
-    await page
-      .getByText(/signature/i)
-      .first()
-      .waitFor();
     await row(page, 'Batch one').waitFor({ state: 'detached' });
     await row(page, 'Batch signed').waitFor();
 
@@ -150,11 +148,59 @@ describe('the inbox', () => {
     });
   });
 
+  it('leaves out the gates a batch may not end, says why, and decides only the others', async () => {
+    const env = e2e();
+    const plain = await env.openGate({
+      tool: 'bash',
+      args: { command: 'npm run lint' },
+      title: 'Mixed lint',
+    });
+    const deploy = await env.openGate({
+      operation: 'deploy to production',
+      gateType: 'deployment_approval',
+      title: 'Mixed deploy',
+    });
+    const wipe = await env.openGate({
+      tool: 'bash',
+      args: { command: 'rm -rf /var/lib/app && psql -c "DROP TABLE users"' },
+      title: 'Mixed wipe',
+    });
+    const recovery = await env.openGate({
+      operation: 'Fix the flaky checkout test',
+      event: 'recovery',
+      context: { attempts: 3, severity: 'CRITICAL', lastError: 'Timeout waiting for #pay-button' },
+      title: 'Mixed recovery',
+    });
+    expect(recovery.type).toBe('recovery_escalation');
+
+    const page = await env.pageAs(env.developer);
+    await openInbox(page);
+    for (const title of ['Mixed lint', 'Mixed deploy', 'Mixed wipe', 'Mixed recovery']) {
+      await row(page, title).waitFor();
+      await page.getByRole('checkbox', { name: `Select ${title}` }).check();
+    }
+    const excluded = page.getByRole('list', { name: 'Left out of the batch' });
+    await excluded.getByText(/Mixed deploy.*deployment_approval gates are decided one at a time/).waitFor();
+    await excluded.getByText(/Mixed wipe.*(always gated|risk is)/).waitFor();
+    await excluded.getByText(/Mixed recovery.*recovery_escalation gates are decided one at a time/).waitFor();
+    expect(await excluded.getByText(/Mixed lint/).count()).toBe(0);
+    await page.getByText('1 of 4 selected can be decided together').waitFor();
+    await expectAccessible(page, 'the inbox with gates left out of a batch');
+    await page.getByRole('button', { name: 'Approve 1 selected' }).click();
+
+    await eventually(async () => (await gateStatus(plain.id)) === 'approved', {
+      what: 'the lint gate approved',
+    });
+    await page.getByText('1 approved, 0 refused').waitFor();
+    for (const gate of [deploy, wipe, recovery]) expect(await gateStatus(gate.id)).toBe('pending');
+    await row(page, 'Mixed deploy').waitFor();
+  });
+
   it('shows a viewer no batch controls', async () => {
     const page = await e2e().pageAs(e2e().viewer);
     await openInbox(page);
     await row(page, 'Batch signed').waitFor();
-    expect(await page.getByRole('button', { name: 'Approve selected' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Approve \d+ selected$/ }).count()).toBe(0);
     expect(await page.getByRole('checkbox', { name: /^Select / }).count()).toBe(0);
   });
 });

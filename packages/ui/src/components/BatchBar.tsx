@@ -1,9 +1,15 @@
 import { useEffect, useRef } from 'react';
+import { Link } from 'wouter';
+import type { ExcludedGate } from '../screens/inbox/batch-split.js';
 
 export interface BatchBarProps {
   /** How many gates are shown and how many of them are selected. */
   shown: number;
   selected: number;
+  /** How many selected gates a batch may end. */
+  eligible: number;
+  /** Selected gates a batch leaves out, with the reason. */
+  excluded: readonly ExcludedGate[];
   reason: string;
   onReason(reason: string): void;
   onSelectAll(select: boolean): void;
@@ -11,8 +17,25 @@ export interface BatchBarProps {
   busy: boolean;
 }
 
-/** Select gates, give one reason, approve or reject them together. */
-export function BatchBar({ shown, selected, reason, onReason, onSelectAll, onDecide, busy }: BatchBarProps) {
+function ExcludedList({ excluded }: { excluded: readonly ExcludedGate[] }) {
+  if (excluded.length === 0) return null;
+  return (
+    <div className="batch-excluded notice warn">
+      <p id="batch-excluded-heading">Left out: each of these must be opened and decided on its own.</p>
+      <ul aria-label="Left out of the batch">
+        {excluded.map(({ gate, reason }) => (
+          <li key={gate.id}>
+            <Link href={`/gates/${gate.id}`}>{gate.title}</Link>: {reason}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** Select gates, give one reason, approve or reject together the ones a batch may end. */
+export function BatchBar(props: BatchBarProps) {
+  const { shown, selected, eligible, excluded, reason, onReason, onSelectAll, onDecide, busy } = props;
   const all = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (all.current) all.current.indeterminate = selected > 0 && selected < shown;
@@ -35,9 +58,16 @@ export function BatchBar({ shown, selected, reason, onReason, onSelectAll, onDec
         </span>
       </div>
       {none && !busy ? (
-        <p className="muted batch-hint">Select gates to approve or reject them together.</p>
+        <p className="muted batch-hint">
+          Select gates to approve or reject them together. High-risk, mandatory, signed, N-of-M, always-gated
+          and destructive gates are always decided one at a time.
+        </p>
       ) : (
         <>
+          <p className="batch-eligible" aria-live="polite">
+            {eligible} of {selected} selected can be decided together
+          </p>
+          <ExcludedList excluded={excluded} />
           <div className="batch-reason">
             <label htmlFor="batch-reason">Reason</label>
             <input
@@ -49,11 +79,21 @@ export function BatchBar({ shown, selected, reason, onReason, onSelectAll, onDec
             />
           </div>
           <div className="row batch-actions">
-            <button type="button" className="primary" disabled={busy} onClick={() => onDecide('approve')}>
-              Approve selected
+            <button
+              type="button"
+              className="primary"
+              disabled={busy || eligible === 0}
+              onClick={() => onDecide('approve')}
+            >
+              Approve {eligible} selected
             </button>
-            <button type="button" className="danger" disabled={busy} onClick={() => onDecide('reject')}>
-              Reject selected
+            <button
+              type="button"
+              className="danger"
+              disabled={busy || eligible === 0}
+              onClick={() => onDecide('reject')}
+            >
+              Reject {eligible} selected
             </button>
             {busy && (
               <span role="status" className="muted">

@@ -1,4 +1,4 @@
-import type { GateOption } from '@gatehouse/core';
+import type { GateOption, KeyBinding } from '@gatehouse/core';
 import { needsInstructions } from './decision-form.js';
 
 /** Options that open a form of their own before anything is sent. */
@@ -25,12 +25,17 @@ function buttonClass(option: GateOption): string {
   return '';
 }
 
+function note(binding: KeyBinding): string {
+  if (!binding.ends) return ' (decides nothing)';
+  return binding.confirm ? " (ends the agent's task; asks first)" : '';
+}
+
 /**
- * One button per option of the gate, named by its label; the shortcut key shows as <kbd> and is
- * announced through aria-keyshortcuts, the description sits under the button.
+ * One button per option the gate offers here, named by its label; the key of the one key map shows
+ * as <kbd> and is announced through aria-keyshortcuts, the description sits under the button.
  */
 export function DecisionOptions({
-  options,
+  bindings,
   disabled,
   blocked,
   blockedBy,
@@ -38,7 +43,8 @@ export function DecisionOptions({
   onChoose,
   open,
 }: {
-  options: readonly GateOption[];
+  /** The options with their keys; "approve always" is already left out where it is refused. */
+  bindings: readonly KeyBinding[];
   disabled: boolean;
   /** Nobody here may decide: options that end the gate are disabled, the ones that show more are not. */
   blocked: boolean;
@@ -46,16 +52,19 @@ export function DecisionOptions({
   blockedBy: string | null;
   /** Why this one option is unavailable to this person, or null. */
   optionBlock(option: GateOption): string | null;
-  onChoose(option: GateOption): void;
+  onChoose(binding: KeyBinding): void;
   /** The option whose form is open. */
   open: string | null;
 }) {
   return (
     <div className="decision-options">
       <h3>Options</h3>
-      <p className="muted small">Each option has a one-key shortcut (not while typing in a field).</p>
+      <p className="muted small">
+        Each option has a one-key shortcut (not while typing in a field); <kbd>?</kbd> lists them.
+      </p>
       <ul className="option-list">
-        {options.map((option) => {
+        {bindings.map((binding) => {
+          const { option } = binding;
           const own = optionBlock(option);
           const describedBy = [`option-${option.id}-about`, option.ends ? blockedBy : null]
             .filter(Boolean)
@@ -65,19 +74,19 @@ export function DecisionOptions({
               <button
                 type="button"
                 className={buttonClass(option)}
-                onClick={() => onChoose(option)}
+                onClick={() => onChoose(binding)}
                 disabled={disabled || (option.ends && (blocked || own !== null))}
-                aria-keyshortcuts={option.key}
+                aria-keyshortcuts={binding.key || undefined}
                 aria-describedby={describedBy}
                 aria-expanded={opensForm(option) ? open === option.id : undefined}
               >
                 {option.label}
                 {/* biome-ignore lint/a11y/noAriaHiddenOnFocusable: kbd is not focusable; aria-keyshortcuts announces the key, so the button's name stays the option's label */}
-                <kbd aria-hidden="true">{option.key}</kbd>
+                {binding.key && <kbd aria-hidden="true">{binding.key}</kbd>}
               </button>
               <span id={`option-${option.id}-about`} className="muted small option-about">
                 {own ?? option.description}
-                {!option.ends && ' (decides nothing)'}
+                {note(binding)}
                 {own === null && needs(option)}
               </span>
             </li>

@@ -1,10 +1,11 @@
-import type { Gate, GateOption } from '@gatehouse/core';
-import { useRef, useState } from 'react';
+import { decisionKeys, type Gate, type GateOption, type KeyBinding } from '@gatehouse/core';
+import { useMemo, useRef, useState } from 'react';
 import { ApiError, errorText } from '../api/client.js';
 import { type DecideBody, type DecideResult, decideGate } from '../api/gate-review.js';
 import { signDecision } from '../signing/decision-signature.js';
 import type { SigningKeyControl } from '../signing/use-signing-key.js';
 import { AlwaysForm, type AlwaysValues } from './AlwaysForm.js';
+import { ConfirmDialog } from './ConfirmDialog.js';
 import { DecisionOptions } from './DecisionOptions.js';
 import {
   type FieldErrors,
@@ -15,6 +16,7 @@ import {
   needsInstructions,
   splitPaths,
 } from './decision-form.js';
+import { KeyHelpDialog } from './KeyHelpDialog.js';
 import { SigningPanel } from './SigningPanel.js';
 import { SteerForm, type SteerValues } from './SteerForm.js';
 import { TextField } from './TextField.js';
@@ -66,6 +68,9 @@ export function DecisionPanel(props: DecisionPanelProps) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [general, setGeneral] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState<GateOption | null>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const bindings = useMemo(() => decisionKeys(gate), [gate]);
   const reasonRef = useRef<HTMLTextAreaElement>(null);
   const feedbackRef = useRef<HTMLTextAreaElement>(null);
   const instructionsRef = useRef<HTMLTextAreaElement>(null);
@@ -136,13 +141,19 @@ export function DecisionPanel(props: DecisionPanelProps) {
     }
   }
 
-  const choose = (option: GateOption) => {
-    if (!option.ends) {
+  const choose = ({ option, ends, confirm }: KeyBinding) => {
+    if (!ends) {
       // Showing more decides nothing, so anyone may.
       props.onShowMore(option);
       return;
     }
     if (busy || blocked !== null || optionBlock(gate, option, myId) !== null) return;
+    if (confirm) setConfirming(option);
+    else proceed(option);
+  };
+
+  const proceed = (option: GateOption) => {
+    setConfirming(null);
     setGeneral(null);
     if (needsInstructions(option)) {
       setErrors({});
@@ -157,7 +168,10 @@ export function DecisionPanel(props: DecisionPanelProps) {
     }
   };
 
-  useOptionShortcuts(gate.options, !busy, choose);
+  useOptionShortcuts(gate, !busy && confirming === null && !helpOpen, {
+    onChoose: choose,
+    onHelp: () => setHelpOpen(true),
+  });
 
   const submitSteer = (option: GateOption) => {
     const other = splitPaths(steer.otherPaths);
@@ -218,7 +232,7 @@ export function DecisionPanel(props: DecisionPanelProps) {
       />
       {signing && <SigningPanel signing={signing} disabled={disabled} error={errors.signature ?? null} />}
       <DecisionOptions
-        options={gate.options}
+        bindings={bindings}
         disabled={busy}
         blocked={blocked !== null}
         blockedBy={blocked ? 'decision-blocked' : null}
@@ -255,6 +269,19 @@ export function DecisionPanel(props: DecisionPanelProps) {
           onCancel={() => setForm(null)}
         />
       )}
+      <ConfirmDialog
+        open={confirming !== null}
+        title={`${confirming?.label ?? ''} ends the agent's task`}
+        confirmLabel={`${confirming?.label ?? ''} the task`}
+        danger
+        busy={busy}
+        onConfirm={() => confirming && proceed(confirming)}
+        onCancel={() => setConfirming(null)}
+      >
+        <p>{confirming?.description}</p>
+        <p>The agent stops working on this task; this cannot be undone from here.</p>
+      </ConfirmDialog>
+      <KeyHelpDialog gate={gate} open={helpOpen} onClose={() => setHelpOpen(false)} />
       {busy && <p className="muted">Sending…</p>}
       {general && (
         <p className="notice error" role="alert">

@@ -1,4 +1,4 @@
-import type { GateOption } from '@gatehouse/core';
+import { bindingForKey, type Gate, HELP_KEY, type KeyBinding } from '@gatehouse/core';
 import { useEffect, useRef } from 'react';
 
 function isTextEntry(target: EventTarget | null): boolean {
@@ -9,39 +9,34 @@ function isTextEntry(target: EventTarget | null): boolean {
   return !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type);
 }
 
-/** The option a key picks, as the terminal inbox does: exact key first, then ignoring case. */
-export function optionForKey(options: readonly GateOption[], key: string): GateOption | null {
-  if (key.length !== 1) return null;
-  return (
-    options.find((option) => option.key === key) ??
-    options.find((option) => option.key.toLowerCase() === key.toLowerCase()) ??
-    null
-  );
-}
-
 /**
- * Single-key shortcuts for a gate's options (the same keys as the terminal display), active while
- * `enabled` and the focus is not in a text field.
+ * Single-key shortcuts in core's one key map (the same keys as the terminal inbox), active while
+ * `enabled` and the focus is not in a text field; `?` asks for the key list.
  */
 export function useOptionShortcuts(
-  options: readonly GateOption[],
+  gate: Pick<Gate, 'options' | 'action'>,
   enabled: boolean,
-  onChoose: (option: GateOption) => void,
+  handlers: { onChoose(binding: KeyBinding): void; onHelp(): void },
 ): void {
-  const choose = useRef(onChoose);
-  choose.current = onChoose;
+  const current = useRef(handlers);
+  current.current = handlers;
   useEffect(() => {
     if (!enabled) return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.repeat || event.ctrlKey || event.metaKey || event.altKey) return;
       if (isTextEntry(event.target)) return;
-      const option = optionForKey(options, event.key);
-      if (option === null) return;
+      if (event.key === HELP_KEY) {
+        event.preventDefault();
+        current.current.onHelp();
+        return;
+      }
+      const binding = bindingForKey(gate, event.key);
+      if (binding === null) return;
       // Stops the key from also typing into a field the option opens.
       event.preventDefault();
-      choose.current(option);
+      current.current.onChoose(binding);
     };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
-  }, [options, enabled]);
+  }, [gate, enabled]);
 }

@@ -10,6 +10,7 @@ import { InboxFilterBar } from '../components/InboxFilterBar.js';
 import { LiveStatus } from '../components/LiveStatus.js';
 import { PendingGateList } from '../components/PendingGateList.js';
 import { useAgentNames } from '../components/use-agent-names.js';
+import { splitBatch } from './inbox/batch-split.js';
 import {
   hasFilters,
   type InboxFilters,
@@ -84,8 +85,11 @@ export function InboxScreen() {
     [canDecide, selected, toggle],
   );
 
+  const split = useMemo(() => splitBatch(shown.filter((gate) => selected.has(gate.id))), [shown, selected]);
+
   async function decide(option: 'approve' | 'reject') {
-    const chosen = shown.filter((gate) => selected.has(gate.id));
+    // Only the gates a batch may end are sent; the server refuses the others anyway.
+    const chosen = split.eligible;
     if (chosen.length === 0) return;
     const titles = new Map(chosen.map((gate) => [gate.id, gate.title]));
     setBatch({ status: 'busy' });
@@ -166,6 +170,8 @@ export function InboxScreen() {
             <BatchBar
               shown={shown.length}
               selected={selected.size}
+              eligible={split.eligible.length}
+              excluded={split.excluded}
               reason={reason}
               onReason={setReason}
               onSelectAll={(all) => setSelected(all ? new Set(shown.map((gate) => gate.id)) : new Set())}
