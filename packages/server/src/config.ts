@@ -13,6 +13,25 @@ const envSchema = z.object({
     .regex(/^[a-z_][a-z0-9_]{0,62}$/)
     .optional(),
   GATEHOUSE_PUBLIC_URL: z.string().url().optional(),
+  GATEHOUSE_ALLOWED_ORIGINS: z.string().optional(),
+  GATEHOUSE_LOG_FILE: z.string().min(1).optional(),
+  GATEHOUSE_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
+  GATEHOUSE_JSON_DEPTH_LIMIT: z.coerce.number().int().min(4).max(512).default(64),
+  GATEHOUSE_GATE_ARGS_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(256)
+    .max(16 * 1024 * 1024)
+    .default(64 * 1024),
+  GATEHOUSE_AGENT_RATE_PER_SECOND: z.coerce.number().min(0).max(100_000).default(50),
+  GATEHOUSE_AGENT_RATE_BURST: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  GATEHOUSE_TOKEN_RATE_PER_SECOND: z.coerce.number().min(0).max(100_000).default(50),
+  GATEHOUSE_TOKEN_RATE_BURST: z.coerce.number().int().min(1).max(1_000_000).default(100),
   GATEHOUSE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GATEHOUSE_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   GATEHOUSE_LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
@@ -44,13 +63,26 @@ export interface ServerConfig {
   /** Postgres schema for every table (created when missing); null = the search path's. */
   databaseSchema: string | null;
   publicUrl: string | null;
+  /**
+   * Origins besides this server's own that may send cookie-authenticated writes and reach /mcp
+   * from a browser (GATEHOUSE_ALLOWED_ORIGINS, comma-separated). The public URL's origin is always in.
+   */
+  allowedOrigins: string[];
   logLevel: string;
+  /** Append logs to this file instead of stdout (GATEHOUSE_LOG_FILE). @default null */
+  logFile: string | null;
   sweepIntervalMs: number;
   loginAttemptsPerMinute: number;
   /** Raw CONFIDENCE_* variables, parsed by core's loadConfidenceConfig. */
   confidenceEnv: Record<string, string | undefined>;
-  /** Largest accepted request body in bytes. */
+  /** Largest accepted request body in bytes (GATEHOUSE_BODY_LIMIT_BYTES). @default 1048576 */
   bodyLimit: number;
+  /** Deepest nesting of arrays and objects a JSON body may have (GATEHOUSE_JSON_DEPTH_LIMIT). @default 64 */
+  jsonDepthLimit: number;
+  /** Largest `args` + `context` of one gate request, canonical JSON bytes (GATEHOUSE_GATE_ARGS_LIMIT_BYTES). @default 65536 */
+  gateArgsLimitBytes: number;
+  /** Token buckets for writes, per agent and per credential, on each node; perSecond 0 turns one off. */
+  rateLimits: RateLimits;
   /** How long a gate request of a paused run is held for a resume before RUN_NOT_ACTIVE. */
   pausedRunHoldMs: number;
   /** Postgres only: how often a node reads new stream events even without a NOTIFY (the backstop). */
@@ -87,6 +119,36 @@ export interface ServerConfig {
   dryRunMemoryMb: number;
 }
 
+/** A token bucket: `burst` requests at once, refilled at `perSecond`. */
+export interface RateLimit {
+  perSecond: number;
+  burst: number;
+}
+
+export interface RateLimits {
+  /** Every write of one agent, whichever of its tokens it uses (GATEHOUSE_AGENT_RATE_*). @default 50/s, burst 100 */
+  agent: RateLimit;
+  /** Every write made with one token or session (GATEHOUSE_TOKEN_RATE_*). @default 50/s, burst 100 */
+  token: RateLimit;
+}
+
+function originList(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  return text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+    .map((item) => {
+      const url = URL.canParse(item) ? new URL(item) : null;
+      if (!url || url.origin === 'null') {
+        throw new Error(
+          `invalid environment: GATEHOUSE_ALLOWED_ORIGINS: ${item} is not an origin like https://host:port`,
+        );
+      }
+      return url.origin;
+    });
+}
+
 /** A claim must outlive the attempt it covers, or a slow but live attempt would be sent twice. */
 function webhookLease(timeoutMs: number, leaseMs: number | undefined): number {
   if (leaseMs === undefined) return timeoutMs + 30_000;
@@ -117,7 +179,9 @@ export function loadConfig(
     databaseUrl: e.GATEHOUSE_DATABASE_URL ?? null,
     databaseSchema: e.GATEHOUSE_DATABASE_SCHEMA ?? null,
     publicUrl: e.GATEHOUSE_PUBLIC_URL ?? null,
+    allowedOrigins: originList(e.GATEHOUSE_ALLOWED_ORIGINS),
     logLevel: e.GATEHOUSE_LOG_LEVEL,
+    logFile: e.GATEHOUSE_LOG_FILE ?? null,
     sweepIntervalMs: e.GATEHOUSE_SWEEP_INTERVAL_MS,
     loginAttemptsPerMinute: e.GATEHOUSE_LOGIN_ATTEMPTS_PER_MINUTE,
     confidenceEnv: {
@@ -125,7 +189,13 @@ export function loadConfig(
       CONFIDENCE_ENABLED: env.CONFIDENCE_ENABLED,
       CONFIDENCE_AUTO_ESCALATE: env.CONFIDENCE_AUTO_ESCALATE,
     },
-    bodyLimit: 1024 * 1024,
+    bodyLimit: e.GATEHOUSE_BODY_LIMIT_BYTES,
+    jsonDepthLimit: e.GATEHOUSE_JSON_DEPTH_LIMIT,
+    gateArgsLimitBytes: e.GATEHOUSE_GATE_ARGS_LIMIT_BYTES,
+    rateLimits: {
+      agent: { perSecond: e.GATEHOUSE_AGENT_RATE_PER_SECOND, burst: e.GATEHOUSE_AGENT_RATE_BURST },
+      token: { perSecond: e.GATEHOUSE_TOKEN_RATE_PER_SECOND, burst: e.GATEHOUSE_TOKEN_RATE_BURST },
+    },
     pausedRunHoldMs: 25_000,
     eventsPollIntervalMs: e.GATEHOUSE_EVENTS_POLL_MS,
     streamRecheckMs: e.GATEHOUSE_STREAM_RECHECK_MS,
