@@ -8,12 +8,18 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { AppContext, AppDeps } from './context.js';
+import { registerDocsHeaders } from './http/docs-headers.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { registerGateArgsLimit } from './http/gate-limits.js';
+import { registerJsonBodyParser } from './http/json-body.js';
+import { registerOriginCheck } from './http/origin.js';
 import { registerPrincipalHook } from './http/principal.js';
+import { registerRateLimits } from './http/rate-limit.js';
 import { registerWebApp } from './http/web-app.js';
 import { createRandomIds } from './ids.js';
 import { registerRoutes } from './routes/index.js';
 import { createServices, type Services } from './services/index.js';
+import { trackWrites } from './write-health.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,7 +44,9 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const webApp = deps.uiDir ? await registerWebApp(app, deps.uiDir) : false;
-  registerErrorHandler(app, { webApp });
+  registerErrorHandler(app, { webApp, bodyLimit: deps.config.bodyLimit });
+  registerJsonBodyParser(app, { depthLimit: deps.config.jsonDepthLimit });
+  registerDocsHeaders(app);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -57,15 +65,22 @@ export async function buildApp(
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
+  const writes = trackWrites(deps.store);
   const context: AppContext = {
-    store: deps.store,
+    store: writes.store,
+    writeHealth: writes.health,
+    logDropped: deps.logDropped ?? (() => 0),
     bus: deps.bus,
     clock: deps.clock,
     config: deps.config,
     ids: deps.ids ?? createRandomIds(),
     log: app.log,
   };
+  // Origin first: a cross-site write is refused before its credential is even looked up.
+  registerOriginCheck(app, deps.config);
   registerPrincipalHook(app, deps.store, () => deps.clock.now());
+  registerRateLimits(app, deps.config.rateLimits, () => deps.clock.now());
+  registerGateArgsLimit(app, deps.config.gateArgsLimitBytes);
   const services = await createServices(context);
   app.decorate('gatehouse', { context, services });
   await registerRoutes(app, context, services);

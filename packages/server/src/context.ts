@@ -3,6 +3,7 @@ import type { Store } from '@gatehouse/store';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerConfig } from './config.js';
 import type { EventBus } from './events/bus.js';
+import type { WriteHealth } from './write-health.js';
 
 /** What the server is built from; tests pass their own clock, store and bus. */
 export interface AppDeps {
@@ -13,6 +14,8 @@ export interface AppDeps {
   ids?: IdGenerator;
   /** Serve the web app's built files from this folder at `/`. */
   uiDir?: string | null;
+  /** Log lines dropped by the log destination, for /metrics. */
+  logDropped?: () => number;
 }
 
 /** The same, with defaults filled in, as handed to services and routes. */
@@ -23,4 +26,8 @@ export interface AppContext {
   config: ServerConfig;
   ids: IdGenerator;
   log: FastifyBaseLogger;
+  /** Whether writes commit now, for /readyz. */
+  writeHealth: WriteHealth;
+  /** Log lines dropped so far because the log destination failed. */
+  logDropped: () => number;
 }

@@ -117,7 +117,10 @@ describe.each(['sqlite', 'postgres'] as const)('without its database on %s', (di
     await test.store.close();
     const response = await test.app.inject({ method: 'GET', url: '/readyz' });
     expect(response.statusCode).toBe(503);
-    expect(response.json()).toEqual({ ready: false, checks: { database: false, events: true } });
+    expect(response.json()).toEqual({
+      ready: false,
+      checks: { database: false, events: true, writes: false },
+    });
     const me = await test.app.inject({
       method: 'GET',
       url: '/v1/me',

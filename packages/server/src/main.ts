@@ -8,6 +8,7 @@ import type { ServerConfig } from './config.js';
 import { type BusLog, createInProcessBus, type EventBus } from './events/bus.js';
 import { createPostgresBus } from './events/postgres-bus.js';
 import { drainServer } from './http/drain.js';
+import { createLogDestination } from './log-destination.js';
 import { bootstrap } from './services/admin-service.js';
 
 export interface StartServerOptions {
@@ -78,14 +79,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await store.close();
     throw error;
   });
-  const logger = { level: config.logLevel };
-  const app = await buildApp({ store, bus, clock, config, uiDir: options.uiDir ?? null }, { logger }).catch(
-    async (error: unknown) => {
-      await bus.close();
-      await store.close();
-      throw error;
-    },
-  );
+  const logs = createLogDestination({ file: config.logFile });
+  const logger = { level: config.logLevel, stream: logs };
+  const deps = { store, bus, clock, config, uiDir: options.uiDir ?? null, logDropped: logs.dropped };
+  const app = await buildApp(deps, { logger }).catch(async (error: unknown) => {
+    await bus.close();
+    await store.close();
+    await logs.close();
+    throw error;
+  });
   appLog = app.log;
   const { services, context } = app.gatehouse;
   const first = await bootstrap(context, services.sessions);
@@ -127,6 +129,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       await app.close();
       await bus.close();
       await store.close();
+      await logs.close();
     })();
     return closing;
   }

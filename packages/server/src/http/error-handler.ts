@@ -1,6 +1,7 @@
 import { GatehouseError, isGatehouseError } from '@gatehouse/core';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isStorageFailure } from '../write-health.js';
 import { isWebAppPage, sendWebAppPage } from './web-app.js';
 
 type IssueLike = { instancePath?: string; message?: string; params?: { issue?: { path?: PropertyKey[] } } };
@@ -15,8 +16,16 @@ function fieldOf(issue: IssueLike, context: string | undefined): string {
 }
 
 /** Turns any thrown error into the wire shape `{ error: { code, message, details } }`. */
-export function toGatehouseError(error: unknown): GatehouseError {
+export function toGatehouseError(error: unknown, options: { bodyLimit?: number } = {}): GatehouseError {
   if (isGatehouseError(error)) return error;
+  if (isStorageFailure(error)) {
+    return new GatehouseError(
+      'SERVICE_UNAVAILABLE',
+      'the database refuses writes now; try again shortly',
+      {},
+      error,
+    );
+  }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const context = (error as { validationContext?: string }).validationContext;
     const fields = error.validation.map((issue) => ({
@@ -29,7 +38,11 @@ export function toGatehouseError(error: unknown): GatehouseError {
   const fastifyError = error as FastifyError;
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new GatehouseError('PAYLOAD_TOO_LARGE', 'request body is larger than 1 MB');
+      return new GatehouseError(
+        'PAYLOAD_TOO_LARGE',
+        `body: larger than the ${options.bodyLimit ?? 'configured'} bytes limit (GATEHOUSE_BODY_LIMIT_BYTES)`,
+        { field: 'body', limit: options.bodyLimit ?? null },
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new GatehouseError('VALIDATION_FAILED', 'content-type must be application/json', {
         field: 'content-type',
@@ -56,10 +69,29 @@ export function toGatehouseError(error: unknown): GatehouseError {
   return new GatehouseError('INTERNAL', 'internal error', {}, error);
 }
 
-export function registerErrorHandler(app: FastifyInstance, options: { webApp?: boolean } = {}): void {
+/** The seconds a 429 asks the caller to wait: from the error's details, else a minute. */
+function retryAfterSeconds(details: Readonly<Record<string, unknown>>): number {
+  const { retryAfterSeconds: seconds, retryAfterMs: ms } = details;
+  if (typeof seconds === 'number' && seconds > 0) return Math.ceil(seconds);
+  if (typeof ms === 'number' && ms > 0) return Math.ceil(ms / 1000);
+  return 60;
+}
+
+function setErrorHeaders(reply: FastifyReply, error: GatehouseError): void {
+  if (error.status === 401) void reply.header('www-authenticate', 'Bearer realm="gatehouse"');
+  if (error.status === 429) void reply.header('retry-after', String(retryAfterSeconds(error.details)));
+}
+
+export function registerErrorHandler(
+  app: FastifyInstance,
+  options: { webApp?: boolean; bodyLimit?: number } = {},
+): void {
   app.setErrorHandler((error, request, reply) => {
-    const gatehouseError = toGatehouseError(error);
+    const gatehouseError = toGatehouseError(error, options);
     if (gatehouseError.code === 'INTERNAL') request.log.error({ err: error }, 'request failed');
+    if (gatehouseError.code === 'SERVICE_UNAVAILABLE')
+      request.log.warn({ err: error }, 'database unavailable');
+    setErrorHeaders(reply, gatehouseError);
     void reply.status(gatehouseError.status).send(gatehouseError.toJSON());
   });
   app.setNotFoundHandler((request, reply) => {

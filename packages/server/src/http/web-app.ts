@@ -3,8 +3,11 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-/** Paths that belong to the API and tools, never to the web app's client-side routes. */
-const SERVER_PATHS = /^\/(v1|mcp|docs|metrics|healthz|readyz)(\/|$|\?)/;
+/**
+ * Paths that belong to the API and tools, never to the web app's client-side routes. MCP clients
+ * probe /.well-known for OAuth metadata and must get a JSON 404, not a page.
+ */
+const SERVER_PATHS = /^\/(v1|mcp|docs|metrics|healthz|readyz|\.well-known)(\/|$|\?)/;
 
 /**
  * The web app is script-only from this origin: no inline script, no framing, no outside hosts.

@@ -50,13 +50,16 @@ describe('readiness of a node on Postgres', () => {
     const node = await start();
     expect(await readiness(node.client)).toEqual({
       status: 200,
-      body: { ready: true, checks: { database: true, events: true } },
+      body: { ready: true, checks: { database: true, events: true, writes: true } },
     });
     expect(await node.postgres.terminateConnections(node.bus.applicationName)).toBe(1);
     const deadline = Date.now() + 5000;
     let down = await readiness(node.client);
     while (down.status === 200 && Date.now() < deadline) down = await readiness(node.client);
-    expect(down).toEqual({ status: 503, body: { ready: false, checks: { database: true, events: false } } });
+    expect(down).toEqual({
+      status: 503,
+      body: { ready: false, checks: { database: true, events: false, writes: true } },
+    });
     expect((await node.client.call('GET', '/healthz')).status).toBe(200);
     let back = down;
     while (back.status !== 200 && Date.now() < deadline) back = await readiness(node.client);

@@ -3,8 +3,8 @@ import type { AppContext } from '../context.js';
 import type { Services } from '../services/index.js';
 
 /**
- * Liveness (`/healthz`: the process answers) and readiness (`/readyz`: 503 without the database or
- * while the event listener is down, so a load balancer sends work elsewhere). A node shutting down
+ * Liveness (`/healthz`: the process answers) and readiness (`/readyz`: 503 without the database,
+ * while writes fail, or while the event listener is down, so a load balancer sends work elsewhere). A node shutting down
  * takes no new connections at all.
  */
 export async function healthRoutes(
@@ -15,7 +15,8 @@ export async function healthRoutes(
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     const database = await ctx.store.ping().catch(() => false);
-    const checks = { database, events: ctx.bus.isReady() };
+    const writes = database && (await ctx.writeHealth.isHealthy());
+    const checks = { database, events: ctx.bus.isReady(), writes };
     const ready = Object.values(checks).every(Boolean);
     return reply.status(ready ? 200 : 503).send({ ready, checks });
   });

@@ -3,6 +3,7 @@ import { GatehouseError } from '@gatehouse/core';
 import { createMcpHttpHandler } from '@gatehouse/mcp';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
+import { assertAllowedOrigin, createOriginPolicy } from '../http/origin.js';
 import type { Services } from '../services/index.js';
 
 /** The bearer token of the Authorization header; the session cookie is not accepted here. */
@@ -24,6 +25,7 @@ function ownApiUrl(socket: Socket): string {
 /** MCP over Streamable HTTP at `/mcp` (POST, GET, DELETE), authenticated by the bearer token. */
 export async function mcpRoutes(app: FastifyInstance, ctx: AppContext, _services: Services): Promise<void> {
   const handler = createMcpHttpHandler({ log: ctx.log });
+  const isOwnOrigin = createOriginPolicy(ctx.config);
   app.addHook('onClose', async () => {
     await handler.close();
   });
@@ -32,6 +34,8 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext, _services
     url: '/mcp',
     schema: { hide: true },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      // A page may not reach /mcp, not even through a rebound DNS name (the MCP transport's rule).
+      assertAllowedOrigin(request, isOwnOrigin);
       const token = headerToken(request);
       // A cookie alone is refused so that a web page can never drive MCP with a reviewer's session.
       if (token === null || request.principal.kind === 'anonymous') {

@@ -163,6 +163,11 @@ export function createMetricsService(ctx: AppContext): MetricsService {
           'Share of ended gates that were approved, since this node started.',
           rate(ended.approved, ended.answered),
         ),
+        [
+          '# HELP gatehouse_log_dropped_total Log lines dropped because the log destination failed or fell behind.',
+          '# TYPE gatehouse_log_dropped_total counter',
+          `gatehouse_log_dropped_total ${ctx.logDropped()}`,
+        ].join('\n'),
       ].join('\n')}\n`;
     },
 

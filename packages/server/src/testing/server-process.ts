@@ -37,7 +37,9 @@ function childEnv(extra: Record<string, string>): Record<string, string> {
     if (value !== undefined && !key.startsWith('GATEHOUSE_') && !key.startsWith('CONFIDENCE_'))
       env[key] = value;
   }
-  return { ...env, NO_COLOR: '1', ...extra };
+  // Tests open gates in floods on purpose; a test of the rate limits sets its own.
+  const unlimited = { GATEHOUSE_AGENT_RATE_PER_SECOND: '0', GATEHOUSE_TOKEN_RATE_PER_SECOND: '0' };
+  return { ...env, NO_COLOR: '1', ...unlimited, ...extra };
 }
 
 function handle(child: ChildProcess, url: string, output: () => string): ServerProcess {

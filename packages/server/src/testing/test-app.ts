@@ -22,6 +22,8 @@ export interface TestAppOptions<C extends Clock> {
   clock?: C;
   /** Config overrides on top of the test defaults. */
   config?: Partial<ServerConfig>;
+  /** Serve a built web app from this folder. */
+  uiDir?: string;
 }
 
 export interface TestTokens {
@@ -61,6 +63,13 @@ export function bearer(token: string): { authorization: string } {
 }
 
 const systemClock: Clock = { now: () => Date.now() };
+
+/** Tests open gates in floods on purpose; a test of the rate limits sets its own. */
+const TEST_DEFAULTS: Partial<ServerConfig> = {
+  port: 0,
+  logLevel: 'silent',
+  rateLimits: { agent: { perSecond: 0, burst: 1 }, token: { perSecond: 0, burst: 1 } },
+};
 
 let passwordHash: Promise<string> | null = null;
 
@@ -190,10 +199,10 @@ export async function createTestApp<C extends Clock = Clock>(
 ): Promise<TestApp<C>> {
   const clock = (options.clock ?? systemClock) as C;
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
-  const config = loadConfig({}, { dataDir: dir, port: 0, logLevel: 'silent', ...options.config });
+  const config = loadConfig({}, { ...TEST_DEFAULTS, dataDir: dir, ...options.config });
   const { store, stop } = await openStore(options.dialect, clock, dir);
   const bus = createInProcessBus();
-  const app = await buildApp({ store, bus, clock, config });
+  const app = await buildApp({ store, bus, clock, config, uiDir: options.uiDir ?? null });
   await app.ready();
   const { tokens, ids } = await seed(store, clock.now());
   let closed = false;
