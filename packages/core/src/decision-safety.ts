@@ -61,12 +61,12 @@ export function batchEligibility(gate: BatchGate): BatchEligibility {
     return refuse('always_gated', `the action is always gated (${labels})`);
   }
   // The agent can only make this stricter: a gate it calls destructive is never batched.
-  if (gate.context.destructive === true) return refuse('destructive', 'the action is destructive');
+  if (gate.context?.destructive === true) return refuse('destructive', 'the action is destructive');
   return { eligible: true };
 }
 
 /** What the "approve always" rule reads of a gate. */
-export type AlwaysGate = Pick<Gate, 'action'> & { options?: Gate['options'] };
+export type AlwaysGate = Pick<Gate, 'action' | 'options'>;
 
 /** Why an approve-always decision on `gate` would be refused, or null when it would be taken. */
 export function alwaysRefusal(gate: Pick<Gate, 'action'>): string | null {
