@@ -46,8 +46,9 @@ function refuses(input: Parameters<typeof assertNotAgentOwner>[0]): boolean {
 }
 
 describe('separation of duties from the agent owner', () => {
-  it('is on for signed gates even when not asked for, and when asked for', () => {
+  it('is on when asked for, and on for signed gates unless their rule switches it off', () => {
     expect(separatesAgentOwner({ separationOfDuties: false, signatureRequired: true })).toBe(true);
+    expect(separatesAgentOwner({ separationOfDuties: false, signatureRequired: true }, false)).toBe(false);
     expect(separatesAgentOwner({ separationOfDuties: true, signatureRequired: false })).toBe(true);
     expect(separatesAgentOwner({ separationOfDuties: false, signatureRequired: false })).toBe(false);
   });
@@ -64,16 +65,17 @@ describe('separation of duties from the agent owner', () => {
       fc.property(
         fc.boolean(),
         fc.boolean(),
+        fc.option(fc.boolean(), { nil: undefined }),
         fc.constantFrom(...options.map((option) => option.id), 'unknown'),
         fc.constantFrom('user_a', 'user_b'),
         fc.option(fc.constantFrom('user_a', 'user_b'), { nil: null }),
-        (separationOfDuties, signatureRequired, option, deciderId, agentOwnerId) => {
+        (separationOfDuties, signatureRequired, ruleSetting, option, deciderId, agentOwnerId) => {
           const gate = makeGate('recovery', { options, separationOfDuties, signatureRequired });
           const expected =
-            (separationOfDuties || signatureRequired) &&
+            (separationOfDuties || (signatureRequired && ruleSetting !== false)) &&
             agentOwnerId === deciderId &&
             approvesAction(gate, option);
-          expect(refuses({ gate, option, deciderId, agentOwnerId })).toBe(expected);
+          expect(refuses({ gate, ruleSetting, option, deciderId, agentOwnerId })).toBe(expected);
         },
       ),
     );

@@ -1,9 +1,15 @@
 import { GatehouseError } from './errors.js';
 import type { Gate } from './schemas.js';
 
-/** True when the gate keeps its agent's owner from approving it: asked for, or a signed gate. */
-export function separatesAgentOwner(gate: Pick<Gate, 'separationOfDuties' | 'signatureRequired'>): boolean {
-  return gate.separationOfDuties || gate.signatureRequired;
+/**
+ * True when the gate keeps its agent's owner from approving it: asked for, or a signed gate unless
+ * its policy rule says `separationOfDuties: false` (`ruleSetting`).
+ */
+export function separatesAgentOwner(
+  gate: Pick<Gate, 'separationOfDuties' | 'signatureRequired'>,
+  ruleSetting?: boolean | undefined,
+): boolean {
+  return gate.separationOfDuties || (gate.signatureRequired && ruleSetting !== false);
 }
 
 /** True when choosing `optionId` lets the action go ahead (approved, or resolved by a gate-specific option). */
@@ -17,6 +23,8 @@ export function approvesAction(gate: Pick<Gate, 'options'>, optionId: string): b
 /** Who is deciding and who owns the agent that asked (null for agents from before owners were kept). */
 export interface OwnerSeparationInput {
   gate: Pick<Gate, 'id' | 'agentId' | 'options' | 'separationOfDuties' | 'signatureRequired'>;
+  /** The gate's policy rule setting, when it has one. */
+  ruleSetting?: boolean | undefined;
   option: string;
   deciderId: string;
   agentOwnerId: string | null;
@@ -30,7 +38,8 @@ export interface OwnerSeparationInput {
  */
 export function assertNotAgentOwner(input: OwnerSeparationInput): void {
   const { gate, option, deciderId, agentOwnerId } = input;
-  if (!separatesAgentOwner(gate) || agentOwnerId === null || agentOwnerId !== deciderId) return;
+  if (!separatesAgentOwner(gate, input.ruleSetting) || agentOwnerId === null || agentOwnerId !== deciderId)
+    return;
   if (!approvesAction(gate, option)) return;
   throw new GatehouseError(
     'OWNER_APPROVAL',
