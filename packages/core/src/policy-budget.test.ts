@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from './default-policy.js';
 import { GatehouseError } from './errors.js';
-import { POLICY_BUDGET, type PolicyBudgetIssue } from './policy-budget.js';
+import { countCollectionElements, POLICY_BUDGET, type PolicyBudgetIssue } from './policy-budget.js';
+import { evaluatePolicy } from './policy-engine.js';
 import { compilePolicy } from './policy-load.js';
 
 const rule = (id: string, condition?: string) => ({
@@ -132,5 +133,70 @@ describe('policy budget', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('evaluation budget per request', () => {
+  const request = (xs: unknown[]) => ({
+    event: 'tool_call',
+    tool: 'shell',
+    args: { xs },
+    agent: { id: 'agent-1' },
+  });
+  const quadratic = 'args.xs.exists(a, args.xs.exists(b, a + b < 0))';
+  const only = (condition: string) => ({ name: 'only', rules: [rule('heavy', condition)] });
+
+  function referenceCount(value: unknown): number {
+    if (Array.isArray(value)) return value.length + value.reduce((n: number, v) => n + referenceCount(v), 0);
+    if (typeof value === 'object' && value !== null) return referenceCount(Object.values(value));
+    return 0;
+  }
+
+  it('counts every list element and map entry of a request', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(countCollectionElements(value)).toBe(referenceCount(value));
+      }),
+    );
+  });
+
+  it('runs a comprehension over a small request as written', () => {
+    const compiled = compilePolicy(only(quadratic));
+    const decision = evaluatePolicy(compiled, request([1, -2, 3]));
+    expect(decision).toMatchObject({ action: 'deny', ruleId: 'heavy', errors: [] });
+  });
+
+  it('gates instead of running a condition whose estimate for the request is over the budget', () => {
+    const compiled = compilePolicy(only(quadratic));
+    const xs = Array.from({ length: 10_000 }, (_, i) => i);
+    const started = performance.now();
+    const decision = evaluatePolicy(compiled, request(xs));
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(decision).toMatchObject({ action: 'gate', ruleId: 'heavy' });
+    expect(decision.errors).toEqual([
+      { ruleId: 'heavy', message: expect.stringContaining('evaluation budget') },
+    ]);
+  });
+
+  it('shares one budget between the conditions of a request', () => {
+    // 11 nodes × (800 elements + a few entries)² ≈ 7 million steps: each fits alone, not both.
+    const rules = ['a', 'b'].map((id, i) => ({
+      id,
+      priority: 10 - i,
+      action: 'deny',
+      reason: 'test',
+      condition: 'args.xs.exists(a, args.xs.exists(b, a < 0))',
+    }));
+    const compiled = compilePolicy({ name: 'shared', rules });
+    const decision = evaluatePolicy(compiled, request(Array.from({ length: 800 }, (_, i) => i)));
+    expect(decision.errors).toEqual([{ ruleId: 'b', message: expect.stringContaining('evaluation budget') }]);
+    expect(decision).toMatchObject({ action: 'gate', ruleId: 'b' });
+  });
+
+  it('never holds back a condition without comprehensions, however large the request', () => {
+    const compiled = compilePolicy(DEFAULT_POLICY);
+    const xs = Array.from({ length: 200_000 }, (_, i) => `file-${i}`);
+    const decision = evaluatePolicy(compiled, request(xs));
+    expect(decision.errors).toEqual([]);
   });
 });

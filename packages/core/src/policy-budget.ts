@@ -20,6 +20,12 @@ export interface PolicyBudget {
   readonly maxMapLiteral: number;
   /** Longest string or bytes literal, in characters. */
   readonly maxStringLiteral: number;
+  /**
+   * Estimated evaluation steps one request may spend on conditions: each condition costs its
+   * parse-tree nodes times (the request's list elements and map entries + 1) to the power of its
+   * comprehension nesting. A condition that would go over is not run; its rule gates.
+   */
+  readonly maxEvaluationCost: number;
 }
 
 /** The limits Gatehouse enforces on every policy. */
@@ -32,6 +38,7 @@ export const POLICY_BUDGET: PolicyBudget = {
   maxListLiteral: 100,
   maxMapLiteral: 100,
   maxStringLiteral: 1000,
+  maxEvaluationCost: 10_000_000,
 };
 
 export type PolicyBudgetLimit = keyof PolicyBudget;
@@ -121,6 +128,7 @@ const DESCRIBE: Record<PolicyBudgetLimit, (max: number, n: string) => string> = 
   maxListLiteral: (max, n) => `a list literal has ${n} elements; at most ${max} are allowed`,
   maxMapLiteral: (max, n) => `a map literal has ${n} entries; at most ${max} are allowed`,
   maxStringLiteral: (max, n) => `a string literal is ${n} characters long; at most ${max} are allowed`,
+  maxEvaluationCost: (max, n) => `evaluating would take about ${n} steps; at most ${max} are allowed`,
 };
 
 function violation(limit: PolicyBudgetLimit, actual: number | null, budget: PolicyBudget) {
@@ -139,6 +147,36 @@ export function conditionTextViolations(
   budget: PolicyBudget = POLICY_BUDGET,
 ): PolicyBudgetViolation[] {
   return over('maxConditionChars', source.length, budget);
+}
+
+/** What the evaluation-cost estimate needs to know of a condition. */
+export interface ConditionCostModel {
+  readonly nodes: number;
+  readonly scopeDepth: number;
+}
+
+/** The cost model of a parsed condition. */
+export function conditionCostModel(ast: ASTNode): ConditionCostModel {
+  const { nodes, scopeDepth } = measure(ast);
+  return { nodes, scopeDepth };
+}
+
+/** Estimated steps of one condition over a request holding `elements` list elements and map entries. */
+export function estimateConditionCost(model: ConditionCostModel, elements: number): number {
+  return model.nodes * (elements + 1) ** model.scopeDepth;
+}
+
+/** List elements and map entries anywhere in `value`, counting stops once it passes `cap`. */
+export function countCollectionElements(value: unknown, cap = Number.MAX_SAFE_INTEGER): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  for (let item = stack.pop(); item !== undefined && count <= cap; item = stack.pop()) {
+    if (typeof item !== 'object' || item === null) continue;
+    const children = Array.isArray(item) ? item : Object.values(item);
+    count += children.length;
+    for (const child of children) if (typeof child === 'object' && child !== null) stack.push(child);
+  }
+  return count;
 }
 
 /** The limits a parsed condition goes over; the first is the one to report. */

@@ -1,8 +1,13 @@
 import { Environment } from '@marcbachmann/cel-js';
 import { type AlwaysGatedCategory, classifyAlwaysGated, isDestructiveCommand } from './destructive.js';
 import {
+  type ConditionCostModel,
+  conditionCostModel,
   conditionTextViolations,
   conditionTreeViolations,
+  countCollectionElements,
+  estimateConditionCost,
+  POLICY_BUDGET,
   type PolicyBudgetViolation,
   parserLimits,
   parserLimitViolation,
@@ -38,6 +43,10 @@ export interface ConditionContext {
   readonly request: PolicyRequest;
   readonly activation: Readonly<Record<keyof typeof POLICY_CONDITION_VARIABLES, unknown>>;
   categories: AlwaysGatedCategory[] | null;
+  /** List elements and map entries in the request, counted when a comprehension first needs them. */
+  elements: number | null;
+  /** Estimated evaluation steps spent on this request's conditions so far. */
+  spent: number;
 }
 
 /** A condition parsed and type-checked at load, ready to run many times. */
@@ -70,6 +79,8 @@ export function createConditionContext(request: PolicyRequest): ConditionContext
       impact: request.impact ?? null,
     },
     categories: null,
+    elements: null,
+    spent: 0,
   };
 }
 
@@ -138,7 +149,24 @@ function overBudget(violation: PolicyBudgetViolation): ConditionCompileResult {
   return { ok: false, message: violation.message, budget: violation };
 }
 
-function compileWith(env: Environment, source: string): ConditionCompileResult {
+type CostModels = WeakMap<CompiledCondition, ConditionCostModel>;
+
+/** Charges a condition's estimated cost to the request, or throws when it would go over the budget. */
+function charge(context: ConditionContext, model: ConditionCostModel): void {
+  const max = POLICY_BUDGET.maxEvaluationCost;
+  if (model.scopeDepth > 0 && context.elements === null) {
+    context.elements = countCollectionElements(context.request, max);
+  }
+  const cost = estimateConditionCost(model, context.elements ?? 0);
+  if (context.spent + cost > max) {
+    throw new Error(
+      `not run: over the evaluation budget (about ${cost} steps over the request's ${context.elements} list elements and map entries; ${max - context.spent} of ${max} left)`,
+    );
+  }
+  context.spent += cost;
+}
+
+function compileWith(env: Environment, source: string, models: CostModels): ConditionCompileResult {
   const tooLong = conditionTextViolations(source)[0];
   if (tooLong !== undefined) return overBudget(tooLong);
   let parsed: ReturnType<Environment['parse']>;
@@ -162,7 +190,9 @@ function compileWith(env: Environment, source: string): ConditionCompileResult {
       message: `riskAtLeast: unknown risk level "${badRisk[0]}"; use ${RISK_LEVELS.join(', ')}`,
     };
   }
-  return { ok: true, condition: parsed as CompiledCondition };
+  const condition = parsed as CompiledCondition;
+  models.set(condition, conditionCostModel(parsed.ast));
+  return { ok: true, condition };
 }
 
 /** Creates the CEL environment policy conditions compile and run in. */
@@ -171,9 +201,12 @@ export function createConditionEnvironment(): ConditionEnvironment {
   const scope: { current: ConditionContext | null } = { current: null };
   const options = { homogeneousAggregateLiterals: false, limits: parserLimits() };
   const env = registerAll(new Environment(options), scope);
+  const models: CostModels = new WeakMap();
   return {
-    compile: (source) => compileWith(env, source),
+    compile: (source) => compileWith(env, source, models),
     run(condition, context) {
+      const model = models.get(condition);
+      if (model !== undefined) charge(context, model);
       const previous = scope.current;
       scope.current = context;
       try {
