@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import {
   type ConditionOutcomes,
@@ -33,8 +35,22 @@ function evaluate(job: PolicyWorkerJob, post: (message: PolicyWorkerMessage) => 
   }
 }
 
+/**
+ * Runs this thread at the lowest CPU priority, so an evaluation spinning until its time limit never
+ * takes the core the event loop needs. Linux keeps nice values per thread; elsewhere this is skipped.
+ */
+function yieldCpu(): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid)) setPriority(tid, 19);
+  } catch {
+    // No /proc (not Linux): the thread keeps the process's priority.
+  }
+}
+
 const port = parentPort;
 if (port !== null) {
+  yieldCpu();
   const post = (message: PolicyWorkerMessage) => port.postMessage(message);
   port.on('message', (job: PolicyWorkerJob) => evaluate(job, post));
   post({ type: 'ready' });
