@@ -117,6 +117,7 @@ export function createStoreTx(ctx: TxContext, options: { readOnly: boolean }): S
     getToken: (hash) => people.getToken(ctx, hash),
     getCredentials: (hashes) => credentials.getCredentials(ctx, hashes),
     listSigningKeys: (userId) => people.listSigningKeys(ctx, userId),
+    getSigningKeyByFingerprint: (fingerprint) => people.getSigningKeyByFingerprint(ctx, fingerprint),
     getRun: (id) => runs.getRun(ctx, id),
     listRuns: (filter) => runs.listRuns(ctx, filter),
     getGate: (id) => gates.getGate(ctx, id),

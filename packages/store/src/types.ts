@@ -30,7 +30,8 @@ export interface UserRecord {
 /** A stored credential: agent API token or a person's session; only the hash is kept. */
 export interface TokenRecord {
   tokenHash: string;
-  kind: 'agent' | 'session' | 'login_link';
+  /** `key_challenge`: a one-time nonce a person signs to prove they hold a key they register. */
+  kind: 'agent' | 'session' | 'login_link' | 'key_challenge';
   subjectId: string;
   createdAt: number;
   expiresAt: number | null;
@@ -49,6 +50,8 @@ export interface SigningKeyRecord {
   userId: string;
   /** Ed25519 public key, base64 (raw 32 bytes) or PEM. */
   publicKey: string;
+  /** SHA-256 of the raw key bytes, hex; unique across everyone, so a key belongs to one person. */
+  fingerprint: string;
   createdAt: number;
   revokedAt: number | null;
 }
@@ -277,6 +280,8 @@ export interface StoreTx {
 
   insertSigningKey(key: SigningKeyRecord): Promise<void>;
   listSigningKeys(userId: string): Promise<SigningKeyRecord[]>;
+  /** The key with this fingerprint, whoever registered it, revoked or not. */
+  getSigningKeyByFingerprint(fingerprint: string): Promise<SigningKeyRecord | null>;
 
   insertRun(run: Run): Promise<void>;
   getRun(id: string): Promise<(Run & { version: number }) | null>;

@@ -82,20 +82,47 @@ export function describeRecordContract(ctx: ContractContext): void {
     expect(await store.read((tx) => tx.getCredentials(['missing']))).toEqual([]);
   });
 
-  it('lists signing keys of one person', async () => {
+  it('lists signing keys of one person and finds a key by fingerprint', async () => {
     const { store } = ctx.harness();
     const key = {
       id: uid('key'),
       userId: 'user_a',
       publicKey: 'MCowBQYDK2VwAyEA',
+      fingerprint: uid('fp'),
       createdAt: 5,
       revokedAt: null,
     };
+    const other = { ...key, id: uid('key'), userId: 'user_b', fingerprint: uid('fp') };
     await store.transaction(async (tx) => {
       await tx.insertSigningKey(key);
-      await tx.insertSigningKey({ ...key, id: uid('key'), userId: 'user_b' });
+      await tx.insertSigningKey(other);
     });
     expect(await store.read((tx) => tx.listSigningKeys('user_a'))).toEqual([key]);
+    expect(await store.read((tx) => tx.getSigningKeyByFingerprint(other.fingerprint))).toEqual(other);
+    expect(await store.read((tx) => tx.getSigningKeyByFingerprint('missing'))).toBeNull();
+  });
+
+  it('refuses one key fingerprint for a second person with CONFLICT', async () => {
+    const { store } = ctx.harness();
+    const key = {
+      id: uid('key'),
+      userId: 'user_a',
+      publicKey: 'MCowBQYDK2VwAyEA',
+      fingerprint: uid('fp'),
+      createdAt: 5,
+      revokedAt: null,
+    };
+    await store.transaction((tx) => tx.insertSigningKey(key));
+    await expect(
+      store.transaction((tx) => tx.insertSigningKey({ ...key, id: uid('key'), userId: 'user_b' })),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
+
+  it('keeps the person who created an agent', async () => {
+    const { store } = ctx.harness();
+    const agent = makeAgent({ createdBy: 'user_owner' });
+    await store.transaction((tx) => tx.insertAgent(agent));
+    expect(await store.read((tx) => tx.getAgent(agent.id))).toEqual(agent);
   });
 
   it('updates a run only at the version it was read at', async () => {

@@ -10,6 +10,7 @@ export interface AgentsTable {
   profile: string | null;
   autonomy: string | null;
   created_at: number;
+  created_by: string | null;
 }
 
 export interface UsersTable {
@@ -36,6 +37,7 @@ export interface SigningKeysTable {
   public_key: string;
   created_at: number;
   revoked_at: number | null;
+  fingerprint: string | null;
 }
 
 export interface RunsTable {

@@ -3,6 +3,7 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely/migrati
 import type { Dialect } from '../db/schema.js';
 import { initialMigration } from './0001-initial.js';
 import { webhooksMigration } from './0002-webhooks.js';
+import { accountsMigration } from './0003-accounts.js';
 
 /** Migrations take a Kysely instance of any table shape. */
 export type MigrationDb = Parameters<Migration['up']>[0];
@@ -15,6 +16,7 @@ export function createMigrationProvider(dialect: Dialect): MigrationProvider {
   const migrations: Record<string, Migration> = {
     '0001_initial': initialMigration(dialect),
     '0002_webhooks': webhooksMigration(dialect),
+    '0003_accounts': accountsMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -12,6 +12,7 @@ function toAgent(row: Selectable<AgentsTable>): Agent {
     profile: row.profile,
     autonomy: row.autonomy as AutonomyLevel | null,
     createdAt: int(row.created_at),
+    ...(row.created_by === null ? {} : { createdBy: row.created_by }),
   };
 }
 
@@ -42,6 +43,7 @@ function toSigningKey(row: Selectable<SigningKeysTable>): SigningKeyRecord {
     id: row.id,
     userId: row.user_id,
     publicKey: row.public_key,
+    fingerprint: row.fingerprint ?? '',
     createdAt: int(row.created_at),
     revokedAt: intOrNull(row.revoked_at),
   };
@@ -56,6 +58,7 @@ export async function insertAgent({ db }: TxContext, agent: Agent): Promise<void
       profile: agent.profile,
       autonomy: agent.autonomy,
       created_at: agent.createdAt,
+      created_by: agent.createdBy ?? null,
     })
     .execute();
 }
@@ -178,6 +181,7 @@ export async function insertSigningKey({ db }: TxContext, key: SigningKeyRecord)
       id: key.id,
       user_id: key.userId,
       public_key: key.publicKey,
+      fingerprint: key.fingerprint,
       created_at: key.createdAt,
       revoked_at: key.revokedAt,
     })
@@ -193,4 +197,16 @@ export async function listSigningKeys({ db }: TxContext, userId: string): Promis
     .orderBy('id')
     .execute();
   return rows.map(toSigningKey);
+}
+
+export async function getSigningKeyByFingerprint(
+  { db }: TxContext,
+  fingerprint: string,
+): Promise<SigningKeyRecord | null> {
+  const row = await db
+    .selectFrom('signing_keys')
+    .selectAll()
+    .where('fingerprint', '=', fingerprint)
+    .executeTakeFirst();
+  return row ? toSigningKey(row) : null;
 }
