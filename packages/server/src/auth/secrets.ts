@@ -1,7 +1,7 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 /** A new bearer token: 256 random bits, URL-safe, with a prefix that tells what it is. */
-export function generateToken(prefix: 'gha' | 'ghs' | 'ghl'): string {
+export function generateToken(prefix: 'gha' | 'ghs' | 'ghl' | 'ghk'): string {
   return `${prefix}_${randomBytes(32).toString('base64url')}`;
 }
 

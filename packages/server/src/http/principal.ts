@@ -7,7 +7,14 @@ import { createPrincipalCache, type Found } from './principal-cache.js';
 /** Who is calling: an agent by its token, a person by a session, or nobody. */
 export type Principal =
   | { kind: 'agent'; id: string }
-  | { kind: 'user'; id: string; name: string; role: Role }
+  | {
+      kind: 'user';
+      id: string;
+      name: string;
+      role: Role;
+      /** When this session began (epoch ms): a recent sign-in stands in for the password. */
+      signedInAt?: number;
+    }
   | { kind: 'anonymous' };
 
 declare module 'fastify' {
@@ -48,7 +55,13 @@ async function lookUpCredential(store: Store, tokenHash: string): Promise<Found<
     if (record.kind !== 'session') return null;
     const user = await tx.getUser(record.subjectId);
     if (!user || user.disabled) return null;
-    const principal = { kind: 'user', id: user.id, name: user.name, role: user.role } as const;
+    const principal = {
+      kind: 'user',
+      id: user.id,
+      name: user.name,
+      role: user.role,
+      signedInAt: record.createdAt,
+    } as const;
     return { value: Object.freeze(principal), expiresAt };
   });
 }

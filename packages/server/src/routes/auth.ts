@@ -21,6 +21,41 @@ const linkBody = z.strictObject({
 
 const keyBody = z.strictObject({
   publicKey: z.string().min(40).max(1000).describe('Ed25519 public key: PEM, or the raw 32 bytes in base64'),
+  challenge: z
+    .string()
+    .regex(
+      /^ghk_[A-Za-z0-9_-]{20,100}$/,
+      'a key challenge looks like ghk_…; get one from GET /v1/me/keys/challenge',
+    )
+    .describe('The one-time challenge from GET /v1/me/keys/challenge'),
+  proof: z
+    .string()
+    .min(80)
+    .max(200)
+    .describe(
+      "Ed25519 signature (base64) of core's keyProofText({ challenge, userId }) made with the new key",
+    ),
+  password: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Your password; needed when you signed in more than 5 minutes ago'),
+});
+
+const passwordBody = z.strictObject({
+  currentPassword: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Needed when you have a password and signed in more than 5 minutes ago'),
+  newPassword: z.string().min(12).max(200).describe('12 to 200 characters, not your login name'),
+});
+
+const challengeResponse = z.object({
+  challenge: z.string().describe("Sign core's keyProofText({ challenge, userId }) with the key you register"),
+  expiresAt: z.number().describe('Epoch ms; the challenge works once, until then'),
 });
 
 const meResponse = z.discriminatedUnion('kind', [
@@ -61,11 +96,33 @@ export async function authRoutes(base: FastifyInstance, ctx: AppContext, service
 
   app.post(
     '/v1/auth/logout',
-    { schema: { tags, response: { 200: z.object({ ok: z.literal(true) }) } } },
+    {
+      schema: {
+        tags,
+        response: {
+          200: z.object({
+            ok: z.literal(true),
+            hasPassword: z
+              .boolean()
+              .describe('false: the person has no password and needs a new login link to sign in again'),
+          }),
+        },
+      },
+    },
     async (request, reply) => {
       const user = requireUser(request, 'viewer');
-      await services.sessions.logout(user.id, bearerOf(request));
+      const { hasPassword } = await services.sessions.logout(user.id, bearerOf(request));
       setSessionCookie(reply, ctx, '', 0);
+      return { ok: true as const, hasPassword };
+    },
+  );
+
+  app.put(
+    '/v1/me/password',
+    { schema: { tags, body: passwordBody, response: { 200: z.object({ ok: z.literal(true) }) } } },
+    async (request) => {
+      const user = requireUser(request, 'viewer');
+      await services.sessions.setPassword(user, request.body);
       return { ok: true as const };
     },
   );
@@ -81,12 +138,21 @@ export async function authRoutes(base: FastifyInstance, ctx: AppContext, service
     return { kind: 'user' as const, user, keys };
   });
 
+  app.get(
+    '/v1/me/keys/challenge',
+    { schema: { tags, response: { 200: challengeResponse } } },
+    async (request) => {
+      const user = requireUser(request, 'viewer');
+      return services.users.keyChallenge(user.id);
+    },
+  );
+
   app.post(
     '/v1/me/keys',
     { schema: { tags, body: keyBody, response: { 201: z.object({ key: signingKeySchema }) } } },
     async (request, reply) => {
       const user = requireUser(request, 'viewer');
-      const key = await services.users.registerKey(user.id, request.body.publicKey);
+      const key = await services.users.registerKey(user, request.body);
       return reply.status(201).send({ key });
     },
   );

@@ -114,7 +114,7 @@ describe.each(dialects)('confidence reports on %s', (dialect) => {
     const run = await createRunViaApi(test);
     const before = await snapshotState(test.store);
     expect((await report({ score: 50 }, test.tokens.admin)).statusCode).toBe(403);
-    expect((await report({ runId: run.id, score: 50 }, test.tokens.otherAgent)).statusCode).toBe(403);
+    expect((await report({ runId: run.id, score: 50 }, test.tokens.otherAgent)).statusCode).toBe(404);
     expect((await report({ runId: 'run_missing', score: 50 })).statusCode).toBe(404);
     expect(await snapshotState(test.store)).toBe(before);
     await postIntervention(test, run.id, { kind: 'stop' });

@@ -208,7 +208,7 @@ describe.each(dialects)('gate requests on %s', (dialect) => {
       'RUN_NOT_ACTIVE',
     );
     const foreign = await insertTestRun(test, { agentId: test.ids.otherAgentId });
-    expect((await postGate(test, { runId: foreign.id, tool: 'read_file', args: {} })).statusCode).toBe(403);
+    expect((await postGate(test, { runId: foreign.id, tool: 'read_file', args: {} })).statusCode).toBe(404);
     expect((await postGate(test, { runId: 'run_unknown', tool: 'read_file', args: {} })).statusCode).toBe(
       404,
     );
@@ -272,8 +272,8 @@ describe.each(dialects)('gate requests on %s', (dialect) => {
   it('lets agents read, list and wait only on their own gates, and never decide', async () => {
     await start();
     const gateId = await openTestGate(test, { tool: 'shell', args: { command: 'ls' } });
-    expect((await get(`/v1/gates/${gateId}`, test.tokens.otherAgent)).statusCode).toBe(403);
-    expect((await get(`/v1/gates/${gateId}/wait?timeoutMs=0`, test.tokens.otherAgent)).statusCode).toBe(403);
+    expect((await get(`/v1/gates/${gateId}`, test.tokens.otherAgent)).statusCode).toBe(404);
+    expect((await get(`/v1/gates/${gateId}/wait?timeoutMs=0`, test.tokens.otherAgent)).statusCode).toBe(404);
     expect((await get('/v1/gates', test.tokens.otherAgent)).json().items).toEqual([]);
     expect((await get(`/v1/gates?agentId=${test.ids.agentId}`, test.tokens.otherAgent)).statusCode).toBe(403);
     expect((await get('/v1/gates', test.tokens.agent)).json().items).toHaveLength(1);

@@ -40,6 +40,11 @@ export const agentSchema = z
       .nullable()
       .describe('Default autonomy of its runs; null = from the profile'),
     createdAt: z.number().describe('Epoch ms'),
+    createdBy: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('Person who created it and owns it; null for agents made before owners were kept'),
   })
   .describe('An agent');
 

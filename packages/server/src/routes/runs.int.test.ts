@@ -107,11 +107,11 @@ describe.each(dialects)('runs on %s', (dialect) => {
     expect(forAgent.agentId).toBe(test.ids.otherAgentId);
   });
 
-  it("shows an agent only its own runs and refuses another agent's run with 403", async () => {
+  it("shows an agent only its own runs and answers another agent's run with 404, like an unknown one", async () => {
     const mine = await createRunViaApi(test);
     const theirs = await createRunViaApi(test, {}, test.tokens.otherAgent);
-    expect((await get(`/v1/runs/${theirs.id}`, test.tokens.agent)).statusCode).toBe(403);
-    expect((await get(`/v1/runs/${theirs.id}/interventions`, test.tokens.agent)).statusCode).toBe(403);
+    expect((await get(`/v1/runs/${theirs.id}`, test.tokens.agent)).statusCode).toBe(404);
+    expect((await get(`/v1/runs/${theirs.id}/interventions`, test.tokens.agent)).statusCode).toBe(404);
     expect((await get(`/v1/runs?agentId=${test.ids.otherAgentId}`, test.tokens.agent)).statusCode).toBe(403);
     const own = (await get('/v1/runs?limit=500', test.tokens.agent)).json();
     expect(own.items.every((run: TestRun) => run.agentId === test.ids.agentId)).toBe(true);
@@ -260,9 +260,9 @@ describe.each(dialects)('runs on %s', (dialect) => {
     ).toBe(403);
     expect(
       (await checkpoint(run.id, { phase: 1, type: 'strategic' }, test.tokens.otherAgent)).statusCode,
-    ).toBe(403);
+    ).toBe(404);
     expect((await post(`/v1/runs/${run.id}/complete`, test.tokens.admin)).statusCode).toBe(403);
-    expect((await post(`/v1/runs/${run.id}/complete`, test.tokens.otherAgent)).statusCode).toBe(403);
+    expect((await post(`/v1/runs/${run.id}/complete`, test.tokens.otherAgent)).statusCode).toBe(404);
     expect((await checkpoint(run.id, { phase: 0, type: 'strategic' })).statusCode).toBe(400);
     expect(await snapshotState(test.store)).toBe(before);
   });

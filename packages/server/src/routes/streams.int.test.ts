@@ -125,9 +125,9 @@ describe.each(dialects)('event streams on %s', (dialect) => {
     stream.close();
   });
 
-  it("refuses another agent's run with 403, no credential with 401 and an unknown run with 404", async () => {
+  it("answers another agent's run and an unknown run with 404, no credential with 401", async () => {
     const run = await createRunViaApi(test);
-    expect((await connect(`/v1/runs/${run.id}/events`, test.tokens.otherAgent)).status).toBe(403);
+    expect((await connect(`/v1/runs/${run.id}/events`, test.tokens.otherAgent)).status).toBe(404);
     expect((await openEventStream(`${base}/v1/runs/${run.id}/events`)).status).toBe(401);
     expect((await connect('/v1/runs/run_missing/events', test.tokens.viewer)).status).toBe(404);
     expect(

@@ -47,6 +47,28 @@ export async function userRoutes(base: FastifyInstance, _ctx: AppContext, servic
     },
   );
 
+  app.post(
+    '/v1/users/:id/login-link',
+    {
+      schema: {
+        tags,
+        params: z.strictObject({ id: userIdSchema }),
+        response: {
+          201: z.object({
+            token: z.string().describe('One-time login link token (ghl_…); shown only this once'),
+            expiresAt: z.number().describe('Epoch ms; the link works once, until then'),
+            path: z.string().describe('Where the person opens it: /login#token=…, after the server address'),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const admin = requireUser(request, 'admin');
+      const link = await services.users.issueLoginLink(admin.id, request.params.id);
+      return reply.status(201).send({ ...link, path: `/login#token=${link.token}` });
+    },
+  );
+
   app.patch(
     '/v1/users/:id',
     {

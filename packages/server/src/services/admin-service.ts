@@ -1,4 +1,3 @@
-import { generateToken, hashPassword } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
 import { type AgentService, createAgentService } from './agents.js';
 import { commit } from './commit.js';
@@ -20,19 +19,20 @@ export interface BootstrapResult {
 }
 
 export function createAdminServices(ctx: AppContext): AdminServices {
+  const sessions = createSessionService(ctx);
   return {
-    users: createUserService(ctx),
+    users: createUserService(ctx, sessions),
     agents: createAgentService(ctx),
-    sessions: createSessionService(ctx),
+    sessions,
   };
 }
 
 /**
- * On first start (no person exists) creates `admin` with a random password nobody is shown and a
- * one-time login link; does nothing when anyone exists, so restarts never add a second admin.
+ * On first start (no person exists) creates `admin` with no password and a one-time login link;
+ * does nothing when anyone exists, so restarts never add a second admin. A later link comes from
+ * `gatehouse admin login-link` on the server host, or from another admin.
  */
 export async function bootstrap(ctx: AppContext, sessions: SessionService): Promise<BootstrapResult> {
-  const passwordHash = await hashPassword(generateToken('ghs'));
   return commit(ctx, async ({ tx, audit }) => {
     if ((await tx.listUsers()).length > 0) return { created: false, loginToken: null, expiresAt: null };
     const id = ctx.ids.next('user');
@@ -40,7 +40,7 @@ export async function bootstrap(ctx: AppContext, sessions: SessionService): Prom
       id,
       name: 'admin',
       role: 'admin',
-      passwordHash,
+      passwordHash: null,
       disabled: false,
       createdAt: tx.now,
     });

@@ -55,6 +55,7 @@ export function createAgentService(ctx: AppContext): AgentService {
           profile: input.profile ?? null,
           autonomy: input.autonomy ?? null,
           createdAt: tx.now,
+          createdBy: actorId,
         };
         await tx.insertAgent(agent);
         await audit({

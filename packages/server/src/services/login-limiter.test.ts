@@ -1,41 +1,69 @@
 import { createFakeClock } from '@gatehouse/core';
 import { describe, expect, it } from 'vitest';
-import { createAttemptLimiter } from './login-limiter.js';
+import { createLoginThrottle, passwordBuckets } from './login-limiter.js';
 
-describe('createAttemptLimiter', () => {
-  it('allows attempts up to the limit and refuses the next one', () => {
+describe('createLoginThrottle', () => {
+  it('lets the free attempts through, then waits 1 s doubling per attempt', () => {
     const clock = createFakeClock();
-    const limiter = createAttemptLimiter({ limit: 3, windowMs: 60_000, now: clock.now });
-    expect([1, 2, 3].map(() => limiter.take(['name:ada']))).toEqual([true, true, true]);
-    expect(limiter.take(['name:ada'])).toBe(false);
+    const throttle = createLoginThrottle({ now: clock.now });
+    const buckets = passwordBuckets('ada', '10.0.0.1', 3);
+    expect([1, 2].map(() => throttle.take(buckets))).toEqual([0, 0]);
+    expect(throttle.take(buckets)).toBe(0);
+    expect(throttle.take(buckets)).toBe(1000);
+    clock.advance(1000);
+    expect(throttle.take(buckets)).toBe(0);
+    expect(throttle.take(buckets)).toBe(2000);
   });
 
-  it('allows attempts again once the window has slid past them', () => {
+  it('counts nothing while closed, so hammering a closed bucket does not lengthen the wait', () => {
     const clock = createFakeClock();
-    const limiter = createAttemptLimiter({ limit: 2, windowMs: 60_000, now: clock.now });
-    limiter.take(['k']);
-    clock.advance(30_000);
-    limiter.take(['k']);
-    expect(limiter.take(['k'])).toBe(false);
-    clock.advance(30_001);
-    expect(limiter.take(['k'])).toBe(true);
+    const throttle = createLoginThrottle({ now: clock.now });
+    const buckets = passwordBuckets('ada', '10.0.0.1', 1);
+    throttle.take(buckets);
+    for (let i = 0; i < 100; i++) expect(throttle.take(buckets)).toBe(1000);
   });
 
-  it('refuses when any one key is at its limit and records nothing for the others', () => {
+  it('never keeps a bucket closed for longer than five minutes', () => {
     const clock = createFakeClock();
-    const limiter = createAttemptLimiter({ limit: 1, windowMs: 60_000, now: clock.now });
-    expect(limiter.take(['ip:1', 'name:a'])).toBe(true);
-    expect(limiter.take(['ip:1', 'name:b'])).toBe(false);
-    expect(limiter.take(['ip:2', 'name:b'])).toBe(true);
+    const throttle = createLoginThrottle({ now: clock.now });
+    const buckets = passwordBuckets('ada', '10.0.0.1', 1);
+    const waits: number[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const wait = throttle.take(buckets);
+      waits.push(wait);
+      clock.advance(wait);
+    }
+    expect(Math.max(...waits)).toBe(300_000);
   });
 
-  it('forgets the oldest keys past its key budget', () => {
+  it('keeps attempts at one address away from the same name at another address', () => {
     const clock = createFakeClock();
-    const limiter = createAttemptLimiter({ limit: 1, windowMs: 60_000, now: clock.now, maxKeys: 2 });
-    limiter.take(['a']);
-    limiter.take(['b']);
-    limiter.take(['c']);
-    expect(limiter.take(['a'])).toBe(true);
-    expect(limiter.take(['c'])).toBe(false);
+    const throttle = createLoginThrottle({ now: clock.now });
+    for (let i = 0; i < 50; i++) clock.advance(throttle.take(passwordBuckets('ada', '10.6.6.6', 1)));
+    expect(throttle.take(passwordBuckets('ada', '10.0.0.1', 1))).toBe(0);
+  });
+
+  it('takes back a refunded attempt and forgets a cleared bucket', () => {
+    const clock = createFakeClock();
+    const throttle = createLoginThrottle({ now: clock.now });
+    const [nameAtIp, ip] = passwordBuckets('ada', '10.0.0.1', 1);
+    if (!nameAtIp || !ip) throw new Error('two buckets expected');
+    expect(throttle.take([nameAtIp, ip])).toBe(0);
+    throttle.clear([nameAtIp.key]);
+    throttle.refund([ip.key]);
+    expect(throttle.take([nameAtIp, ip])).toBe(0);
+  });
+
+  it('forgets the oldest buckets past its key budget', () => {
+    const clock = createFakeClock();
+    const throttle = createLoginThrottle({ now: clock.now, maxKeys: 2 });
+    const bucket = (key: string) => [
+      { key, policy: { freeFailures: 1, baseDelayMs: 1000, maxDelayMs: 5000 } },
+    ];
+    throttle.take(bucket('a'));
+    throttle.take(bucket('b'));
+    throttle.take(bucket('c'));
+    expect(throttle.take(bucket('a'))).toBe(0);
+    expect(throttle.take(bucket('c'))).toBe(1000);
   });
 });

@@ -1,8 +1,8 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { createGateCatalog, type Gate, openGate } from '@gatehouse/core';
+import { createGateCatalog, type Gate, openGate, signedDecisionText } from '@gatehouse/core';
 import type { SigningKeyRecord } from '@gatehouse/store';
 import { describe, expect, it } from 'vitest';
-import { signedDecisionText, verifyDecisionSignature } from './signatures.js';
+import { verifyDecisionSignature } from './signatures.js';
 
 const gate: Gate = {
   ...openGate(
@@ -20,24 +20,38 @@ function keyPair() {
 }
 
 function record(publicKey: string, revokedAt: number | null = null): SigningKeyRecord {
-  return { id: `key_${publicKey.length}_${revokedAt}`, userId: 'user_a', publicKey, createdAt: 0, revokedAt };
+  return {
+    id: `key_${publicKey.length}_${revokedAt}`,
+    userId: 'user_a',
+    publicKey,
+    fingerprint: `fp_${publicKey.length}`,
+    createdAt: 0,
+    revokedAt,
+  };
 }
 
 function signText(
   privateKey: ReturnType<typeof keyPair>['privateKey'],
   option: string,
   encoding: BufferEncoding = 'base64',
+  reason?: string,
 ) {
-  return sign(null, Buffer.from(signedDecisionText(gate.id, option, gate.payloadHash)), privateKey).toString(
-    encoding,
-  );
+  const text = signedDecisionText({ gateId: gate.id, option, payloadHash: gate.payloadHash, reason });
+  return sign(null, Buffer.from(text), privateKey).toString(encoding);
 }
 
 describe('verifyDecisionSignature', () => {
-  it('signs canonical JSON of the gate, the option and the payload hash', () => {
-    expect(signedDecisionText('gate_1', 'approve', null)).toBe(
-      '{"gateId":"gate_1","option":"approve","payloadHash":null}',
-    );
+  it('verifies over the reason too: a signature for one reason does not cover another', () => {
+    const pair = keyPair();
+    const signature = signText(pair.privateKey, 'approve', 'base64', 'invoice 7');
+    const keys = [record(pair.raw)];
+    expect(
+      verifyDecisionSignature({ gate, option: 'approve', words: { reason: 'invoice 7' }, signature, keys })
+        .keyId,
+    ).toBe(keys[0]?.id);
+    expect(() =>
+      verifyDecisionSignature({ gate, option: 'approve', words: { reason: 'invoice 8' }, signature, keys }),
+    ).toThrow(expect.objectContaining({ code: 'SIGNATURE_INVALID' }));
   });
 
   it.each(['raw', 'pem'] as const)('accepts a signature that verifies with a %s key', (form) => {

@@ -1,12 +1,7 @@
 import { verify } from 'node:crypto';
-import { canonicalJson, type Gate, GatehouseError } from '@gatehouse/core';
+import { type Gate, GatehouseError, type SignedDecisionFields, signedDecisionText } from '@gatehouse/core';
 import type { SigningKeyRecord } from '@gatehouse/store';
 import { parseEd25519PublicKey } from '../auth/keys.js';
-
-/** What a signed decision binds: the gate, the option and the exact action. */
-export function signedDecisionText(gateId: string, option: string, payloadHash: string | null): string {
-  return canonicalJson({ gateId, option, payloadHash });
-}
 
 /** A signature that verified, and the registered key it verified with. */
 export interface VerifiedSignature {
@@ -29,22 +24,32 @@ function verifiesWith(key: SigningKeyRecord, message: Buffer, signature: Buffer)
   }
 }
 
+/** The words sent with a decision, as the person typed them. */
+export type DecisionWords = Pick<SignedDecisionFields, 'reason' | 'feedback' | 'instructions'>;
+
+/** The signed text of a decision on `gate`: core's one builder, so every signer and verifier agree. */
+export function decisionTextOf(gate: Gate, option: string, words: DecisionWords): string {
+  return signedDecisionText({ gateId: gate.id, option, payloadHash: gate.payloadHash, ...words });
+}
+
 /**
- * Checks a decision's Ed25519 signature over `signedDecisionText` against the person's registered,
- * unrevoked keys; throws SIGNATURE_REQUIRED or SIGNATURE_INVALID.
+ * Checks a decision's Ed25519 signature over core's `signedDecisionText` (gate, option, payload
+ * hash, reason, feedback, instructions) against the person's own unrevoked keys; throws
+ * SIGNATURE_REQUIRED or SIGNATURE_INVALID.
  */
 export function verifyDecisionSignature(options: {
   gate: Gate;
   option: string;
+  words?: DecisionWords;
   signature: string | undefined;
   keys: readonly SigningKeyRecord[];
 }): VerifiedSignature {
   const { gate, option, signature, keys } = options;
-  const text = signedDecisionText(gate.id, option, gate.payloadHash);
+  const text = decisionTextOf(gate, option, options.words ?? {});
   if (signature === undefined || signature.trim() === '') {
     throw new GatehouseError(
       'SIGNATURE_REQUIRED',
-      `gate ${gate.id} needs a signed decision: sign ${text} with your registered Ed25519 key and send it as signature`,
+      `gate ${gate.id} needs a signed decision: sign details.signedText with your registered Ed25519 key and send it as signature`,
       { field: 'signature', gateId: gate.id, signedText: text },
     );
   }
@@ -58,7 +63,7 @@ export function verifyDecisionSignature(options: {
       'SIGNATURE_INVALID',
       active.length === 0
         ? 'signature: you have no registered signing key; register one with POST /v1/me/keys'
-        : `signature: does not verify with any of your registered keys over ${text}`,
+        : 'signature: does not verify with any of your registered keys over details.signedText',
       { field: 'signature', gateId: gate.id, signedText: text, keys: active.length },
     );
   }

@@ -1,9 +1,12 @@
-import { GatehouseError, type Role } from '@gatehouse/core';
-import type { StoreTx, UserRecord } from '@gatehouse/store';
+import { verify } from 'node:crypto';
+import { GatehouseError, keyProofText, type Role } from '@gatehouse/core';
+import type { SigningKeyRecord, StoreTx, UserRecord } from '@gatehouse/store';
 import { keyFingerprint, parseEd25519PublicKey } from '../auth/keys.js';
-import { hashPassword } from '../auth/secrets.js';
+import { generateToken, hashPassword, hashToken } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
 import { commit } from './commit.js';
+import { invalidInput } from './gate-input.js';
+import { insertLoginLink, type SessionService, type SignedInPerson } from './sessions.js';
 
 /** A person as the API shows them: never the password hash. */
 export interface PublicUser {
@@ -41,8 +44,62 @@ export interface UserService {
     userId: string,
     input: { role?: Role | undefined; disabled?: boolean | undefined },
   ): Promise<PublicUser>;
-  registerKey(userId: string, publicKey: string): Promise<PublicSigningKey>;
+  /** A one-time challenge the person signs with the key they register; valid 5 minutes. */
+  keyChallenge(userId: string): Promise<{ challenge: string; expiresAt: number }>;
+  /**
+   * Registers a key after a recent sign-in or the password, with a proof (the challenge signed by
+   * the key); a key belongs to one person only.
+   */
+  registerKey(person: SignedInPerson, input: RegisterKeyInput): Promise<PublicSigningKey>;
   listKeys(userId: string): Promise<PublicSigningKey[]>;
+  /** A one-time login link for someone else, issued by an admin. */
+  issueLoginLink(actorId: string, userId: string): Promise<{ token: string; expiresAt: number }>;
+}
+
+export interface RegisterKeyInput {
+  publicKey: string;
+  challenge: string;
+  proof: string;
+  password?: string | undefined;
+}
+
+/** Key registration challenges last 5 minutes. */
+export const KEY_CHALLENGE_TTL_MS = 5 * 60 * 1000;
+
+function decodeProof(proof: string): Buffer | null {
+  const text = proof.trim();
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) return null;
+  const bytes = Buffer.from(text, /[-_]/.test(text) ? 'base64url' : 'base64');
+  return bytes.length === 64 ? bytes : null;
+}
+
+/** Uses up the person's challenge; a used, expired or someone else's challenge is refused. */
+async function useChallenge(tx: StoreTx, userId: string, challenge: string): Promise<void> {
+  const record = await tx.getToken(hashToken(challenge));
+  const live =
+    record?.kind === 'key_challenge' &&
+    record.subjectId === userId &&
+    record.revokedAt === null &&
+    (record.expiresAt === null || record.expiresAt > tx.now);
+  if (!record || !live || !(await tx.revokeToken(record.tokenHash, tx.now))) {
+    throw invalidInput('challenge', 'unknown, used or expired; get a new one from GET /v1/me/keys/challenge');
+  }
+}
+
+/** One key, one person: a key someone else registered is never theirs to sign with too. */
+async function refuseTakenKey(tx: StoreTx, userId: string, fingerprint: string): Promise<void> {
+  const existing = await tx.getSigningKeyByFingerprint(fingerprint);
+  if (existing === null) return;
+  if (existing.userId !== userId) {
+    throw new GatehouseError(
+      'CONFLICT',
+      'this key is registered to someone else; each person signs with a key of their own',
+      { field: 'publicKey' },
+    );
+  }
+  const message =
+    existing.revokedAt === null ? 'this key is already registered' : 'this key was revoked; make a new one';
+  throw new GatehouseError('CONFLICT', message, { field: 'publicKey', keyId: existing.id });
 }
 
 function notFound(userId: string): GatehouseError {
@@ -94,7 +151,7 @@ async function applyUpdate(
 }
 
 /** Creates the people service. */
-export function createUserService(ctx: AppContext): UserService {
+export function createUserService(ctx: AppContext, sessions: SessionService): UserService {
   return {
     async create(actorId, input) {
       const passwordHash = await hashPassword(input.password);
@@ -142,30 +199,69 @@ export function createUserService(ctx: AppContext): UserService {
       });
     },
 
-    async registerKey(userId, publicKey) {
-      const fingerprint = keyFingerprint(parseEd25519PublicKey(publicKey));
+    async keyChallenge(userId) {
+      const challenge = generateToken('ghk');
+      return commit(ctx, async ({ tx }) => {
+        const expiresAt = tx.now + KEY_CHALLENGE_TTL_MS;
+        await tx.insertToken({
+          tokenHash: hashToken(challenge),
+          kind: 'key_challenge',
+          subjectId: userId,
+          createdAt: tx.now,
+          expiresAt,
+          revokedAt: null,
+        });
+        return { challenge, expiresAt };
+      });
+    },
+
+    async registerKey(person, input) {
+      const key = parseEd25519PublicKey(input.publicKey);
+      const fingerprint = keyFingerprint(key);
+      await sessions.reauthenticate(person, input.password, 'password');
       return commit(ctx, async ({ tx, audit }) => {
-        const existing = await tx.listSigningKeys(userId);
-        const same = existing.find(
-          (key) =>
-            key.revokedAt === null && keyFingerprint(parseEd25519PublicKey(key.publicKey)) === fingerprint,
-        );
-        if (same) throw new GatehouseError('CONFLICT', 'this key is already registered', { keyId: same.id });
-        const key = {
+        await useChallenge(tx, person.id, input.challenge);
+        const proof = decodeProof(input.proof);
+        const text = Buffer.from(keyProofText({ challenge: input.challenge, userId: person.id }), 'utf8');
+        if (proof === null || !verify(null, text, key, proof)) {
+          throw new GatehouseError(
+            'SIGNATURE_INVALID',
+            'proof: sign the key proof text for this challenge with the private half of publicKey',
+            { field: 'proof' },
+          );
+        }
+        await refuseTakenKey(tx, person.id, fingerprint);
+        const record: SigningKeyRecord = {
           id: ctx.ids.next('key'),
-          userId,
-          publicKey: publicKey.trim(),
+          userId: person.id,
+          publicKey: input.publicKey.trim(),
+          fingerprint,
           createdAt: tx.now,
           revokedAt: null,
         };
-        await tx.insertSigningKey(key);
+        await tx.insertSigningKey(record);
         await audit({
           kind: 'key.registered',
-          actor: `user:${userId}`,
-          subject: userId,
-          data: { keyId: key.id, fingerprint },
+          actor: `user:${person.id}`,
+          subject: person.id,
+          data: { keyId: record.id, fingerprint },
         });
-        return { id: key.id, fingerprint, publicKey: key.publicKey, createdAt: key.createdAt };
+        return { id: record.id, fingerprint, publicKey: record.publicKey, createdAt: record.createdAt };
+      });
+    },
+
+    async issueLoginLink(actorId, userId) {
+      return commit(ctx, async ({ tx }) => {
+        const user = await tx.getUser(userId);
+        if (!user) throw notFound(userId);
+        if (user.disabled) {
+          throw new GatehouseError(
+            'INVALID_TRANSITION',
+            `${user.name} is disabled; enable them first (PATCH /v1/users/${userId})`,
+            { userId },
+          );
+        }
+        return insertLoginLink(tx, userId, `user:${actorId}`);
       });
     },
 

@@ -1,4 +1,4 @@
-import { Agent, request } from 'node:http';
+import { Agent, type IncomingHttpHeaders, request } from 'node:http';
 
 /** Parsed JSON from the API; tests read into it freely. */
 // biome-ignore lint/suspicious/noExplicitAny: test-only view of response bodies
@@ -8,6 +8,7 @@ export type Json = any;
 export interface HttpResult {
   status: number;
   body: Json;
+  headers: IncomingHttpHeaders;
   /** `Date.now()` just before the request was handed to the socket. */
   sentAt: number;
   answeredAt: number;
@@ -19,6 +20,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** Abort the request this many ms after sending it (a lost answer); the call then rejects. */
   abortAfterMs?: number;
+  /** Send from this local address (any of 127.0.0.0/8 on loopback), as another client would. */
+  from?: string;
 }
 
 /** A keep-alive HTTP client for one server, with a bounded socket pool. */
@@ -43,7 +46,15 @@ export function createHttpClient(url: string, options: { maxSockets?: number } =
     return new Promise((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
       const req = request(
-        { host: base.hostname, port: base.port, method, path, headers, agent },
+        {
+          host: base.hostname,
+          port: base.port,
+          method,
+          path,
+          headers,
+          agent,
+          ...(opts.from === undefined ? {} : { localAddress: opts.from }),
+        },
         (response) => {
           clearTimeout(timer);
           let text = '';
@@ -59,7 +70,13 @@ export function createHttpClient(url: string, options: { maxSockets?: number } =
             } catch {
               // not JSON (e.g. the export): the text itself
             }
-            resolve({ status: response.statusCode ?? 0, body, sentAt, answeredAt: Date.now() });
+            resolve({
+              status: response.statusCode ?? 0,
+              body,
+              headers: response.headers,
+              sentAt,
+              answeredAt: Date.now(),
+            });
           });
         },
       );

@@ -1,0 +1,30 @@
+import { assertNotAgentOwner, type Gate, separatesAgentOwner } from '@gatehouse/core';
+import type { StoreTx } from '@gatehouse/store';
+import type { GateDeps } from './gate-common.js';
+
+/** The `separationOfDuties` setting of the rule that opened the gate, as the policy says now. */
+function ruleSettingOf(deps: GateDeps, gate: Gate): boolean | undefined {
+  if (gate.policyRuleId === null) return undefined;
+  const rule = deps.policies.current().rules.find((candidate) => candidate.id === gate.policyRuleId);
+  const action = rule?.rule.action;
+  return typeof action === 'object' ? action.gate.separationOfDuties : undefined;
+}
+
+/** OWNER_APPROVAL when the person approving owns the agent that asked and separation applies. */
+export async function assertOwnerMayDecide(
+  deps: GateDeps,
+  tx: StoreTx,
+  decision: { gate: Gate; userId: string; option: string },
+): Promise<void> {
+  const { gate } = decision;
+  const ruleSetting = ruleSettingOf(deps, gate);
+  if (gate.agentId === null || !separatesAgentOwner(gate, ruleSetting)) return;
+  const owner = (await tx.getAgent(gate.agentId))?.createdBy ?? null;
+  assertNotAgentOwner({
+    gate,
+    ruleSetting,
+    option: decision.option,
+    deciderId: decision.userId,
+    agentOwnerId: owner,
+  });
+}
