@@ -1,25 +1,6 @@
-import type { DestructiveCategory } from './destructive-types.js';
-import { hasFlag, parseArgs, type ShellRedirect } from './shell-command.js';
-
-/** One program about to run, with what the walker knows about it and ways to report or look deeper. */
-export interface Invocation {
-  /** Program name as `programName` gives it. */
-  name: string;
-  args: string[];
-  redirects: ShellRedirect[];
-  /** Its file list comes from `find -exec` or `xargs`, so it acts on many files at once. */
-  bulk: boolean;
-  /** Run through sudo or doas. */
-  elevated: boolean;
-  report(category: DestructiveCategory, reason: string): void;
-  reportInstall(reason: string): void;
-  /** Inspects SQL this program runs. */
-  runSql(sql: string): void;
-  /** Inspects a command this program runs on many files (`find -exec`). */
-  runBulk(words: string[]): void;
-}
-
-type Rule = (run: Invocation) => void;
+import { CLIENT_RULES } from './destructive-clients.js';
+import type { DestructiveCategory, Invocation, Rule } from './destructive-types.js';
+import { hasFlag, parseArgs } from './shell-command.js';
 
 const SAFE_DEVICES = /^\/dev\/(null|zero|full|u?random|stdin|stdout|stderr|tty|fd\/.*|pts\/.*|shm\/.*)$/;
 const SYSTEM_DIRS = new Set([
@@ -235,81 +216,6 @@ const always =
   (run) =>
     run.report(category, reason);
 
-/** SQL clients: where each takes statements on its command line. */
-function sqlClient(valued: string[], sqlOptions: string[], sqlOperandsFrom: number | null): Rule {
-  const valuedSet = new Set(valued);
-  return (run) => {
-    const args = parseArgs(run.args, valuedSet);
-    for (const option of sqlOptions) for (const sql of args.values.get(option) ?? []) run.runSql(sql);
-    if (sqlOperandsFrom !== null) for (const sql of args.operands.slice(sqlOperandsFrom)) run.runSql(sql);
-  };
-}
-
-/** sqlite3 and duckdb take single-dash long options; `-cmd` and `-c` carry SQL, the first operand is the file. */
-const sqliteLike: Rule = (run) => {
-  const valued = new Set([
-    '-cmd',
-    '-c',
-    '-separator',
-    '-nullvalue',
-    '-newline',
-    '-init',
-    '-vfs',
-    '-maxsize',
-    '-mmap',
-  ]);
-  const operands: string[] = [];
-  for (let i = 0; i < run.args.length; i++) {
-    const arg = run.args[i] as string;
-    if (!arg.startsWith('-') || arg === '-') operands.push(arg);
-    else if (valued.has(arg)) {
-      const value = run.args[++i] ?? '';
-      if (arg === '-cmd' || arg === '-c') run.runSql(value);
-    }
-  }
-  for (const sql of operands.slice(1)) run.runSql(sql);
-};
-
-const PACKAGE_MANAGERS = new Set([
-  'apt',
-  'apt-get',
-  'aptitude',
-  'yum',
-  'dnf',
-  'apk',
-  'zypper',
-  'brew',
-  'snap',
-  'port',
-]);
-
-const installer: Rule = (run) => {
-  const sub = run.args.find((arg) => !arg.startsWith('-'));
-  if (sub === 'install' || sub === 'add' || sub === 'reinstall')
-    run.reportInstall(`${run.name} ${sub} installs system packages`);
-};
-
-const pacman: Rule = (run) => {
-  if (run.args.some((arg) => /^-[A-Za-z]*S/.test(arg) || arg === '--sync'))
-    run.reportInstall('pacman -S installs system packages');
-};
-
-const pip: Rule = (run) => {
-  const args = parseArgs(run.args);
-  const global = hasFlag(args, '--break-system-packages', '--user') || run.elevated;
-  if (args.operands[0] === 'install' && global)
-    run.reportInstall(`${run.name} install changes the system's Python packages`);
-};
-
-const npm: Rule = (run) => {
-  const args = parseArgs(run.args);
-  const sub = args.operands[0];
-  const global = hasFlag(args, '-g', '--global') || sub === 'global';
-  if (global && ['i', 'install', 'add', 'global'].includes(sub ?? ''))
-    run.reportInstall(`${run.name} installs packages globally`);
-};
-
-/** Rules by program name. */
 export const COMMAND_RULES: Readonly<Record<string, Rule>> = {
   rm,
   find,
@@ -337,61 +243,13 @@ export const COMMAND_RULES: Readonly<Record<string, Rule>> = {
   mke2fs: always('filesystem_format', 'mke2fs creates a new file system, erasing the device'),
   mkswap: always('filesystem_format', 'mkswap turns the device into swap, erasing it'),
   wipefs: always('filesystem_format', 'wipefs erases file system signatures from the device'),
-  psql: sqlClient(
-    [
-      '-c',
-      '--command',
-      '-d',
-      '--dbname',
-      '-f',
-      '--file',
-      '-h',
-      '--host',
-      '-p',
-      '--port',
-      '-U',
-      '--username',
-      '-v',
-      '--set',
-      '-o',
-      '--output',
-    ],
-    ['-c', '--command'],
-    null,
-  ),
-  mysql: sqlClient(
-    ['-e', '--execute', '-u', '--user', '-h', '--host', '-P', '--port', '-D', '--database', '-S', '--socket'],
-    ['-e', '--execute'],
-    null,
-  ),
-  mariadb: sqlClient(
-    ['-e', '--execute', '-u', '--user', '-h', '--host', '-P', '--port', '-D', '--database', '-S', '--socket'],
-    ['-e', '--execute'],
-    null,
-  ),
-  'clickhouse-client': sqlClient(
-    ['-q', '--query', '-h', '--host', '-u', '--user', '-d', '--database'],
-    ['-q', '--query'],
-    null,
-  ),
-  sqlcmd: sqlClient(['-Q', '-q', '-S', '-U', '-P', '-d', '-i'], ['-Q', '-q'], null),
-  sqlite3: sqliteLike,
-  duckdb: sqliteLike,
-  ...Object.fromEntries([...PACKAGE_MANAGERS].map((name) => [name, installer])),
-  pacman,
-  pip,
-  pip3: pip,
-  npm,
-  pnpm: npm,
-  yarn: npm,
+  ...CLIENT_RULES,
 };
 
 /** Redirections that write onto a block device (`> /dev/sda`). */
 export function checkRedirects(run: Invocation): void {
   for (const { op, target } of run.redirects) {
-    if (op.includes('>') && !op.includes('&') && isDevice(target))
-      run.report('disk_overwrite', `output is written straight onto the device ${target}`);
-    else if ((op === '&>' || op === '&>>') && isDevice(target))
+    if (op.includes('>') && isDevice(target))
       run.report('disk_overwrite', `output is written straight onto the device ${target}`);
   }
 }

@@ -1,7 +1,7 @@
 import { inspectCode, type ScriptLanguage } from './destructive-code.js';
-import { COMMAND_RULES, checkRedirects, type Invocation } from './destructive-rules.js';
+import { COMMAND_RULES, checkRedirects } from './destructive-rules.js';
 import { inspectSql } from './destructive-sql.js';
-import type { DestructiveCategory, DestructiveFinding } from './destructive-types.js';
+import type { DestructiveCategory, DestructiveFinding, Invocation } from './destructive-types.js';
 import {
   hasFlag,
   parseArgs,
@@ -35,6 +35,8 @@ interface Step {
   script: ShellScript;
   stdin: string[];
   upstreamDownloads: boolean;
+  /** The whole pipeline as a reviewer reads it, for findings that span it (`curl … | sh`). */
+  pipelineText: string;
   depth: number;
 }
 
@@ -177,10 +179,11 @@ function walkScript(source: string, walk: Walk, depth: number): void {
   for (const pipeline of script.pipelines) {
     let upstreamDownloads = false;
     let written: string | null = null;
+    const pipelineText = pipeline.commands.map((command) => display(command.words, script)).join(' | ');
     for (const command of pipeline.commands) {
       const unwrapped = unwrapCommand(command.words);
       const stdin = written === null ? command.input : [...command.input, written];
-      const step: Step = { command, unwrapped, script, stdin, upstreamDownloads, depth };
+      const step: Step = { command, unwrapped, script, stdin, upstreamDownloads, pipelineText, depth };
       walkStep(step, walk);
       upstreamDownloads ||= DOWNLOADERS.has(programName(unwrapped.argv[0]));
       written = writtenText(step);
@@ -240,9 +243,9 @@ function checkScriptFile(file: string, step: Step, run: Invocation, walk: Walk):
 }
 
 /** A program that runs what it reads on standard input. */
-function checkStdin(step: Step, run: Invocation, inspect: (text: string) => void): void {
+function checkStdin(step: Step, run: Invocation, walk: Walk, inspect: (text: string) => void): void {
   if (step.upstreamDownloads)
-    run.report('download_execute', `${run.name} runs what a download pipes into it`);
+    report(walk, 'download_execute', `${run.name} runs what a download pipes into it`, step.pipelineText);
   for (const text of step.stdin) inspect(text);
 }
 
@@ -267,7 +270,7 @@ function runShell(step: Step, run: Invocation, walk: Walk): void {
     return;
   }
   const file = hasFlag(parsed, '-s') ? undefined : parsed.operands[0];
-  if (file === undefined || file === '-') checkStdin(step, run, deeper);
+  if (file === undefined || file === '-') checkStdin(step, run, walk, deeper);
   else checkScriptFile(file, step, run, walk);
 }
 
@@ -294,7 +297,7 @@ function runInterpreter(step: Step, run: Invocation, walk: Walk): void {
   const file = parsed.operands[0];
   if (code.length > 0) runCode(spec.language, code.join('\n'), step, run, walk);
   else if (file === undefined || file === '-')
-    checkStdin(step, run, (text) => runCode(spec.language, text, step, run, walk));
+    checkStdin(step, run, walk, (text) => runCode(spec.language, text, step, run, walk));
   else checkScriptFile(file, step, run, walk);
 }
 

@@ -1,3 +1,5 @@
+import type { ShellRedirect } from './shell-command.js';
+
 /** What a destructive command does, as reported to a reviewer. */
 export const DESTRUCTIVE_CATEGORIES = [
   'file_delete',
@@ -23,3 +25,24 @@ export interface DestructiveFinding {
   /** The simple command or SQL statement it was found in. */
   source: string;
 }
+
+/** One program about to run, with what the walker knows about it and ways to report or look deeper. */
+export interface Invocation {
+  /** Program name as `programName` gives it. */
+  name: string;
+  args: string[];
+  redirects: ShellRedirect[];
+  /** Its file list comes from `find -exec` or `xargs`, so it acts on many files at once. */
+  bulk: boolean;
+  /** Run through sudo or doas. */
+  elevated: boolean;
+  report(category: DestructiveCategory, reason: string): void;
+  reportInstall(reason: string): void;
+  /** Inspects SQL this program runs. */
+  runSql(sql: string): void;
+  /** Inspects a command this program runs on many files (`find -exec`). */
+  runBulk(words: string[]): void;
+}
+
+/** Reports what one program does, by its name. */
+export type Rule = (run: Invocation) => void;
