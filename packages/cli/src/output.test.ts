@@ -1,9 +1,27 @@
+import { revealText } from '@gatehouse/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { printTable, relativeTime, terminalSafe } from './output.js';
 
 describe('terminalSafe', () => {
-  it('escapes control, bidi and zero-width characters so text cannot drive the terminal', () => {
-    expect(terminalSafe('ok\x1b[31m red\u202e\u200b')).toBe('ok\\u001b[31m red\\u202e\\u200b');
+  it('shows control, bidi, zero-width and tag characters as markers so text cannot drive the terminal', () => {
+    expect(terminalSafe('ok\x1b[31m red\u202e\u200b\u{e0041}')).toBe(
+      'ok⟨U+001B⟩[31m red⟨U+202E⟩⟨U+200B⟩⟨U+E0041⟩',
+    );
+  });
+
+  // A zero-width joiner is marked even inside an emoji here: stricter than core, never looser.
+  it('leaves nothing that core would call hidden, with the same markers core writes', () => {
+    const piece = fc.constantFrom(
+      ...['a', ' ', 'ü', '😀', '\n', '\t', '\r', '\x1b', '\x85', '\u00ad', '\u061c', '\u200b'],
+      ...['\u202e', '\u2028', '\u2066', '\u2069', '\ufeff', '\u{e0001}', '\u{e007f}', '\u{e0100}', '\ud800'],
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
+        const line = pieces.join('').replace(/\r?\n/g, ' ').replace(/\t/g, ' ');
+        expect(terminalSafe(line)).toBe(revealText(line));
+      }),
+    );
   });
 
   it('keeps one line and ordinary Unicode', () => {

@@ -10,16 +10,21 @@ export function printLines(io: Io, ...lines: string[]): void {
   io.stdout.write(`${lines.join('\n')}\n`);
 }
 
-// C0/C1 controls, bidi overrides and zero-width characters: text from agents must not drive the terminal.
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
+// Core's hidden characters (controls, bidi, zero-width, tags, lone surrogates), kept here so printing never
+// loads core; output.test.ts holds the two equal.
+const UNSAFE =
+  /\u034f|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}]|[\u{e0100}-\u{e01ef}]|[\ud800-\udfff]/gu;
 
-/** Text from the server made safe for one terminal line: controls escaped, newlines shown as ⏎. */
+/** Text from the server made safe for one terminal line: hidden characters shown as `⟨U+202E⟩`, newlines as ⏎. */
 export function terminalSafe(value: unknown): string {
   const text = value === null || value === undefined ? '' : String(value);
   return text
     .replace(/\r?\n/g, ' ⏎ ')
     .replace(/\t/g, ' ')
-    .replace(UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    .replace(
+      UNSAFE,
+      (char) => `⟨U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`,
+    );
 }
 
 /** Like terminalSafe, but keeps line breaks (for multi-line text such as a policy source). */
