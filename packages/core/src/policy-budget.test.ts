@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from './default-policy.js';
 import { GatehouseError } from './errors.js';
-import { countCollectionElements, POLICY_BUDGET, type PolicyBudgetIssue } from './policy-budget.js';
+import { measureRequestSize, POLICY_BUDGET, type PolicyBudgetIssue } from './policy-budget.js';
 import { evaluatePolicy } from './policy-engine.js';
 import { compilePolicy } from './policy-load.js';
 
@@ -146,18 +146,37 @@ describe('evaluation budget per request', () => {
   const quadratic = 'args.xs.exists(a, args.xs.exists(b, a + b < 0))';
   const only = (condition: string) => ({ name: 'only', rules: [rule('heavy', condition)] });
 
-  function referenceCount(value: unknown): number {
-    if (Array.isArray(value)) return value.length + value.reduce((n: number, v) => n + referenceCount(v), 0);
-    if (typeof value === 'object' && value !== null) return referenceCount(Object.values(value));
-    return 0;
+  function referenceSize(value: unknown): { elements: number; largest: number } {
+    if (typeof value !== 'object' || value === null) return { elements: 0, largest: 0 };
+    const children = Array.isArray(value) ? value : Object.values(value);
+    const inner = children.map(referenceSize);
+    return {
+      elements: children.length + inner.reduce((n, c) => n + c.elements, 0),
+      largest: Math.max(children.length, ...inner.map((c) => c.largest)),
+    };
   }
 
-  it('counts every list element and map entry of a request', () => {
+  it('counts every list element and map entry of a request, and the largest collection', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
-        expect(countCollectionElements(value)).toBe(referenceCount(value));
+        expect(measureRequestSize(value)).toEqual(referenceSize(value));
       }),
     );
+  });
+
+  it('charges a search inside a comprehension for the list it searches', () => {
+    const compiled = compilePolicy(only('args.xs.exists(a, a in args.ys)'));
+    const search = (n: number) => ({
+      event: 'tool_call',
+      tool: 'shell',
+      args: { xs: Array.from({ length: n }, (_, i) => i), ys: Array.from({ length: n }, (_, i) => -1 - i) },
+      agent: { id: 'agent-1' },
+    });
+    expect(evaluatePolicy(compiled, search(10))).toMatchObject({ action: 'gate', errors: [] });
+    const started = performance.now();
+    const big = evaluatePolicy(compiled, search(5000));
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(big.errors).toEqual([{ ruleId: 'heavy', message: expect.stringContaining('evaluation budget') }]);
   });
 
   it('runs a comprehension over a small request as written', () => {

@@ -59,6 +59,8 @@ const SCOPE_MACROS: ReadonlySet<string> = new Set(['all', 'exists', 'exists_one'
 interface Measure {
   nodes: number;
   scopeDepth: number;
+  /** An `in` runs inside a comprehension: its cost grows with the list it searches, every iteration. */
+  searchInScope: boolean;
   list: number;
   map: number;
   string: number;
@@ -103,13 +105,14 @@ function literalSize(node: ASTNode): number {
 
 /** Walks the tree without recursion, so a deep tree cannot overflow the stack before it is refused. */
 function measure(root: ASTNode): Measure {
-  const found: Measure = { nodes: 0, scopeDepth: 0, list: 0, map: 0, string: 0 };
+  const found: Measure = { nodes: 0, scopeDepth: 0, searchInScope: false, list: 0, map: 0, string: 0 };
   const stack: { node: ASTNode; scopes: number }[] = [{ node: root, scopes: 0 }];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     const { node } = item;
     const scopes = item.scopes + (isScope(node) ? 1 : 0);
     found.nodes += 1;
     found.scopeDepth = Math.max(found.scopeDepth, scopes);
+    if (scopes > 0 && node.op === 'in') found.searchInScope = true;
     if (node.op === 'list') found.list = Math.max(found.list, node.args.length);
     if (node.op === 'map') found.map = Math.max(found.map, node.args.length);
     found.string = Math.max(found.string, literalSize(node));
@@ -153,30 +156,44 @@ export function conditionTextViolations(
 export interface ConditionCostModel {
   readonly nodes: number;
   readonly scopeDepth: number;
+  readonly searchInScope: boolean;
 }
 
 /** The cost model of a parsed condition. */
 export function conditionCostModel(ast: ASTNode): ConditionCostModel {
-  const { nodes, scopeDepth } = measure(ast);
-  return { nodes, scopeDepth };
+  const { nodes, scopeDepth, searchInScope } = measure(ast);
+  return { nodes, scopeDepth, searchInScope };
 }
 
-/** Estimated steps of one condition over a request holding `elements` list elements and map entries. */
-export function estimateConditionCost(model: ConditionCostModel, elements: number): number {
-  return model.nodes * (elements + 1) ** model.scopeDepth;
+/** How much a request gives comprehensions to walk. */
+export interface RequestSize {
+  /** List elements and map entries anywhere in the request. */
+  elements: number;
+  /** Elements of the largest single list (or entries of the largest map). */
+  largest: number;
 }
 
-/** List elements and map entries anywhere in `value`, counting stops once it passes `cap`. */
-export function countCollectionElements(value: unknown, cap = Number.MAX_SAFE_INTEGER): number {
-  let count = 0;
+/**
+ * Estimated steps of one condition over a request: nodes × (elements + 1) ^ comprehension nesting,
+ * times the largest list again when an `in` searches a list on every iteration.
+ */
+export function estimateConditionCost(model: ConditionCostModel, size: RequestSize): number {
+  const search = model.searchInScope ? size.largest + 1 : 1;
+  return model.nodes * (size.elements + 1) ** model.scopeDepth * search;
+}
+
+/** The size of `value` as comprehensions see it; counting stops once it passes `cap` elements. */
+export function measureRequestSize(value: unknown, cap = Number.MAX_SAFE_INTEGER): RequestSize {
+  const size: RequestSize = { elements: 0, largest: 0 };
   const stack: unknown[] = [value];
-  for (let item = stack.pop(); item !== undefined && count <= cap; item = stack.pop()) {
+  for (let item = stack.pop(); item !== undefined && size.elements <= cap; item = stack.pop()) {
     if (typeof item !== 'object' || item === null) continue;
     const children = Array.isArray(item) ? item : Object.values(item);
-    count += children.length;
+    size.elements += children.length;
+    size.largest = Math.max(size.largest, children.length);
     for (const child of children) if (typeof child === 'object' && child !== null) stack.push(child);
   }
-  return count;
+  return size;
 }
 
 /** The limits a parsed condition goes over; the first is the one to report. */

@@ -5,12 +5,13 @@ import {
   conditionCostModel,
   conditionTextViolations,
   conditionTreeViolations,
-  countCollectionElements,
   estimateConditionCost,
+  measureRequestSize,
   POLICY_BUDGET,
   type PolicyBudgetViolation,
   parserLimits,
   parserLimitViolation,
+  type RequestSize,
 } from './policy-budget.js';
 import type { PolicyRequest } from './policy-schema.js';
 import { containsHiddenCharacters } from './reveal.js';
@@ -43,8 +44,8 @@ export interface ConditionContext {
   readonly request: PolicyRequest;
   readonly activation: Readonly<Record<keyof typeof POLICY_CONDITION_VARIABLES, unknown>>;
   categories: AlwaysGatedCategory[] | null;
-  /** List elements and map entries in the request, counted when a comprehension first needs them. */
-  elements: number | null;
+  /** How much the request gives comprehensions to walk, measured when one first needs it. */
+  size: RequestSize | null;
   /** Estimated evaluation steps spent on this request's conditions so far. */
   spent: number;
 }
@@ -79,7 +80,7 @@ export function createConditionContext(request: PolicyRequest): ConditionContext
       impact: request.impact ?? null,
     },
     categories: null,
-    elements: null,
+    size: null,
     spent: 0,
   };
 }
@@ -151,16 +152,19 @@ function overBudget(violation: PolicyBudgetViolation): ConditionCompileResult {
 
 type CostModels = WeakMap<CompiledCondition, ConditionCostModel>;
 
+const EMPTY: RequestSize = { elements: 0, largest: 0 };
+
 /** Charges a condition's estimated cost to the request, or throws when it would go over the budget. */
 function charge(context: ConditionContext, model: ConditionCostModel): void {
   const max = POLICY_BUDGET.maxEvaluationCost;
-  if (model.scopeDepth > 0 && context.elements === null) {
-    context.elements = countCollectionElements(context.request, max);
+  if (model.scopeDepth > 0 && context.size === null) {
+    context.size = measureRequestSize(context.request, max);
   }
-  const cost = estimateConditionCost(model, context.elements ?? 0);
+  const size = model.scopeDepth > 0 ? (context.size ?? EMPTY) : EMPTY;
+  const cost = estimateConditionCost(model, size);
   if (context.spent + cost > max) {
     throw new Error(
-      `not run: over the evaluation budget (about ${cost} steps over the request's ${context.elements} list elements and map entries; ${max - context.spent} of ${max} left)`,
+      `not run: over the evaluation budget (about ${cost} steps over the request's ${size.elements} list elements and map entries; ${max - context.spent} of ${max} left)`,
     );
   }
   context.spent += cost;
