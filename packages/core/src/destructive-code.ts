@@ -8,6 +8,8 @@ export interface CodeInspection {
   deletes: string[];
   downloadsAndRuns: boolean;
   shellCommands: string[];
+  /** Shell calls whose command is built at run time (`os.system(cmd)`), so it cannot be read here. */
+  computedShell: string[];
 }
 
 interface LanguageRules {
@@ -109,13 +111,17 @@ export function inspectCode(language: ScriptLanguage, code: string): CodeInspect
   const rules = RULES[language];
   const deletes = [...code.matchAll(rules.deletes)].map((match) => match[0].replace(/[\s(]+$/, ''));
   const shellCommands: string[] = [];
+  const computedShell: string[] = [];
   for (const match of code.matchAll(rules.shell)) {
     const command = commandArgument(code, (match.index ?? 0) + match[0].length);
+    const call = match[0].replace(/[\s(]+$/, '');
     if (command !== null) shellCommands.push(command);
+    // In JavaScript a bare `exec(` is as often RegExp#exec as child_process.exec.
+    else if (!(language === 'node' && call === 'exec')) computedShell.push(call);
   }
   if (rules.backticks) {
     for (const match of code.matchAll(/`([^`]*)`/g)) shellCommands.push(match[1] as string);
   }
   const downloadsAndRuns = rules.evaluates.test(code) && rules.fetches.test(code);
-  return { deletes, downloadsAndRuns, shellCommands };
+  return { deletes, downloadsAndRuns, shellCommands, computedShell };
 }

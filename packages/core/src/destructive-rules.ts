@@ -74,6 +74,15 @@ const tee: Rule = (run) => {
   if (device !== undefined) run.report('disk_overwrite', `tee writes straight onto the device ${device}`);
 };
 
+/** cp or mv onto a device overwrites it; mv onto /dev/null throws the file away. */
+const copyOrMove: Rule = (run) => {
+  const target =
+    parseArgs(run.args, new Set(['-t', '--target-directory', '-S', '--suffix'])).operands.at(-1) ?? '';
+  if (isDevice(target)) run.report('disk_overwrite', `${run.name} writes straight onto the device ${target}`);
+  else if (run.name === 'mv' && target === '/dev/null')
+    run.report('file_delete', 'mv onto /dev/null throws the files away');
+};
+
 const find: Rule = (run) => {
   const args = run.args;
   if (args.includes('-delete')) run.report('file_delete', 'find -delete deletes every file it matches');
@@ -116,6 +125,34 @@ function gitPush(args: string[], run: Invocation): void {
     run.report('git_force_push', 'git push --mirror/--prune removes remote branches that are not local');
 }
 
+function isEveryPath(path: string): boolean {
+  return ['.', './', ':/', '*', ':/*'].includes(path);
+}
+
+/** Why checkout/restore of everything, stash drop/clear or branch -D throws away work; null when it does not. */
+function discardReason(sub: string, args: string[]): string | null {
+  const parsed = parseArgs(args, new Set(['-b', '-B', '--source', '-s']));
+  switch (sub) {
+    case 'checkout':
+      if (hasFlag(parsed, '-f', '--force') || parsed.operands.some(isEveryPath))
+        return 'git checkout -f / git checkout . throws away every uncommitted change';
+      return null;
+    case 'restore':
+      if (hasFlag(parsed, '-S', '--staged') && !hasFlag(parsed, '-W', '--worktree')) return null;
+      return parsed.operands.some(isEveryPath) ? 'git restore . throws away every uncommitted change' : null;
+    case 'stash':
+      return ['drop', 'clear'].includes(parsed.operands[0] ?? '')
+        ? 'git stash drop/clear deletes stashed changes'
+        : null;
+    case 'branch':
+      return hasFlag(parsed, '-D') || (hasFlag(parsed, '-d', '--delete') && hasFlag(parsed, '-f', '--force'))
+        ? 'git branch -D deletes a branch even when it is not merged'
+        : null;
+    default:
+      return null;
+  }
+}
+
 const git: Rule = (run) => {
   const global = parseArgs(run.args, GIT_VALUED);
   const at = run.args.indexOf(global.operands[0] ?? '');
@@ -137,6 +174,10 @@ const git: Rule = (run) => {
     }
     case 'push':
       return gitPush(args, run);
+    default: {
+      const reason = discardReason(run.args[at] ?? '', args);
+      if (reason !== null) run.report('git_discard', reason);
+    }
   }
 };
 
@@ -220,6 +261,8 @@ export const COMMAND_RULES: Readonly<Record<string, Rule>> = {
   rm,
   find,
   tee,
+  cp: copyOrMove,
+  mv: copyOrMove,
   dd,
   git,
   kubectl,

@@ -1,3 +1,4 @@
+import quoteWords from 'shell-quote/quote.js';
 import { inspectCode, type ScriptLanguage } from './destructive-code.js';
 import { COMMAND_RULES, checkRedirects } from './destructive-rules.js';
 import { inspectSql } from './destructive-sql.js';
@@ -26,6 +27,8 @@ export interface ShellInspection {
 interface Walk extends ShellInspection {
   /** Files a downloader wrote earlier in the line: running one runs downloaded code. */
   downloaded: Set<string>;
+  /** Variables set earlier in the line (`x=rm; $x -rf /`), so a program named by one is still inspected. */
+  variables: Map<string, string>;
 }
 
 /** One simple command in its place: the script it belongs to and what its pipeline feeds it. */
@@ -222,8 +225,20 @@ function walkStep(step: Step, walk: Walk): void {
   for (const i of words.flatMap(placeholdersIn))
     walkScript(script.substitutions[i]?.body ?? '', walk, depth + 1);
   for (const text of unwrapped.scripts) walkScript(text, walk, depth + 1);
-  if (unwrapped.argv.length === 0) return;
+  recordAssignments(command.words, step, walk);
+  const program = unwrapped.argv[0];
+  if (program === undefined) return;
+  if (COMPUTED.test(program) && program !== '[' && program !== '[[') {
+    runComputed(program, step, walk);
+    return;
+  }
   const run = invocationOf(step, walk);
+  if (DECLARATIONS.has(run.name))
+    recordAssignments(
+      run.args.filter((arg) => !arg.startsWith('-')),
+      step,
+      walk,
+    );
   checkRedirects(run);
   COMMAND_RULES[run.name]?.(run);
   if (SQL_CLIENTS.has(run.name)) for (const sql of step.stdin) run.runSql(sql);
@@ -232,6 +247,50 @@ function walkStep(step: Step, walk: Walk): void {
   else if (DOWNLOADERS.has(run.name)) recordDownloads(run.name, run.args, step, walk);
   else if (walk.downloaded.has(normalPath(unwrapped.argv[0] as string)))
     run.report('download_execute', `${unwrapped.argv[0]} was just downloaded and is now run`);
+}
+
+const ASSIGNMENT = /^([A-Za-z_]\w*)=(.*)$/s;
+const DECLARATIONS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+/** A program name the shell works out as it runs: a variable, a substitution, a glob or a brace list. */
+const COMPUTED = /[$\uE000*?[]|^\{.*,.*\}$/;
+
+/** Records `NAME=value` words up to the first word that is not one. */
+function recordAssignments(words: readonly string[], step: Step, walk: Walk): void {
+  for (const word of words) {
+    const [, name, value] = word.match(ASSIGNMENT) ?? [];
+    if (name === undefined || value === undefined) return;
+    if (name === 'IFS') {
+      const source = display(step.command.words, step.script);
+      report(
+        walk,
+        'uninspectable',
+        'the line changes IFS, so its words split differently when it runs',
+        source,
+      );
+    }
+    walk.variables.set(name, value);
+  }
+}
+
+/** Runs a computed program name where it can be worked out (`$x` set earlier, `{rm,-rf,/}`); reports it otherwise. */
+function runComputed(program: string, step: Step, walk: Walk): void {
+  const rest = step.unwrapped.argv.slice(1);
+  const variable = program.match(/^\$\{?([A-Za-z_]\w*)\}?$/)?.[1];
+  const value = variable === undefined ? undefined : walk.variables.get(variable);
+  const braces = program.match(/^\{([^{}]*)\}$/)?.[1];
+  // An unquoted variable splits into words when it runs, so its value is read as words too.
+  if (value !== undefined) walkScript(`${value} ${quoteWords(rest)}`, walk, step.depth + 1);
+  else if (braces !== undefined)
+    walkScript(quoteWords([...braces.split(','), ...rest]), walk, step.depth + 1);
+  else {
+    const source = display(step.unwrapped.argv, step.script);
+    report(
+      walk,
+      'uninspectable',
+      `the program to run is worked out only when the line runs (${display([program], step.script)})`,
+      source,
+    );
+  }
 }
 
 /** A script file about to be run: straight from a download (`<(curl …)`), or a file downloaded earlier. */
@@ -244,7 +303,8 @@ function checkScriptFile(file: string, step: Step, run: Invocation, walk: Walk):
 
 /** A program that runs what it reads on standard input. */
 function checkStdin(step: Step, run: Invocation, walk: Walk, inspect: (text: string) => void): void {
-  if (step.upstreamDownloads)
+  const fed = step.stdin.some((text) => fetchesRemote(text, step.script, step.depth + 1));
+  if (step.upstreamDownloads || fed)
     report(walk, 'download_execute', `${run.name} runs what a download pipes into it`, step.pipelineText);
   for (const text of step.stdin) inspect(text);
 }
@@ -281,6 +341,8 @@ function runCode(language: ScriptLanguage, code: string, step: Step, run: Invoca
   if (inspection.downloadsAndRuns || fetchesRemote(code, step.script, step.depth + 1))
     run.report('download_execute', `${run.name} code runs code it downloads`);
   for (const command of inspection.shellCommands) walkScript(command, walk, step.depth + 1);
+  for (const call of inspection.computedShell)
+    run.report('uninspectable', `${run.name} code runs a shell command built at run time with ${call}`);
 }
 
 function runInterpreter(step: Step, run: Invocation, walk: Walk): void {
@@ -303,7 +365,7 @@ function runInterpreter(step: Step, run: Invocation, walk: Walk): void {
 
 /** Walks every simple command of a shell command line, its substitutions and the code it runs. */
 export function inspectShell(command: string): ShellInspection {
-  const walk: Walk = { findings: [], installs: [], downloaded: new Set() };
+  const walk: Walk = { findings: [], installs: [], downloaded: new Set(), variables: new Map() };
   walkScript(command, walk, 0);
   return { findings: walk.findings, installs: walk.installs };
 }

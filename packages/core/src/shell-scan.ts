@@ -116,6 +116,42 @@ function readHeredocBodies(
   return { bodies, end: i };
 }
 
+const ANSI_C_ESCAPES: Readonly<Record<string, string>> = {
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+};
+
+/** Decodes a `$'…'` string from `start` (just past the quote), so `$'\x72m'` reads as `rm`. */
+function readAnsiC(source: string, start: number): { text: string; end: number } {
+  let text = '';
+  let i = start;
+  while (i < source.length && source[i] !== "'") {
+    if (source[i] !== '\\') {
+      text += source[i++];
+      continue;
+    }
+    const escape =
+      source
+        .slice(i + 1)
+        .match(/^(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/s)?.[0] ?? '';
+    const kind = escape[0] ?? '';
+    if (kind === 'x' || kind === 'u' || kind === 'U')
+      text += String.fromCodePoint(Math.min(Number.parseInt(escape.slice(1), 16), 0x10ffff));
+    else if (/[0-7]/.test(kind)) text += String.fromCharCode(Number.parseInt(escape, 8));
+    else if (kind === 'c') text += String.fromCharCode((escape.charCodeAt(1) || 64) & 31);
+    else text += ANSI_C_ESCAPES[kind] ?? kind;
+    i += 1 + escape.length;
+  }
+  return { text, end: i + 1 };
+}
+
 function atWordStart(out: string[]): boolean {
   const last = out[out.length - 1];
   return last === undefined || WORD_BREAK.has(last.slice(-1));
@@ -157,6 +193,13 @@ export function scanShell(source: string): ScannedShell {
       // `$((…))` is arithmetic in bash, but `$((cmd) )` runs cmd: the body is walked as commands either way.
       substitute('command', source.slice(i + 2, end));
       i = end + 1;
+    } else if (ch === '$' && next === "'" && !inDouble) {
+      const { text, end } = readAnsiC(source, i + 2);
+      out.push(`'${text.replaceAll("'", "'\\''")}'`);
+      i = end;
+    } else if (ch === '$' && next === '"' && !inDouble) {
+      // $"…" is a translated string: the same words as "…".
+      i++;
     } else if (ch === '$') {
       out.push(DOLLAR);
       i++;
