@@ -76,6 +76,20 @@ describe.each(dialects)('confidence reports on %s', (dialect) => {
     expect(detail.json().run.status).toBe('waiting');
   });
 
+  it('keeps reasons with hidden characters readable as markers, the task id machine-safe', async () => {
+    const run = await createRunViaApi(test);
+    const reasons = ['tests \u202epass', 'line one\nline two\u200b'];
+    const body = (await report({ runId: run.id, score: 10, reasons, taskId: 'task\u200b-8' })).json();
+    const stored = await test.store.read((tx) => tx.listConfidenceReports(run.id));
+    expect(stored).toEqual([
+      expect.objectContaining({
+        id: body.id,
+        reasons: ['tests ⟨U+202E⟩pass', 'line one\nline two⟨U+200B⟩'],
+        taskId: 'task-8',
+      }),
+    ]);
+  });
+
   it("applies a run's own threshold to its reports", async () => {
     const run = await createRunViaApi(test, { confidenceThreshold: 0.7 });
     expect((await report({ runId: run.id, score: 75 })).json()).toMatchObject({

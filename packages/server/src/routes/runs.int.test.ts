@@ -64,7 +64,7 @@ describe.each(dialects)('runs on %s', (dialect) => {
       phaseNumber: 1,
       phaseType: 'strategic',
       instructions: [],
-      title: 'Fix the login bug',
+      title: 'Fix the ⟨U+001B⟩[31mlogin⟨U+202E⟩ bug',
     });
     const audit = await test.services.audit.query({ subject: run.id });
     expect(audit.items.map((event) => event.kind)).toEqual(['run.created']);

@@ -9,6 +9,7 @@ import {
   loadConfidenceConfig,
   normalizeConfidence,
   resolveConfidenceConfig,
+  revealText,
   sanitizeText,
 } from '@gatehouse/core';
 import type { AppContext } from '../context.js';
@@ -105,6 +106,7 @@ function reportOf(
   input: ConfidenceInput,
 ): ConfidenceReport {
   const { agentId, confidence, now } = facts;
+  // A task id is matched and filtered on, so it is made machine-safe rather than shown with markers.
   const taskId = input.taskId === undefined ? null : sanitizeText(input.taskId).trim() || null;
   return {
     id: ctx.ids.next('conf'),
@@ -112,7 +114,7 @@ function reportOf(
     agentId,
     taskId,
     confidence,
-    reasons: (input.reasons ?? []).map((reason) => sanitizeText(reason, { multiline: true })),
+    reasons: (input.reasons ?? []).map((reason) => revealText(reason, { multiline: true })),
     createdAt: now,
   };
 }

@@ -5,7 +5,7 @@ import {
   GatehouseError,
   hasRole,
   resolveRunSettings,
-  sanitizeText,
+  revealText,
 } from '@gatehouse/core';
 import type { Page, RunFilter } from '@gatehouse/store';
 import type { AppContext } from '../context.js';
@@ -69,7 +69,7 @@ function ownerOf(principal: Principal, agentId: string | undefined): string {
 
 function titleOf(title: string | undefined): string | null {
   if (title === undefined) return null;
-  const line = sanitizeText(title).replace(/\s+/g, ' ').trim().slice(0, TITLE_MAX);
+  const line = revealText(title, { multiline: true }).replace(/\s+/g, ' ').trim().slice(0, TITLE_MAX);
   return line === '' ? null : line;
 }
 
