@@ -1,6 +1,7 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { keyProofText } from '@gatehouse/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CliResult,
@@ -237,10 +238,22 @@ describe('gatehouse against a running server', () => {
       const session = JSON.parse(
         readFileSync(join(temp.dir, 'config', 'gatehouse', 'credentials.json'), 'utf8'),
       );
+      const headers = { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' };
+      const me = (await (await fetch(`${server.url}/v1/me`, { headers })).json()) as { user: { id: string } };
+      const { challenge } = (await (
+        await fetch(`${server.url}/v1/me/keys/challenge`, { headers })
+      ).json()) as {
+        challenge: string;
+      };
+      const proof = sign(null, Buffer.from(keyProofText({ challenge, userId: me.user.id })), privateKey);
       const registered = await fetch(`${server.url}/v1/me/keys`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ publicKey: publicKey.export({ type: 'spki', format: 'pem' }) }),
+        headers,
+        body: JSON.stringify({
+          publicKey: publicKey.export({ type: 'spki', format: 'pem' }),
+          challenge,
+          proof: proof.toString('base64'),
+        }),
       });
       expect(registered.status).toBe(201);
       const result = await asAgent<{ gate: GateBody & { signatureRequired: boolean } }>('POST', '/v1/gates', {
@@ -260,6 +273,8 @@ describe('gatehouse against a running server', () => {
         result.gate.id,
         '--option',
         'legitimate',
+        '--reason',
+        'a test fixture, not a secret',
         '--sign-key',
         keyFile,
         '--json',

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseActionArgs } from './args.js';
 import type { Action, Command, Io } from './command.js';
+import { adminCommand } from './commands/admin.js';
 import { agentsCommand } from './commands/agents.js';
 import { auditCommand } from './commands/audit.js';
 import { gatesCommand } from './commands/gates.js';
@@ -32,6 +33,7 @@ export const COMMANDS: readonly Command[] = [
   auditCommand,
   agentsCommand,
   usersCommand,
+  adminCommand,
   webhooksCommand,
   hookCommand,
   mcpCommand,

@@ -38,14 +38,24 @@ export function readSigningKey(file: string): ReturnType<typeof createPrivateKey
   }
 }
 
-/** The Ed25519 signature (base64) over canonicalJson({ gateId, option, payloadHash }) that signed gates need. */
+/**
+ * The Ed25519 signature (base64) that signed gates need: over core's `signedDecisionText` of the
+ * gate, the option, the payload hash and the words sent with the decision, so send `body` as signed.
+ */
 export async function signDecision(
   key: ReturnType<typeof createPrivateKey>,
   gate: Pick<Gate, 'id' | 'payloadHash'>,
-  option: string,
+  body: Pick<DecisionBody, 'option' | 'reason' | 'feedback' | 'instructions'>,
 ): Promise<string> {
-  const { canonicalJson } = await import('@gatehouse/core');
-  const message = canonicalJson({ gateId: gate.id, option, payloadHash: gate.payloadHash });
+  const { signedDecisionText } = await import('@gatehouse/core');
+  const message = signedDecisionText({
+    gateId: gate.id,
+    option: body.option,
+    payloadHash: gate.payloadHash,
+    reason: body.reason,
+    feedback: body.feedback,
+    instructions: body.instructions,
+  });
   return sign(null, Buffer.from(message, 'utf8'), key).toString('base64');
 }
 

@@ -181,7 +181,7 @@ export class InboxSession {
       return;
     }
     if (gate.signatureRequired && this.#signingKey) {
-      body.signature = await signDecision(this.#signingKey, gate, option.id);
+      body.signature = await signDecision(this.#signingKey, gate, body);
     }
     await this.#send(gate, body);
   }

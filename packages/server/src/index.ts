@@ -6,5 +6,7 @@ export type { EventBus } from './events/bus.js';
 export { createInProcessBus } from './events/bus.js';
 export type { PostgresBus, PostgresBusOptions } from './events/postgres-bus.js';
 export { createPostgresBus } from './events/postgres-bus.js';
+export type { HostLoginLink } from './host-login-link.js';
+export { issueHostLoginLink } from './host-login-link.js';
 export type { RunningServer, StartServerOptions } from './main.js';
 export { startServer } from './main.js';

@@ -34,7 +34,8 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-async function openStore(config: ServerConfig, clock: Clock): Promise<Store> {
+/** The store `config` names: Postgres when a database URL is set, else SQLite in the data dir. */
+export async function openStore(config: ServerConfig, clock: Clock): Promise<Store> {
   if (config.databaseUrl) {
     const schema = config.databaseSchema === null ? {} : { schema: config.databaseSchema };
     return createPostgresStore({ connectionString: config.databaseUrl, clock, ...schema });

@@ -96,7 +96,7 @@ async function decisionBody(context: ActionContext, client: ApiClient, id: strin
   if (keyFile !== undefined) {
     const key = readSigningKey(keyFile);
     const { gate } = await client.get<{ gate: Gate }>(`/v1/gates/${encodeURIComponent(id)}`);
-    body.signature = await signDecision(key, gate, body.option);
+    body.signature = await signDecision(key, gate, body);
   }
   return body;
 }
