@@ -69,6 +69,9 @@ describe('policy budget', () => {
     ['maxAstNodes', sum(300)],
     ['maxAstDepth', parens(40)],
     ['maxConditionChars', `args.s == "" ${'|| args.s == "" '.repeat(300)}`],
+    ['maxRegexRepetition', 'args.s.matches("^(a+)+$")'],
+    ['maxRegexRepetition', 'matches(args.s, "(\\\\w+\\\\s?)*")'],
+    ['maxRegexRepetition', 'args.s.matches(args.pattern)'],
   ])('refuses a condition over %s, naming the rule and the limit', (limit, condition) => {
     const error = budgetError(policyWith(condition));
     expect(error.code).toBe('VALIDATION_FAILED');
@@ -89,6 +92,7 @@ describe('policy budget', () => {
       `size(${list(100)}) > 0`,
       `size(${map(100)}) > 0`,
       `args.s == "${'x'.repeat(1000)}"`,
+      'args.s.matches("^[a-z]+(-[0-9]{1,4})?$")',
     ];
     const compiled = compilePolicy({ name: 'ok', rules: conditions.map((c, i) => rule(`r${i}`, c)) });
     expect(compiled.rules).toHaveLength(conditions.length);

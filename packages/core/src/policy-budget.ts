@@ -1,5 +1,6 @@
 import type { ASTNode } from '@marcbachmann/cel-js';
 import { GatehouseError } from './errors.js';
+import { repetitionNesting } from './policy-regex.js';
 import type { PolicyIssue } from './policy-schema.js';
 
 /** Static limits every policy must stay within, checked when it is saved or dry-run. */
@@ -20,6 +21,8 @@ export interface PolicyBudget {
   readonly maxMapLiteral: number;
   /** Longest string or bytes literal, in characters. */
   readonly maxStringLiteral: number;
+  /** Deepest nesting of repetitions in a `matches()` pattern, which must be a string literal. */
+  readonly maxRegexRepetition: number;
   /**
    * Estimated evaluation steps one request may spend on conditions: each condition costs its
    * parse-tree nodes times (the request's list elements and map entries + 1) to the power of its
@@ -38,6 +41,7 @@ export const POLICY_BUDGET: PolicyBudget = {
   maxListLiteral: 100,
   maxMapLiteral: 100,
   maxStringLiteral: 1000,
+  maxRegexRepetition: 1,
   maxEvaluationCost: 10_000_000,
 };
 
@@ -64,6 +68,9 @@ interface Measure {
   list: number;
   map: number;
   string: number;
+  regex: number;
+  /** A `matches()` whose pattern is not a string literal, so it cannot be checked. */
+  dynamicRegex: boolean;
 }
 
 function isScope(node: ASTNode): boolean {
@@ -103,9 +110,35 @@ function literalSize(node: ASTNode): number {
   return value instanceof Uint8Array ? value.length : 0;
 }
 
+/** The pattern argument of `s.matches(p)` or `matches(s, p)`; undefined for any other node. */
+function patternOf(node: ASTNode): ASTNode | undefined {
+  if (node.op === 'rcall' && node.args[0] === 'matches') return node.args[2][0];
+  if (node.op === 'call' && node.args[0] === 'matches') return node.args[1][1];
+  return undefined;
+}
+
+function measurePattern(node: ASTNode, found: Measure): void {
+  const pattern = patternOf(node);
+  if (pattern === undefined) return;
+  if (pattern.op === 'value' && typeof pattern.args === 'string') {
+    found.regex = Math.max(found.regex, repetitionNesting(pattern.args));
+  } else {
+    found.dynamicRegex = true;
+  }
+}
+
 /** Walks the tree without recursion, so a deep tree cannot overflow the stack before it is refused. */
 function measure(root: ASTNode): Measure {
-  const found: Measure = { nodes: 0, scopeDepth: 0, searchInScope: false, list: 0, map: 0, string: 0 };
+  const found: Measure = {
+    nodes: 0,
+    scopeDepth: 0,
+    searchInScope: false,
+    list: 0,
+    map: 0,
+    string: 0,
+    regex: 0,
+    dynamicRegex: false,
+  };
   const stack: { node: ASTNode; scopes: number }[] = [{ node: root, scopes: 0 }];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     const { node } = item;
@@ -116,6 +149,7 @@ function measure(root: ASTNode): Measure {
     if (node.op === 'list') found.list = Math.max(found.list, node.args.length);
     if (node.op === 'map') found.map = Math.max(found.map, node.args.length);
     found.string = Math.max(found.string, literalSize(node));
+    measurePattern(node, found);
     for (const child of children(node)) stack.push({ node: child, scopes });
   }
   return found;
@@ -131,6 +165,10 @@ const DESCRIBE: Record<PolicyBudgetLimit, (max: number, n: string) => string> = 
   maxListLiteral: (max, n) => `a list literal has ${n} elements; at most ${max} are allowed`,
   maxMapLiteral: (max, n) => `a map literal has ${n} entries; at most ${max} are allowed`,
   maxStringLiteral: (max, n) => `a string literal is ${n} characters long; at most ${max} are allowed`,
+  maxRegexRepetition: (max, n) =>
+    n === 'dynamic'
+      ? 'a matches() pattern is not a string literal, so it cannot be checked for nested repetition; write it out'
+      : `a matches() pattern nests repetitions ${n} deep, as in (a+)+, which can backtrack for ages; at most ${max} (rewrite it without a repeated group that itself repeats)`,
   maxEvaluationCost: (max, n) => `evaluating would take about ${n} steps; at most ${max} are allowed`,
 };
 
@@ -138,6 +176,12 @@ function violation(limit: PolicyBudgetLimit, actual: number | null, budget: Poli
   const max = budget[limit];
   const size = actual === null ? `more than ${max}` : String(actual);
   return { limit, max, actual, message: `${DESCRIBE[limit](max, size)} (limit ${limit})` };
+}
+
+function dynamicPattern(budget: PolicyBudget): PolicyBudgetViolation {
+  const max = budget.maxRegexRepetition;
+  const message = `${DESCRIBE.maxRegexRepetition(max, 'dynamic')} (limit maxRegexRepetition)`;
+  return { limit: 'maxRegexRepetition', max, actual: null, message };
 }
 
 function over(limit: PolicyBudgetLimit, actual: number, budget: PolicyBudget): PolicyBudgetViolation[] {
@@ -208,6 +252,8 @@ export function conditionTreeViolations(
     ...over('maxListLiteral', m.list, budget),
     ...over('maxMapLiteral', m.map, budget),
     ...over('maxStringLiteral', m.string, budget),
+    ...over('maxRegexRepetition', m.regex, budget),
+    ...(m.dynamicRegex ? [dynamicPattern(budget)] : []),
   ];
 }
 
