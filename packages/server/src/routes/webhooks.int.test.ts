@@ -41,7 +41,7 @@ describe.each(dialects)('webhook registration on %s', (dialect) => {
       id: expect.stringMatching(/^wh_/),
       url: 'https://hooks.example.com/services/T0/B0/token-in-path?x=1',
       events: ['gate.opened', 'gate.decided'],
-      description: 'reviewers channel',
+      description: 'reviewers⟨U+0007⟩ channel',
       enabled: true,
       createdBy: `user:${test.ids.adminId}`,
     });

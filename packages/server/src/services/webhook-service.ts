@@ -1,4 +1,4 @@
-import { GatehouseError, sanitizeText } from '@gatehouse/core';
+import { GatehouseError, revealText } from '@gatehouse/core';
 import type {
   Page,
   StoreTx,
@@ -99,7 +99,7 @@ async function loadDelivery(tx: StoreTx, deliveryId: string): Promise<WebhookDel
 
 function cleanDescription(text: string | null | undefined): string | null {
   if (text === undefined || text === null) return null;
-  const clean = sanitizeText(text).trim();
+  const clean = revealText(text, { multiline: true }).replace(/\s+/g, ' ').trim();
   return clean === '' ? null : clean;
 }
 

@@ -1,4 +1,4 @@
-import { sanitizeText } from '@gatehouse/core';
+import { revealText, sanitizeText } from '@gatehouse/core';
 
 /** One POST of one delivery. */
 export interface WebhookRequest {
@@ -39,7 +39,7 @@ async function readExcerpt(response: Response): Promise<string | null> {
   } finally {
     await reader.cancel().catch(() => undefined);
   }
-  const text = sanitizeText(Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8'), {
+  const text = revealText(Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8'), {
     multiline: true,
   });
   return text === '' ? null : text.slice(0, EXCERPT_CHARS);
@@ -50,6 +50,7 @@ function describeFailure(error: unknown, timeoutMs: number, timedOut: boolean): 
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
   const detail = cause?.message ?? (error instanceof Error ? error.message : String(error));
   const code = typeof cause?.code === 'string' ? `${cause.code}: ` : '';
+  // Our own network error text, kept to one clean line.
   return sanitizeText(`${code}${String(detail)}`).slice(0, EXCERPT_CHARS);
 }
 
