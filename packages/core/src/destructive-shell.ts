@@ -17,6 +17,8 @@ import { placeholdersIn } from './shell-scan.js';
 /** Deeper than this (a `bash -c` in a `$(…)` in an `eval`…) a command is reported rather than inspected. */
 const MAX_DEPTH = 8;
 const MAX_LENGTH = 100_000;
+/** Simple commands inspected per line at most, so no line can make inspection slow. */
+const MAX_COMMANDS = 1_000;
 
 /** What a command line does that needs a person: destructive findings, and system package installs. */
 export interface ShellInspection {
@@ -29,6 +31,7 @@ interface Walk extends ShellInspection {
   downloaded: Set<string>;
   /** Variables set earlier in the line (`x=rm; $x -rf /`), so a program named by one is still inspected. */
   variables: Map<string, string>;
+  commands: number;
 }
 
 /** One simple command in its place: the script it belongs to and what its pipeline feeds it. */
@@ -166,6 +169,7 @@ function checkForkBomb(script: ShellScript, walk: Walk): void {
 }
 
 function walkScript(source: string, walk: Walk, depth: number): void {
+  if (walk.commands > MAX_COMMANDS) return;
   if (depth > MAX_DEPTH || source.length > MAX_LENGTH) {
     report(
       walk,
@@ -220,6 +224,10 @@ function invocationOf(step: Step, walk: Walk): Invocation {
 
 function walkStep(step: Step, walk: Walk): void {
   const { command, unwrapped, script, depth } = step;
+  if (++walk.commands > MAX_COMMANDS) {
+    report(walk, 'uninspectable', `the line runs more than ${MAX_COMMANDS} commands to inspect`, '');
+    return;
+  }
   // Every substitution runs, whatever the command then does with its output.
   const words = [...command.words, ...command.redirects.map((r) => r.target)];
   for (const i of words.flatMap(placeholdersIn))
@@ -365,7 +373,7 @@ function runInterpreter(step: Step, run: Invocation, walk: Walk): void {
 
 /** Walks every simple command of a shell command line, its substitutions and the code it runs. */
 export function inspectShell(command: string): ShellInspection {
-  const walk: Walk = { findings: [], installs: [], downloaded: new Set(), variables: new Map() };
+  const walk: Walk = { findings: [], installs: [], downloaded: new Set(), variables: new Map(), commands: 0 };
   walkScript(command, walk, 0);
   return { findings: walk.findings, installs: walk.installs };
 }
