@@ -1,6 +1,16 @@
 export { auditHash, GENESIS_HASH, newAuditEventId } from './audit/hash.js';
-export type { ChainStart } from './audit/verify.js';
-export { verifyAuditChain, verifyAuditExport } from './audit/verify.js';
+export {
+  asSignedCheckpoint,
+  auditKeyId,
+  CHECKPOINT_KIND,
+  checkpointStatement,
+  isCheckpointSigned,
+  startStatement,
+} from './audit/checkpoint.js';
+export type { TextSource } from './audit/export.js';
+export { readAuditHeads, verifyAuditExport } from './audit/export.js';
+export type { ChainCheckOptions, ChainStart } from './audit/verify.js';
+export { verifyAuditChain } from './audit/verify.js';
 export type { MigrateOptions, MigrateResult } from './migrate.js';
 export { migrateToLatest } from './migrate.js';
 export type { PostgresStore, PostgresStoreOptions } from './postgres/postgres-store.js';
@@ -8,14 +18,18 @@ export { createPostgresStore } from './postgres/postgres-store.js';
 export { LEASE_EXPIRED } from './repos/webhook-deliveries.js';
 export type { SqlitePragmas, SqliteStore, SqliteStoreOptions } from './sqlite/sqlite-store.js';
 export { createSqliteStore } from './sqlite/sqlite-store.js';
+export { dropAuditTriggersSql } from './testing/audit-tamper.js';
 export type { StartTestPostgresOptions, TestPostgres } from './testing/postgres.js';
 export { startTestPostgres } from './testing/postgres.js';
 export type {
   AuditCheckpoint,
   AuditFailure,
   AuditFilter,
+  AuditHead,
   AuditInput,
   AuditVerification,
+  AuditVerifyOptions,
+  CheckpointSource,
   ClaimedWebhookDelivery,
   CredentialRecord,
   GateFilter,
@@ -25,7 +39,9 @@ export type {
   PolicyVersion,
   RememberedRule,
   RunFilter,
+  SignedCheckpoint,
   SigningKeyRecord,
+  StartSigner,
   Store,
   StoreTx,
   StreamEvent,

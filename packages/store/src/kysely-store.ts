@@ -8,7 +8,7 @@ import { createGroupCommit } from './group-commit.js';
 import * as audit from './repos/audit.js';
 import * as stream from './repos/stream.js';
 import { createStoreTx } from './tx.js';
-import type { AuditCheckpoint, AuditVerification, Store } from './types.js';
+import type { AuditCheckpoint, AuditVerification, AuditVerifyOptions, Store } from './types.js';
 
 const AUDIT_BATCH = 500;
 
@@ -65,13 +65,13 @@ function createAuditReader(read: Read): AuditReader {
     }
   }
   const getAuditCheckpoint = (): Promise<AuditCheckpoint | null> => read(audit.getAuditCheckpoint);
-  async function verifyStoredChain(): Promise<AuditVerification> {
-    const checkpoint = await getAuditCheckpoint();
-    const result = await verifyAuditChain(streamAudit(), checkpoint);
+  async function verifyStoredChain(options: AuditVerifyOptions = {}): Promise<AuditVerification> {
+    const start = await getAuditCheckpoint();
+    const result = await verifyAuditChain(streamAudit(), { ...options, start });
     if (result.ok) return result;
     // Retention may have cut the chain while we read it: check once more from the new start.
     const latest = await getAuditCheckpoint();
-    return latest?.seq === checkpoint?.seq ? result : verifyAuditChain(streamAudit(), latest);
+    return latest?.seq === start?.seq ? result : verifyAuditChain(streamAudit(), { ...options, start: latest });
   }
   return { streamAudit, getAuditCheckpoint, verifyAuditChain: verifyStoredChain };
 }
@@ -107,7 +107,7 @@ export function createKyselyStore<D extends Store['dialect']>(
     read: (work) => read((ctx) => work(createStoreTx(ctx, { readOnly: true }))),
     queryAudit: (filter) => read((ctx) => audit.queryAudit(ctx, filter)),
     ...createAuditReader(read),
-    truncateAudit: ({ before }) => commits.enqueue((ctx) => audit.truncateAudit(ctx, before)),
+    truncateAudit: ({ before, sign }) => commits.enqueue((ctx) => audit.truncateAudit(ctx, before, sign)),
     listStreamEvents: (options) => read((ctx) => stream.listStreamEvents(ctx, options)),
     latestStreamSeq: () => read(stream.latestStreamSeq),
     databaseNow: () =>

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type {
   Agent,
   AuditEvent,
@@ -137,6 +138,37 @@ export interface AuditFilter {
   order?: 'asc' | 'desc';
 }
 
+/** The last link of the audit chain. */
+export interface AuditHead {
+  seq: number;
+  hash: string;
+  kind: string | null;
+}
+
+/** Signs a retention start: gets the start's statement text, returns a signature and the key's id. */
+export type StartSigner = (statement: { seq: number; hash: string; truncatedAt: number }) => {
+  keyId: string;
+  signature: string;
+};
+
+/** What `verifyAuditChain` checks signed checkpoints against. */
+export interface AuditVerifyOptions {
+  /** The audit key (PEM or KeyObject); without it checkpoints are not checked. */
+  publicKey?: KeyObject | string;
+  /** Checkpoints published outside the database (the heads file), in any order. */
+  heads?: readonly SignedCheckpoint[];
+}
+
+/** A signed statement that the chain's link `seq` had hash `hash` at `at`. */
+export interface SignedCheckpoint {
+  seq: number;
+  hash: string;
+  at: number;
+  keyId: string;
+  /** Ed25519 over `checkpointStatement(…)`, base64. */
+  signature: string;
+}
+
 /** The audit event as the caller gives it; seq, hashes and id are filled in by the store. */
 export interface AuditInput {
   kind: string;
@@ -154,15 +186,49 @@ export interface AuditCheckpoint {
   truncatedAt: number;
   /** How many events the latest truncation removed (all removals so far add up to `seq`). */
   removed: number;
+  /** Which audit key signed this start (see `startStatement`); null when it was written unsigned. */
+  keyId: string | null;
+  /** Ed25519 signature of the start statement, base64; a start without one is not trusted by verify. */
+  signature: string | null;
 }
 
-/** Why a chain failed to verify: an edited row, a link that does not match, a missing or misplaced seq. */
-export type AuditFailure = 'hash_mismatch' | 'broken_link' | 'gap' | 'reordered';
+/**
+ * Why a chain failed to verify: an edited row, a link that does not match, a missing or misplaced
+ * seq; or a signed checkpoint that is forged (`bad_signature`), names a hash the chain no longer has
+ * (`checkpoint_mismatch`), names a seq past the chain's end (`truncated`), or a retention start
+ * that no key signed (`unsigned_start`).
+ */
+export type AuditFailure =
+  | 'hash_mismatch'
+  | 'broken_link'
+  | 'gap'
+  | 'reordered'
+  | 'bad_signature'
+  | 'checkpoint_mismatch'
+  | 'truncated'
+  | 'unsigned_start';
 
-/** Result of checking the audit hash chain. */
+/** Where a signed checkpoint came from: an `audit.checkpoint` event, the published heads, or the retention start. */
+export type CheckpointSource = 'chain' | 'heads' | 'start';
+
+/** Result of checking the audit hash chain and, with a public key, its signed checkpoints. */
 export type AuditVerification =
-  | { ok: true; count: number; lastHash: string | null }
-  | { ok: false; seq: number; reason: AuditFailure };
+  | {
+      ok: true;
+      count: number;
+      lastHash: string | null;
+      /** Signed checkpoints whose signature and hash were checked (0 without a public key). */
+      checkpoints: number;
+      /** The newest checked checkpoint: everything up to its seq is covered by a signature. */
+      lastCheckpoint: { seq: number; at: number } | null;
+    }
+  | {
+      ok: false;
+      seq: number;
+      reason: AuditFailure;
+      /** The first bad checkpoint, when a checkpoint is what failed. */
+      checkpoint?: { seq: number; at: number; source: CheckpointSource };
+    };
 
 /** A registered webhook: events of the chosen types are POSTed to `url`, signed with `secret`. */
 export interface WebhookRecord {
@@ -325,6 +391,11 @@ export interface StoreTx {
 
   /** Appends to the hash chain (id, seq, time and hashes filled in); serialised so the chain never forks. */
   appendAudit(event: AuditInput): Promise<AuditEvent>;
+  /** The chain's last link as this transaction sees it; `kind` is null when that is the retention start or genesis. */
+  getAuditHead(): Promise<AuditHead>;
+  /** Events with `seq >= fromSeq` in order, at most `limit`. */
+  listAuditEvents(fromSeq: number, limit: number): Promise<AuditEvent[]>;
+  getAuditCheckpoint(): Promise<AuditCheckpoint | null>;
   /** Appends a stream event; returns it with its sequence number. */
   appendStreamEvent(event: Omit<StreamEvent, 'seq' | 'at'>): Promise<StreamEvent>;
 
@@ -401,13 +472,17 @@ export interface Store {
   /** Every audit event in order, in batches, for export and verification. */
   streamAudit(fromSeq?: number): AsyncIterable<AuditEvent>;
   getAuditCheckpoint(): Promise<AuditCheckpoint | null>;
-  /** Checks the whole stored chain, starting from the checkpoint if there is one. */
-  verifyAuditChain(): Promise<AuditVerification>;
+  /**
+   * Checks the whole stored chain, starting from the checkpoint if there is one; with a public key
+   * also every signed checkpoint in it and in `heads` (published outside the database).
+   */
+  verifyAuditChain(options?: AuditVerifyOptions): Promise<AuditVerification>;
   /**
    * Removes the oldest events, up to (not including) the first one at or after `before`: only
-   * ever a prefix of the chain, never holes. Records a checkpoint; null when nothing was removed.
+   * ever a prefix of the chain, never holes. Records a checkpoint (signed by `sign`, given the
+   * start statement); null when nothing was removed. The only path the append-only triggers allow.
    */
-  truncateAudit(options: { before: number }): Promise<AuditCheckpoint | null>;
+  truncateAudit(options: { before: number; sign?: StartSigner }): Promise<AuditCheckpoint | null>;
 
   /** Events with `seq > afterSeq` in order (at most `limit`, default 100). */
   listStreamEvents(options: { afterSeq: number; runId?: string; limit?: number }): Promise<StreamEvent[]>;

@@ -7,18 +7,21 @@ export const GENESIS_HASH = '0'.repeat(64);
 /** The fields an audit hash covers: everything but the hashes themselves. */
 export type HashedAuditFields = Pick<AuditEvent, 'seq' | 'id' | 'at' | 'kind' | 'actor' | 'subject' | 'data'>;
 
+/**
+ * The canonical JSON of the hashed fields, keys in sorted order, written out directly: the same
+ * text as `canonicalJson` of them, without sorting seven keys for every event of a long chain.
+ */
+function hashedBody(event: HashedAuditFields): string {
+  const { seq, id, at, kind, actor, subject, data } = event;
+  if ([seq, id, at, kind, actor, subject, data].includes(undefined as never))
+    return canonicalJson({ seq, id, at, kind, actor, subject, data });
+  const text = JSON.stringify;
+  return `{"actor":${text(actor)},"at":${text(at)},"data":${canonicalJson(data)},"id":${text(id)},"kind":${text(kind)},"seq":${text(seq)},"subject":${text(subject)}}`;
+}
+
 /** sha256(prevHash + canonical JSON of the event), hex: one link of the audit chain. */
 export function auditHash(prevHash: string, event: HashedAuditFields): string {
-  const body = canonicalJson({
-    seq: event.seq,
-    id: event.id,
-    at: event.at,
-    kind: event.kind,
-    actor: event.actor,
-    subject: event.subject,
-    data: event.data,
-  });
-  return createHash('sha256').update(prevHash).update(body).digest('hex');
+  return createHash('sha256').update(prevHash).update(hashedBody(event)).digest('hex');
 }
 
 const ID_BYTES = 10;

@@ -1,7 +1,8 @@
 import type { AuditEvent } from '@gatehouse/core';
 import { describe, expect, it } from 'vitest';
+import { verifyAuditExport } from './export.js';
 import { auditHash, GENESIS_HASH } from './hash.js';
-import { verifyAuditChain, verifyAuditExport } from './verify.js';
+import { verifyAuditChain } from './verify.js';
 
 function chain(length: number, start = { seq: 0, hash: GENESIS_HASH }): AuditEvent[] {
   const events: AuditEvent[] = [];
@@ -23,13 +24,14 @@ function chain(length: number, start = { seq: 0, hash: GENESIS_HASH }): AuditEve
   return events;
 }
 
+const unsigned = { ok: true, checkpoints: 0, lastCheckpoint: null } as const;
 const lines = (events: AuditEvent[]) => events.map((event) => JSON.stringify(event));
 
 describe('verifyAuditChain', () => {
   it('accepts an intact chain and an empty one', async () => {
     const events = chain(4);
-    expect(await verifyAuditChain(events)).toEqual({ ok: true, count: 4, lastHash: events[3]?.hash });
-    expect(await verifyAuditChain([])).toEqual({ ok: true, count: 0, lastHash: null });
+    expect(await verifyAuditChain(events)).toEqual({ ...unsigned, count: 4, lastHash: events[3]?.hash });
+    expect(await verifyAuditChain([])).toEqual({ ...unsigned, count: 0, lastHash: null });
   });
 
   it('hashes the data canonically, whatever the key order', () => {
@@ -68,9 +70,13 @@ describe('verifyAuditChain', () => {
   it('starts from a checkpoint and refuses a chain that does not continue it', async () => {
     const all = chain(5);
     const checkpoint = { seq: 2, hash: all[1]?.hash ?? '' };
-    expect(await verifyAuditChain(all.slice(2), checkpoint)).toMatchObject({ ok: true, count: 3 });
-    expect(await verifyAuditChain(all.slice(3), checkpoint)).toEqual({ ok: false, seq: 3, reason: 'gap' });
-    expect(await verifyAuditChain(all.slice(2), { seq: 2, hash: GENESIS_HASH })).toEqual({
+    expect(await verifyAuditChain(all.slice(2), { start: checkpoint })).toMatchObject({ ok: true, count: 3 });
+    expect(await verifyAuditChain(all.slice(3), { start: checkpoint })).toEqual({
+      ok: false,
+      seq: 3,
+      reason: 'gap',
+    });
+    expect(await verifyAuditChain(all.slice(2), { start: { seq: 2, hash: GENESIS_HASH } })).toEqual({
       ok: false,
       seq: 3,
       reason: 'broken_link',
@@ -86,12 +92,12 @@ describe('verifyAuditExport', () => {
       ...lines(all.slice(2)),
     ].join('\n');
     const chunks = text.match(/[\s\S]{1,7}/g) ?? [];
-    expect(await verifyAuditExport(chunks)).toEqual({ ok: true, count: 3, lastHash: all[4]?.hash });
+    expect(await verifyAuditExport(chunks)).toEqual({ ...unsigned, count: 3, lastHash: all[4]?.hash });
   });
 
   it('verifies an export without a checkpoint and an empty one', async () => {
     expect(await verifyAuditExport(`${lines(chain(3)).join('\n')}\n`)).toMatchObject({ ok: true, count: 3 });
-    expect(await verifyAuditExport('')).toEqual({ ok: true, count: 0, lastHash: null });
+    expect(await verifyAuditExport('')).toEqual({ ...unsigned, count: 0, lastHash: null });
   });
 
   it('names the line that is not an audit event', async () => {

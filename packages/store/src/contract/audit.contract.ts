@@ -1,7 +1,8 @@
 import type { AuditEvent } from '@gatehouse/core';
 import { expect, it } from 'vitest';
+import { verifyAuditExport } from '../audit/export.js';
 import { GENESIS_HASH } from '../audit/hash.js';
-import { verifyAuditExport } from '../audit/verify.js';
+import { dropAuditTriggersSql } from '../testing/audit-tamper.js';
 import type { AuditInput, Store } from '../types.js';
 import { sleep } from './fixtures.js';
 import type { ContractContext } from './harness.js';
@@ -40,16 +41,38 @@ export function describeAuditContract(ctx: ContractContext): void {
     expect(events[1]?.prevHash).toBe(events[0]?.hash);
     expect(events[0]?.id).toMatch(/^evt_[0-9a-f]{20}$/);
     expect(await collect(store.streamAudit())).toEqual(events);
-    expect(await store.verifyAuditChain()).toEqual({ ok: true, count: 3, lastHash: events[2]?.hash });
+    expect(await store.verifyAuditChain()).toEqual({
+      ok: true,
+      count: 3,
+      lastHash: events[2]?.hash,
+      checkpoints: 0,
+      lastCheckpoint: null,
+    });
     expect(await verifyAuditExport((await exportLines(store)).join('\n'))).toMatchObject({
       ok: true,
       count: 3,
     });
   });
 
+  it('refuses to update or delete audit rows, or to write the retention start, outside retention', async () => {
+    const { store, execute } = ctx.harness();
+    await appendEach(store, [input(1), input(2), input(3)]);
+    const refused = /append-only|retention only/;
+    await expect(execute(`update audit_events set data = '{"n":99}' where seq = 2`)).rejects.toThrow(refused);
+    await expect(execute('delete from audit_events where seq = 3')).rejects.toThrow(refused);
+    await expect(execute('delete from audit_events')).rejects.toThrow(refused);
+    await expect(
+      execute(`insert into audit_checkpoint (id, seq, hash, truncated_at, removed) values (1, 2, 'x', 0, 2)`),
+    ).rejects.toThrow(refused);
+    expect((await collect(store.streamAudit())).map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(await store.getAuditCheckpoint()).toBeNull();
+    expect(await store.verifyAuditChain()).toMatchObject({ ok: true, count: 3 });
+  });
+
   it('detects an edited row', async () => {
     const { store, execute } = ctx.harness();
     await appendEach(store, [input(1), input(2), input(3)]);
+    await execute(dropAuditTriggersSql(store.dialect));
     await execute(`update audit_events set data = '{"n":99}' where seq = 2`);
     expect(await store.verifyAuditChain()).toEqual({ ok: false, seq: 2, reason: 'hash_mismatch' });
   });
@@ -57,6 +80,7 @@ export function describeAuditContract(ctx: ContractContext): void {
   it('detects a deleted row', async () => {
     const { store, execute } = ctx.harness();
     await appendEach(store, [input(1), input(2), input(3)]);
+    await execute(dropAuditTriggersSql(store.dialect));
     await execute('delete from audit_events where seq = 2');
     expect(await store.verifyAuditChain()).toEqual({ ok: false, seq: 2, reason: 'gap' });
   });
@@ -70,6 +94,7 @@ export function describeAuditContract(ctx: ContractContext): void {
       seq: 2,
       reason: 'reordered',
     });
+    await execute(dropAuditTriggersSql(store.dialect));
     await execute(
       'update audit_events set seq = -2 where seq = 2; update audit_events set seq = 2 where seq = 3; update audit_events set seq = 3 where seq = -2',
     );
@@ -91,10 +116,17 @@ export function describeAuditContract(ctx: ContractContext): void {
     expect(await store.truncateAudit({ before: cut })).toBeNull();
     const [next] = await appendEach(store, [input(6)]);
     expect(next?.seq).toBe(6);
-    expect(await store.verifyAuditChain()).toEqual({ ok: true, count: 3, lastHash: next?.hash });
+    expect(await store.verifyAuditChain()).toEqual({
+      ok: true,
+      count: 3,
+      lastHash: next?.hash,
+      checkpoints: 0,
+      lastCheckpoint: null,
+    });
     const lines = await exportLines(store);
     expect(JSON.parse(lines[0] ?? '{}')).toEqual({ checkpoint });
     expect(await verifyAuditExport(lines.map((line) => `${line}\n`))).toMatchObject({ ok: true, count: 3 });
+    await execute(dropAuditTriggersSql(store.dialect));
     await execute('delete from audit_events where seq = 4');
     expect(await store.verifyAuditChain()).toEqual({ ok: false, seq: 4, reason: 'gap' });
   });
@@ -105,7 +137,13 @@ export function describeAuditContract(ctx: ContractContext): void {
     await sleep(5);
     const checkpoint = await store.truncateAudit({ before: (await store.databaseNow()) + 1 });
     expect(checkpoint).toMatchObject({ seq: 2, hash: events[1]?.hash, removed: 2 });
-    expect(await store.verifyAuditChain()).toEqual({ ok: true, count: 0, lastHash: events[1]?.hash });
+    expect(await store.verifyAuditChain()).toEqual({
+      ok: true,
+      count: 0,
+      lastHash: events[1]?.hash,
+      checkpoints: 0,
+      lastCheckpoint: null,
+    });
     const [next] = await appendEach(store, [input(3)]);
     expect(next).toMatchObject({ seq: 3, prevHash: events[1]?.hash });
     expect(await store.verifyAuditChain()).toMatchObject({ ok: true, count: 1 });

@@ -136,6 +136,13 @@ export interface AuditCheckpointTable {
   hash: string;
   truncated_at: number;
   removed: number;
+  key_id: string | null;
+  signature: string | null;
+}
+
+/** A row here (SQLite) lets retention's own transaction past the append-only triggers. */
+export interface AuditRetentionGuardTable {
+  id: number;
 }
 
 export interface StreamEventsTable {
@@ -220,6 +227,7 @@ export interface Database {
   policy_versions: PolicyVersionsTable;
   audit_events: AuditEventsTable;
   audit_checkpoint: AuditCheckpointTable;
+  audit_retention_guard: AuditRetentionGuardTable;
   stream_events: StreamEventsTable;
   webhooks: WebhooksTable;
   webhook_events: WebhookEventsTable;

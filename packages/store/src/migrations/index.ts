@@ -4,6 +4,7 @@ import type { Dialect } from '../db/schema.js';
 import { initialMigration } from './0001-initial.js';
 import { webhooksMigration } from './0002-webhooks.js';
 import { accountsMigration } from './0003-accounts.js';
+import { auditAppendOnlyMigration } from './0004-audit-append-only.js';
 
 /** Migrations take a Kysely instance of any table shape. */
 export type MigrationDb = Parameters<Migration['up']>[0];
@@ -12,11 +13,12 @@ const MIGRATION_TABLE = 'gatehouse_migration';
 const MIGRATION_LOCK_TABLE = 'gatehouse_migration_lock';
 
 /** The store's migrations, in code so the bundle needs no migration folder. */
-export function createMigrationProvider(dialect: Dialect): MigrationProvider {
+export function createMigrationProvider(dialect: Dialect, schema?: string): MigrationProvider {
   const migrations: Record<string, Migration> = {
     '0001_initial': initialMigration(dialect),
     '0002_webhooks': webhooksMigration(dialect),
     '0003_accounts': accountsMigration(),
+    '0004_audit_append_only': auditAppendOnlyMigration(dialect, schema),
   };
   return { getMigrations: async () => migrations };
 }
@@ -28,7 +30,7 @@ export function createMigrationProvider(dialect: Dialect): MigrationProvider {
 export async function runMigrations(db: MigrationDb, dialect: Dialect, schema?: string): Promise<string[]> {
   const migrator = new Migrator({
     db,
-    provider: createMigrationProvider(dialect),
+    provider: createMigrationProvider(dialect, schema),
     migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: MIGRATION_LOCK_TABLE,
     ...(schema === undefined ? {} : { migrationTableSchema: schema }),

@@ -1,9 +1,10 @@
 import type { AuditEvent } from '@gatehouse/core';
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { auditHash, GENESIS_HASH, newAuditEventId } from '../audit/hash.js';
 import type { AuditEventsTable, TxContext } from '../db/schema.js';
+import { RETENTION_SETTING } from '../migrations/0004-audit-append-only.js';
 import { preparedQuery, runPrepared } from '../prepared.js';
-import type { AuditCheckpoint, AuditFilter, AuditInput, Page } from '../types.js';
+import type { AuditCheckpoint, AuditFilter, AuditHead, AuditInput, Page, StartSigner } from '../types.js';
 import { changed, decodeCursor, int, pageLimit, parseJson, toPage } from './rows.js';
 
 const CHECKPOINT_ID = 1;
@@ -29,7 +30,14 @@ export async function getAuditCheckpoint({ db }: TxContext): Promise<AuditCheckp
     .where('id', '=', CHECKPOINT_ID)
     .executeTakeFirst();
   if (!row) return null;
-  return { seq: int(row.seq), hash: row.hash, truncatedAt: int(row.truncated_at), removed: int(row.removed) };
+  return {
+    seq: int(row.seq),
+    hash: row.hash,
+    truncatedAt: int(row.truncated_at),
+    removed: int(row.removed),
+    keyId: row.key_id ?? null,
+    signature: row.signature ?? null,
+  };
 }
 
 const lastEvent = preparedQuery(
@@ -53,6 +61,21 @@ async function chainHead(ctx: TxContext): Promise<{ seq: number; hash: string }>
   if (last) return { seq: int(last.seq), hash: last.hash };
   const checkpoint = await getAuditCheckpoint(ctx);
   return checkpoint ? { seq: checkpoint.seq, hash: checkpoint.hash } : { seq: 0, hash: GENESIS_HASH };
+}
+
+/** The chain's last link as this transaction sees it (its own appends included). */
+export async function getAuditHead(ctx: TxContext): Promise<AuditHead> {
+  const last = await ctx.db
+    .selectFrom('audit_events')
+    .select(['seq', 'hash', 'kind'])
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (last) return { seq: int(last.seq), hash: last.hash, kind: last.kind };
+  const start = await getAuditCheckpoint(ctx);
+  return start
+    ? { seq: start.seq, hash: start.hash, kind: null }
+    : { seq: 0, hash: GENESIS_HASH, kind: null };
 }
 
 /**
@@ -114,7 +137,9 @@ export async function auditBatch({ db }: TxContext, fromSeq: number, limit: numb
 }
 
 /** The last event of the prefix that truncation may remove: everything before the first event at or after `before`. */
-async function lastRemovable(ctx: TxContext, before: number): Promise<{ seq: number; hash: string } | null> {
+type ChainHead = { seq: number; hash: string };
+
+async function lastRemovable(ctx: TxContext, before: number): Promise<ChainHead | null> {
   const firstKept = await ctx.db
     .selectFrom('audit_events')
     .select((eb) => eb.fn.min('seq').as('seq'))
@@ -127,28 +152,49 @@ async function lastRemovable(ctx: TxContext, before: number): Promise<{ seq: num
   return row ? { seq: int(row.seq), hash: row.hash } : null;
 }
 
-/** Removes the chain's oldest prefix before `before` and records where the rest starts. */
-export async function truncateAudit(ctx: TxContext, before: number): Promise<AuditCheckpoint | null> {
-  ctx.memo.auditHead = null;
-  const last = await lastRemovable(ctx, before);
-  if (last === null) return null;
+/** Opens (or closes) the append-only triggers' one exception, for this transaction only. */
+async function setRetentionGuard(ctx: TxContext, open: boolean): Promise<void> {
+  if (ctx.dialect === 'postgres') {
+    await sql`select set_config(${RETENTION_SETTING}, ${open ? 'on' : 'off'}, true)`.execute(ctx.db);
+  } else if (open) {
+    await ctx.db.insertInto('audit_retention_guard').values({ id: 1 }).execute();
+  } else {
+    await ctx.db.deleteFrom('audit_retention_guard').execute();
+  }
+}
+
+async function removePrefix(ctx: TxContext, last: ChainHead, sign?: StartSigner): Promise<AuditCheckpoint> {
   const deleted = await ctx.db.deleteFrom('audit_events').where('seq', '<=', last.seq).executeTakeFirst();
-  const checkpoint: AuditCheckpoint = {
-    seq: last.seq,
-    hash: last.hash,
-    truncatedAt: ctx.now,
-    removed: changed(deleted.numDeletedRows),
-  };
+  const start = { seq: last.seq, hash: last.hash, truncatedAt: ctx.now };
+  const signed = sign ? sign(start) : { keyId: null, signature: null };
+  const checkpoint: AuditCheckpoint = { ...start, removed: changed(deleted.numDeletedRows), ...signed };
   const row = {
     seq: checkpoint.seq,
     hash: checkpoint.hash,
     truncated_at: checkpoint.truncatedAt,
     removed: checkpoint.removed,
+    key_id: checkpoint.keyId,
+    signature: checkpoint.signature,
   };
   await ctx.db
     .insertInto('audit_checkpoint')
     .values({ id: CHECKPOINT_ID, ...row })
     .onConflict((oc) => oc.column('id').doUpdateSet(row))
     .execute();
+  return checkpoint;
+}
+
+/** Removes the chain's oldest prefix before `before` and records (signed by `sign`) where the rest starts. */
+export async function truncateAudit(
+  ctx: TxContext,
+  before: number,
+  sign?: StartSigner,
+): Promise<AuditCheckpoint | null> {
+  ctx.memo.auditHead = null;
+  const last = await lastRemovable(ctx, before);
+  if (last === null) return null;
+  await setRetentionGuard(ctx, true);
+  const checkpoint = await removePrefix(ctx, last, sign);
+  await setRetentionGuard(ctx, false);
   return checkpoint;
 }
