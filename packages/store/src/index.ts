@@ -1,4 +1,3 @@
-export { auditHash, GENESIS_HASH, newAuditEventId } from './audit/hash.js';
 export {
   asSignedCheckpoint,
   auditKeyId,
@@ -9,6 +8,7 @@ export {
 } from './audit/checkpoint.js';
 export type { TextSource } from './audit/export.js';
 export { readAuditHeads, verifyAuditExport } from './audit/export.js';
+export { auditHash, GENESIS_HASH, newAuditEventId } from './audit/hash.js';
 export type { ChainCheckOptions, ChainStart } from './audit/verify.js';
 export { verifyAuditChain } from './audit/verify.js';
 export type { MigrateOptions, MigrateResult } from './migrate.js';

@@ -71,7 +71,9 @@ function createAuditReader(read: Read): AuditReader {
     if (result.ok) return result;
     // Retention may have cut the chain while we read it: check once more from the new start.
     const latest = await getAuditCheckpoint();
-    return latest?.seq === start?.seq ? result : verifyAuditChain(streamAudit(), { ...options, start: latest });
+    return latest?.seq === start?.seq
+      ? result
+      : verifyAuditChain(streamAudit(), { ...options, start: latest });
   }
   return { streamAudit, getAuditCheckpoint, verifyAuditChain: verifyStoredChain };
 }

@@ -51,7 +51,12 @@ describe('SQLite store', () => {
     cleanups.push(remove);
     const store = await open(file);
     expect(store.pragmas()).toEqual({ journalMode: 'wal', synchronous: 'full', busyTimeoutMs: 5000 });
-    expect(store.appliedMigrations).toEqual(['0001_initial', '0002_webhooks', '0003_accounts', '0004_audit_append_only']);
+    expect(store.appliedMigrations).toEqual([
+      '0001_initial',
+      '0002_webhooks',
+      '0003_accounts',
+      '0004_audit_append_only',
+    ]);
   });
 
   it('refuses a second writer on the same file while the first is open', async () => {
