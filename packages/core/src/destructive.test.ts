@@ -89,6 +89,13 @@ describe('detectDestructiveCommand', () => {
     expect(detectDestructiveCommand(command).map((finding) => finding.category)).toEqual(['uninspectable']);
   });
 
+  it('reports a line of more than 1,000 commands as uninspectable, and answers quickly', () => {
+    const started = performance.now();
+    const findings = detectDestructiveCommand('ls; '.repeat(5000));
+    expect(findings.map((finding) => finding.category)).toEqual(['uninspectable']);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
   it('names every destructive thing a line does, each once', () => {
     const findings = detectDestructiveCommand('git reset --hard && git clean -fdx && git reset --hard');
     expect(findings.map((finding) => finding.reason)).toEqual([
