@@ -49,6 +49,9 @@ const envSchema = z.object({
   GATEHOUSE_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
   GATEHOUSE_DRY_RUN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   GATEHOUSE_DRY_RUN_MEMORY_MB: z.coerce.number().int().min(32).max(4096).default(128),
+  GATEHOUSE_AUDIT_KEY_FILE: z.string().min(1).optional(),
+  GATEHOUSE_AUDIT_HEADS_FILE: z.string().min(1).optional(),
+  GATEHOUSE_AUDIT_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
   CONFIDENCE_THRESHOLD: z.string().optional(),
   CONFIDENCE_ENABLED: booleanText.optional(),
   CONFIDENCE_AUTO_ESCALATE: booleanText.optional(),
@@ -108,6 +111,16 @@ export interface ServerConfig {
   webhookBackoffMaxMs: number;
   /** Attempts in flight at once on one node (GATEHOUSE_WEBHOOK_CONCURRENCY). @default 8 */
   webhookConcurrency: number;
+  /**
+   * The Ed25519 private key (PKCS#8 PEM) that signs audit checkpoints (GATEHOUSE_AUDIT_KEY_FILE);
+   * created with mode 0600 when missing. Every node of one database must use the same key.
+   * @default null: `audit-signing-key.pem` in the data directory
+   */
+  auditKeyFile: string | null;
+  /** Where each signed checkpoint is appended as one JSON line (GATEHOUSE_AUDIT_HEADS_FILE). @default null: `audit-heads.jsonl` in the data directory */
+  auditHeadsFile: string | null;
+  /** How often the chain's head is signed when new events exist (GATEHOUSE_AUDIT_CHECKPOINT_INTERVAL_MS). @default 60000 */
+  auditCheckpointIntervalMs: number;
   /**
    * Tests only (GATEHOUSE_TEST_CLOCK_SKEW_MS): added to this node's system clock. On Postgres the
    * database's clock still decides deadlines, which is what the multi-node tests check. @default 0
@@ -210,6 +223,9 @@ export function loadConfig(
     webhookBackoffBaseMs: e.GATEHOUSE_WEBHOOK_BACKOFF_MS,
     webhookBackoffMaxMs: e.GATEHOUSE_WEBHOOK_BACKOFF_MAX_MS,
     webhookConcurrency: e.GATEHOUSE_WEBHOOK_CONCURRENCY,
+    auditKeyFile: e.GATEHOUSE_AUDIT_KEY_FILE === undefined ? null : resolve(e.GATEHOUSE_AUDIT_KEY_FILE),
+    auditHeadsFile: e.GATEHOUSE_AUDIT_HEADS_FILE === undefined ? null : resolve(e.GATEHOUSE_AUDIT_HEADS_FILE),
+    auditCheckpointIntervalMs: e.GATEHOUSE_AUDIT_CHECKPOINT_INTERVAL_MS,
     ...overrides,
   };
 }

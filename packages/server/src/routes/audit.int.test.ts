@@ -86,7 +86,13 @@ describe.each(dialects)('the audit trail on %s', (dialect) => {
     await audit('a.one', null);
     await audit('a.two', null);
     const response = await get('/v1/audit/verify');
-    expect(response.json()).toEqual({ ok: true, count: baseline + 2, lastHash: expect.any(String) });
+    expect(response.json()).toEqual({
+      ok: true,
+      count: baseline + 2,
+      lastHash: expect.any(String),
+      checkpoints: 0,
+      lastCheckpoint: null,
+    });
   });
 
   it('exports JSON Lines to tech leads and above, one event per line in order', async () => {
@@ -100,11 +106,13 @@ describe.each(dialects)('the audit trail on %s', (dialect) => {
       .trimEnd()
       .split('\n')
       .map((line) => JSON.parse(line));
-    expect(lines).toHaveLength(baseline + 450);
+    // The export signs the head first, so it ends with that checkpoint.
+    expect(lines).toHaveLength(baseline + 451);
     expect(lines.map((event) => event.seq)).toEqual(
       [...lines.map((event) => event.seq)].sort((a, b) => a - b),
     );
-    expect(lines.at(-1).kind).toBe('bulk.449');
+    expect(lines.at(-2).kind).toBe('bulk.449');
+    expect(lines.at(-1)).toMatchObject({ kind: 'audit.checkpoint', data: { seq: lines.at(-2).seq } });
   });
 
   it('truncates by each gate type retention from the start, keeps a checkpoint, and the rest still verifies', async () => {
@@ -129,12 +137,14 @@ describe.each(dialects)('the audit trail on %s', (dialect) => {
     expect(JSON.parse(exported[0] ?? '{}')).toEqual({
       checkpoint: expect.objectContaining({ seq: checkpoint?.seq }),
     });
-    expect(exported).toHaveLength(4);
+    expect(exported).toHaveLength(5);
+    expect(JSON.parse(exported[0] ?? '{}').checkpoint.signature).toEqual(expect.any(String));
 
     test.clock.set(Date.UTC(2026, 0, 1) + 400 * DAY);
     await test.services.audit.runRetention();
     const remaining = (await get('/v1/audit')).json().items.map((e: { kind: string }) => e.kind);
-    expect(remaining).toEqual(['audit.truncated', 'audit.truncated']);
+    // The export's checkpoint was signed in the same millisecond as the marker before it, so both stay.
+    expect(remaining).toEqual(['audit.truncated', 'audit.checkpoint', 'audit.truncated']);
     expect((await get('/v1/audit/verify')).json()).toEqual(expect.objectContaining({ ok: true }));
   });
 

@@ -38,11 +38,38 @@ const auditQuery = z.strictObject({
 });
 
 const verifyResponse = z.union([
-  z.object({ ok: z.literal(true), count: z.number(), lastHash: z.string().nullable() }),
-  z.object({ ok: z.literal(false), seq: z.number(), reason: z.string() }),
+  z.object({
+    ok: z.literal(true),
+    count: z.number().describe('Events checked'),
+    lastHash: z.string().nullable(),
+    checkpoints: z.number().describe('Signed checkpoints whose signature and hash were checked'),
+    lastCheckpoint: z
+      .object({ seq: z.number(), at: z.number() })
+      .nullable()
+      .describe('The newest signed checkpoint: everything up to its seq is vouched for'),
+  }),
+  z.object({
+    ok: z.literal(false),
+    seq: z.number().describe('The first sequence number found wrong'),
+    reason: z
+      .string()
+      .describe(
+        'hash_mismatch, broken_link, gap, reordered, bad_signature, checkpoint_mismatch, truncated or unsigned_start',
+      ),
+    checkpoint: z
+      .object({ seq: z.number(), at: z.number(), source: z.enum(['chain', 'heads', 'start']) })
+      .optional()
+      .describe('The first bad signed checkpoint, when a checkpoint is what failed'),
+  }),
 ]);
 
-/** The audit trail: query, export as JSON Lines, verify the chain. */
+const keyResponse = z.object({
+  algorithm: z.literal('Ed25519'),
+  keyId: z.string().describe('First 16 hex digits of sha256 over the SPKI DER bytes'),
+  publicKey: z.string().describe('SPKI PEM: pass it to `gatehouse audit verify --public-key`'),
+});
+
+/** The audit trail: query, export as JSON Lines, verify the chain and its signed checkpoints, the public key. */
 export async function auditRoutes(
   base: FastifyInstance,
   _ctx: AppContext,
@@ -82,7 +109,7 @@ export async function auditRoutes(
       schema: {
         tags,
         description:
-          'JSON Lines: `{"checkpoint":{…}}` first when the trail was truncated, then one event per line',
+          'Signs the head first, then JSON Lines: `{"checkpoint":{…}}` first when the trail was truncated, then one event per line (docs/audit.md)',
         produces: ['application/x-ndjson'],
       },
     },
@@ -98,4 +125,19 @@ export async function auditRoutes(
     requireUser(request, 'viewer');
     return services.audit.verify();
   });
+
+  app.get(
+    '/v1/audit/key',
+    {
+      schema: {
+        tags,
+        description: 'The public key that signs audit checkpoints, for verifying an export offline',
+        response: { 200: keyResponse },
+      },
+    },
+    async (request) => {
+      requireUser(request, 'viewer');
+      return services.audit.publicKey();
+    },
+  );
 }

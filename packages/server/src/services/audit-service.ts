@@ -1,6 +1,21 @@
 import { type AuditEvent, createGateCatalog, type GateCatalog } from '@gatehouse/core';
-import type { AuditCheckpoint, AuditFilter, AuditVerification, Page } from '@gatehouse/store';
+import {
+  type AuditCheckpoint,
+  type AuditFilter,
+  type AuditVerification,
+  CHECKPOINT_KIND,
+  type Page,
+  type StartSigner,
+  startStatement,
+} from '@gatehouse/store';
 import type { AppContext } from '../context.js';
+import {
+  type AuditCheckpoints,
+  type CheckpointOutcome,
+  createAuditCheckpoints,
+} from './audit-checkpoints.js';
+import { auditHeadsPath, readAuditHeadsFile } from './audit-heads.js';
+import { type AuditSigner, loadAuditSigner } from './audit-signing.js';
 import { commit } from './commit.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -12,13 +27,20 @@ export const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 /** Reading, exporting and verifying the audit trail, and the retention job that truncates it. */
 export interface AuditService {
   query(filter: AuditFilter): Promise<Page<AuditEvent>>;
-  /** JSON Lines in batches: the checkpoint first (if any), then one event per line. */
+  /** Signs the head first, then JSON Lines in batches: the retention start (if any), then one event per line. */
   exportLines(): AsyncIterable<string>;
+  /** The chain, its signed checkpoints and the published heads, against this server's key. */
   verify(): Promise<AuditVerification>;
+  /** Signs the chain's head now when new events exist (the scheduler does this every interval). */
+  checkpoint(): Promise<CheckpointOutcome>;
+  /** The public half of the audit key, for verifying exports offline. */
+  publicKey(): { algorithm: 'Ed25519'; keyId: string; publicKey: string };
   /** Truncates the oldest events whose retention has passed; returns the new checkpoint, or null. */
   runRetention(): Promise<AuditCheckpoint | null>;
   /** Starts the hourly retention job; the returned function stops it. */
   startRetention(intervalMs?: number): () => void;
+  /** The checkpoint scheduler: started when the app is ready, stopped on close. */
+  checkpoints: Pick<AuditCheckpoints, 'start' | 'stop'>;
 }
 
 /** How long an event must be kept: its gate type's retention for gate events, the longest otherwise. */
@@ -31,8 +53,8 @@ function createRetentionLookup(
   const shortest = Math.min(...days);
   const typeOfGate = new Map<string, string | null>();
   return async (event) => {
-    // The checkpoint row carries what a truncation marker says, so the marker never holds the cut back.
-    if (event.kind === TRUNCATED_KIND) return shortest * DAY_MS;
+    // The start row says what a truncation marker or an older checkpoint said, so neither holds the cut back.
+    if (event.kind === TRUNCATED_KIND || event.kind === CHECKPOINT_KIND) return shortest * DAY_MS;
     const subject = event.subject;
     if (subject === null || !subject.startsWith('gate_')) return longest * DAY_MS;
     if (!typeOfGate.has(subject)) {
@@ -61,7 +83,11 @@ async function retentionCutoff(ctx: AppContext, catalog: GateCatalog, now: numbe
   return removable > 1 ? lastAt : null;
 }
 
-async function* exportLines(ctx: AppContext): AsyncIterable<string> {
+async function* exportLines(ctx: AppContext, checkpoints: AuditCheckpoints): AsyncIterable<string> {
+  // A refused or failed checkpoint is logged; the export still goes out, as evidence.
+  await checkpoints
+    .write()
+    .catch((err: unknown) => ctx.log.error({ err }, 'audit checkpoint before export failed'));
   const checkpoint = await ctx.store.getAuditCheckpoint();
   let batch: string[] = checkpoint ? [JSON.stringify({ checkpoint })] : [];
   for await (const event of ctx.store.streamAudit()) {
@@ -75,13 +101,27 @@ async function* exportLines(ctx: AppContext): AsyncIterable<string> {
 }
 
 /** Creates the audit service. */
+function startSigner(signer: () => AuditSigner): StartSigner {
+  return (start) => {
+    const { keyId, sign } = signer();
+    return { keyId, signature: sign(startStatement({ ...start, keyId })) };
+  };
+}
+
 export function createAuditService(ctx: AppContext, options: { catalog?: GateCatalog } = {}): AuditService {
   const catalog = options.catalog ?? createGateCatalog();
+  let loaded: AuditSigner | null = null;
+  // Loaded on first use, so an app that never signs or verifies never creates a key file.
+  const signer = () => {
+    loaded ??= loadAuditSigner(ctx.config, ctx.log);
+    return loaded;
+  };
+  const checkpoints = createAuditCheckpoints(ctx, signer);
 
   async function runRetention(): Promise<AuditCheckpoint | null> {
     const before = await retentionCutoff(ctx, catalog, ctx.clock.now());
     if (before === null) return null;
-    const checkpoint = await ctx.store.truncateAudit({ before });
+    const checkpoint = await ctx.store.truncateAudit({ before, sign: startSigner(signer) });
     if (checkpoint) {
       await commit(ctx, ({ audit }) =>
         audit({ kind: TRUNCATED_KIND, actor: 'system:retention', subject: null, data: { ...checkpoint } }),
@@ -96,8 +136,15 @@ export function createAuditService(ctx: AppContext, options: { catalog?: GateCat
 
   return {
     query: (filter) => ctx.store.queryAudit(filter),
-    exportLines: () => exportLines(ctx),
-    verify: () => ctx.store.verifyAuditChain(),
+    exportLines: () => exportLines(ctx, checkpoints),
+    verify: async () =>
+      ctx.store.verifyAuditChain({
+        publicKey: signer().publicKey,
+        heads: await readAuditHeadsFile(auditHeadsPath(ctx.config)),
+      }),
+    checkpoint: () => checkpoints.write(),
+    publicKey: () => ({ algorithm: 'Ed25519', keyId: signer().keyId, publicKey: signer().publicKeyPem }),
+    checkpoints,
     runRetention,
     startRetention(intervalMs = RETENTION_INTERVAL_MS) {
       let running = false;

@@ -35,7 +35,7 @@ export interface Services {
   streams: StreamService;
   timeouts: TimeoutSweeper;
   webhooks: WebhookService;
-  /** Runs once the app is ready: loads the policy, starts the timeout sweeper and the webhook worker. */
+  /** Runs once the app is ready: loads the policy, starts the timeout sweeper, the webhook worker and the audit checkpoints. */
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -72,10 +72,12 @@ export async function createServices(ctx: AppContext): Promise<Services> {
       await policies.start();
       timeouts.start();
       webhooks.start();
+      audit.checkpoints.start();
     },
     async close() {
       streams.close();
       await timeouts.stop();
+      await audit.checkpoints.stop();
       await webhooks.close();
       gates.close();
       metrics.close();

@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock, Role } from '@gatehouse/core';
-import { createSqliteStore, type Store, startTestPostgres } from '@gatehouse/store';
+import { createSqliteStore, type Store, startTestPostgres, type TestPostgres } from '@gatehouse/store';
+import BetterSqlite3 from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { buildApp } from '../app.js';
 import { generateToken, hashPassword, hashToken } from '../auth/secrets.js';
 import { loadConfig, type ServerConfig } from '../config.js';
@@ -54,6 +56,8 @@ export interface TestApp<C extends Clock> {
   config: ServerConfig;
   tokens: TestTokens;
   ids: TestIds;
+  /** Raw SQL on the test's database, on a connection of its own: how tests tamper as the database's owner could. */
+  executeSql(statements: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -82,13 +86,38 @@ async function openStore(
   dialect: TestDialect,
   clock: Clock,
   dir: string,
-): Promise<{ store: Store; stop(): Promise<void> }> {
+): Promise<{ store: Store; execute(statements: string): Promise<void>; stop(): Promise<void> }> {
   if (dialect === 'sqlite') {
-    const store = await createSqliteStore({ file: join(dir, 'gatehouse.db'), clock });
-    return { store, stop: async () => {} };
+    const file = join(dir, 'gatehouse.db');
+    const store = await createSqliteStore({ file, clock });
+    return { store, execute: async (statements) => executeSqlite(file, statements), stop: async () => {} };
   }
   const postgres = await startTestPostgres({ clock });
-  return { store: postgres.store, stop: () => postgres.close() };
+  return {
+    store: postgres.store,
+    execute: (statements) => executePostgres(postgres, statements),
+    stop: () => postgres.close(),
+  };
+}
+
+function executeSqlite(file: string, statements: string): void {
+  const raw = new BetterSqlite3(file);
+  try {
+    raw.exec(statements);
+  } finally {
+    raw.close();
+  }
+}
+
+/** `set local` so a shared in-process session is left as it was. */
+async function executePostgres(target: TestPostgres, statements: string): Promise<void> {
+  const client = new pg.Client({ connectionString: target.connectionString });
+  await client.connect();
+  try {
+    await client.query(`begin; set local search_path to "${target.schema}"; ${statements}; commit`);
+  } finally {
+    await client.end();
+  }
 }
 
 /** A new session token for an existing person, created through the store; it does not expire. */
@@ -200,7 +229,7 @@ export async function createTestApp<C extends Clock = Clock>(
   const clock = (options.clock ?? systemClock) as C;
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const config = loadConfig({}, { ...TEST_DEFAULTS, dataDir: dir, ...options.config });
-  const { store, stop } = await openStore(options.dialect, clock, dir);
+  const { store, execute, stop } = await openStore(options.dialect, clock, dir);
   const bus = createInProcessBus();
   const app = await buildApp({ store, bus, clock, config, uiDir: options.uiDir ?? null });
   await app.ready();
@@ -215,6 +244,7 @@ export async function createTestApp<C extends Clock = Clock>(
     config,
     tokens,
     ids,
+    executeSql: execute,
     async close() {
       if (closed) return;
       closed = true;
