@@ -1,11 +1,12 @@
-import { createFakeClock, type FakeClock } from '@gatehouse/core';
+import { createFakeClock } from '@gatehouse/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig, type ServerConfig } from '../config.js';
-import { inPool } from '../testing/http-client.js';
+import { inPool, type Json } from '../testing/http-client.js';
 import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';
 import type { TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
+type FakeClock = ReturnType<typeof createFakeClock>;
 const defaults = loadConfig({});
 
 function nested(depth: number): string {
@@ -30,7 +31,7 @@ describe.each(dialects)('request limits on %s', (dialect) => {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: payload,
     });
-    return { status: response.status, headers: response.headers, body: await response.json() };
+    return { status: response.status, headers: response.headers, body: (await response.json()) as Json };
   }
 
   it('answers JSON nested thousands of levels deep with a 400 naming the limit, not a 500', async () => {
