@@ -1,3 +1,4 @@
+import type { Clock } from '@gatehouse/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';
 import type { TestDialect } from '../testing/test-app.js';
@@ -22,7 +23,7 @@ rules:
 `;
 
 describe.each(dialects)('the evaluation budget on the gate path on %s', (dialect) => {
-  let node: ListeningApp;
+  let node: ListeningApp<Clock>;
   beforeAll(async () => {
     node = await startListeningApp({ dialect });
     const saved = await node.client.call('PUT', '/v1/policy', {

@@ -1,3 +1,4 @@
+import type { Clock } from '@gatehouse/core';
 import { evaluatePolicy } from '@gatehouse/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpResult } from '../testing/http-client.js';
@@ -39,7 +40,7 @@ rules:
 }
 
 describe.each(dialects)('policy budgets over HTTP on %s', (dialect) => {
-  let node: ListeningApp;
+  let node: ListeningApp<Clock>;
   beforeAll(async () => {
     node = await startListeningApp({ dialect });
     // The first request pays for the connection and route compilation; measure the server, not that.
@@ -50,7 +51,7 @@ describe.each(dialects)('policy budgets over HTTP on %s', (dialect) => {
   });
 
   /** Sends `request` and polls /healthz until it is answered; resolves with both. */
-  async function withHealthz(request: () => Promise<HttpResult>, on: ListeningApp = node) {
+  async function withHealthz(request: () => Promise<HttpResult>, on: ListeningApp<Clock> = node) {
     let answered = false;
     const pending = request().finally(() => {
       answered = true;
