@@ -396,6 +396,33 @@ describe('gatehouse against a running server', () => {
       expect(broken.stdout).toMatch(/audit chain BROKEN in .* at seq 2: hash_mismatch/);
     });
 
+    it('prints the audit key and verifies an export with it and the published heads, naming a cut tail', async () => {
+      const keyFile = join(temp.dir, 'audit-key.pem');
+      const key = await gatehouse(['audit', 'key', '-o', keyFile]);
+      expect(key.code).toBe(0);
+      expect(readFileSync(keyFile, 'utf8')).toContain('BEGIN PUBLIC KEY');
+      expect((await gatehouse(['audit', 'key'])).stdout).toBe(readFileSync(keyFile, 'utf8'));
+
+      const file = join(temp.dir, 'signed.jsonl');
+      expect((await gatehouse(['audit', 'export', '-o', file])).code).toBe(0);
+      const heads = join(temp.dir, 'data', 'audit-heads.jsonl');
+      const args = ['audit', 'verify', '--file', file, '--public-key', keyFile, '--heads', heads];
+      const intact = await gatehouse(args);
+      expect(intact.code).toBe(0);
+      expect(intact.stdout).toMatch(/signed checkpoints, the last at seq \d+/);
+
+      const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+      writeFileSync(file, `${lines.slice(0, -2).join('\n')}\n`);
+      const cut = await gatehouse(args);
+      expect(cut.code).toBe(1);
+      expect(cut.stdout).toMatch(
+        /BROKEN in .* at seq \d+: truncated \(signed checkpoint of seq \d+, from the heads\)/,
+      );
+      const linksOnly = await gatehouse(['audit', 'verify', '--file', file]);
+      expect(linksOnly.code).toBe(0);
+      expect(linksOnly.stdout).toContain('signatures not checked');
+    });
+
     it('tails the latest events, one line each', async () => {
       const result = await gatehouse(['audit', 'tail', '-n', '3']);
       expect(result.code).toBe(0);

@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -7,14 +7,11 @@ import { intOption, stringOption } from '../args.js';
 import type { ActionContext, Command, Io } from '../command.js';
 import { CliError } from '../errors.js';
 import type { ApiClient, Query } from '../http.js';
-import { isoTime, printJson, terminalSafe } from '../output.js';
+import { isoTime, terminalSafe } from '../output.js';
+import { printAuditKey, verifyAudit } from './audit-verify.js';
 
 const PAGE = 500;
 const FOLLOW_INTERVAL_MS = 1000;
-
-type Verification =
-  | { ok: true; count: number; lastHash: string | null }
-  | { ok: false; seq: number; reason: string };
 
 function filters(context: ActionContext): Query {
   return {
@@ -87,39 +84,6 @@ async function exportTrail(context: ActionContext): Promise<number> {
   return 0;
 }
 
-async function verifyFile(file: string): Promise<Verification> {
-  // Loaded here only: the store's modules are not needed by any other command.
-  const { verifyAuditExport } = await import('@gatehouse/store');
-  const stream = createReadStream(file, { encoding: 'utf8' });
-  try {
-    return await verifyAuditExport(stream);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new CliError(`no such file: ${file}`);
-    throw error;
-  } finally {
-    stream.destroy();
-  }
-}
-
-async function verify(context: ActionContext): Promise<number> {
-  const file = stringOption(context.values, 'file');
-  const result =
-    file === undefined
-      ? await context.client().get<Verification>('/v1/audit/verify')
-      : await verifyFile(file);
-  const where = file === undefined ? 'on the server' : `in ${file}`;
-  if (context.json) printJson(context.io, result);
-  else if (result.ok) {
-    const last = result.lastHash ? `, last hash ${result.lastHash.slice(0, 16)}…` : '';
-    context.io.stdout.write(`audit chain intact ${where}: ${result.count} events verified${last}\n`);
-  } else {
-    context.io.stdout.write(
-      `audit chain BROKEN ${where} at seq ${result.seq}: ${terminalSafe(result.reason)}\n`,
-    );
-  }
-  return result.ok ? 0 : 1;
-}
-
 const filterOptions = {
   kind: { type: 'string', value: '<kind>', description: 'Only this kind, e.g. gate.decided' },
   actor: { type: 'string', value: '<actor>', description: 'Only this actor, e.g. user:user_…' },
@@ -129,7 +93,7 @@ const filterOptions = {
 /** `gatehouse audit`: read, export and verify the hash-chained audit trail. */
 export const auditCommand: Command = {
   name: 'audit',
-  summary: 'Tail, export and verify the hash-chained audit trail',
+  summary: 'Tail, export and verify the hash-chained, signed audit trail',
   actions: [
     {
       name: 'tail',
@@ -164,17 +128,45 @@ export const auditCommand: Command = {
     },
     {
       name: 'verify',
-      summary: 'Check the hash chain: on the server, or offline in an export file',
+      summary: 'Check the hash chain and its signed checkpoints: on the server, or offline in an export',
       options: {
         file: {
           type: 'string',
           value: '<export.jsonl>',
           description: 'Verify this export offline instead of asking the server',
         },
+        'public-key': {
+          type: 'string',
+          value: '<key.pem>',
+          description: 'With --file: check the signed checkpoints with this key (from `audit key`)',
+        },
+        heads: {
+          type: 'string',
+          value: '<audit-heads.jsonl>',
+          description: 'With --file: also check the heads published outside the database',
+        },
       },
-      details: 'Exit code 1 when the chain is broken (an edited, deleted or reordered event).',
-      examples: ['gatehouse audit verify', 'gatehouse audit verify --file audit.jsonl'],
-      run: verify,
+      details:
+        'Exit code 1 when the chain is broken: an edited, deleted or reordered event, a forged or unmatched signed checkpoint, or a tail cut after the last published head.',
+      examples: [
+        'gatehouse audit verify',
+        'gatehouse audit verify --file audit.jsonl --public-key audit-key.pem --heads audit-heads.jsonl',
+      ],
+      run: verifyAudit,
+    },
+    {
+      name: 'key',
+      summary: 'Print the public key that signs audit checkpoints',
+      options: {
+        output: {
+          type: 'string',
+          short: 'o',
+          value: '<file>',
+          description: 'Write the PEM to a file instead of stdout',
+        },
+      },
+      examples: ['gatehouse audit key -o audit-key.pem'],
+      run: printAuditKey,
     },
   ],
 };
