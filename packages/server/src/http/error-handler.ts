@@ -89,8 +89,9 @@ export function registerErrorHandler(
   app.setErrorHandler((error, request, reply) => {
     const gatehouseError = toGatehouseError(error, options);
     if (gatehouseError.code === 'INTERNAL') request.log.error({ err: error }, 'request failed');
-    if (gatehouseError.code === 'SERVICE_UNAVAILABLE')
-      request.log.warn({ err: error }, 'database unavailable');
+    // A refused commit arrives as the driver's error; say once why the request got a 503.
+    if (gatehouseError.code === 'SERVICE_UNAVAILABLE' && !isGatehouseError(error))
+      request.log.warn({ err: error }, 'the database refused the request');
     setErrorHeaders(reply, gatehouseError);
     void reply.status(gatehouseError.status).send(gatehouseError.toJSON());
   });

@@ -4,8 +4,8 @@ import type { Services } from '../services/index.js';
 
 /**
  * Liveness (`/healthz`: the process answers) and readiness (`/readyz`: 503 without the database,
- * while writes fail, or while the event listener is down, so a load balancer sends work elsewhere). A node shutting down
- * takes no new connections at all.
+ * while writes fail, or while the event listener is down, so a load balancer sends work
+ * elsewhere). A node shutting down takes no new connections at all.
  */
 export async function healthRoutes(
   app: FastifyInstance,
