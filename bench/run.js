@@ -10,6 +10,7 @@ const BENCHMARKS = [
   './cross-node-wakeup.bench.js',
   './waiting.bench.js',
   './hook.bench.js',
+  './audit-verify.bench.js',
 ];
 
 const filters = process.argv.slice(2);
