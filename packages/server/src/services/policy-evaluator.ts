@@ -88,8 +88,8 @@ interface RunOptions {
   maxMemoryMb: number;
 }
 
-/** Runs one job; resolves with the outcomes and whether the worker can take another job. */
-function runJob(options: RunOptions): Promise<{ outcomes: ConditionOutcomes; reusable: boolean }> {
+/** Runs one job on `worker`; on any failure the worker is terminated. */
+function runJob(options: RunOptions): Promise<ConditionOutcomes> {
   const { worker, job, timeoutMs, maxMemoryMb } = options;
   let ruleIndex: number | null = null;
   return new Promise((resolve, reject) => {
@@ -106,7 +106,7 @@ function runJob(options: RunOptions): Promise<{ outcomes: ConditionOutcomes; reu
     const timer = setTimeout(() => fail(budgetError(job, ruleIndex, 'timeMs', timeoutMs)), timeoutMs);
     const onMessage = (message: PolicyWorkerMessage) => {
       if (message.type === 'rule') ruleIndex = message.ruleIndex;
-      else if (message.type === 'done') settle(() => resolve({ outcomes: message.outcomes, reusable: true }));
+      else if (message.type === 'done') settle(() => resolve(message.outcomes));
       else
         fail(
           new GatehouseError(
@@ -158,11 +158,22 @@ export function createPolicyEvaluator(options: PolicyEvaluatorOptions): PolicyEv
     else next();
   }
 
+  async function spawn(): Promise<Worker> {
+    const worker = await startWorker(script, maxMemoryMb);
+    // A worker that ends while idle is dropped; an error outside a job must not go unheard.
+    worker.on('exit', () => {
+      const at = idle.indexOf(worker);
+      if (at >= 0) idle.splice(at, 1);
+    });
+    worker.on('error', (error) => options.log.warn({ err: error }, 'policy worker failed'));
+    return worker;
+  }
+
   async function evaluateOn(job: PolicyWorkerJob): Promise<ConditionOutcomes> {
-    const worker = idle.pop() ?? (await startWorker(script, maxMemoryMb));
+    const worker = idle.pop() ?? (await spawn());
     busy.add(worker);
     try {
-      const { outcomes } = await runJob({ worker, job, timeoutMs, maxMemoryMb });
+      const outcomes = await runJob({ worker, job, timeoutMs, maxMemoryMb });
       if (!closed) idle.push(worker);
       return outcomes;
     } catch (error) {
