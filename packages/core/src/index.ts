@@ -157,7 +157,11 @@ export type {
   PolicyBudgetViolation,
 } from './policy-budget.js';
 export { POLICY_BUDGET } from './policy-budget.js';
-export { POLICY_CONDITION_FUNCTIONS, POLICY_CONDITION_VARIABLES } from './policy-cel.js';
+export {
+  POLICY_CONDITION_FUNCTIONS,
+  POLICY_CONDITION_VARIABLES,
+  requestHasHiddenCharacters,
+} from './policy-cel.js';
 export type {
   CompiledPolicy,
   PolicyConditionError,

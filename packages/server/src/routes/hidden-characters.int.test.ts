@@ -65,6 +65,37 @@ describe.each(dialects)('hidden characters on %s', (dialect) => {
     expect(briefing).not.toMatch(/[\u202e\u200b]|\u{e0041}/u);
   });
 
+  it('is not let through by an approve-always rule for the tool, nor by the run approval mode', async () => {
+    await start();
+    const { tokens } = live.test;
+    const { run } = await call('POST', '/v1/runs', tokens.agent, { title: 'edits' });
+    const first = await call('POST', '/v1/gates', tokens.agent, {
+      runId: run.id,
+      tool: 'edit_file',
+      args: { path: 'a.ts' },
+    });
+    const decided = await call('POST', `/v1/gates/${first.gate.id}/decide`, tokens.developer, {
+      option: 'approve_always',
+    });
+    const plain = await call('POST', '/v1/gates', tokens.agent, {
+      runId: run.id,
+      tool: 'edit_file',
+      args: { path: 'b.ts' },
+    });
+    expect(plain).toMatchObject({ outcome: 'allowed', ruleId: decided.rule.id });
+    const disguised = await call('POST', '/v1/gates', tokens.agent, {
+      runId: run.id,
+      tool: 'edit_file',
+      args: { path: `b${RLO}st.ts` },
+      confidence: 0.99,
+    });
+    expect(disguised).toMatchObject({
+      outcome: 'gated',
+      ruleId: 'hidden-characters',
+      gate: { risk: 'high' },
+    });
+  });
+
   it('flags a webhook event whose human text holds hidden characters, leaving the text as stored', async () => {
     await start();
     const hook = await startWebhookReceiver();

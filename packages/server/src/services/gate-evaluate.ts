@@ -13,6 +13,7 @@ import {
   type PolicyDecision,
   type PolicyRequest,
   type Run,
+  requestHasHiddenCharacters,
   type Verdict,
 } from '@gatehouse/core';
 import type { RememberedRule, StoreTx } from '@gatehouse/store';
@@ -66,8 +67,11 @@ function canAutoProceed(options: EvaluateOptions, alwaysGated: boolean): boolean
 export async function evaluateRequest(tx: StoreTx, options: EvaluateOptions): Promise<Evaluation> {
   const { request } = options;
   const decision = evaluatePolicy(options.policy, request);
+  // Text that reads differently from what runs is never let through by a remembered rule or an approval mode.
   const alwaysGated =
-    (decision.alwaysGated?.length ?? 0) > 0 || classifyAlwaysGated(actionOf(request)).length > 0;
+    (decision.alwaysGated?.length ?? 0) > 0 ||
+    classifyAlwaysGated(actionOf(request)).length > 0 ||
+    requestHasHiddenCharacters(request);
   const input = {
     policy: decision,
     run: options.run,
