@@ -59,7 +59,12 @@ const challengeResponse = z.object({
 });
 
 const meResponse = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('user'), user: userSchema, keys: z.array(signingKeySchema) }),
+  z.object({
+    kind: z.literal('user'),
+    user: userSchema,
+    keys: z.array(signingKeySchema),
+    hasPassword: z.boolean().describe('false: signing out needs a new login link to come back'),
+  }),
   z.object({ kind: z.literal('agent'), agent: agentSchema }),
 ]);
 
@@ -131,11 +136,12 @@ export async function authRoutes(base: FastifyInstance, ctx: AppContext, service
     const principal = requireAuthenticated(request);
     if (principal.kind === 'agent')
       return { kind: 'agent' as const, agent: await services.agents.get(principal.id) };
-    const [user, keys] = await Promise.all([
+    const [user, keys, hasPassword] = await Promise.all([
       services.users.get(principal.id),
       services.users.listKeys(principal.id),
+      services.users.hasPassword(principal.id),
     ]);
-    return { kind: 'user' as const, user, keys };
+    return { kind: 'user' as const, user, keys, hasPassword };
   });
 
   app.get(

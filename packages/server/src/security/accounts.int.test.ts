@@ -49,6 +49,8 @@ describe.each(dialects)('accounts on %s', (dialect) => {
     const first = await firstAdmin();
     const session = await live.client.call('POST', '/v1/auth/link', { body: { token: first.link } });
     expect(session.status).toBe(200);
+    const me = await live.client.call('GET', '/v1/me', { token: session.body.token });
+    expect(me.body.hasPassword).toBe(false);
     const out = await live.client.call('POST', '/v1/auth/logout', { token: session.body.token });
     expect(out.status).toBe(200);
     expect(out.body).toEqual({ ok: true, hasPassword: false });

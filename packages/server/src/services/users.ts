@@ -52,6 +52,8 @@ export interface UserService {
    */
   registerKey(person: SignedInPerson, input: RegisterKeyInput): Promise<PublicSigningKey>;
   listKeys(userId: string): Promise<PublicSigningKey[]>;
+  /** Whether the person can sign in with a password (or only by login link). */
+  hasPassword(userId: string): Promise<boolean>;
   /** A one-time login link for someone else, issued by an admin. */
   issueLoginLink(actorId: string, userId: string): Promise<{ token: string; expiresAt: number }>;
 }
@@ -263,6 +265,11 @@ export function createUserService(ctx: AppContext, sessions: SessionService): Us
         }
         return insertLoginLink(tx, userId, `user:${actorId}`);
       });
+    },
+
+    async hasPassword(userId) {
+      const user = await ctx.store.read((tx) => tx.getUser(userId));
+      return user?.passwordHash != null;
     },
 
     async listKeys(userId) {

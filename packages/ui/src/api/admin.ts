@@ -56,3 +56,8 @@ export async function updateUser(id: string, change: { role?: Role; disabled?: b
   });
   return answer.user;
 }
+
+/** A one-time login link (15 minutes) for a person, e.g. one who signed out without a password. */
+export function issueLoginLink(id: string): Promise<{ token: string; expiresAt: number; path: string }> {
+  return api('POST', `/v1/users/${encodeURIComponent(id)}/login-link`);
+}

@@ -52,10 +52,23 @@ export async function assignGate(id: string, assignees: string[]): Promise<Gate>
   return answer.gate;
 }
 
-/** Registers this browser's public key (raw 32 bytes, base64) for signed decisions. */
-export async function registerSigningKey(publicKey: string): Promise<{ id: string; fingerprint: string }> {
+/** A one-time challenge to prove a new key with; it works once, for 5 minutes. */
+export function keyChallenge(): Promise<{ challenge: string; expiresAt: number }> {
+  return api('GET', '/v1/me/keys/challenge');
+}
+
+/**
+ * Registers this browser's public key (raw 32 bytes, base64) for signed decisions, with the proof
+ * (the challenge signed by the key) and, when the sign-in is over 5 minutes old, the password.
+ */
+export async function registerSigningKey(input: {
+  publicKey: string;
+  challenge: string;
+  proof: string;
+  password?: string;
+}): Promise<{ id: string; fingerprint: string }> {
   const answer = await api<{ key: { id: string; fingerprint: string } }>('POST', '/v1/me/keys', {
-    body: { publicKey },
+    body: input,
   });
   return answer.key;
 }

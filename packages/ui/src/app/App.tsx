@@ -1,4 +1,5 @@
 import { Redirect, Route, Switch } from 'wouter';
+import { AccountScreen } from '../screens/AccountScreen.js';
 import { AgentsScreen } from '../screens/AgentsScreen.js';
 import { AuditScreen } from '../screens/AuditScreen.js';
 import { GateScreen } from '../screens/GateScreen.js';
@@ -48,6 +49,9 @@ function SignedInRoutes() {
         </Route>
         <Route path="/admin/users">
           <UsersScreen />
+        </Route>
+        <Route path="/account">
+          <AccountScreen />
         </Route>
         <Route>
           <main id="main" className="page">

@@ -1,5 +1,6 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link, useLocation } from 'wouter';
+import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { ROLE_LABEL } from './roles.js';
 import { useSession } from './session.js';
 
@@ -23,8 +24,12 @@ const NAV: NavItem[] = [
 /** The frame of every signed-in screen: skip link, navigation, who is signed in. */
 export function Layout({ children }: { children: ReactNode }) {
   const session = useSession();
-  const [location] = useLocation();
+  const [location, navigate] = useLocation();
+  const [warning, setWarning] = useState(false);
   const user = session.user;
+  const hasPassword = session.state.status === 'signed-in' && session.state.hasPassword;
+  // Without a password, a new login link is the only way back in: say so before signing out.
+  const signOut = () => (hasPassword ? void session.logout() : setWarning(true));
   return (
     <>
       <a className="skip-link" href="#main">
@@ -52,12 +57,35 @@ export function Layout({ children }: { children: ReactNode }) {
           <span>
             {user.name} <span className="role-badge">{ROLE_LABEL[user.role]}</span>
           </span>
-          <button type="button" className="button-link" onClick={() => void session.logout()}>
+          <Link href="/account">Account</Link>
+          <button type="button" className="button-link" onClick={signOut}>
             Sign out
           </button>
         </div>
       </header>
       {children}
+      <ConfirmDialog
+        open={warning}
+        title="Sign out without a password?"
+        confirmLabel="Sign out anyway"
+        danger
+        busy={false}
+        error={null}
+        onConfirm={() => {
+          setWarning(false);
+          void session.logout();
+        }}
+        onCancel={() => {
+          setWarning(false);
+          navigate('/account');
+        }}
+      >
+        <p>
+          You have no password yet. Once signed out you can only come back with a new login link from an
+          admin, or from <code>gatehouse admin login-link</code> on the server. Cancel to set a password
+          first.
+        </p>
+      </ConfirmDialog>
     </>
   );
 }

@@ -18,12 +18,12 @@ export interface SigningKey {
   createdAt: number;
 }
 
-type Me = { kind: 'user'; user: User; keys: SigningKey[] } | { kind: 'agent' };
+type Me = { kind: 'user'; user: User; keys: SigningKey[]; hasPassword: boolean } | { kind: 'agent' };
 
 export type SessionState =
   | { status: 'loading' }
   | { status: 'signed-out'; reason: string | null }
-  | { status: 'signed-in'; user: User; keys: SigningKey[] };
+  | { status: 'signed-in'; user: User; keys: SigningKey[]; hasPassword: boolean };
 
 export interface Session {
   state: SessionState;
@@ -34,6 +34,8 @@ export interface Session {
   login(name: string, password: string): Promise<void>;
   loginWithLink(token: string): Promise<void>;
   logout(): Promise<void>;
+  /** Sets or changes the password; `currentPassword` is needed when one is set and the sign-in is old. */
+  setPassword(input: { currentPassword?: string; newPassword: string }): Promise<void>;
   /** Re-reads who is signed in and their keys. */
   refresh(): Promise<void>;
 }
@@ -49,7 +51,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const me = await api<Me>('GET', '/v1/me');
       if (me.kind !== 'user')
         setState({ status: 'signed-out', reason: 'Agent tokens cannot use the web app' });
-      else setState({ status: 'signed-in', user: me.user, keys: me.keys });
+      else setState({ status: 'signed-in', user: me.user, keys: me.keys, hasPassword: me.hasPassword });
     } catch {
       setState({ status: 'signed-out', reason: null });
     }
@@ -84,6 +86,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         } finally {
           setState({ status: 'signed-out', reason: null });
         }
+      },
+      async setPassword(input) {
+        await api('PUT', '/v1/me/password', { body: input });
+        await refresh();
       },
       refresh,
     }),

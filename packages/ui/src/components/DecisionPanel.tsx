@@ -116,7 +116,7 @@ export function DecisionPanel(props: DecisionPanelProps) {
           });
           return;
         }
-        body.signature = await signDecision(state.key, gate, option.id);
+        body.signature = await signDecision(state.key, gate, body);
       }
       const result = await decideGate(gate.id, body);
       setForm(null);

@@ -1,5 +1,30 @@
+import { type FormEvent, useState } from 'react';
 import { formatFingerprint } from '../signing/browser-key.js';
 import type { SigningKeyControl } from '../signing/use-signing-key.js';
+
+/** Asks for the password again when the sign-in is too old to register a key on its own. */
+function ConfirmPassword({ signing, disabled }: { signing: SigningKeyControl; disabled: boolean }) {
+  const [password, setPassword] = useState('');
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    void signing.register(password).then(() => setPassword(''));
+  }
+  return (
+    <form className="row" onSubmit={submit}>
+      <label htmlFor="signing-password">Your password, to register the key</label>
+      <input
+        id="signing-password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+      />
+      <button type="submit" disabled={disabled || signing.busy || password === ''}>
+        Confirm and register
+      </button>
+    </form>
+  );
+}
 
 /** For gates that need a signed decision: this browser's key, its fingerprint, and setting it up. */
 export function SigningPanel({
@@ -42,6 +67,9 @@ export function SigningPanel({
               <span className="badge band-medium">Not registered</span>
             )}
           </p>
+          {!state.registered && signing.passwordNeeded && (
+            <ConfirmPassword signing={signing} disabled={disabled} />
+          )}
           {!state.registered && (
             <div className="row">
               <button type="button" onClick={() => void signing.register()} disabled={disabled || busy}>

@@ -1,5 +1,13 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { createUser, listUsers, type Person, ROLES, type Role, updateUser } from '../api/admin.js';
+import {
+  createUser,
+  issueLoginLink,
+  listUsers,
+  type Person,
+  ROLES,
+  type Role,
+  updateUser,
+} from '../api/admin.js';
 import { ApiError, errorText } from '../api/client.js';
 import { ROLE_LABEL } from '../app/roles.js';
 import { useSession } from '../app/session.js';
@@ -9,6 +17,32 @@ import { RelativeTime } from '../components/RelativeTime.js';
 import { useResource } from '../lib/use-resource.js';
 
 type Notice = { ok: boolean; text: string } | null;
+
+/** A login link shown once, to hand to the person by a channel you trust. */
+function LoginLinkNotice({ name, url, onDone }: { name: string; url: string; onDone: () => void }) {
+  return (
+    <section className="notice warn one-time-token" aria-labelledby="login-link-title">
+      <h2 id="login-link-title">Login link for {name}</h2>
+      <p>
+        <strong>It works once, for 15 minutes, and is shown only now.</strong> Give it to {name} yourself;
+        whoever opens it is signed in as them.
+      </p>
+      <label htmlFor="login-link-url">Login link</label>
+      <div className="row">
+        <input
+          id="login-link-url"
+          className="mono token-field"
+          readOnly
+          value={url}
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <button type="button" onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </section>
+  );
+}
 
 function CreateUserForm({ onCreated }: { onCreated: (person: Person) => void }) {
   const [name, setName] = useState('');
@@ -108,12 +142,14 @@ function PersonRow({
   disabled,
   onChangeRole,
   onToggle,
+  onLink,
 }: {
   person: Person;
   isSelf: boolean;
   disabled: boolean;
   onChangeRole: (person: Person, role: Role) => void;
   onToggle: (person: Person) => void;
+  onLink: (person: Person) => void;
 }) {
   const [role, setRole] = useState<Role>(person.role);
   useEffect(() => setRole(person.role), [person.role]);
@@ -173,6 +209,14 @@ function PersonRow({
           aria-label={`${person.disabled ? 'Enable' : 'Disable'} ${person.name}`}
         >
           {person.disabled ? 'Enable' : 'Disable'}
+        </button>{' '}
+        <button
+          type="button"
+          onClick={() => onLink(person)}
+          disabled={disabled || person.disabled}
+          aria-label={`Login link for ${person.name}`}
+        >
+          Login link
         </button>
       </td>
     </tr>
@@ -189,6 +233,20 @@ export function UsersScreen() {
   const [busy, setBusy] = useState(false);
   const [disabling, setDisabling] = useState<Person | null>(null);
   const [disableError, setDisableError] = useState<string | null>(null);
+  const [link, setLink] = useState<{ name: string; url: string } | null>(null);
+
+  async function makeLink(person: Person) {
+    setBusy(true);
+    setNotice(null);
+    try {
+      const issued = await issueLoginLink(person.id);
+      setLink({ name: person.name, url: `${window.location.origin}${issued.path}` });
+    } catch (error) {
+      setNotice({ ok: false, text: errorText(error) });
+    } finally {
+      setBusy(false);
+    }
+  }
 
   async function change(person: Person, update: { role?: Role; disabled?: boolean }): Promise<boolean> {
     setBusy(true);
@@ -224,6 +282,7 @@ export function UsersScreen() {
           {notice.text}
         </p>
       ) : null}
+      {link ? <LoginLinkNotice name={link.name} url={link.url} onDone={() => setLink(null)} /> : null}
       {isAdmin ? (
         <CreateUserForm
           onCreated={(person) => {
@@ -267,6 +326,7 @@ export function UsersScreen() {
                     isSelf={person.id === me}
                     disabled={busy || !isAdmin}
                     onChangeRole={(target, role) => void change(target, { role })}
+                    onLink={(target) => void makeLink(target)}
                     onToggle={(target) => {
                       if (target.disabled) void change(target, { disabled: false });
                       else {

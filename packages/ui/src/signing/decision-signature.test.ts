@@ -1,6 +1,6 @@
-import { canonicalJson } from '@gatehouse/core';
+import { keyProofText, signedDecisionText } from '@gatehouse/core';
 import { describe, expect, it } from 'vitest';
-import { signDecision, signedDecisionText } from './decision-signature.js';
+import { signDecision, signKeyProof } from './decision-signature.js';
 import type { StoredSigningKey } from './key-store.js';
 
 async function memoryKey(): Promise<StoredSigningKey> {
@@ -19,31 +19,46 @@ async function memoryKey(): Promise<StoredSigningKey> {
 }
 
 const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+const encode = (text: string) => new TextEncoder().encode(text);
+
+async function verifies(key: StoredSigningKey, signature: string, text: string): Promise<boolean> {
+  return crypto.subtle.verify({ name: 'Ed25519' }, key.publicKey, fromBase64(signature), encode(text));
+}
 
 describe('signed decisions', () => {
   it.each([
     ['a payload hash', 'ab'.repeat(32)],
     ['no payload hash', null],
-  ])('sign the canonical JSON the server verifies, with %s', async (_, payloadHash) => {
-    expect(signedDecisionText('gate_1', 'approve', payloadHash)).toBe(
-      canonicalJson({ option: 'approve', payloadHash, gateId: 'gate_1' }),
-    );
+  ])("sign core's v2 text the server verifies, with %s", async (_, payloadHash) => {
     const key = await memoryKey();
-    const signature = await signDecision(key, { id: 'gate_1', payloadHash }, 'approve');
-    const text = new TextEncoder().encode(
-      canonicalJson({ gateId: 'gate_1', option: 'approve', payloadHash }),
-    );
+    const words = { option: 'steer', reason: 'too wide', instructions: 'only build/' };
+    const signature = await signDecision(key, { id: 'gate_1', payloadHash }, words);
     expect(fromBase64(signature)).toHaveLength(64);
-    expect(await crypto.subtle.verify({ name: 'Ed25519' }, key.publicKey, fromBase64(signature), text)).toBe(
-      true,
-    );
+    const text = signedDecisionText({ gateId: 'gate_1', payloadHash, ...words });
+    expect(text.startsWith('gatehouse-decision-v2\n')).toBe(true);
+    expect(await verifies(key, signature, text)).toBe(true);
   });
 
-  it('binds the option: a signature for approve does not verify for reject', async () => {
+  it('binds the option and the words: another option or reason does not verify', async () => {
     const key = await memoryKey();
-    const signature = await signDecision(key, { id: 'gate_1', payloadHash: null }, 'approve');
-    const other = new TextEncoder().encode(signedDecisionText('gate_1', 'reject', null));
-    expect(await crypto.subtle.verify({ name: 'Ed25519' }, key.publicKey, fromBase64(signature), other)).toBe(
+    const gate = { id: 'gate_1', payloadHash: null };
+    const signature = await signDecision(key, gate, { option: 'approve', reason: 'ok' });
+    const base = { gateId: 'gate_1', payloadHash: null };
+    expect(
+      await verifies(key, signature, signedDecisionText({ ...base, option: 'reject', reason: 'ok' })),
+    ).toBe(false);
+    expect(
+      await verifies(key, signature, signedDecisionText({ ...base, option: 'approve', reason: 'changed' })),
+    ).toBe(false);
+  });
+
+  it('proves a key over the challenge and the person', async () => {
+    const key = await memoryKey();
+    const proof = await signKeyProof(key, 'ghk_challenge', 'user_a');
+    expect(await verifies(key, proof, keyProofText({ challenge: 'ghk_challenge', userId: 'user_a' }))).toBe(
+      true,
+    );
+    expect(await verifies(key, proof, keyProofText({ challenge: 'ghk_challenge', userId: 'user_b' }))).toBe(
       false,
     );
   });

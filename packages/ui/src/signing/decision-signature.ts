@@ -1,20 +1,39 @@
+import { keyProofText, signedDecisionText } from '@gatehouse/core';
 import { signText } from './browser-key.js';
 import type { StoredSigningKey } from './key-store.js';
 
-/**
- * The exact text the server verifies a signed decision against: canonical JSON (keys sorted) of
- * `{ gateId, option, payloadHash }`, with a missing payload hash as null.
- */
-export function signedDecisionText(gateId: string, option: string, payloadHash: string | null): string {
-  // Keys written in sorted order; JSON.stringify keeps insertion order.
-  return JSON.stringify({ gateId, option, payloadHash });
+/** What a signed decision covers besides the gate: the option and the words sent with it. */
+export interface SignedWords {
+  option: string;
+  reason?: string | undefined;
+  feedback?: string | undefined;
+  instructions?: string | undefined;
 }
 
-/** Signs a decision on a gate with this browser's key; the result goes in the decide body as `signature`. */
+/**
+ * Signs a decision on a gate with this browser's key over core's `signedDecisionText` (gate,
+ * option, payload hash, reason, feedback, instructions); the result goes in the decide body as
+ * `signature`, and the body must carry exactly these words.
+ */
 export function signDecision(
   key: StoredSigningKey,
   gate: { id: string; payloadHash: string | null },
-  option: string,
+  words: SignedWords,
 ): Promise<string> {
-  return signText(key, signedDecisionText(gate.id, option, gate.payloadHash));
+  return signText(
+    key,
+    signedDecisionText({
+      gateId: gate.id,
+      option: words.option,
+      payloadHash: gate.payloadHash,
+      reason: words.reason,
+      feedback: words.feedback,
+      instructions: words.instructions,
+    }),
+  );
+}
+
+/** Proves this browser holds the key it registers: the server's one-time challenge, signed for `userId`. */
+export function signKeyProof(key: StoredSigningKey, challenge: string, userId: string): Promise<string> {
+  return signText(key, keyProofText({ challenge, userId }));
 }

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, errorText } from '../api/client.js';
-import { registerSigningKey } from '../api/gate-review.js';
+import { keyChallenge, registerSigningKey } from '../api/gate-review.js';
 import { useSession } from '../app/session.js';
 import { createSigningKey, loadSigningKey, signingUnavailableReason } from './browser-key.js';
+import { signKeyProof } from './decision-signature.js';
 import type { StoredSigningKey } from './key-store.js';
 
 export type SigningKeyState =
@@ -15,10 +16,12 @@ export interface SigningKeyControl {
   state: SigningKeyState;
   busy: boolean;
   error: string | null;
+  /** The server asked for the password: the sign-in is over 5 minutes old. */
+  passwordNeeded: boolean;
   /** Makes a key in this browser (replacing an unregistered one) and registers its public half. */
   create(): Promise<void>;
-  /** Registers the key this browser already has. */
-  register(): Promise<void>;
+  /** Registers the key this browser already has, with the password when the server asked for it. */
+  register(password?: string): Promise<void>;
 }
 
 /** This browser's signing key for the signed-in person, and whether the server knows it. */
@@ -31,6 +34,7 @@ export function useSigningKey(enabled: boolean): SigningKeyControl {
   const [unavailable, setUnavailable] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [passwordNeeded, setPasswordNeeded] = useState(false);
 
   useEffect(() => {
     if (!enabled || userId === null) return;
@@ -50,16 +54,28 @@ export function useSigningKey(enabled: boolean): SigningKeyControl {
   }, [enabled, userId]);
 
   const upload = useCallback(
-    async (key: StoredSigningKey) => {
+    async (key: StoredSigningKey, password?: string) => {
+      if (userId === null) return;
       try {
-        await registerSigningKey(key.publicKeyBase64);
+        const { challenge } = await keyChallenge();
+        const proof = await signKeyProof(key, challenge, userId);
+        await registerSigningKey({
+          publicKey: key.publicKeyBase64,
+          challenge,
+          proof,
+          ...(password ? { password } : {}),
+        });
+        setPasswordNeeded(false);
       } catch (failure) {
-        // The server already has this exact key: nothing to do.
-        if (!(failure instanceof ApiError && failure.code === 'CONFLICT')) throw failure;
+        if (failure instanceof ApiError && failure.code === 'REAUTHENTICATION_REQUIRED')
+          setPasswordNeeded(true);
+        // The server already has this exact key of yours (it names it): nothing to do.
+        const mine = failure instanceof ApiError && failure.code === 'CONFLICT' && 'keyId' in failure.details;
+        if (!mine) throw failure;
       }
       await session.refresh();
     },
-    [session],
+    [session, userId],
   );
 
   const run = useCallback(async (work: () => Promise<void>) => {
@@ -86,9 +102,9 @@ export function useSigningKey(enabled: boolean): SigningKeyControl {
   );
 
   const register = useCallback(
-    () =>
+    (password?: string) =>
       run(async () => {
-        if (stored) await upload(stored);
+        if (stored) await upload(stored, password);
       }),
     [run, upload, stored],
   );
@@ -98,5 +114,5 @@ export function useSigningKey(enabled: boolean): SigningKeyControl {
   else if (stored === undefined) state = { status: 'loading' };
   else if (stored === null) state = { status: 'none' };
   else state = { status: 'ready', key: stored, registered: registered.includes(stored.fingerprint) };
-  return { state, busy, error, create, register };
+  return { state, busy, error, passwordNeeded, create, register };
 }

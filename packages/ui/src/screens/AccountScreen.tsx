@@ -1,0 +1,119 @@
+import { type FormEvent, useState } from 'react';
+import { ApiError, errorText } from '../api/client.js';
+import { useSession } from '../app/session.js';
+import { Field } from '../components/Field.js';
+
+type Notice = { ok: boolean; text: string } | null;
+
+/** The signed-in person's own account: setting or changing their password. */
+export function AccountScreen() {
+  const session = useSession();
+  const hasPassword = session.state.status === 'signed-in' && session.state.hasPassword;
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [again, setAgain] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ field: string | null; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setNotice(null);
+    if (next.length < 12) return setError({ field: 'newPassword', text: 'Use at least 12 characters.' });
+    if (next !== again) return setError({ field: 'again', text: 'The two new passwords differ.' });
+    setBusy(true);
+    setError(null);
+    try {
+      await session.setPassword({ ...(current ? { currentPassword: current } : {}), newPassword: next });
+      setCurrent('');
+      setNext('');
+      setAgain('');
+      setNotice({ ok: true, text: hasPassword ? 'Your password is changed.' : 'Your password is set.' });
+    } catch (caught) {
+      setError({ field: caught instanceof ApiError ? caught.field : null, text: errorText(caught) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const errorFor = (field: string) => (error?.field === field ? error.text : null);
+  return (
+    <main id="main" className="page ops-page">
+      <h1>Account</h1>
+      {notice ? (
+        <p className={`notice ${notice.ok ? 'ok' : 'error'}`} role="status">
+          {notice.text}
+        </p>
+      ) : null}
+      {hasPassword ? null : (
+        <p className="notice warn">
+          You have no password yet: you signed in with a one-time link. Set one now, or you will need a new
+          link to sign in again.
+        </p>
+      )}
+      <form
+        className="card"
+        onSubmit={(event) => void submit(event)}
+        noValidate
+        aria-labelledby="password-title"
+      >
+        <h2 id="password-title">{hasPassword ? 'Change your password' : 'Set a password'}</h2>
+        <div className="form-grid">
+          {hasPassword ? (
+            <Field
+              id="current-password"
+              label="Current password"
+              hint="Not needed within 5 minutes of signing in."
+              error={errorFor('currentPassword')}
+            >
+              {(wiring) => (
+                <input
+                  {...wiring}
+                  type="password"
+                  autoComplete="current-password"
+                  value={current}
+                  onChange={(event) => setCurrent(event.target.value)}
+                />
+              )}
+            </Field>
+          ) : null}
+          <Field
+            id="new-password"
+            label="New password"
+            hint="12 to 200 characters, not your name."
+            error={errorFor('newPassword')}
+          >
+            {(wiring) => (
+              <input
+                {...wiring}
+                type="password"
+                autoComplete="new-password"
+                value={next}
+                onChange={(event) => setNext(event.target.value)}
+              />
+            )}
+          </Field>
+          <Field id="new-password-again" label="New password again" error={errorFor('again')}>
+            {(wiring) => (
+              <input
+                {...wiring}
+                type="password"
+                autoComplete="new-password"
+                value={again}
+                onChange={(event) => setAgain(event.target.value)}
+              />
+            )}
+          </Field>
+        </div>
+        {error && !['currentPassword', 'newPassword', 'again'].includes(error.field ?? '') ? (
+          <p className="notice error" role="alert">
+            {error.text}
+          </p>
+        ) : null}
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Saving…' : hasPassword ? 'Change password' : 'Set password'}
+        </button>
+      </form>
+    </main>
+  );
+}
