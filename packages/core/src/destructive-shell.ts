@@ -99,11 +99,12 @@ function normalPath(path: string): string {
   return path.replace(/^\.\//, '');
 }
 
-/** The words as a reviewer would read them, substitutions written back as `$(…)`. */
+/** The words as a reviewer would read them, substitutions written back as `$(…)` or `<(…)`. */
 function display(words: readonly string[], script: ShellScript): string {
-  return words
-    .join(' ')
-    .replace(/\uE000(\d+)\uE001/g, (_, i: string) => `$(${script.substitutions[Number(i)]?.body ?? ''})`);
+  return words.join(' ').replace(/\uE000(\d+)\uE001/g, (_, i: string) => {
+    const substitution = script.substitutions[Number(i)];
+    return `${substitution?.kind === 'process' ? '<' : '$'}(${substitution?.body ?? ''})`;
+  });
 }
 
 /** True when any command in `source`, at any depth, downloads something. */
