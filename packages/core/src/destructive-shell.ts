@@ -31,6 +31,7 @@ interface Walk extends ShellInspection {
   downloaded: Set<string>;
   /** Variables set earlier in the line (`x=rm; $x -rf /`), so a program named by one is still inspected. */
   variables: Map<string, string>;
+  /** Simple commands inspected so far, against MAX_COMMANDS. */
   commands: number;
 }
 
@@ -135,21 +136,18 @@ function writtenText(step: Step): string | null {
   return null;
 }
 
+/** Files a curl or wget command writes, so running one later in the line counts as running a download. */
 function recordDownloads(name: string, args: string[], step: Step, walk: Walk): void {
-  const files = step.command.redirects.filter((r) => r.op === '>' || r.op === '>>').map((r) => r.target);
+  const redirected = step.command.redirects.filter((r) => r.op === '>' || r.op === '>>').map((r) => r.target);
   const parsed = parseArgs(args, name === 'wget' ? WGET_VALUED : CURL_VALUED);
-  const named = [...(parsed.values.get('-o') ?? []), ...(parsed.values.get('--output') ?? [])];
-  if (name === 'wget')
-    named.splice(
-      0,
-      named.length,
-      ...(parsed.values.get('-O') ?? []),
-      ...(parsed.values.get('--output-document') ?? []),
-    );
+  const outputs = name === 'wget' ? ['-O', '--output-document'] : ['-o', '--output'];
+  const named = outputs.flatMap((option) => parsed.values.get(option) ?? []);
+  // wget saves under the URL's file name unless told otherwise; curl only with -O.
   const remoteName = name === 'wget' ? named.length === 0 : hasFlag(parsed, '-O', '--remote-name');
-  if (remoteName)
-    files.push(...parsed.operands.map((url) => url.replace(/[?#].*$/, '').replace(/^.*\//, '')));
-  for (const file of [...files, ...named])
+  const fromUrls = remoteName
+    ? parsed.operands.map((url) => url.replace(/[?#].*$/, '').replace(/^.*\//, ''))
+    : [];
+  for (const file of [...redirected, ...named, ...fromUrls])
     if (file !== '-' && file !== '') walk.downloaded.add(normalPath(file));
 }
 
