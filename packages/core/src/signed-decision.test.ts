@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from './canonical-json.js';
+import { sanitizeText } from './sanitize.js';
 import { keyProofText, SIGNED_DECISION_PREFIX, signedDecisionText } from './signed-decision.js';
 
 const fields = fc.record({
@@ -56,6 +57,20 @@ describe('signedDecisionText', () => {
           expect(signedDecisionText(changed)).not.toBe(signedDecisionText(input));
         },
       ),
+    );
+  });
+
+  it('gives the same text for the words as typed and as the server keeps them (sanitized)', () => {
+    fc.assert(
+      fc.property(fields, (input) => {
+        const kept = {
+          ...input,
+          reason: input.reason === undefined ? undefined : sanitizeText(input.reason, { multiline: true }),
+          feedback:
+            input.feedback === undefined ? undefined : sanitizeText(input.feedback, { multiline: true }),
+        };
+        expect(signedDecisionText(kept)).toBe(signedDecisionText(input));
+      }),
     );
   });
 
