@@ -1,0 +1,85 @@
+import { createPublicKey } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { isCheckpointSigned, readAuditHeads } from '@gatehouse/store';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ServerConfig } from '../config.js';
+import { commit } from '../services/commit.js';
+import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
+import { startWebhookReceiver } from '../testing/webhook-receiver.js';
+
+const dialects: TestDialect[] = ['sqlite', 'postgres'];
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each(dialects)('signed audit checkpoints on %s', (dialect) => {
+  let test: TestApp<{ now(): number }>;
+  const cleanup: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const step of cleanup.splice(0).reverse()) await step();
+  });
+
+  async function start(config: Partial<ServerConfig> = {}) {
+    test = await createTestApp({ dialect, config: { webhookPollIntervalMs: 50, ...config } });
+    cleanup.push(() => test.close());
+  }
+
+  const event = (kind: string) =>
+    commit(test.ctx, ({ audit }) => audit({ kind, actor: 'system:test', subject: null, data: {} }));
+
+  const heads = async () =>
+    readAuditHeads(readFileSync(join(test.config.dataDir, 'audit-heads.jsonl'), 'utf8'));
+
+  it('signs the head once per batch of new events, with a key file only its owner can read', async () => {
+    await start();
+    await event('test.one');
+    const written = await test.services.audit.checkpoint();
+    expect(written.status).toBe('written');
+    expect(await test.services.audit.checkpoint()).toEqual({ status: 'unchanged' });
+    expect(statSync(join(test.config.dataDir, 'audit-signing-key.pem')).mode & 0o777).toBe(0o600);
+
+    const key = (
+      await test.app.inject({ method: 'GET', url: '/v1/audit/key', headers: bearer(test.tokens.viewer) })
+    ).json();
+    expect(key).toMatchObject({ algorithm: 'Ed25519', keyId: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    const [head] = await heads();
+    expect(head && isCheckpointSigned(createPublicKey(key.publicKey), head)).toBe(true);
+    const last = (await test.services.audit.query({ order: 'desc', limit: 1 })).items[0];
+    expect(last).toMatchObject({ kind: 'audit.checkpoint', actor: 'system:audit', data: head });
+  });
+
+  it('publishes each checkpoint to a webhook subscribed to audit.checkpoint, the same as the heads file', async () => {
+    await start();
+    const hook = await startWebhookReceiver();
+    cleanup.push(() => hook.close());
+    const created = await test.app.inject({
+      method: 'POST',
+      url: '/v1/webhooks',
+      headers: bearer(test.tokens.admin),
+      payload: { url: hook.url, events: ['audit.checkpoint'] },
+    });
+    expect(created.statusCode).toBe(201);
+    await event('test.one');
+    await test.services.audit.checkpoint();
+    const [delivery] = await hook.waitFor(1);
+    const body = JSON.parse(delivery?.body ?? '{}');
+    expect(body).toMatchObject({ type: 'audit.checkpoint', actor: 'system:audit', data: (await heads())[0] });
+  });
+
+  it('signs on its own every interval while new events come in, and only then', async () => {
+    await start({ auditCheckpointIntervalMs: 100 });
+    const signedUpTo = async (kind: string) => {
+      await event(kind);
+      const { seq } = (await test.services.audit.query({ order: 'desc', limit: 1 })).items[0] ?? { seq: 0 };
+      for (let waited = 0; waited < 5_000; waited += 50) {
+        const last = await heads().catch(() => []);
+        if ((last.at(-1)?.seq ?? 0) >= seq) return last.length;
+        await sleep(50);
+      }
+      throw new Error(`seq ${seq} was never signed`);
+    };
+    const settled = await signedUpTo('test.one');
+    await sleep(400);
+    expect(await heads()).toHaveLength(settled);
+    expect(await signedUpTo('test.two')).toBe(settled + 1);
+  });
+});
