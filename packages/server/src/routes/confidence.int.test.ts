@@ -90,18 +90,18 @@ describe.each(dialects)('confidence reports on %s', (dialect) => {
     ]);
   });
 
-  it("applies a run's own threshold to its reports", async () => {
-    const run = await createRunViaApi(test, { confidenceThreshold: 0.7 });
-    expect((await report({ runId: run.id, score: 75 })).json()).toMatchObject({
+  it("applies a run's own threshold to its reports only to raise it", async () => {
+    const run = await createRunViaApi(test, { confidenceThreshold: 0.95 });
+    expect((await report({ runId: run.id, score: 96 })).json()).toMatchObject({
       escalated: false,
-      threshold: 70,
+      threshold: 95,
     });
-    expect((await report({ runId: run.id, score: 65 })).json()).toMatchObject({
+    expect((await report({ runId: run.id, score: 93 })).json()).toMatchObject({
       escalated: true,
-      threshold: 70,
+      threshold: 95,
     });
-    const plain = await createRunViaApi(test);
-    expect((await report({ runId: plain.id, score: 85 })).json()).toMatchObject({
+    const lower = await createRunViaApi(test, { confidenceThreshold: 0.85 });
+    expect((await report({ runId: lower.id, score: 87 })).json()).toMatchObject({
       escalated: true,
       threshold: 90,
     });

@@ -29,11 +29,21 @@ describe.each(dialects)('runs on %s', (dialect) => {
   async function runOf(runId: string): Promise<{ run: TestRun; resume: Record<string, unknown> | null }> {
     return (await get(`/v1/runs/${runId}`, test.tokens.viewer)).json();
   }
+  /** A run of the test agent at `autonomy`, started by a tech lead (who may loosen the agent's default). */
   async function runWith(autonomy: AutonomyLevel): Promise<TestRun> {
-    return createRunViaApi(test, { autonomy });
+    return createRunViaApi(test, { agentId: test.ids.agentId, autonomy }, test.tokens.techLead);
   }
   function checkpoint(runId: string, body: Record<string, unknown>, token = test.tokens.agent) {
     return post(`/v1/runs/${runId}/checkpoint`, token, body);
+  }
+  /** Checkpoints phases 1 … phase − 1 in order, approving any review they freeze for. */
+  async function reach(runId: string, phase: number): Promise<void> {
+    for (let n = 1; n < phase; n++) {
+      const body = (
+        await checkpoint(runId, { phase: n, type: n % 2 === 1 ? 'strategic' : 'tactical' })
+      ).json();
+      if (body.freeze) await decideTestGate(test, test.tokens.developer, body.gate.id, { option: 'approve' });
+    }
   }
 
   it.each([
@@ -42,14 +52,16 @@ describe.each(dialects)('runs on %s', (dialect) => {
     ['the debugger profile default', 'debugger', null, undefined, 'full'],
     ['the validator profile default', 'validator', null, undefined, 'review'],
     ["the agent's own level over its profile", 'debugger', 'dependent', undefined, 'dependent'],
-    ['the run override over the agent', 'coder', 'guided', 'full', 'full'],
-    ['the run override over the profile', 'debugger', null, 'guided', 'guided'],
-  ] as const)('resolves autonomy: %s', async (_name, profile, agentAutonomy, override, expected) => {
+    ['a stricter run override over the agent', 'coder', 'guided', 'dependent', 'dependent'],
+    ['a stricter run override over the profile', 'debugger', null, 'guided', 'guided'],
+    ['a looser run override from a tech lead', 'coder', 'guided', 'full', 'full'],
+  ] as const)('resolves autonomy: %s', async (name, profile, agentAutonomy, override, expected) => {
     agentCount += 1;
     const agentId = `agent_autonomy_${agentCount}`;
     await insertTestAgent(test, { id: agentId, profile, autonomy: agentAutonomy });
     const body = { agentId, ...(override === undefined ? {} : { autonomy: override }) };
-    const run = await createRunViaApi(test, body, test.tokens.developer);
+    const token = name.includes('tech lead') ? test.tokens.techLead : test.tokens.developer;
+    const run = await createRunViaApi(test, body, token);
     expect(run).toMatchObject({ agentId, autonomy: expected });
   });
 
@@ -74,9 +86,9 @@ describe.each(dialects)('runs on %s', (dialect) => {
   it('takes the approval mode and threshold of the request', async () => {
     const run = await createRunViaApi(test, {
       approvalMode: 'confidence_threshold',
-      confidenceThreshold: 0.65,
+      confidenceThreshold: 0.9,
     });
-    expect(run).toMatchObject({ approvalMode: 'confidence_threshold', confidenceThreshold: 0.65 });
+    expect(run).toMatchObject({ approvalMode: 'confidence_threshold', confidenceThreshold: 0.9 });
   });
 
   it.each([
@@ -166,6 +178,7 @@ describe.each(dialects)('runs on %s', (dialect) => {
     'a %s run at phase %i %s (job complete %s) freezes: %s',
     async (autonomy, phase, type, jobComplete, freeze) => {
       const run = await runWith(autonomy);
+      await reach(run.id, phase);
       const response = await checkpoint(run.id, { phase, type, jobComplete });
       expect(response.statusCode).toBe(200);
       const body = response.json();
@@ -209,6 +222,7 @@ describe.each(dialects)('runs on %s', (dialect) => {
 
   it('resumes on the same strategic phase with the feedback when changes are requested', async () => {
     const run = await runWith('guided');
+    await reach(run.id, 3);
     const gate = (await checkpoint(run.id, { phase: 3, type: 'strategic' })).json().gate as Gate;
     const decided = await decideTestGate(test, test.tokens.developer, gate.id, {
       option: 'request_changes',
