@@ -102,8 +102,8 @@ export function createAuditCheckpoints(ctx: AppContext, signer: () => AuditSigne
       anchor = Promise.resolve(outcome.checkpoint);
     } else if (outcome.status === 'refused') {
       ctx.log.error(
-        { failure: outcome.failure },
-        'audit chain no longer matches its signed checkpoints; not signing it',
+        { failure: outcome.failure, keyId: signer().keyId },
+        'audit chain no longer matches its signed checkpoints (or another node signs with another key: give every node the same GATEHOUSE_AUDIT_KEY_FILE); not signing it',
       );
     }
     return outcome;
