@@ -40,13 +40,13 @@ describe('hidden characters', () => {
     expect(actionText).toContain('invoice_⟨U+202E⟩fdp.sh');
     expect(actionText).toContain('echo safe⟨U+202E⟩ && rm -rf ~');
     expect(actionText).toContain('ops⟨U+E0041⟩⟨U+E0042⟩');
+    await screenshot(page, 'gate-hidden-characters');
     await page.getByText('All context from the agent').click();
     const text = await renderedText(page);
     expect(text).toContain('month⟨U+200B⟩end');
     expect(text).not.toMatch(HIDDEN);
     expect(await page.title()).not.toMatch(HIDDEN);
     await expectAccessible(page, 'a gate with hidden characters');
-    await screenshot(page, 'gate-hidden-characters');
   });
 
   it('are shown as markers with a warning in the inbox row', async () => {

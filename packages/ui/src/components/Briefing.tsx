@@ -1,7 +1,5 @@
-import { type BriefingSection, type Briefing as GateBriefing, revealText } from '@gatehouse/core';
-
-// The server already shows hidden characters as markers; revealing again is harmless and covers older gates.
-const reveal = (text: string) => revealText(text, { multiline: true });
+import type { BriefingSection, Briefing as GateBriefing } from '@gatehouse/core';
+import { Revealed } from './Revealed.js';
 
 function SectionBody({ section }: { section: BriefingSection }) {
   const labelled = section.fields.filter((field) => field.label !== '');
@@ -13,7 +11,9 @@ function SectionBody({ section }: { section: BriefingSection }) {
           {labelled.map((field) => (
             <div key={field.label} className="gate-fact">
               <dt>{field.label}</dt>
-              <dd>{reveal(field.value)}</dd>
+              <dd>
+                <Revealed text={field.value} />
+              </dd>
             </div>
           ))}
         </dl>
@@ -22,14 +22,16 @@ function SectionBody({ section }: { section: BriefingSection }) {
         <ul>
           {bare.map((field, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: list items may repeat and never reorder
-            <li key={index}>{reveal(field.value)}</li>
+            <li key={index}>
+              <Revealed text={field.value} />
+            </li>
           ))}
         </ul>
       )}
       {section.lines.map((line, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: lines may repeat and never reorder
         <p key={index} className="briefing-line">
-          {reveal(line)}
+          <Revealed text={line} />
         </p>
       ))}
     </>

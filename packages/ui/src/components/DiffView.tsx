@@ -1,5 +1,5 @@
-import { revealText } from '@gatehouse/core';
 import { collapseContext, type DiffLine, type FileDiff } from './diff-lines.js';
+import { Revealed } from './Revealed.js';
 
 const MARKER: Record<DiffLine['kind'], string> = {
   add: '+',
@@ -26,7 +26,9 @@ function FileChanges({ file, index }: { file: FileDiff; index: number }) {
   return (
     <figure className="diff-file">
       <figcaption>
-        <code>{file.path === null ? `Change ${index + 1}` : revealText(file.path)}</code>{' '}
+        <code>
+          {file.path === null ? `Change ${index + 1}` : <Revealed text={file.path} multiline={false} />}
+        </code>{' '}
         <span className="muted">
           {added} added, {removed} removed
         </span>
@@ -42,7 +44,7 @@ function FileChanges({ file, index }: { file: FileDiff; index: number }) {
             {line.kind === 'skipped' ? (
               <span className="muted">{line.text}</span>
             ) : (
-              revealText(line.text, { multiline: true })
+              <Revealed text={line.text} />
             )}
             {'\n'}
           </span>

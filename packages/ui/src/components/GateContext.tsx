@@ -1,5 +1,6 @@
 import { type Gate, revealText } from '@gatehouse/core';
 import type { Ref } from 'react';
+import { Revealed } from './Revealed.js';
 
 interface FailedSteer {
   instructions: string | null;
@@ -64,7 +65,9 @@ export function GateContext({
         <ul className="path-list">
           {artifacts.map((artifact) => (
             <li key={artifact}>
-              <code>{revealText(artifact)}</code>
+              <code>
+                <Revealed text={artifact} multiline={false} />
+              </code>
             </li>
           ))}
         </ul>
@@ -94,7 +97,9 @@ export function GateContext({
       >
         <summary>All context from the agent</summary>
         {hasContext ? (
-          <pre>{revealText(JSON.stringify(gate.context, null, 2), { multiline: true })}</pre>
+          <pre>
+            <Revealed text={JSON.stringify(gate.context, null, 2)} />
+          </pre>
         ) : (
           <p className="muted">The agent sent no context.</p>
         )}

@@ -5,6 +5,7 @@ import type { Gate } from '../api/gates.js';
 import { Countdown } from './Countdown.js';
 import { approvalProgress, gateTypeLabel } from './inbox-labels.js';
 import { RelativeTime } from './RelativeTime.js';
+import { Revealed } from './Revealed.js';
 import { RiskBadge } from './RiskBadge.js';
 
 export interface InboxRowProps {
@@ -41,7 +42,7 @@ export const InboxRow = memo(function InboxRow({
       )}
       <div className="inbox-row-main">
         <Link href={`/gates/${gate.id}`} className="inbox-row-link">
-          {title}
+          <Revealed text={gate.title} multiline={false} />
         </Link>
         <div className="inbox-row-meta">
           <RiskBadge risk={gate.risk} />

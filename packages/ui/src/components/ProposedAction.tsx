@@ -1,4 +1,5 @@
-import { type Action, revealText } from '@gatehouse/core';
+import type { Action } from '@gatehouse/core';
+import { Revealed } from './Revealed.js';
 
 const COMMAND_KEYS = ['command', 'cmd', 'script'];
 const PATH_KEYS = ['path', 'file_path', 'filePath', 'file', 'paths', 'files', 'filePaths'];
@@ -10,21 +11,26 @@ function pathsOf(value: unknown): string[] {
   return [];
 }
 
-// Agents' text is shown with its hidden characters as ⟨U+…⟩ markers, so it reads as what runs.
-const reveal = (text: string) => revealText(text, { multiline: true });
-
 function ArgValue({ value }: { value: unknown }) {
   if (typeof value === 'string') {
     return value.includes('\n') || value.length > 120 ? (
-      <pre>{reveal(value)}</pre>
+      <pre>
+        <Revealed text={value} />
+      </pre>
     ) : (
-      <code>{reveal(value)}</code>
+      <code>
+        <Revealed text={value} />
+      </code>
     );
   }
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) {
     return <code>{String(value)}</code>;
   }
-  return <pre>{reveal(JSON.stringify(value, null, 2))}</pre>;
+  return (
+    <pre>
+      <Revealed text={JSON.stringify(value, null, 2)} />
+    </pre>
+  );
 }
 
 function CodeBlock({ label, text }: { label: string; text: string }) {
@@ -32,7 +38,9 @@ function CodeBlock({ label, text }: { label: string; text: string }) {
     <div className="action-block">
       <h3>{label}</h3>
       <pre>
-        <code>{reveal(text)}</code>
+        <code>
+          <Revealed text={text} />
+        </code>
       </pre>
     </div>
   );
@@ -55,14 +63,18 @@ export function ProposedAction({ action, payloadHash }: { action: Action; payloa
           <div className="gate-fact">
             <dt>Tool</dt>
             <dd>
-              <code>{reveal(action.tool)}</code>
+              <code>
+                <Revealed text={action.tool} multiline={false} />
+              </code>
             </dd>
           </div>
         )}
         {action.operation !== undefined && !action.operation.includes('\n') && (
           <div className="gate-fact">
             <dt>Operation</dt>
-            <dd>{reveal(action.operation)}</dd>
+            <dd>
+              <Revealed text={action.operation} />
+            </dd>
           </div>
         )}
       </dl>
@@ -76,7 +88,9 @@ export function ProposedAction({ action, payloadHash }: { action: Action; payloa
             {pathKeys.flatMap((key) =>
               pathsOf(args[key]).map((path) => (
                 <li key={`${key}:${path}`}>
-                  <code>{reveal(path)}</code>
+                  <code>
+                    <Revealed text={path} multiline={false} />
+                  </code>
                 </li>
               )),
             )}
@@ -90,7 +104,9 @@ export function ProposedAction({ action, payloadHash }: { action: Action; payloa
             {rest.map((key) => (
               <div key={key} className="gate-fact">
                 <dt>
-                  <code>{revealText(key)}</code>
+                  <code>
+                    <Revealed text={key} multiline={false} />
+                  </code>
                 </dt>
                 <dd>
                   <ArgValue value={args[key]} />

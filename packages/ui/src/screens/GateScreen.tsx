@@ -27,6 +27,7 @@ import { CHANGE_GATE_TYPES, gateChanges } from '../components/gate-changes.js';
 import { outcomeMessage } from '../components/gate-labels.js';
 import { ProposedAction } from '../components/ProposedAction.js';
 import { RelativeTime } from '../components/RelativeTime.js';
+import { Revealed } from '../components/Revealed.js';
 import { RiskBadge } from '../components/RiskBadge.js';
 import { useAgentName } from '../components/use-agent-name.js';
 import { useGateView } from '../components/use-gate-view.js';
@@ -119,6 +120,8 @@ function LoadedGate({
   };
 
   const omit = [
+    // The page says it once, above everything.
+    'Hidden Characters',
     'Recovery History',
     ...(gate.action ? ['Proposed Action'] : []),
     ...(reasons.length ? ['Reasons'] : []),
@@ -131,7 +134,12 @@ function LoadedGate({
           {gateTypeLabel(gate.type)} gate · <code>{gate.id}</code> · opened{' '}
           <RelativeTime at={gate.createdAt} />
         </p>
-        <h1>{revealText(withAgentName(briefing?.summary ?? gate.title, gate.agentId, agentName))}</h1>
+        <h1>
+          <Revealed
+            text={withAgentName(briefing?.summary ?? gate.title, gate.agentId, agentName)}
+            multiline={false}
+          />
+        </h1>
         <div className="row gate-badges">
           <RiskBadge risk={gate.risk} />
           <span className="badge">{THRESHOLD_LABEL[gate.threshold]}</span>
