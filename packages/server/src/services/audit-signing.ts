@@ -1,5 +1,12 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type KeyObject,
+  randomBytes,
+  sign,
+} from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { GatehouseError } from '@gatehouse/core';
 import { auditKeyId } from '@gatehouse/store';
@@ -25,13 +32,17 @@ function createKeyFile(file: string): boolean {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const { privateKey } = generateKeyPairSync('ed25519');
   const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(draft, pem, { flag: 'wx', mode: 0o600 });
   try {
-    // `wx`: a second node or process starting at the same moment keeps the key the first one wrote.
-    writeFileSync(file, pem, { flag: 'wx', mode: 0o600 });
+    // A link appears whole or not at all, and never over a key another process published first.
+    linkSync(draft, file);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
+  } finally {
+    unlinkSync(draft);
   }
 }
 

@@ -188,6 +188,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       GATEHOUSE_DATABASE_URL: proxy?.connectionString ?? postgres.connectionString,
       GATEHOUSE_DATABASE_SCHEMA: postgres.schema,
       GATEHOUSE_SWEEP_INTERVAL_MS: String(options.sweepIntervalMs ?? 100),
+      // One audit key for every node, as docs/audit.md asks, so each node's checkpoints verify on all.
+      GATEHOUSE_AUDIT_KEY_FILE: join(root, 'audit-signing-key.pem'),
     };
     for (let index = 0; index < count; index++) {
       const dataDir = join(root, `node-${index}`);
