@@ -70,5 +70,17 @@ describe('the audit chain written by three nodes at once', () => {
 
     // The rows themselves verify too, read straight from the database.
     expect(await live.postgres.store.verifyAuditChain()).toMatchObject({ ok: true, count: events.length });
+
+    // Each node signs the head before its export, with the one shared key: every node verifies all the checkpoints.
+    for (const node of live.nodes) {
+      const exported = await node.client.call('GET', '/v1/audit/export', { token: live.tokens.admin });
+      expect(exported.status).toBe(200);
+    }
+    const signed = await Promise.all(
+      live.nodes.map((node) => node.client.call('GET', '/v1/audit/verify', { token: live.tokens.admin })),
+    );
+    for (const answer of signed)
+      expect(answer.body).toMatchObject({ ok: true, checkpoints: expect.any(Number) });
+    expect(signed[0]?.body.checkpoints).toBeGreaterThanOrEqual(2);
   }, 180_000);
 });
