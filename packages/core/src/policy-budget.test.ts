@@ -216,6 +216,23 @@ describe('evaluation budget per request', () => {
     expect(decision).toMatchObject({ action: 'gate', ruleId: 'b' });
   });
 
+  it('charges a list-joining + inside a comprehension for the lists it copies, and not arithmetic', () => {
+    const args = (n: number, big: number) => ({
+      event: 'tool_call',
+      tool: 'shell',
+      args: { xs: Array.from({ length: n }, (_, i) => i), big: Array.from({ length: big }, (_, i) => i) },
+      agent: { id: 'agent-1' },
+    });
+    const copies = compilePolicy(only('size(args.xs.map(a, args.big + args.big)) > 0'));
+    expect(evaluatePolicy(copies, args(3, 3))).toMatchObject({ action: 'deny', errors: [] });
+    const started = performance.now();
+    const big = evaluatePolicy(copies, args(2000, 30_000));
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(big.errors).toEqual([{ ruleId: 'heavy', message: expect.stringContaining('evaluation budget') }]);
+    const arithmetic = compilePolicy(only('args.xs.exists(a, a + 1.0 > 1999.0)'));
+    expect(evaluatePolicy(arithmetic, args(2000, 0))).toMatchObject({ action: 'deny', errors: [] });
+  });
+
   it('never holds back a condition without comprehensions, however large the request', () => {
     const compiled = compilePolicy(DEFAULT_POLICY);
     const xs = Array.from({ length: 200_000 }, (_, i) => `file-${i}`);

@@ -63,8 +63,11 @@ const SCOPE_MACROS: ReadonlySet<string> = new Set(['all', 'exists', 'exists_one'
 interface Measure {
   nodes: number;
   scopeDepth: number;
-  /** An `in` runs inside a comprehension: its cost grows with the list it searches, every iteration. */
-  searchInScope: boolean;
+  /**
+   * An `in`, or a `+` that may join lists, runs inside a comprehension: its cost (and for `+` the
+   * memory it keeps) grows with the list it searches or copies, on every iteration.
+   */
+  linearInScope: boolean;
   list: number;
   map: number;
   string: number;
@@ -110,6 +113,15 @@ function literalSize(node: ASTNode): number {
   return value instanceof Uint8Array ? value.length : 0;
 }
 
+const isNumberLiteral = (node: ASTNode) =>
+  node.op === 'value' && (typeof node.args === 'number' || typeof node.args === 'bigint');
+
+/** `x in list` searches the list; `a + b` may copy two lists, unless a number shows it is arithmetic. */
+function isLinear(node: ASTNode): boolean {
+  if (node.op === 'in') return true;
+  return node.op === '+' && !node.args.some(isNumberLiteral);
+}
+
 /** The pattern argument of `s.matches(p)` or `matches(s, p)`; undefined for any other node. */
 function patternOf(node: ASTNode): ASTNode | undefined {
   if (node.op === 'rcall' && node.args[0] === 'matches') return node.args[2][0];
@@ -132,7 +144,7 @@ function measure(root: ASTNode): Measure {
   const found: Measure = {
     nodes: 0,
     scopeDepth: 0,
-    searchInScope: false,
+    linearInScope: false,
     list: 0,
     map: 0,
     string: 0,
@@ -145,7 +157,7 @@ function measure(root: ASTNode): Measure {
     const scopes = item.scopes + (isScope(node) ? 1 : 0);
     found.nodes += 1;
     found.scopeDepth = Math.max(found.scopeDepth, scopes);
-    if (scopes > 0 && node.op === 'in') found.searchInScope = true;
+    if (scopes > 0 && isLinear(node)) found.linearInScope = true;
     if (node.op === 'list') found.list = Math.max(found.list, node.args.length);
     if (node.op === 'map') found.map = Math.max(found.map, node.args.length);
     found.string = Math.max(found.string, literalSize(node));
@@ -200,13 +212,13 @@ export function conditionTextViolations(
 export interface ConditionCostModel {
   readonly nodes: number;
   readonly scopeDepth: number;
-  readonly searchInScope: boolean;
+  readonly linearInScope: boolean;
 }
 
 /** The cost model of a parsed condition. */
 export function conditionCostModel(ast: ASTNode): ConditionCostModel {
-  const { nodes, scopeDepth, searchInScope } = measure(ast);
-  return { nodes, scopeDepth, searchInScope };
+  const { nodes, scopeDepth, linearInScope } = measure(ast);
+  return { nodes, scopeDepth, linearInScope };
 }
 
 /** How much a request gives comprehensions to walk. */
@@ -219,11 +231,11 @@ export interface RequestSize {
 
 /**
  * Estimated steps of one condition over a request: nodes × (elements + 1) ^ comprehension nesting,
- * times the largest list again when an `in` searches a list on every iteration.
+ * times the largest list again when an `in` or a list-joining `+` runs on every iteration.
  */
 export function estimateConditionCost(model: ConditionCostModel, size: RequestSize): number {
-  const search = model.searchInScope ? size.largest + 1 : 1;
-  return model.nodes * (size.elements + 1) ** model.scopeDepth * search;
+  const linear = model.linearInScope ? size.largest + 1 : 1;
+  return model.nodes * (size.elements + 1) ** model.scopeDepth * linear;
 }
 
 /** The size of `value` as comprehensions see it; counting stops once it passes `cap` elements. */

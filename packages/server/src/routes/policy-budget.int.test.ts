@@ -15,8 +15,9 @@ const MAP_5 =
   'size(args.xs.map(a, args.xs.map(b, args.xs.map(c, args.xs.map(d, args.xs.map(e, a + b + c + d + e)))))) > 0';
 // Within every static limit, but quadratic in the request's list: estimated far over the evaluation budget.
 const QUADRATIC = 'args.xs.exists(a, args.xs.exists(b, a + b < 0))';
-// Within every static limit; each element copies a 50 000-element list, far over the worker's heap.
-const COPIES = 'size(args.xs.map(a, args.big + args.big)) > 0';
+// Within every static limit and the estimate (no search or list copy per element), but each of
+// 3 000 elements keeps a 50 000-element list of characters: far over the worker's heap.
+const SPLITS = 'size(args.xs.map(a, args.s.split(""))) > 0';
 // Catastrophic backtracking on a short string: refused before it runs.
 const BACKTRACKING = 'args.s.matches("^(a+)+$")';
 // Within every static limit and the evaluation estimate (one comprehension, no search of a list),
@@ -183,9 +184,9 @@ describe.each(dialects)('policy budgets over HTTP on %s', (dialect) => {
           body: { source: policy(condition, 'hungry'), request: { tool: 'shell', args } },
         });
       // Start the worker first, so what is measured is the server while a worker runs out of memory.
-      expect((await small(COPIES, { xs: [1], big: [1] })).status).toBe(200);
-      const args = { xs: range(400), big: range(50_000) };
-      const { response, latencies } = await withHealthz(() => small(COPIES, args), hungry);
+      expect((await small(SPLITS, { xs: [1], s: 'ab' })).status).toBe(200);
+      const args = { xs: range(3000), s: 'ab'.repeat(25_000) };
+      const { response, latencies } = await withHealthz(() => small(SPLITS, args), hungry);
       expect(response.status).toBe(422);
       expect(response.body.error.code).toBe('POLICY_BUDGET_EXCEEDED');
       expect(response.body.error.details).toMatchObject({ ruleId: 'hungry', limit: 'memoryMb', max: 128 });
