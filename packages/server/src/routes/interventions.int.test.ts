@@ -170,7 +170,7 @@ describe.each(dialects)('interventions on %s', (dialect) => {
     });
     expect(later.json().items.map((item: { instruction: string }) => item.instruction)).toEqual(['second']);
     const other = await test.app.inject({ method: 'GET', url, headers: bearer(test.tokens.otherAgent) });
-    expect(other.statusCode).toBe(403);
+    expect(other.statusCode).toBe(404);
     expect(await test.services.runs.pendingInterventions(run.id, cut)).toEqual([
       { kind: 'steer', instruction: 'second', at: cut + 1000 },
     ]);
