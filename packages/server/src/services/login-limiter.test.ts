@@ -1,6 +1,6 @@
 import { createFakeClock } from '@gatehouse/core';
 import { describe, expect, it } from 'vitest';
-import { createLoginThrottle, passwordBuckets } from './login-limiter.js';
+import { createLoginThrottle, passwordBuckets, reauthBuckets } from './login-limiter.js';
 
 describe('createLoginThrottle', () => {
   it('lets the free attempts through, then waits 1 s doubling per attempt', () => {
@@ -52,6 +52,14 @@ describe('createLoginThrottle', () => {
     throttle.clear([nameAtIp.key]);
     throttle.refund([ip.key]);
     expect(throttle.take([nameAtIp, ip])).toBe(0);
+  });
+
+  it("keeps one person's wrong password confirmations away from everyone else's", () => {
+    const clock = createFakeClock();
+    const throttle = createLoginThrottle({ now: clock.now });
+    for (let i = 0; i < 5; i++) throttle.take(reauthBuckets('user_a', 1));
+    expect(throttle.take(reauthBuckets('user_a', 1))).toBeGreaterThan(0);
+    expect(throttle.take(reauthBuckets('user_b', 1))).toBe(0);
   });
 
   it('forgets the oldest buckets past its key budget', () => {

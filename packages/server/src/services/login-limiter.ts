@@ -99,6 +99,11 @@ export function passwordBuckets(name: string, ip: string, freeFailures: number):
   ];
 }
 
+/** The bucket of one signed-in person confirming their password (registering a key, a new password). */
+export function reauthBuckets(userId: string, freeFailures: number): LoginBucket[] {
+  return [{ key: `reauth:${userId}`, policy: { ...DEFAULT_LOGIN_BACKOFF, freeFailures } }];
+}
+
 /** The bucket of login-link exchanges from one address. */
 export function linkBuckets(ip: string, freeFailures: number): LoginBucket[] {
   return [{ key: `link-ip:${ip}`, policy: { ...DEFAULT_LOGIN_BACKOFF, freeFailures: freeFailures * 5 } }];

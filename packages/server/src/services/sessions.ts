@@ -4,7 +4,7 @@ import { generateToken, hashPassword, hashToken, verifyPassword } from '../auth/
 import type { AppContext } from '../context.js';
 import { commit } from './commit.js';
 import { invalidInput } from './gate-input.js';
-import { createLoginThrottle, linkBuckets, passwordBuckets } from './login-limiter.js';
+import { createLoginThrottle, linkBuckets, passwordBuckets, reauthBuckets } from './login-limiter.js';
 import { type PublicUser, publicUser } from './users.js';
 
 /** Sessions last 12 hours. */
@@ -139,7 +139,7 @@ export function createSessionService(ctx: AppContext): SessionService {
         `send your password as ${field}, or sign in again and retry within 5 minutes`,
       );
     }
-    const buckets = passwordBuckets(`reauth:${person.id}`, 'session', free);
+    const buckets = reauthBuckets(person.id, free);
     const wait = throttle.take(buckets);
     if (wait > 0) throw rateLimited(wait);
     const user = await ctx.store.read((tx) => tx.getUser(person.id));
