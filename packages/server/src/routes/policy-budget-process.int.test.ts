@@ -48,7 +48,7 @@ describe.each(dialects)('the built server on %s', (dialect) => {
       // Two warm connections: one carries the dry run, the other the health checks.
       await Promise.all([api.call('GET', '/healthz'), api.call('GET', '/healthz')]);
       let answered = false;
-      const args = { xs: Array.from({ length: 20_000 }, (_, i) => i), s: 'ab'.repeat(50_000) };
+      const args = { xs: Array.from({ length: 40_000 }, (_, i) => i), s: 'ab'.repeat(100_000) };
       const pending = dryRun('args.xs.exists(a, args.s.matches("a(c|d)"))', args).finally(() => {
         answered = true;
       });

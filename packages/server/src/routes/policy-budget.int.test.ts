@@ -21,7 +21,7 @@ const SPLITS = 'size(args.xs.map(a, args.s.split(""))) > 0';
 // Catastrophic backtracking on a short string: refused before it runs.
 const BACKTRACKING = 'args.s.matches("^(a+)+$")';
 // Within every static limit and the evaluation estimate (one comprehension, no search of a list),
-// but each of 20 000 iterations scans a 100 000-character string: seconds of work.
+// but each of 40 000 iterations scans a 200 000-character string: several seconds of work.
 const SCANS = 'args.xs.exists(a, args.s.matches("a(c|d)"))';
 
 function policy(condition: string, id = 'heavy'): string {
@@ -124,7 +124,7 @@ describe.each(dialects)('policy budgets over HTTP on %s', (dialect) => {
 
   it('stops a dry run that is within every limit but slow at the time limit, naming the rule, while /healthz stays fast', async () => {
     const started = performance.now();
-    const args = { xs: range(20_000), s: 'ab'.repeat(50_000) };
+    const args = { xs: range(40_000), s: 'ab'.repeat(100_000) };
     const { response, latencies } = await withHealthz(() => dryRun(policy(SCANS, 'slow'), args));
     expect(response.status).toBe(422);
     expect(response.body.error).toMatchObject({
