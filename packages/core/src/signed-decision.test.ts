@@ -1,16 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from './canonical-json.js';
-import { sanitizeText } from './sanitize.js';
+import { revealText } from './reveal.js';
 import { keyProofText, SIGNED_DECISION_PREFIX, signedDecisionText } from './signed-decision.js';
 
 const fields = fc.record({
   gateId: fc.string(),
   option: fc.string(),
   payloadHash: fc.option(fc.string(), { nil: null }),
-  reason: fc.option(fc.string(), { nil: undefined }),
-  feedback: fc.option(fc.string(), { nil: undefined }),
-  instructions: fc.option(fc.string(), { nil: undefined }),
+  reason: fc.option(fc.string({ unit: 'binary' }), { nil: undefined }),
+  feedback: fc.option(fc.string({ unit: 'binary' }), { nil: undefined }),
+  instructions: fc.option(fc.string({ unit: 'binary' }), { nil: undefined }),
 });
 
 describe('signedDecisionText', () => {
@@ -60,28 +60,33 @@ describe('signedDecisionText', () => {
     );
   });
 
-  it('gives the same text for the words as typed and as the server keeps them (sanitized)', () => {
+  it('gives the same text for the words as typed and as the server keeps them (hidden characters as markers)', () => {
     fc.assert(
       fc.property(fields, (input) => {
         const kept = {
           ...input,
-          reason: input.reason === undefined ? undefined : sanitizeText(input.reason, { multiline: true }),
+          reason: input.reason === undefined ? undefined : revealText(input.reason, { multiline: true }),
           feedback:
-            input.feedback === undefined ? undefined : sanitizeText(input.feedback, { multiline: true }),
+            input.feedback === undefined ? undefined : revealText(input.feedback, { multiline: true }),
         };
         expect(signedDecisionText(kept)).toBe(signedDecisionText(input));
       }),
     );
   });
 
-  it('signs the words as the server keeps them: control characters are dropped the same way', () => {
+  it('signs a hidden character as the marker the server stores', () => {
     const typed = signedDecisionText({
       gateId: 'g',
       option: 'approve',
       payloadHash: null,
-      reason: 'ok\u001b[31m',
+      reason: 'ok\u202e',
     });
-    const kept = signedDecisionText({ gateId: 'g', option: 'approve', payloadHash: null, reason: 'ok' });
+    const kept = signedDecisionText({
+      gateId: 'g',
+      option: 'approve',
+      payloadHash: null,
+      reason: 'ok⟨U+202E⟩',
+    });
     expect(typed).toBe(kept);
   });
 });

@@ -1,5 +1,5 @@
 import { canonicalJson } from './canonical-json.js';
-import { sanitizeText } from './sanitize.js';
+import { revealText } from './reveal.js';
 
 /** The first line of every signed decision text; a new layout gets a new version. */
 export const SIGNED_DECISION_PREFIX = 'gatehouse-decision-v2\n';
@@ -17,9 +17,9 @@ export interface SignedDecisionFields {
   instructions?: string | null | undefined;
 }
 
-// The server keeps free text sanitized, so the signed words are the stored words.
+// The server keeps free text with hidden characters shown as markers, so the signed words are the stored words.
 function clean(text: string | null | undefined): string | null {
-  return text === undefined || text === null ? null : sanitizeText(text, { multiline: true });
+  return text === undefined || text === null ? null : revealText(text, { multiline: true });
 }
 
 /**

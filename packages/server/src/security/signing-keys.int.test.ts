@@ -113,7 +113,13 @@ describe.each(dialects)('signing keys and signed decisions on %s', (dialect) => 
     });
     const gate = opened.body.gate;
     expect(gate.signatureRequired).toBe(true);
-    const fields = { gateId: gate.id, option: 'approve', payloadHash: gate.payloadHash, reason: 'invoice 7' };
+    // A hidden character is signed as the marker the server stores, so the audit still verifies.
+    const fields = {
+      gateId: gate.id,
+      option: 'approve',
+      payloadHash: gate.payloadHash,
+      reason: 'invoice 7\u200b',
+    };
     const signature = signed(keys.privateKey, signedDecisionText(fields));
     const swapped = await live.client.call('POST', `/v1/gates/${gate.id}/decide`, {
       token: tokens.developer,
@@ -126,7 +132,7 @@ describe.each(dialects)('signing keys and signed decisions on %s', (dialect) => 
     );
     const good = await live.client.call('POST', `/v1/gates/${gate.id}/decide`, {
       token: tokens.developer,
-      body: { option: 'approve', reason: 'invoice 7', signature },
+      body: { option: 'approve', reason: 'invoice 7\u200b', signature },
     });
     expect(good.status).toBe(200);
 
@@ -139,6 +145,7 @@ describe.each(dialects)('signing keys and signed decisions on %s', (dialect) => 
       .find((event) => event.kind === 'gate.decided' && event.subject === gate.id);
     const { data } = decided;
     expect(data.signedText).toBe(signedDecisionText(fields));
+    expect(data.reason).toBe('invoice 7⟨U+200B⟩');
     const rebuilt = signedDecisionText({
       gateId: decided.subject,
       option: data.option,
