@@ -29,7 +29,7 @@ export interface ActionSpec {
 /** One request for permission; everything but the action is optional. */
 export interface RequestOptions extends ActionSpec {
   runId?: string | undefined;
-  /** Shown to the reviewer; free-form, sanitized by the server before display. */
+  /** Shown to the reviewer; free-form; the server shows hidden characters in it as ⟨U+…⟩ markers. */
   context?: Record<string, unknown> | undefined;
   risk?: RiskLevel | undefined;
   /** Seconds until the gate's timeout action fires; the server's default when absent. */

@@ -27,7 +27,9 @@ const reportBody = z
       .array(z.string().max(2000))
       .max(50)
       .default([])
-      .describe('Why the agent is (not) confident; shown to the reviewer (sanitized)'),
+      .describe(
+        'Why the agent is (not) confident; shown to the reviewer (hidden characters shown as ⟨U+…⟩ markers)',
+      ),
     taskId: z.string().min(1).max(200).optional().describe('The task or subtask the report is about'),
   })
   .refine((body) => (body.score === undefined) !== (body.confidence === undefined), {

@@ -76,10 +76,14 @@ export const gateWireSchema = z
     risk: riskLevelSchema.describe('Risk level'),
     runId: z.string().nullable().describe('Run it belongs to'),
     agentId: z.string().nullable().describe('Agent that asked'),
-    title: z.string().describe('One line: what the agent wants to do (sanitized)'),
+    title: z
+      .string()
+      .describe('One line: what the agent wants to do (hidden characters shown as ⟨U+…⟩ markers)'),
     action: actionWireSchema.nullable(),
     payloadHash: z.string().nullable().describe('SHA-256 of the action; approvals bind to it'),
-    context: z.record(z.string(), z.unknown()).describe('Context from the agent (sanitized)'),
+    context: z
+      .record(z.string(), z.unknown())
+      .describe('Context from the agent (hidden characters shown as ⟨U+…⟩ markers)'),
     artifacts: z.array(z.string()).describe('Workspace paths the action touches'),
     options: z.array(optionSchema).describe('The answers this gate offers'),
     confidence: z.number().nullable().describe('Agent confidence, 0–1'),

@@ -36,7 +36,10 @@ const requestBody = z.strictObject({
     .optional()
     .describe('Policy event; default tool_call or operation'),
   gateType: gateTypeIdSchema.optional().describe('Ask for a specific gate type'),
-  context: z.record(z.string(), z.unknown()).optional().describe('Shown to the reviewer (sanitized)'),
+  context: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('Shown to the reviewer (hidden characters shown as ⟨U+…⟩ markers)'),
   artifacts: z.array(z.string().min(1).max(4096)).max(1000).optional().describe('Workspace-relative paths'),
   risk: riskLevelSchema.optional().describe('The agent’s own risk estimate; the policy may raise it'),
   confidence: z.number().min(0).max(1).optional().describe('The agent’s confidence, 0–1'),

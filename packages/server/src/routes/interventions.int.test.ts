@@ -108,14 +108,14 @@ describe.each(dialects)('interventions on %s', (dialect) => {
     expect(checkpoint.json().error.code).toBe('RUN_STOPPED');
   });
 
-  it("steers a run: the instruction joins the run's instructions, sanitized, and reaches the agent once", async () => {
+  it("steers a run: the instruction joins the run's instructions, hidden characters as markers, and reaches the agent once", async () => {
     const run = await createRunViaApi(test);
     const response = await postIntervention(test, run.id, {
       kind: 'steer',
       instruction: 'Use the staging database\u202e\u0007 instead.\nThen rerun the tests.',
     });
     expect(response.statusCode).toBe(200);
-    const instruction = 'Use the staging database instead.\nThen rerun the tests.';
+    const instruction = 'Use the staging database⟨U+202E⟩⟨U+0007⟩ instead.\nThen rerun the tests.';
     expect(response.json().run.instructions).toEqual([instruction]);
     const first = (await postGate(test, { runId: run.id, tool: 'read_file', args: { path: 'x' } })).json();
     expect(first.interventions).toEqual([{ kind: 'steer', instruction, at: test.clock.now() }]);

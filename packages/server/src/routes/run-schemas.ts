@@ -23,7 +23,7 @@ export const runWireSchema = z
     instructions: z
       .array(z.string())
       .describe('Steering instructions received, oldest first (user-instruction memory)'),
-    title: z.string().nullable().describe('What the run is about (sanitized)'),
+    title: z.string().nullable().describe('What the run is about (hidden characters shown as ⟨U+…⟩ markers)'),
     createdAt: z.number().describe('Epoch ms'),
     updatedAt: z.number().describe('Epoch ms'),
   })
@@ -60,7 +60,10 @@ export const interventionWireSchema = z
     id: z.string().describe('Intervention id'),
     runId: z.string().describe('Run id'),
     kind: interventionKindSchema.describe('pause, resume, stop or steer'),
-    instruction: z.string().nullable().describe('The steer instruction (sanitized), delivered verbatim'),
+    instruction: z
+      .string()
+      .nullable()
+      .describe('The steer instruction (hidden characters shown as ⟨U+…⟩ markers), delivered as stored'),
     by: z.string().describe('Who intervened: user:<id>'),
     createdAt: z.number().describe('Epoch ms'),
   })

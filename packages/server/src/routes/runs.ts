@@ -61,7 +61,9 @@ const interventionBody = z.strictObject({
     .string()
     .max(10_000)
     .optional()
-    .describe('Required for steer: the agent’s next instruction (stored sanitized, delivered verbatim)'),
+    .describe(
+      'Required for steer: the agent’s next instruction (stored with hidden characters as ⟨U+…⟩ markers, delivered as stored)',
+    ),
 });
 
 const interventionsQuery = z.strictObject({

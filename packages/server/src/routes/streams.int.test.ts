@@ -82,12 +82,12 @@ describe.each(dialects)('event streams on %s', (dialect) => {
     stream.close();
   });
 
-  it('delivers a steer instruction on the run stream, verbatim and sanitized', async () => {
+  it('delivers a steer instruction on the run stream as stored, hidden characters as markers', async () => {
     const run = await createRunViaApi(test);
     const stream = await runStream(run.id);
     await postIntervention(test, run.id, { kind: 'steer', instruction: 'Use the v2 API\u200b only.' });
     const message = await stream.next(ofType('intervention'));
-    expect(message.json.data).toMatchObject({ kind: 'steer', instruction: 'Use the v2 API only.' });
+    expect(message.json.data).toMatchObject({ kind: 'steer', instruction: 'Use the v2 API⟨U+200B⟩ only.' });
     stream.close();
   });
 

@@ -4,7 +4,7 @@ import {
   type Intervention,
   type InterventionKind,
   type RunStatus,
-  sanitizeText,
+  revealText,
 } from '@gatehouse/core';
 import type { StoreTx } from '@gatehouse/store';
 import type { AppContext } from '../context.js';
@@ -71,9 +71,9 @@ async function statusAfter(tx: StoreTx, run: RunDocument, kind: InterventionKind
   }
 }
 
-/** The instruction as stored: sanitized, and required for a steer. */
+/** The instruction as stored: hidden characters shown as markers, and required for a steer. */
 function instructionOf(input: InterventionInput): string | null {
-  const text = input.instruction === undefined ? '' : sanitizeText(input.instruction, { multiline: true });
+  const text = input.instruction === undefined ? '' : revealText(input.instruction, { multiline: true });
   if (input.kind === 'steer' && text.trim() === '') {
     throw invalidInput('instruction', 'a steer needs a non-empty instruction for the agent');
   }
