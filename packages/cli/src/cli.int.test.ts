@@ -231,6 +231,33 @@ describe('gatehouse against a running server', () => {
       expect(body.gate.decision.instructions).toBe('delete only src/generated');
     });
 
+    it('says before sending that a steer on a gate that cannot be steered approves it', async () => {
+      const opened = await asAgent<{ outcome: string; gate: GateBody }>('POST', '/v1/gates', {
+        operation: 'rebuild the failing index',
+        gateType: 'recovery_escalation',
+        context: { severity: 'CRITICAL', errorSignature: 'E1' },
+      });
+      expect(opened.outcome).toBe('gated');
+      const steer = [
+        'gates',
+        'decide',
+        opened.gate.id,
+        '--option',
+        'steer',
+        '--instructions',
+        'use the replica',
+      ];
+      const refused = await gatehouse(steer);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('--confirm-approval');
+      const confirmed = await gatehouse([...steer, '--confirm-approval', '--json']);
+      expect(confirmed.code).toBe(0);
+      expect(JSON.parse(confirmed.stdout).decision).toMatchObject({
+        option: 'approve',
+        feedback: 'use the replica',
+      });
+    });
+
     it('signs a decision with --sign-key on a gate that needs a signature', async () => {
       const { publicKey, privateKey } = generateKeyPairSync('ed25519');
       const keyFile = join(temp.dir, 'reviewer.pem');

@@ -14,6 +14,7 @@ export interface DecisionBody {
   affectedArtifacts?: string[];
   signature?: string;
   remember?: { scope: 'run' | 'agent' | 'global'; ttlSeconds?: number };
+  confirmApproval?: boolean;
 }
 
 export interface DecideResponse {

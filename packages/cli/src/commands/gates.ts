@@ -1,4 +1,4 @@
-import type { Gate } from '@gatehouse/core';
+import { type Gate, steerOptionOf } from '@gatehouse/core';
 import { choiceOption, intOption, listOption, requiredOption, stringOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
 import {
@@ -10,7 +10,7 @@ import {
   signDecision,
   whoAmI,
 } from '../decide.js';
-import { isApiError } from '../errors.js';
+import { CliError, isApiError } from '../errors.js';
 import { showGate } from '../gate-view.js';
 import type { ApiClient } from '../http.js';
 import { printJson, printTable, relativeTime } from '../output.js';
@@ -92,6 +92,7 @@ async function decisionBody(context: ActionContext, client: ApiClient, id: strin
   const scope = choiceOption(values, 'remember', SCOPES, command);
   const ttlSeconds = intOption(values, 'remember-ttl', { min: 60, max: 2_592_000, command });
   if (scope !== undefined) body.remember = { scope, ...(ttlSeconds === undefined ? {} : { ttlSeconds }) };
+  if (body.option === 'steer') await confirmSteer(context, client, id, body);
   const keyFile = stringOption(values, 'sign-key');
   if (keyFile !== undefined) {
     const key = readSigningKey(keyFile);
@@ -99,6 +100,20 @@ async function decisionBody(context: ActionContext, client: ApiClient, id: strin
     body.signature = await signDecision(key, gate, body);
   }
   return body;
+}
+
+/** A steer that the gate records as an approval is sent only with --confirm-approval, said before sending. */
+async function confirmSteer(context: ActionContext, client: ApiClient, id: string, body: DecisionBody) {
+  const { gate } = await client.get<{ gate: Gate }>(`/v1/gates/${encodeURIComponent(id)}`);
+  const steer = steerOptionOf(gate);
+  if (steer?.mapping !== 'steer_as_approval') return;
+  if (context.values['confirm-approval'] !== true) {
+    throw new CliError(
+      `gate ${id} (${gate.type}) cannot be steered: a steer is recorded as "${steer.option.id}" with your instructions as feedback. ` +
+        'Add --confirm-approval to send it, or choose another option.',
+    );
+  }
+  body.confirmApproval = true;
 }
 
 async function decide(context: ActionContext): Promise<number> {
@@ -180,6 +195,10 @@ export const gatesCommand: Command = {
           type: 'string',
           value: '<seconds>',
           description: 'How long a remembered rule lasts',
+        },
+        'confirm-approval': {
+          type: 'boolean',
+          description: 'Send a steer on a gate that cannot be steered, knowing it is recorded as approve',
         },
         'sign-key': {
           type: 'string',
