@@ -134,6 +134,15 @@ describe('containsHiddenCharacters', () => {
     expect(containsHiddenCharacters(value)).toBe(expected);
   });
 
+  it('finds a hidden character however deep it is nested, and survives cycles', () => {
+    let deep: unknown = { path: 'a\u202eb' };
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    expect(containsHiddenCharacters(deep)).toBe(true);
+    const cyclic: Record<string, unknown> = { name: 'plain' };
+    cyclic.self = cyclic;
+    expect(containsHiddenCharacters(cyclic)).toBe(false);
+  });
+
   it('is true exactly when revealing finds a hidden character in some string', () => {
     fc.assert(
       fc.property(fc.array(text, { maxLength: 4 }), (strings) => {

@@ -115,13 +115,26 @@ function textHasHidden(text: string): boolean {
   return revealHidden(text, { multiline: true }).hiddenCount > 0 || HIDDEN_CHARACTER_MARKER.test(text);
 }
 
-const MAX_DEPTH = 64;
-
-function valueHasHidden(value: unknown, depth: number): boolean {
-  if (typeof value === 'string') return textHasHidden(value);
-  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return false;
-  if (Array.isArray(value)) return value.some((item) => valueHasHidden(item, depth + 1));
-  return Object.entries(value).some(([key, item]) => textHasHidden(key) || valueHasHidden(item, depth + 1));
+// Iterative, so no nesting depth can hide a string from the scan; `seen` stops cycles.
+function valueHasHidden(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (textHasHidden(value)) return true;
+    } else if (typeof value === 'object' && value !== null && !seen.has(value)) {
+      seen.add(value);
+      const entries: [string, unknown][] = Array.isArray(value)
+        ? value.map((item) => ['', item])
+        : Object.entries(value);
+      for (const [key, item] of entries) {
+        if (textHasHidden(key)) return true;
+        stack.push(item);
+      }
+    }
+  }
+  return false;
 }
 
 /**
@@ -129,7 +142,7 @@ function valueHasHidden(value: unknown, depth: number): boolean {
  * or the marker that already stands for one, so it answers for raw input and for revealed text alike.
  */
 export function containsHiddenCharacters(value: unknown): boolean {
-  return valueHasHidden(value, 0);
+  return valueHasHidden(value);
 }
 
 /** True when the gate's action, title or context holds hidden characters (raw or already shown as markers). */
