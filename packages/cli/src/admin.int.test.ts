@@ -55,6 +55,7 @@ describe('gatehouse admin login-link', () => {
     const again = await startServe(dataDir, { expectLink: false });
     cleanup.push(() => again.stop());
     expect(again.loginLink).toBeNull();
+    expect(again.output()).toContain('run `gatehouse admin login-link` here');
     const session = await post(again.url, '/v1/auth/link', { token: link.token });
     expect(session.status).toBe(200);
     expect((session.body.user as { name: string }).name).toBe('admin');

@@ -97,6 +97,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const url = baseUrl(config, address);
 
   print(`Gatehouse is listening on ${url}`);
+  if (first.noAdminPassword) {
+    print('No admin has a password yet; if none can sign in, run `gatehouse admin login-link` here');
+  }
   print(`API docs: ${url}/docs`);
   if (first.loginToken) {
     const link = `${url}/login#token=${first.loginToken}`;

@@ -16,6 +16,8 @@ export interface BootstrapResult {
   created: boolean;
   loginToken: string | null;
   expiresAt: number | null;
+  /** On a later start: no admin who is not disabled has a password, so one may be locked out. */
+  noAdminPassword: boolean;
 }
 
 export function createAdminServices(ctx: AppContext): AdminServices {
@@ -34,7 +36,11 @@ export function createAdminServices(ctx: AppContext): AdminServices {
  */
 export async function bootstrap(ctx: AppContext, sessions: SessionService): Promise<BootstrapResult> {
   return commit(ctx, async ({ tx, audit }) => {
-    if ((await tx.listUsers()).length > 0) return { created: false, loginToken: null, expiresAt: null };
+    const users = await tx.listUsers();
+    if (users.length > 0) {
+      const withPassword = users.some((u) => u.role === 'admin' && !u.disabled && u.passwordHash !== null);
+      return { created: false, loginToken: null, expiresAt: null, noAdminPassword: !withPassword };
+    }
     const id = ctx.ids.next('user');
     await tx.insertUser({
       id,
@@ -51,6 +57,6 @@ export async function bootstrap(ctx: AppContext, sessions: SessionService): Prom
       data: { name: 'admin', role: 'admin', via: 'first_start' },
     });
     const link = await sessions.issueLoginLink(tx, id, 'system');
-    return { created: true, loginToken: link.token, expiresAt: link.expiresAt };
+    return { created: true, loginToken: link.token, expiresAt: link.expiresAt, noAdminPassword: false };
   });
 }
