@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from './default-policy.js';
 import { GatehouseError } from './errors.js';
-import { measureRequestSize, POLICY_BUDGET, type PolicyBudgetIssue } from './policy-budget.js';
+import { POLICY_BUDGET, type PolicyBudgetIssue } from './policy-budget.js';
+import { measureRequestSize } from './policy-cost.js';
 import { evaluatePolicy } from './policy-engine.js';
 import { compilePolicy } from './policy-load.js';
 
@@ -150,17 +151,19 @@ describe('evaluation budget per request', () => {
   const quadratic = 'args.xs.exists(a, args.xs.exists(b, a + b < 0))';
   const only = (condition: string) => ({ name: 'only', rules: [rule('heavy', condition)] });
 
-  function referenceSize(value: unknown): { elements: number; largest: number } {
-    if (typeof value !== 'object' || value === null) return { elements: 0, largest: 0 };
-    const children = Array.isArray(value) ? value : Object.values(value);
-    const inner = children.map(referenceSize);
+  function referenceSize(value: unknown): { elements: number; largest: number; longestString: number } {
+    if (typeof value === 'string') return { elements: 0, largest: 0, longestString: value.length };
+    if (typeof value !== 'object' || value === null) return { elements: 0, largest: 0, longestString: 0 };
+    const values = Array.isArray(value) ? value : Object.values(value);
+    const inner = values.map(referenceSize);
     return {
-      elements: children.length + inner.reduce((n, c) => n + c.elements, 0),
-      largest: Math.max(children.length, ...inner.map((c) => c.largest)),
+      elements: values.length + inner.reduce((n, c) => n + c.elements, 0),
+      largest: Math.max(values.length, ...inner.map((c) => c.largest)),
+      longestString: Math.max(0, ...inner.map((c) => c.longestString)),
     };
   }
 
-  it('counts every list element and map entry of a request, and the largest collection', () => {
+  it('counts every list element and map entry of a request, the largest collection and the longest string', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
         expect(measureRequestSize(value)).toEqual(referenceSize(value));
@@ -231,6 +234,21 @@ describe('evaluation budget per request', () => {
     expect(big.errors).toEqual([{ ruleId: 'heavy', message: expect.stringContaining('evaluation budget') }]);
     const arithmetic = compilePolicy(only('args.xs.exists(a, a + 1.0 > 1999.0)'));
     expect(evaluatePolicy(arithmetic, args(2000, 0))).toMatchObject({ action: 'deny', errors: [] });
+  });
+
+  it('charges a string split inside a comprehension for the longest string it may split', () => {
+    const splits = compilePolicy(only('size(args.xs.map(a, args.s.split(""))) > 0'));
+    const args = (n: number, chars: number) => ({
+      event: 'tool_call',
+      tool: 'shell',
+      args: { xs: Array.from({ length: n }, (_, i) => i), s: 'x'.repeat(chars) },
+      agent: { id: 'agent-1' },
+    });
+    expect(evaluatePolicy(splits, args(3, 3))).toMatchObject({ action: 'deny', errors: [] });
+    const started = performance.now();
+    const big = evaluatePolicy(splits, args(16_000, 32_000));
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(big.errors).toEqual([{ ruleId: 'heavy', message: expect.stringContaining('evaluation budget') }]);
   });
 
   it('never holds back a condition without comprehensions, however large the request', () => {

@@ -63,11 +63,6 @@ const SCOPE_MACROS: ReadonlySet<string> = new Set(['all', 'exists', 'exists_one'
 interface Measure {
   nodes: number;
   scopeDepth: number;
-  /**
-   * An `in`, or a `+` that may join lists, runs inside a comprehension: its cost (and for `+` the
-   * memory it keeps) grows with the list it searches or copies, on every iteration.
-   */
-  linearInScope: boolean;
   list: number;
   map: number;
   string: number;
@@ -76,13 +71,15 @@ interface Measure {
   dynamicRegex: boolean;
 }
 
-function isScope(node: ASTNode): boolean {
+/** Whether the node opens a scope: a comprehension macro or cel.bind. */
+export function isScope(node: ASTNode): boolean {
   if (node.op !== 'rcall') return false;
   const [name, receiver] = node.args;
   return SCOPE_MACROS.has(name) || (name === 'bind' && receiver.op === 'id' && receiver.args === 'cel');
 }
 
-function children(node: ASTNode): readonly ASTNode[] {
+/** The operands of a node, in no particular order. */
+export function children(node: ASTNode): readonly ASTNode[] {
   switch (node.op) {
     case 'value':
     case 'id':
@@ -113,15 +110,6 @@ function literalSize(node: ASTNode): number {
   return value instanceof Uint8Array ? value.length : 0;
 }
 
-const isNumberLiteral = (node: ASTNode) =>
-  node.op === 'value' && (typeof node.args === 'number' || typeof node.args === 'bigint');
-
-/** `x in list` searches the list; `a + b` may copy two lists, unless a number shows it is arithmetic. */
-function isLinear(node: ASTNode): boolean {
-  if (node.op === 'in') return true;
-  return node.op === '+' && !node.args.some(isNumberLiteral);
-}
-
 /** The pattern argument of `s.matches(p)` or `matches(s, p)`; undefined for any other node. */
 function patternOf(node: ASTNode): ASTNode | undefined {
   if (node.op === 'rcall' && node.args[0] === 'matches') return node.args[2][0];
@@ -144,7 +132,6 @@ function measure(root: ASTNode): Measure {
   const found: Measure = {
     nodes: 0,
     scopeDepth: 0,
-    linearInScope: false,
     list: 0,
     map: 0,
     string: 0,
@@ -157,7 +144,6 @@ function measure(root: ASTNode): Measure {
     const scopes = item.scopes + (isScope(node) ? 1 : 0);
     found.nodes += 1;
     found.scopeDepth = Math.max(found.scopeDepth, scopes);
-    if (scopes > 0 && isLinear(node)) found.linearInScope = true;
     if (node.op === 'list') found.list = Math.max(found.list, node.args.length);
     if (node.op === 'map') found.map = Math.max(found.map, node.args.length);
     found.string = Math.max(found.string, literalSize(node));
@@ -206,50 +192,6 @@ export function conditionTextViolations(
   budget: PolicyBudget = POLICY_BUDGET,
 ): PolicyBudgetViolation[] {
   return over('maxConditionChars', source.length, budget);
-}
-
-/** What the evaluation-cost estimate needs to know of a condition. */
-export interface ConditionCostModel {
-  readonly nodes: number;
-  readonly scopeDepth: number;
-  readonly linearInScope: boolean;
-}
-
-/** The cost model of a parsed condition. */
-export function conditionCostModel(ast: ASTNode): ConditionCostModel {
-  const { nodes, scopeDepth, linearInScope } = measure(ast);
-  return { nodes, scopeDepth, linearInScope };
-}
-
-/** How much a request gives comprehensions to walk. */
-export interface RequestSize {
-  /** List elements and map entries anywhere in the request. */
-  elements: number;
-  /** Elements of the largest single list (or entries of the largest map). */
-  largest: number;
-}
-
-/**
- * Estimated steps of one condition over a request: nodes × (elements + 1) ^ comprehension nesting,
- * times the largest list again when an `in` or a list-joining `+` runs on every iteration.
- */
-export function estimateConditionCost(model: ConditionCostModel, size: RequestSize): number {
-  const linear = model.linearInScope ? size.largest + 1 : 1;
-  return model.nodes * (size.elements + 1) ** model.scopeDepth * linear;
-}
-
-/** The size of `value` as comprehensions see it; counting stops once it passes `cap` elements. */
-export function measureRequestSize(value: unknown, cap = Number.MAX_SAFE_INTEGER): RequestSize {
-  const size: RequestSize = { elements: 0, largest: 0 };
-  const stack: unknown[] = [value];
-  for (let item = stack.pop(); item !== undefined && size.elements <= cap; item = stack.pop()) {
-    if (typeof item !== 'object' || item === null) continue;
-    const children = Array.isArray(item) ? item : Object.values(item);
-    size.elements += children.length;
-    size.largest = Math.max(size.largest, children.length);
-    for (const child of children) if (typeof child === 'object' && child !== null) stack.push(child);
-  }
-  return size;
 }
 
 /** The limits a parsed condition goes over; the first is the one to report. */

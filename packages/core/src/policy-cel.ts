@@ -1,18 +1,20 @@
 import { Environment } from '@marcbachmann/cel-js';
 import { type AlwaysGatedCategory, classifyAlwaysGated, isDestructiveCommand } from './destructive.js';
 import {
-  type ConditionCostModel,
-  conditionCostModel,
   conditionTextViolations,
   conditionTreeViolations,
-  estimateConditionCost,
-  measureRequestSize,
   POLICY_BUDGET,
   type PolicyBudgetViolation,
   parserLimits,
   parserLimitViolation,
-  type RequestSize,
 } from './policy-budget.js';
+import {
+  type ConditionCostModel,
+  conditionCostModel,
+  estimateConditionCost,
+  measureRequestSize,
+  type RequestSize,
+} from './policy-cost.js';
 import type { PolicyRequest } from './policy-schema.js';
 import { containsHiddenCharacters } from './reveal.js';
 import { RISK_LEVELS, type RiskLevel } from './schemas.js';
@@ -152,7 +154,7 @@ function overBudget(violation: PolicyBudgetViolation): ConditionCompileResult {
 
 type CostModels = WeakMap<CompiledCondition, ConditionCostModel>;
 
-const EMPTY: RequestSize = { elements: 0, largest: 0 };
+const EMPTY: RequestSize = { elements: 0, largest: 0, longestString: 0 };
 
 /** Charges a condition's estimated cost to the request, or throws when it would go over the budget. */
 function charge(context: ConditionContext, model: ConditionCostModel): void {

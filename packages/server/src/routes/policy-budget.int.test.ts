@@ -15,9 +15,9 @@ const MAP_5 =
   'size(args.xs.map(a, args.xs.map(b, args.xs.map(c, args.xs.map(d, args.xs.map(e, a + b + c + d + e)))))) > 0';
 // Within every static limit, but quadratic in the request's list: estimated far over the evaluation budget.
 const QUADRATIC = 'args.xs.exists(a, args.xs.exists(b, a + b < 0))';
-// Within every static limit and the estimate (no search or list copy per element), but each of
-// 3 000 elements keeps a 50 000-element list of characters: far over the worker's heap.
-const SPLITS = 'size(args.xs.map(a, args.s.split(""))) > 0';
+// Within every static limit and the evaluation estimate, but each of 90 000 elements keeps a
+// 100-element list: about 75 MB, over the 48 MB heap the memory test gives its worker.
+const LITERALS = `size(args.xs.map(a, [${Array.from({ length: 100 }, () => 'a').join(', ')}])) > 0`;
 // Catastrophic backtracking on a short string: refused before it runs.
 const BACKTRACKING = 'args.s.matches("^(a+)+$")';
 // Within every static limit and the evaluation estimate (one comprehension, no search of a list),
@@ -175,8 +175,9 @@ describe.each(dialects)('policy budgets over HTTP on %s', (dialect) => {
   });
 
   it('stops a dry run that needs more memory than its worker has, and keeps serving', async () => {
-    // A generous time budget, so the heap limit (reached after seconds of collection) is what stops it.
-    const hungry = await startListeningApp({ dialect, config: { dryRunTimeoutMs: 30_000 } });
+    // A small heap and a generous time budget, so the heap limit is what stops it.
+    const config = { dryRunTimeoutMs: 30_000, dryRunMemoryMb: 48 };
+    const hungry = await startListeningApp({ dialect, config });
     try {
       const small = (condition: string, args: unknown) =>
         hungry.client.call('POST', '/v1/policy/dry-run', {
@@ -184,12 +185,12 @@ describe.each(dialects)('policy budgets over HTTP on %s', (dialect) => {
           body: { source: policy(condition, 'hungry'), request: { tool: 'shell', args } },
         });
       // Start the worker first, so what is measured is the server while a worker runs out of memory.
-      expect((await small(SPLITS, { xs: [1], s: 'ab' })).status).toBe(200);
-      const args = { xs: range(3000), s: 'ab'.repeat(25_000) };
-      const { response, latencies } = await withHealthz(() => small(SPLITS, args), hungry);
+      expect((await small(LITERALS, { xs: [1] })).status).toBe(200);
+      const args = { xs: new Array(90_000).fill(0) };
+      const { response, latencies } = await withHealthz(() => small(LITERALS, args), hungry);
       expect(response.status).toBe(422);
       expect(response.body.error.code).toBe('POLICY_BUDGET_EXCEEDED');
-      expect(response.body.error.details).toMatchObject({ ruleId: 'hungry', limit: 'memoryMb', max: 128 });
+      expect(response.body.error.details).toMatchObject({ ruleId: 'hungry', limit: 'memoryMb', max: 48 });
       // Collection near the worker's heap limit also runs on V8 helper threads the whole process
       // shares, so a loaded machine sees some delay here; the loop itself is never blocked.
       expect(Math.max(...latencies)).toBeLessThan(250);
