@@ -8,7 +8,18 @@ const { connectionString, schema, dir } = JSON.parse(process.argv[2]);
 const clock = { now: () => Date.now() };
 const store = await createPostgresStore({ connectionString, schema, clock });
 const bus = await createPostgresBus({ connectionString, schema, store });
-const config = loadConfig({}, { dataDir: dir, host: '127.0.0.1', port: 0, logLevel: 'silent' });
+// Bench agents send far more than a real agent would; per-agent rate limits would measure the limiter.
+const unlimited = { perSecond: 0, burst: 1 };
+const config = loadConfig(
+  {},
+  {
+    dataDir: dir,
+    host: '127.0.0.1',
+    port: 0,
+    logLevel: 'silent',
+    rateLimits: { agent: unlimited, token: unlimited },
+  },
+);
 const app = await buildApp({ store, bus, clock, config });
 const url = await app.listen({ host: '127.0.0.1', port: 0 });
 

@@ -59,7 +59,18 @@ function openStore() {
 
 const store = await openStore();
 const bus = createInProcessBus();
-const config = loadConfig({}, { dataDir: options.dir, host: '127.0.0.1', port: 0, logLevel: 'silent' });
+// The load comes from a few bench agents on purpose: per-agent rate limits would measure the limiter.
+const unlimited = { perSecond: 0, burst: 1 };
+const config = loadConfig(
+  {},
+  {
+    dataDir: options.dir,
+    host: '127.0.0.1',
+    port: 0,
+    logLevel: 'silent',
+    rateLimits: { agent: unlimited, token: unlimited },
+  },
+);
 const app = await buildApp({ store, bus, clock, config });
 const address = await app.listen({ host: '127.0.0.1', port: 0 });
 const tokens = {
