@@ -187,6 +187,7 @@ export type {
   PolicyRuleMatch,
 } from './policy-schema.js';
 export {
+  defaultEventOf,
   POLICY_EVENT_GATE_TYPES,
   POLICY_EVENTS,
   policyGateSettingsSchema,
@@ -216,14 +217,6 @@ export {
   revealHidden,
   revealText,
 } from './reveal.js';
-export type { AttemptOutcome, RecoveryFacts, RecoveryState } from './trigger-verdict.js';
-export {
-  isTriggerGateType,
-  recordRecoveryAttempt,
-  recoveryFactsOf,
-  triggerVerdict,
-  withoutSelfJudgement,
-} from './trigger-verdict.js';
 export type { AgentSettings, RunSettings, RunSettingsRequest } from './run-ceiling.js';
 export { isAtLeastAsStrict, resolveRunSettings } from './run-ceiling.js';
 export type {
@@ -314,3 +307,11 @@ export {
   SIGNED_DECISION_PREFIX,
   signedDecisionText,
 } from './signed-decision.js';
+export type { AttemptOutcome, RecoveryFacts, RecoveryState } from './trigger-verdict.js';
+export {
+  isTriggerGateType,
+  recordRecoveryAttempt,
+  recoveryFactsOf,
+  triggerVerdict,
+  withoutSelfJudgement,
+} from './trigger-verdict.js';

@@ -13,6 +13,7 @@ import {
   visitCandidates,
 } from './policy-index.js';
 import {
+  defaultEventOf,
   POLICY_EVENT_GATE_TYPES,
   type Policy,
   type PolicyAction,
@@ -135,7 +136,7 @@ function defaultGateType(request: PolicyRequest): string {
   if (request.gateType !== undefined) return request.gateType;
   if (Object.hasOwn(POLICY_EVENT_GATE_TYPES, request.event))
     return POLICY_EVENT_GATE_TYPES[request.event as PolicyEvent];
-  return request.tool === undefined ? 'operation' : 'tool_call';
+  return defaultEventOf(request);
 }
 
 function gateOf(rule: CompiledRule | null, request: PolicyRequest): PolicyDecisionGate {
@@ -194,7 +195,7 @@ function alwaysGatedDecision(
     `rule "${rule.id}" would allow this, but it is always gated: ${labels}`,
   );
   result.gate = {
-    type: request.tool === undefined ? 'operation' : 'tool_call',
+    type: defaultEventOf(request),
     risk: request.risk === 'critical' ? 'critical' : 'high',
   };
   result.alwaysGated = [...categories];

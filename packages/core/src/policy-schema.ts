@@ -23,6 +23,11 @@ export const POLICY_EVENTS = [
 ] as const;
 export type PolicyEvent = (typeof POLICY_EVENTS)[number];
 
+/** The event of a request that names none: a tool call when it names a tool, else an operation. */
+export function defaultEventOf(request: { tool?: string | undefined }): 'tool_call' | 'operation' {
+  return request.tool === undefined ? 'operation' : 'tool_call';
+}
+
 /** The gate type a gating rule opens when it names none, by request event. */
 export const POLICY_EVENT_GATE_TYPES: Readonly<Record<PolicyEvent, string>> = {
   tool_call: 'tool_call',

@@ -2,7 +2,7 @@ import { proceedOnTimeoutRefusal } from './catalog.js';
 import { checkApproval } from './confidence.js';
 import type { OpenGateInput } from './gate-open.js';
 import type { PolicyDecision, PolicyDecisionGate } from './policy-engine.js';
-import type { PolicyRequest } from './policy-schema.js';
+import { defaultEventOf, type PolicyRequest } from './policy-schema.js';
 import {
   type ApprovalMode,
   type GateTypeDefinition,
@@ -77,7 +77,7 @@ export type GatedVerdict = Extract<Verdict, { outcome: 'gated' }>;
 
 /** The gate type a request opens when nothing more specific names one. */
 export function fallbackGateType(request: Pick<PolicyRequest, 'gateType' | 'tool'>): string {
-  return request.gateType ?? (request.tool === undefined ? 'operation' : 'tool_call');
+  return request.gateType ?? defaultEventOf(request);
 }
 
 /** Whether the approval mode's timed wait may end by proceeding for a gate of this type and risk. */

@@ -1,6 +1,7 @@
 import {
   assertRunMayAct,
   canonicalJson,
+  defaultEventOf,
   type GatedVerdict,
   GatehouseError,
   gateSettingsOf,
@@ -129,7 +130,7 @@ async function agentProfile(deps: GateDeps, tx: StoreTx, agentId: string): Promi
 async function policyRequestOf(deps: GateDeps, tx: StoreTx, prepared: Prepared, run: Run | null) {
   const { agentId, input } = prepared;
   const request: PolicyRequest = {
-    event: input.event ?? (input.tool === undefined ? 'operation' : 'tool_call'),
+    event: input.event ?? defaultEventOf(input),
     args: input.args ?? {},
     agent: { id: agentId, profile: await agentProfile(deps, tx, agentId) },
     ...(input.tool === undefined ? {} : { tool: input.tool }),

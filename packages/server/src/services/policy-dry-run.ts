@@ -3,6 +3,7 @@ import {
   type AutonomyLevel,
   type CompiledPolicy,
   DEFAULT_APPROVAL_THRESHOLD,
+  defaultEventOf,
   fallbackGateType,
   type GateCatalog,
   gateSettingsOf,
@@ -71,7 +72,7 @@ export interface DryRunResult {
 }
 
 function toPolicyRequest(input: DryRunRequest): PolicyRequest {
-  const event = input.event ?? (input.tool === undefined ? 'operation' : 'tool_call');
+  const event = input.event ?? defaultEventOf(input);
   const { timeoutSeconds: _t, timeoutAction: _a, run, agent, ...rest } = input;
   return {
     ...rest,
