@@ -96,6 +96,18 @@ describe.each(dialects)('hidden characters on %s', (dialect) => {
     });
   });
 
+  it('announces a gate opening to webhooks with its title as shown and the flag', async () => {
+    await start();
+    const hook = await startWebhookReceiver();
+    cleanup.push(() => hook.close());
+    await call('POST', '/v1/webhooks', live.test.tokens.admin, { url: hook.url, events: ['gate.opened'] });
+    await requestGate();
+    const [request] = await hook.waitFor(1);
+    const event = JSON.parse(request?.body ?? '{}');
+    expect(event).toMatchObject({ type: 'gate.opened', hiddenCharacters: true });
+    expect(event.data.title).toBe('Send the ⟨U+202E⟩invoice');
+  });
+
   it('flags a webhook event whose human text holds hidden characters, leaving the text as stored', async () => {
     await start();
     const hook = await startWebhookReceiver();

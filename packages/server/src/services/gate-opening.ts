@@ -38,6 +38,7 @@ export async function insertOpenedGate(
     subject: gate.id,
     data: {
       type: gate.type,
+      title: gate.title,
       risk: gate.risk,
       runId: gate.runId,
       agentId: gate.agentId,
