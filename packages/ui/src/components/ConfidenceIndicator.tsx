@@ -1,4 +1,5 @@
 import type { BriefingConfidence } from '@gatehouse/core';
+import { Revealed } from './Revealed.js';
 
 const BAND_TEXT: Record<BriefingConfidence['band'], string> = {
   high: 'High',
@@ -55,7 +56,9 @@ export function ConfidenceIndicator({
           <ul>
             {reasons.map((reason, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: reasons may repeat and never reorder
-              <li key={index}>{reason}</li>
+              <li key={index}>
+                <Revealed text={reason} />
+              </li>
             ))}
           </ul>
         </>

@@ -2,6 +2,7 @@ import type { Gate } from '@gatehouse/core';
 import { Link } from 'wouter';
 import type { AuditEvent } from '../api/audit.js';
 import type { Intervention } from '../api/runs.js';
+import { Revealed } from './Revealed.js';
 import { RiskBadge } from './RiskBadge.js';
 import { Timeline, type TimelineEntry } from './Timeline.js';
 
@@ -40,7 +41,9 @@ function gateEntries(gate: Gate, nameOf: (actor: string) => string): TimelineEnt
       tone: 'gate',
       body: (
         <>
-          <Link href={`/gates/${gate.id}`}>{gate.title}</Link>{' '}
+          <Link href={`/gates/${gate.id}`}>
+            <Revealed text={gate.title} multiline={false} />
+          </Link>{' '}
           <span className="row inline-meta">
             <RiskBadge risk={gate.risk} />
             <span className="badge">{gate.type.replaceAll('_', ' ')}</span>
@@ -86,7 +89,9 @@ function gateEntries(gate: Gate, nameOf: (actor: string) => string): TimelineEnt
           {decision.instructions ? (
             <div>
               Instructions for the agent:
-              <pre>{decision.instructions}</pre>
+              <pre>
+                <Revealed text={decision.instructions} />
+              </pre>
             </div>
           ) : null}
           {decision.affectedArtifacts.length > 0 ? (
@@ -110,7 +115,11 @@ function interventionEntry(item: Intervention, nameOf: (actor: string) => string
     body: (
       <>
         <p>By {nameOf(item.by)}</p>
-        {item.instruction ? <pre>{item.instruction}</pre> : null}
+        {item.instruction ? (
+          <pre>
+            <Revealed text={item.instruction} />
+          </pre>
+        ) : null}
       </>
     ),
   };

@@ -11,6 +11,7 @@ import {
 import { errorText } from '../api/client.js';
 import { useSession } from '../app/session.js';
 import { Field } from '../components/Field.js';
+import { Revealed } from '../components/Revealed.js';
 import { formatDateTime } from '../components/time-format.js';
 
 /** Kinds offered as suggestions; any kind can be typed. */
@@ -186,7 +187,9 @@ function AuditRow({ event }: { event: AuditEvent }) {
             <summary>
               Details<span className="visually-hidden"> of event {event.seq}</span>
             </summary>
-            <pre>{details}</pre>
+            <pre>
+              <Revealed text={details} />
+            </pre>
           </details>
         )}
       </td>
