@@ -23,6 +23,29 @@ export function createMigrationProvider(dialect: Dialect, schema?: string): Migr
   return { getMigrations: async () => migrations };
 }
 
+// Postgres codes of a catalog read racing another schema's drop: undefined schema, column, table.
+const RACED_CATALOG_READ = new Set(['3F000', '42703', '42P01']);
+const SETUP_ATTEMPTS = 5;
+
+function racedCatalogRead(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && RACED_CATALOG_READ.has(code);
+}
+
+/**
+ * Kysely's set-up lists tables of every schema in the database; when another schema is dropped
+ * meanwhile Postgres fails that read, so a set-up that failed that way (and applied nothing) is retried.
+ */
+async function migrateWithRetry(migrator: Migrator) {
+  for (let attempt = 1; ; attempt++) {
+    const result = await migrator.migrateToLatest();
+    const appliedNothing = (result.results ?? []).length === 0;
+    if (result.error === undefined || !appliedNothing || !racedCatalogRead(result.error)) return result;
+    if (attempt >= SETUP_ATTEMPTS) return result;
+    await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+  }
+}
+
 /**
  * Brings the database to the latest schema; returns the names of the migrations applied.
  * `db` must already be scoped to `schema` (withSchema) when one is given.
@@ -35,7 +58,7 @@ export async function runMigrations(db: MigrationDb, dialect: Dialect, schema?: 
     migrationLockTableName: MIGRATION_LOCK_TABLE,
     ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
-  const { error, results = [] } = await migrator.migrateToLatest();
+  const { error, results = [] } = await migrateWithRetry(migrator);
   if (error !== undefined) {
     const failed = results.find((result) => result.status === 'Error')?.migrationName ?? 'setup';
     throw new GatehouseError(
