@@ -13,12 +13,32 @@ export interface ExampleHarness {
   startWithoutToken(): Promise<ExampleRun>;
 }
 
+/**
+ * The examples' agent, registered by an admin at autonomy `full` (its runs ask for full autonomy,
+ * which only people may grant), with its token.
+ */
+async function registerFullAutonomyAgent(server: LiveServer): Promise<string> {
+  const { test } = server;
+  await test.store.transaction((tx) =>
+    tx.insertAgent({
+      id: 'agent_example',
+      name: 'example',
+      profile: null,
+      autonomy: 'full',
+      createdAt: test.clock.now(),
+    }),
+  );
+  return (await test.services.agents.issueToken(test.ids.adminId, 'agent_example')).token;
+}
+
 /** Registers the per-test server for an example's test file. */
 export function useExampleServer(scriptUrl: URL): ExampleHarness {
   const script = fileURLToPath(scriptUrl);
   let current: LiveServer | null = null;
+  let token = '';
   beforeEach(async () => {
     current = await startLiveServer();
+    token = await registerFullAutonomyAgent(current);
   });
   afterEach(async () => {
     await current?.close();
@@ -32,8 +52,7 @@ export function useExampleServer(scriptUrl: URL): ExampleHarness {
     get server() {
       return server();
     },
-    start: (...extra) =>
-      runExample(script, ['--url', server().url, '--token', server().test.tokens.agent, ...extra]),
+    start: (...extra) => runExample(script, ['--url', server().url, '--token', token, ...extra]),
     startWithoutToken: () => runExample(script, ['--url', server().url]),
   };
 }
