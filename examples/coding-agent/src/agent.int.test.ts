@@ -60,6 +60,7 @@ describe('the scripted coding agent', () => {
       expect(outcomes).toEqual({
         read: 'approved',
         plan: 'request_changes',
+        replan: 'approved',
         edit: 'approved',
         'test-file': 'steered',
         tests: 'approved',
@@ -71,6 +72,7 @@ describe('the scripted coding agent', () => {
       person.stop();
     }
     expect(person.seen.map((g) => g.type)).toEqual([
+      'phase_review',
       'phase_review',
       'tool_call',
       'tool_call',

@@ -63,7 +63,7 @@ const NOTES: Record<string, string> = {
   denied: 'skipping this step',
   steered: 'skipping this step; the instructions go into the next plan',
   timed_out: 'nobody answered in time; skipping this step',
-  request_changes: 'revising the plan with the feedback, then going on',
+  request_changes: 'revising the plan with the feedback for another review',
 };
 
 /** The step runner: numbered steps, each printing what it asks and the answer. */
@@ -154,6 +154,11 @@ async function planPhase(options: CodingAgentOptions, step: Step, ask: Ask): Pro
   const review = await options.gate.checkpoint({ ...ask, phase: 1, type: 'strategic' });
   if (review.outcome) step.answer('plan', review.outcome);
   else options.log('    -> no freeze at this autonomy level; going on');
+  if (review.outcome?.outcome !== 'request_changes') return;
+  // Changes to a plan are reviewed again before any implementation: the same phase, checkpointed anew.
+  step.start('replan', 'phase 1 (strategic) again: the plan revised with the feedback');
+  const again = await options.gate.checkpoint({ ...ask, phase: 1, type: 'strategic' });
+  if (again.outcome) step.answer('replan', again.outcome);
 }
 
 async function implementPhase(options: CodingAgentOptions, step: Step, ask: Ask): Promise<void> {
