@@ -245,7 +245,7 @@ describe.each<TransportKind>(['http', 'stdio'])('the MCP server over %s', (kind)
     await server.decide(gateId, { option: 'approve' });
     const review = await callTool(agent.client, 'gatehouse_wait_for_decision', { gateId, waitSeconds: 5 });
     expect(review.structuredContent).toMatchObject({ status: 'approved' });
-    const free = await createRun(server, { autonomy: 'full' });
+    const free = await createRun(server, { autonomy: 'partial' });
     const passed = await callTool(agent.client, 'gatehouse_checkpoint', {
       runId: free,
       phase: 1,
