@@ -226,11 +226,17 @@ describe('the law: whatever an agent sends only makes the outcome stricter', () 
       canAutoProceed: autoProceedAllowed(definition, sent.risk, false),
     });
     if (verdict.outcome !== 'gated') return { verdict, gate: null };
-    const settings = gateSettingsOf(verdict, sent, {
-      definition: catalog.get(verdict.gate.type),
-      alwaysGated: false,
-    });
-    return { verdict, gate: openGate(settings, { now: 0, id: 'gate_law', catalog }) };
+    try {
+      const settings = gateSettingsOf(verdict, sent, {
+        definition: catalog.get(verdict.gate.type),
+        alwaysGated: false,
+      });
+      return { verdict, gate: openGate(settings, { now: 0, id: 'gate_law', catalog }) };
+    } catch (error) {
+      // Refusing the request outright is the strictest outcome of all.
+      if ((error as { code?: string }).code !== 'TIMEOUT_ACTION_NOT_ALLOWED') throw error;
+      return { verdict: { ...verdict, outcome: 'denied' as const }, gate: null };
+    }
   }
 
   type Sent = { risk: RiskLevel; timeoutSeconds: number; timeoutAction: TimeoutAction; confidence: number };
@@ -286,9 +292,15 @@ describe('gateSettingsOf', () => {
       alwaysGated: false,
     });
 
-  it('ignores an agent asking to proceed on timeout', () => {
-    const settings = settingsOf({ type: 'tool_call' }, { timeoutSeconds: 1, timeoutAction: 'proceed' });
-    expect(settings.timeoutAction).toBe('deny');
+  it('refuses an agent asking to proceed on timeout where no rule granted it, naming the field', () => {
+    const refused = () => settingsOf({ type: 'tool_call' }, { timeoutSeconds: 1, timeoutAction: 'proceed' });
+    expect(refused).toThrow(expect.objectContaining({ code: 'TIMEOUT_ACTION_NOT_ALLOWED' }));
+    expect(refused).toThrow(/only a person’s policy rule grants it/);
+  });
+
+  it('accepts an agent asking to proceed where a rule already granted it', () => {
+    const gate = { type: 'tool_call', timeoutAction: 'proceed' as const, timeoutSeconds: 60 };
+    expect(settingsOf(gate, { timeoutAction: 'proceed' }).timeoutAction).toBe('proceed');
   });
 
   it('never lets an agent lower the gate type’s default risk', () => {

@@ -1,5 +1,6 @@
 import { proceedOnTimeoutRefusal } from './catalog.js';
 import { checkApproval } from './confidence.js';
+import { GatehouseError } from './errors.js';
 import type { OpenGateInput } from './gate-open.js';
 import type { PolicyDecision, PolicyDecisionGate } from './policy-engine.js';
 import { defaultEventOf, type PolicyRequest } from './policy-schema.js';
@@ -219,6 +220,14 @@ function agentTimeout(people: PeopleSettings, requested: RequestedGateSettings):
   return { action, seconds: Math.min(seconds, requested.timeoutSeconds) };
 }
 
+function agentProceedRefused(type: string, why: string): GatehouseError {
+  return new GatehouseError(
+    'TIMEOUT_ACTION_NOT_ALLOWED',
+    `timeoutAction "proceed" is not allowed here because ${why}; use "deny" or "escalate", or leave it out`,
+    { field: 'timeoutAction', type, reason: why },
+  );
+}
+
 /** The role a gate needs: the policy's when it raises the type's, else the type's. */
 function minRoleOf(gate: PolicyDecisionGate, definition: GateTypeDefinition): Role {
   const wanted = gate.minRole;
@@ -230,7 +239,8 @@ function minRoleOf(gate: PolicyDecisionGate, definition: GateTypeDefinition): Ro
 /**
  * The settings of the gate a verdict opens. People's settings (the policy rule and the gate type)
  * come first; what the agent asked for only makes them stricter: a higher risk, a shorter wait
- * that ends in deny, a later or no "proceed". Proceed-on-timeout only survives inside its limits.
+ * that ends in deny, a later or no "proceed". Proceed-on-timeout only survives inside its limits;
+ * an agent asking for it where people did not grant it gets TIMEOUT_ACTION_NOT_ALLOWED.
  */
 export function gateSettingsOf(
   verdict: GatedVerdict,
@@ -254,6 +264,9 @@ export function gateSettingsOf(
     signatureRequired: gate.signature === true || definition.signature === 'always',
   });
   const timeoutAction = timeout.action === 'proceed' && refusal !== null ? 'deny' : timeout.action;
+  if (requested.timeoutAction === 'proceed' && timeoutAction !== 'proceed') {
+    throw agentProceedRefused(gate.type, refusal ?? 'only a person’s policy rule grants it');
+  }
   return {
     type: gate.type,
     risk,
