@@ -283,11 +283,32 @@ describe('gatehouse against a running server', () => {
         }),
       });
       expect(registered.status).toBe(201);
-      const result = await asAgent<{ gate: GateBody & { signatureRequired: boolean } }>('POST', '/v1/gates', {
-        tool: 'lint',
-        args: { rule: 'no-secrets', file: 'config/test.env' },
-        gateType: 'false_positive_override',
+      // A signed gate keeps an agent's owner from approving it, so this agent belongs to another admin.
+      const password = 'the other admin password';
+      await gatehouse(['users', 'create', 'olive', '--role', 'admin'], `${password}\n`);
+      const login = await fetch(`${server.url}/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'olive', password }),
       });
+      const olive = ((await login.json()) as { token: string }).token;
+      const created = await fetch(`${server.url}/v1/agents`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${olive}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'lint-bot' }),
+      });
+      const lintBot = ((await created.json()) as { token: string }).token;
+      const opened = await fetch(`${server.url}/v1/gates`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${lintBot}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          tool: 'lint',
+          args: { rule: 'no-secrets', file: 'config/test.env' },
+          gateType: 'false_positive_override',
+          context: { falsePositiveReported: true },
+        }),
+      });
+      const result = (await opened.json()) as { gate: GateBody & { signatureRequired: boolean } };
       expect(result.gate.signatureRequired).toBe(true);
 
       const unsigned = await gatehouse(['gates', 'decide', result.gate.id, '--option', 'legitimate']);
