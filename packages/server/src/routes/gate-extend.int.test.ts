@@ -1,9 +1,8 @@
-import { createFakeClock } from '@gatehouse/core';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTestPolicy } from '../testing/gates.js';
 import type { HttpResult } from '../testing/http-client.js';
-import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';
+import { type FakeClockApp, startFakeClockApp } from '../testing/listening-app.js';
 import type { TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -26,17 +25,13 @@ rules:
 `;
 
 describe.each(dialects)('snoozing a gate over HTTP on %s', (dialect) => {
-  let live: ListeningApp<ReturnType<typeof createFakeClock>>;
+  let live: FakeClockApp;
   afterEach(async () => {
     await live?.close();
   });
 
   async function start() {
-    live = await startListeningApp({
-      dialect,
-      clock: createFakeClock(),
-      config: { sweepIntervalMs: 60_000 },
-    });
+    live = await startFakeClockApp(dialect);
     await useTestPolicy(live.test, EXTEND_POLICY);
   }
 

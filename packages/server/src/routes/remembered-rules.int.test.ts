@@ -1,25 +1,20 @@
-import { createFakeClock } from '@gatehouse/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { insertTestRun, useTestPolicy } from '../testing/gates.js';
 import type { HttpResult } from '../testing/http-client.js';
-import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';
+import { type FakeClockApp, startFakeClockApp } from '../testing/listening-app.js';
 import type { TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
 const TTL_SECONDS = 600;
 
 describe.each(dialects)('remembered "approve always" rules over HTTP on %s', (dialect) => {
-  let live: ListeningApp<ReturnType<typeof createFakeClock>>;
+  let live: FakeClockApp;
   afterEach(async () => {
     await live?.close();
   });
 
   async function start() {
-    live = await startListeningApp({
-      dialect,
-      clock: createFakeClock(),
-      config: { sweepIntervalMs: 60_000 },
-    });
+    live = await startFakeClockApp(dialect);
     await useTestPolicy(live.test);
   }
 

@@ -11,29 +11,33 @@ describe.each(dialects)('runs never override the people who set up the agent on 
     await session?.close();
   });
 
-  it('refuses an agent’s own run looser than its autonomy, naming the field', async () => {
+  /** Starts the server with an agent people registered as `dependent`; returns its token. */
+  async function dependentAgent(): Promise<string> {
     session = await startAgentSession(dialect);
     const { test } = session.server;
-    await test.store.transaction((tx) =>
-      tx.insertAgent({
-        id: 'agent_strict',
-        name: 'strict',
-        profile: null,
-        autonomy: 'dependent',
-        createdAt: 0,
-      }),
-    );
-    const token = await session.server.test.services.agents.issueToken(test.ids.adminId, 'agent_strict');
-    const refused = await session.startRun({ autonomy: 'full' }, token.token);
+    const agent = {
+      id: 'agent_strict',
+      name: 'strict',
+      profile: null,
+      autonomy: 'dependent' as const,
+      createdAt: 0,
+    };
+    await test.store.transaction((tx) => tx.insertAgent(agent));
+    return (await test.services.agents.issueToken(test.ids.adminId, agent.id)).token;
+  }
+
+  it('refuses an agent’s own run looser than its autonomy, naming the field', async () => {
+    const token = await dependentAgent();
+    const refused = await session.startRun({ autonomy: 'full' }, token);
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatchObject({
       code: 'ABOVE_CEILING',
       details: { field: 'autonomy', ceiling: 'dependent' },
     });
-    const started = await session.startRun({}, token.token);
+    const started = await session.startRun({}, token);
     expect(started.body.run.autonomy).toBe('dependent');
     const frozen = await session.server.client.call('POST', `/v1/runs/${started.body.run.id}/checkpoint`, {
-      token: token.token,
+      token,
       body: { phase: 1, type: 'tactical' },
     });
     expect(frozen.body.freeze).toBe(true);
@@ -53,18 +57,7 @@ describe.each(dialects)('runs never override the people who set up the agent on 
   });
 
   it('finishes a dependent run only after its final review', async () => {
-    session = await startAgentSession(dialect);
-    const { test } = session.server;
-    await test.store.transaction((tx) =>
-      tx.insertAgent({
-        id: 'agent_strict',
-        name: 'strict',
-        profile: null,
-        autonomy: 'dependent',
-        createdAt: 0,
-      }),
-    );
-    const token = (await test.services.agents.issueToken(test.ids.adminId, 'agent_strict')).token;
+    const token = await dependentAgent();
     const run = (await session.startRun({ autonomy: 'full', confidenceThreshold: 0 }, token)).body;
     expect(run.error?.code).toBe('ABOVE_CEILING');
     const started = (await session.startRun({}, token)).body.run;

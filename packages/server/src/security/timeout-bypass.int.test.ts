@@ -1,7 +1,6 @@
-import { createFakeClock } from '@gatehouse/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Json } from '../testing/http-client.js';
-import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';
+import { type FakeClockApp, startFakeClockApp } from '../testing/listening-app.js';
 import type { TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -32,17 +31,13 @@ rules:
 `;
 
 describe.each(dialects)('a timeout never approves for the agent on %s', (dialect) => {
-  let server: ListeningApp<ReturnType<typeof createFakeClock>>;
+  let server: FakeClockApp;
   afterEach(async () => {
     await server?.close();
   });
 
   async function start(policy = PROCEED_RULES) {
-    server = await startListeningApp({
-      dialect,
-      clock: createFakeClock(),
-      config: { sweepIntervalMs: 60_000 },
-    });
+    server = await startFakeClockApp(dialect);
     await server.test.services.policies.replace(server.test.ids.adminId, { source: policy, format: 'yaml' });
   }
 

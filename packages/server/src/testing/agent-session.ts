@@ -1,13 +1,10 @@
-import { createFakeClock } from '@gatehouse/core';
 import type { HttpResult, Json } from './http-client.js';
-import { type ListeningApp, startListeningApp } from './listening-app.js';
+import { type FakeClockApp, startFakeClockApp } from './listening-app.js';
 import type { TestDialect } from './test-app.js';
-
-type FakeClock = ReturnType<typeof createFakeClock>;
 
 /** A listening server with a fake clock and the calls an agent and its reviewers make, over real HTTP. */
 export interface AgentSession {
-  server: ListeningApp<FakeClock>;
+  server: FakeClockApp;
   /** `POST /v1/runs` as the agent (or `token`); the body as answered. */
   startRun(body?: Record<string, unknown>, token?: string): Promise<HttpResult>;
   /** `POST /v1/gates` as the agent. */
@@ -28,11 +25,7 @@ export interface AgentSession {
 
 /** Starts a server on `dialect` with `policy` (YAML) active, or the default policy when none is given. */
 export async function startAgentSession(dialect: TestDialect, policy?: string): Promise<AgentSession> {
-  const server = await startListeningApp({
-    dialect,
-    clock: createFakeClock(),
-    config: { sweepIntervalMs: 60_000 },
-  });
+  const server = await startFakeClockApp(dialect);
   const { tokens, ids, services } = server.test;
   if (policy !== undefined) await services.policies.replace(ids.adminId, { source: policy, format: 'yaml' });
   const post = (path: string, body: unknown, token: string) =>

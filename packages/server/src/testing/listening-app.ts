@@ -1,8 +1,13 @@
 import type { AddressInfo } from 'node:net';
-import type { Clock, Role } from '@gatehouse/core';
+import { type Clock, createFakeClock, type Role } from '@gatehouse/core';
 import { generateToken, hashToken } from '../auth/secrets.js';
 import { createHttpClient, type HttpClient } from './http-client.js';
 import { createTestApp, type TestApp, type TestAppOptions } from './test-app.js';
+
+type FakeClock = ReturnType<typeof createFakeClock>;
+
+/** A listening app whose clock the test moves by hand. */
+export type FakeClockApp = ListeningApp<FakeClock>;
 
 /** A test app listening on 127.0.0.1 with a keep-alive client for it. */
 export interface ListeningApp<C extends Clock> {
@@ -36,6 +41,14 @@ export async function startListeningApp<C extends Clock = Clock>(
       await test.close();
     },
   };
+}
+
+/** A listening app on `dialect` with a fake clock that tests move by hand; the sweeper stays out of the way. */
+export function startFakeClockApp(
+  dialect: TestAppOptions<FakeClock>['dialect'],
+  config: TestAppOptions<FakeClock>['config'] = { sweepIntervalMs: 60_000 },
+): Promise<FakeClockApp> {
+  return startListeningApp({ dialect, clock: createFakeClock(), config });
 }
 
 /** A person created for a test, with a session token that does not expire. */
