@@ -1,5 +1,6 @@
 import { type Gate, keyHelpLines } from '@gatehouse/core';
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
+import { useModalDialog } from './use-modal-dialog.js';
 
 /** Splits `a  Approve: …` into its key and its text. */
 function splitLine(line: string): { key: string; text: string } {
@@ -17,20 +18,8 @@ export function KeyHelpDialog({
   open: boolean;
   onClose(): void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const returnFocus = useRef<HTMLElement | null>(null);
+  const dialog = useModalDialog(open);
   const titleId = useId();
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (open && !element.open) {
-      returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-      element.showModal();
-    } else if (!open && element.open) {
-      element.close();
-      returnFocus.current?.focus();
-    }
-  }, [open]);
   return (
     <dialog
       ref={dialog}
