@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { ApiError, errorText } from '../api/client.js';
 import { useSession } from '../app/session.js';
-import { Field } from '../components/Field.js';
+import { PasswordField } from '../components/PasswordField.js';
 
 type Notice = { ok: boolean; text: string } | null;
 
@@ -60,50 +60,33 @@ export function AccountScreen() {
         <h2 id="password-title">{hasPassword ? 'Change your password' : 'Set a password'}</h2>
         <div className="form-grid">
           {hasPassword ? (
-            <Field
+            <PasswordField
               id="current-password"
               label="Current password"
               hint="Not needed within 5 minutes of signing in."
               error={errorFor('currentPassword')}
-            >
-              {(wiring) => (
-                <input
-                  {...wiring}
-                  type="password"
-                  autoComplete="current-password"
-                  value={current}
-                  onChange={(event) => setCurrent(event.target.value)}
-                />
-              )}
-            </Field>
+              autoComplete="current-password"
+              value={current}
+              onChange={setCurrent}
+            />
           ) : null}
-          <Field
+          <PasswordField
             id="new-password"
             label="New password"
             hint="12 to 200 characters, not your name."
             error={errorFor('newPassword')}
-          >
-            {(wiring) => (
-              <input
-                {...wiring}
-                type="password"
-                autoComplete="new-password"
-                value={next}
-                onChange={(event) => setNext(event.target.value)}
-              />
-            )}
-          </Field>
-          <Field id="new-password-again" label="New password again" error={errorFor('again')}>
-            {(wiring) => (
-              <input
-                {...wiring}
-                type="password"
-                autoComplete="new-password"
-                value={again}
-                onChange={(event) => setAgain(event.target.value)}
-              />
-            )}
-          </Field>
+            autoComplete="new-password"
+            value={next}
+            onChange={setNext}
+          />
+          <PasswordField
+            id="new-password-again"
+            label="New password again"
+            error={errorFor('again')}
+            autoComplete="new-password"
+            value={again}
+            onChange={setAgain}
+          />
         </div>
         {error && !['currentPassword', 'newPassword', 'again'].includes(error.field ?? '') ? (
           <p className="notice error" role="alert">

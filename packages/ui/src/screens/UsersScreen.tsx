@@ -13,6 +13,7 @@ import { ROLE_LABEL } from '../app/roles.js';
 import { useSession } from '../app/session.js';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { Field } from '../components/Field.js';
+import { PasswordField } from '../components/PasswordField.js';
 import { RelativeTime } from '../components/RelativeTime.js';
 import { useResource } from '../lib/use-resource.js';
 
@@ -107,22 +108,15 @@ function CreateUserForm({ onCreated }: { onCreated: (person: Person) => void }) 
             </select>
           )}
         </Field>
-        <Field
+        <PasswordField
           id="user-password"
           label="Password"
           hint="At least 12 characters."
           error={errorFor('password')}
-        >
-          {(wiring) => (
-            <input
-              {...wiring}
-              type="password"
-              autoComplete="new-password"
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-          )}
-        </Field>
+          autoComplete="new-password"
+          value={password}
+          onChange={setPassword}
+        />
       </div>
       {error && error.field !== 'name' && error.field !== 'password' ? (
         <p className="notice error" role="alert">
