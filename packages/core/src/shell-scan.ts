@@ -137,17 +137,17 @@ function readAnsiC(source: string, start: number): { text: string; end: number }
       text += source[i++];
       continue;
     }
-    const escape =
+    const sequence =
       source
         .slice(i + 1)
         .match(/^(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/s)?.[0] ?? '';
-    const kind = escape[0] ?? '';
+    const kind = sequence[0] ?? '';
     if (kind === 'x' || kind === 'u' || kind === 'U')
-      text += String.fromCodePoint(Math.min(Number.parseInt(escape.slice(1), 16), 0x10ffff));
-    else if (/[0-7]/.test(kind)) text += String.fromCharCode(Number.parseInt(escape, 8));
-    else if (kind === 'c') text += String.fromCharCode((escape.charCodeAt(1) || 64) & 31);
+      text += String.fromCodePoint(Math.min(Number.parseInt(sequence.slice(1), 16), 0x10ffff));
+    else if (/[0-7]/.test(kind)) text += String.fromCharCode(Number.parseInt(sequence, 8));
+    else if (kind === 'c') text += String.fromCharCode((sequence.charCodeAt(1) || 64) & 31);
     else text += ANSI_C_ESCAPES[kind] ?? kind;
-    i += 1 + escape.length;
+    i += 1 + sequence.length;
   }
   return { text, end: i + 1 };
 }
