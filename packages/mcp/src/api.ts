@@ -38,6 +38,7 @@ export interface DecideBody {
   feedback?: string;
   instructions?: string;
   affectedArtifacts?: string[];
+  confirmApproval?: boolean;
 }
 
 /** The answer of `POST /v1/gates/:id/decide`: `decision` is null for a partial N-of-M approval. */

@@ -231,6 +231,29 @@ describe.each<TransportKind>(['http', 'stdio'])('the MCP server over %s', (kind)
     expect(answer.structuredContent).toMatchObject({ status: 'denied', reason: 'decided at the terminal' });
   });
 
+  it('says that a steer on a gate that cannot be steered approves it, and sends it only when confirmed', async () => {
+    const opened = await server.call(server.test.tokens.agent, 'POST', '/v1/gates', {
+      operation: 'rebuild the index',
+      gateType: 'recovery_escalation',
+      context: { severity: 'CRITICAL' },
+    });
+    const gateId = opened.body.gateId as string;
+    const person = await connect(kind, server, server.test.tokens.developer);
+    try {
+      const steer = { gateId, option: 'steer', instructions: 'use the replica' };
+      const refused = await callTool(person.client, 'guardrails_log_decision', steer);
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toContain('confirmApproval');
+      const sent = await callTool(person.client, 'guardrails_log_decision', {
+        ...steer,
+        confirmApproval: true,
+      });
+      expect(sent.structuredContent).toMatchObject({ status: 'approved', decided: true });
+    } finally {
+      await person.close();
+    }
+  });
+
   it('checkpoints a phase: a frozen run waits for the phase review', async () => {
     const runId = await createRun(server, { autonomy: 'dependent' });
     const frozen = await callTool(agent.client, 'gatehouse_checkpoint', {

@@ -34,6 +34,12 @@ const logInput = {
     .max(200)
     .optional()
     .describe('Workspace paths the steer is about'),
+  confirmApproval: z
+    .boolean()
+    .optional()
+    .describe(
+      'Only for steer on a gate that cannot be steered: it is recorded as approve with the instructions as feedback. Send true only after the person confirmed exactly that',
+    ),
 };
 
 const confidenceOutput = z.object({
