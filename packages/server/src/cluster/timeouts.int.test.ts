@@ -36,11 +36,10 @@ async function openTimedGates(
     async (i): Promise<OpenedGate> => {
       const action = ACTIONS[i % ACTIONS.length] as TimeoutAction;
       const body = {
-        tool: 'migrate',
+        tool: action === 'proceed' ? 'migrate_proceed' : 'migrate',
         args: { prefix, i },
         timeoutSeconds: seconds(i),
         timeoutAction: action,
-        ...(action === 'proceed' ? { risk: 'low' } : {}),
       };
       const sentAt = Date.now();
       const answer = await cluster.callAnyNode(i, 'POST', '/v1/gates', {

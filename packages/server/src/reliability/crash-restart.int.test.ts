@@ -28,6 +28,11 @@ rules:
     match: { tools: [read_file] }
     action: allow
     reason: Reads are fine.
+  - id: steps-may-proceed
+    priority: 100
+    match: { tools: [step_proceed] }
+    action: { gate: { timeoutSeconds: 1, timeoutAction: proceed, risk: low } }
+    reason: Only a person's rule lets a gate proceed by itself.
 `;
 
 type Timer = 'none' | 'deny' | 'escalate' | 'proceed';
@@ -46,9 +51,9 @@ type Op = { kind: 'decide'; gateId: string } | { kind: 'create'; planned: Planne
 /** Gate i: a quarter each without a timer and with a deny / escalate / proceed timer due in 2–6 s. */
 function plan(i: number, prefix = 'gate'): Planned {
   const timer = TIMERS[i % TIMERS.length] as Timer;
-  const body: Record<string, unknown> = { tool: 'step', args: { prefix, i } };
+  const tool = timer === 'proceed' ? 'step_proceed' : 'step';
+  const body: Record<string, unknown> = { tool, args: { prefix, i } };
   if (timer !== 'none') Object.assign(body, { timeoutSeconds: 2 + (i % 5), timeoutAction: timer });
-  if (timer === 'proceed') body.risk = 'low';
   return { key: `${prefix}-${i}`, timer, body };
 }
 

@@ -126,10 +126,25 @@ export function createPolicyService(ctx: AppContext, catalog: GateCatalog): Poli
     return stored;
   }
 
+  let refresher: ReturnType<typeof setInterval> | null = null;
+
+  /** Takes up a version another node stored; a failed read keeps the policy this node has. */
+  async function refresh(): Promise<void> {
+    try {
+      const stored = await ctx.store.read((tx) => tx.getActivePolicy());
+      if (stored !== null && stored.version > activeVersion) activate(stored);
+    } catch (error) {
+      ctx.log.warn({ err: error }, 'the active policy could not be read; keeping the one in use');
+    }
+  }
+
   return {
     async start() {
       const stored = (await ctx.store.read((tx) => tx.getActivePolicy())) ?? (await storeDefault());
       activate(stored);
+      // A policy stored through another node takes effect here within one poll interval.
+      refresher = setInterval(() => void refresh(), ctx.config.eventsPollIntervalMs);
+      refresher.unref();
     },
 
     current: () => compiled,
@@ -191,6 +206,9 @@ export function createPolicyService(ctx: AppContext, catalog: GateCatalog): Poli
       });
     },
 
-    close: () => evaluator.close(),
+    close: () => {
+      if (refresher !== null) clearInterval(refresher);
+      return evaluator.close();
+    },
   };
 }

@@ -14,7 +14,10 @@ import { addTestPeople, type TestPerson } from './listening-app.js';
 import { type PgProxy, startPgProxy } from './pg-proxy.js';
 import { type ServerProcess, startServerProcess } from './server-process.js';
 
-/** A policy that gates every tool call (reads of `read_file` aside), for tests that need gates. */
+/**
+ * A policy that gates every tool call (reads of `read_file` aside), for tests that need gates; a
+ * person's rule lets `migrate_proceed` gates proceed by themselves at their deadline.
+ */
 export const GATE_EVERYTHING_POLICY = `name: cluster-tests
 defaultAction: gate
 rules:
@@ -23,6 +26,11 @@ rules:
     match: { tools: [read_file] }
     action: allow
     reason: Reads are fine.
+  - id: migrations-may-proceed
+    priority: 100
+    match: { tools: [migrate_proceed] }
+    action: { gate: { timeoutSeconds: 1, timeoutAction: proceed, risk: low } }
+    reason: Only a person's rule lets a gate proceed by itself.
 `;
 
 /**
@@ -268,6 +276,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         const answer = await running.client.call('PUT', '/v1/policy', { token: tokens.admin, body });
         if (answer.status !== 200)
           throw new Error(`setting the policy failed: ${JSON.stringify(answer.body)}`);
+        // Reading the policy on a node takes the new version up there at once, not a poll later.
+        for (const state of states.filter((each) => each.process !== null)) {
+          await state.client.call('GET', '/v1/policy', { token: tokens.admin });
+        }
       },
       addPeople: (prefix, roles) =>
         addTestPeople({ store: postgres.store, clock: { now: () => Date.now() } }, prefix, roles),
