@@ -95,8 +95,15 @@ export function alwaysGatedCategoriesOf(context: ConditionContext): AlwaysGatedC
 
 /** Hidden characters anywhere in what the agent asks to do: tool, operation, arguments or affected files. */
 export function requestHasHiddenCharacters(request: PolicyRequest): boolean {
-  return containsHiddenCharacters([request.tool, request.operation, request.args, request.impact]);
+  // The policy's condition and the server's always-gated check ask about the same request.
+  const known = hiddenByRequest.get(request);
+  if (known !== undefined) return known;
+  const found = containsHiddenCharacters([request.tool, request.operation, request.args, request.impact]);
+  hiddenByRequest.set(request, found);
+  return found;
 }
+
+const hiddenByRequest = new WeakMap<PolicyRequest, boolean>();
 
 function isRiskLevel(value: unknown): value is RiskLevel {
   return typeof value === 'string' && (RISK_LEVELS as readonly string[]).includes(value);

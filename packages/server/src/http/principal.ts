@@ -20,6 +20,8 @@ export type Principal =
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal;
+    /** SHA-256 of the bearer token (or session cookie), hashed once per request; null without one. */
+    credentialHash: string | null;
   }
 }
 
@@ -73,13 +75,18 @@ async function lookUpCredential(store: Store, tokenHash: string): Promise<Found<
  */
 export function createPrincipalResolver(
   store: Store,
-): (token: string | null, now: number) => Promise<Principal> {
+): (tokenHash: string | null, now: number) => Promise<Principal> {
   const cache = createPrincipalCache<Known>(() => store.credentialsVersion());
-  return async (token, now) => {
-    if (token === null || token.length > 200) return ANONYMOUS;
-    const tokenHash = hashToken(token);
+  return async (tokenHash, now) => {
+    if (tokenHash === null) return ANONYMOUS;
     return (await cache.get(tokenHash, now, () => lookUpCredential(store, tokenHash))) ?? ANONYMOUS;
   };
+}
+
+/** The hash of the request's bearer token (what tokens are stored and limited by), or null without one. */
+export function credentialHashOf(request: FastifyRequest): string | null {
+  const token = bearerOf(request);
+  return token === null || token.length > 200 ? null : hashToken(token);
 }
 
 /** The /v1 routes anyone may call; every other /v1 route needs a credential. */
@@ -96,8 +103,10 @@ export const PUBLIC_API_ROUTES: ReadonlySet<string> = new Set([
 export function registerPrincipalHook(app: FastifyInstance, store: Store, now: () => number): void {
   const resolvePrincipal = createPrincipalResolver(store);
   app.decorateRequest('principal', null as never);
+  app.decorateRequest('credentialHash', null);
   app.addHook('onRequest', async (request) => {
-    request.principal = await resolvePrincipal(bearerOf(request), now()).catch((error: unknown) => {
+    request.credentialHash = credentialHashOf(request);
+    request.principal = await resolvePrincipal(request.credentialHash, now()).catch((error: unknown) => {
       if (isGatehouseError(error)) throw error;
       // A credential that cannot be checked is refused: fail closed, never guess.
       request.log.error({ err: error }, 'could not check the credential');

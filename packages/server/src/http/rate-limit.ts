@@ -1,8 +1,6 @@
 import { GatehouseError } from '@gatehouse/core';
 import type { FastifyInstance } from 'fastify';
-import { hashToken } from '../auth/secrets.js';
 import type { RateLimit, RateLimits } from '../config.js';
-import { bearerOf } from './principal.js';
 
 const STATE_CHANGING: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** MCP tool calls reach the API again with the same token and are counted there. */
@@ -58,10 +56,9 @@ export function registerRateLimits(app: FastifyInstance, limits: RateLimits, now
     const principal = request.principal;
     if (principal.kind === 'anonymous' || !STATE_CHANGING.has(request.method)) return;
     if (UNCOUNTED_ROUTES.has(request.routeOptions.url ?? '')) return;
-    const credential = bearerOf(request);
     const keys: [keyof typeof scopes, string][] = [];
     if (principal.kind === 'agent') keys.push(['agent', principal.id]);
-    if (credential !== null) keys.push(['token', hashToken(credential)]);
+    if (request.credentialHash !== null) keys.push(['token', request.credentialHash]);
     const at = now();
     for (const [scope, key] of keys) {
       const waitMs = scopes[scope].waitMs(key, at);
