@@ -145,6 +145,17 @@ describe('gatehouse against a running server', () => {
       const me = await fetch(`${server.url}/v1/me`, { headers: { authorization: `Bearer ${token}` } });
       expect(me.status).toBe(401);
     });
+
+    it("changes an agent's autonomy by name, and refuses an unknown level naming the choices", async () => {
+      const changed = await gatehouse(['agents', 'autonomy', 'docs-bot', 'dependent', '--json']);
+      expect(changed.code).toBe(0);
+      expect(JSON.parse(changed.stdout).agent.autonomy).toBe('dependent');
+      const cleared = await gatehouse(['agents', 'autonomy', 'docs-bot', 'profile']);
+      expect(cleared.stdout).toMatch(/may go no looser than its profile's level/);
+      const wrong = await gatehouse(['agents', 'autonomy', 'docs-bot', 'yolo']);
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toContain('dependent');
+    });
   });
 
   describe('gates', () => {

@@ -27,6 +27,7 @@ type WebhookWrites =
 type Writes = Pick<
   StoreTx,
   | 'insertAgent'
+  | 'updateAgentAutonomy'
   | 'insertUser'
   | 'updateUser'
   | 'insertToken'
@@ -52,6 +53,7 @@ type Writes = Pick<
 function writes(ctx: TxContext): Writes {
   return {
     insertAgent: (agent) => people.insertAgent(ctx, agent),
+    updateAgentAutonomy: (id, autonomy) => people.updateAgentAutonomy(ctx, id, autonomy),
     insertUser: (user) => people.insertUser(ctx, user),
     updateUser: (user) => people.updateUser(ctx, user),
     insertToken: (token) => people.insertToken(ctx, token),

@@ -328,6 +328,8 @@ export interface StoreTx {
   readonly now: number;
 
   insertAgent(agent: Agent): Promise<void>;
+  /** Changes an agent's autonomy (null: its profile decides); false when there is no such agent. */
+  updateAgentAutonomy(id: string, autonomy: Agent['autonomy']): Promise<boolean>;
   getAgent(id: string): Promise<Agent | null>;
   listAgents(): Promise<Agent[]>;
 

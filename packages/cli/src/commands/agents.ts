@@ -1,7 +1,7 @@
 import type { Agent } from '@gatehouse/core';
 import { choiceOption, stringOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
-import { CliError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 import type { ApiClient } from '../http.js';
 import { isoTime, printJson, printTable, terminalSafe } from '../output.js';
 
@@ -54,6 +54,27 @@ async function token(context: ActionContext): Promise<number> {
   const response = await client.post<{ token: string }>(path);
   if (context.json) printJson(context.io, response);
   else printToken(context, { id, name: context.positionals[0] as string }, response.token);
+  return 0;
+}
+
+async function autonomy(context: ActionContext): Promise<number> {
+  const client = context.client();
+  const id = await agentId(client, context.positionals[0] as string);
+  const wanted = context.positionals[1] as string;
+  if (wanted !== 'profile' && !(AUTONOMY as readonly string[]).includes(wanted)) {
+    throw new UsageError(
+      `the level must be one of ${AUTONOMY.join(', ')} or profile (got "${wanted}")`,
+      context.command,
+    );
+  }
+  const response = await client.patch<{ agent: Agent }>(`/v1/agents/${encodeURIComponent(id)}`, {
+    autonomy: wanted === 'profile' ? null : wanted,
+  });
+  if (context.json) printJson(context.io, response);
+  else
+    context.io.stdout.write(
+      `${id}: runs default to and may go no looser than ${response.agent.autonomy ?? "its profile's level"}\n`,
+    );
   return 0;
 }
 
@@ -111,6 +132,15 @@ export const agentsCommand: Command = {
         revoke: { type: 'boolean', description: 'Revoke every token of the agent instead; applies at once' },
       },
       run: token,
+    },
+    {
+      name: 'autonomy',
+      summary: "Change the autonomy an agent's runs default to and may not go looser than",
+      args: '<agent-id-or-name> <level>',
+      positionals: { min: 2, max: 2 },
+      details: `<level> is one of ${AUTONOMY.join(', ')}, or profile to let the agent's profile decide. Admins only.`,
+      examples: ['gatehouse agents autonomy build-bot guided'],
+      run: autonomy,
     },
     { name: 'list', summary: 'List the registered agents', run: list },
   ],

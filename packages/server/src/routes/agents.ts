@@ -17,6 +17,12 @@ const createBody = z.strictObject({
   autonomy: autonomyLevelSchema.optional().describe('Default autonomy of its runs'),
 });
 
+const autonomyBody = z.strictObject({
+  autonomy: autonomyLevelSchema
+    .nullable()
+    .describe('Default autonomy of its runs and the loosest they may ask for; null lets its profile decide'),
+});
+
 const tokenResponse = z.object({ token: z.string().describe('Agent token (gha_…); shown only this once') });
 const params = z.strictObject({ id: agentIdSchema });
 
@@ -59,6 +65,15 @@ export async function agentRoutes(
     async (request) => {
       requireUser(request, 'viewer');
       return { agent: await services.agents.get(request.params.id) };
+    },
+  );
+
+  app.patch(
+    '/v1/agents/:id',
+    { schema: { tags, params, body: autonomyBody, response: { 200: z.object({ agent: agentSchema }) } } },
+    async (request) => {
+      const admin = requireUser(request, 'admin');
+      return { agent: await services.agents.setAutonomy(admin.id, request.params.id, request.body.autonomy) };
     },
   );
 

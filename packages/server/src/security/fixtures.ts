@@ -43,6 +43,7 @@ export function fieldSamples(objects: MatrixObjects): FieldSamples {
 /** Whole bodies for routes whose rules a schema-driven sample cannot meet (e.g. "give role or disabled"). */
 export const ROUTE_BODIES: Record<string, unknown> = {
   'PATCH /v1/users/{id}': { role: 'developer' },
+  'PATCH /v1/agents/{id}': { autonomy: 'guided' },
   'POST /v1/me/keys': {
     publicKey: 'O2onvM62pC1io6jQKm8Nc2UyFXcd4kOmOsBIoYtZ2ik=',
     challenge: `ghk_${'a'.repeat(43)}`,

@@ -69,6 +69,24 @@ describe.each(dialects)('runs never override the people who set up the agent on 
     expect(done.body.gate).toMatchObject({ type: 'phase_review' });
   });
 
+  it('lets only an admin loosen the agent itself, audited, after which its own runs may go that far', async () => {
+    const token = await dependentAgent();
+    const { tokens } = session.server.test;
+    const patch = (who: string, body: unknown) =>
+      session.server.client.call('PATCH', '/v1/agents/agent_strict', { token: who, body });
+    expect((await patch(token, { autonomy: 'full' })).status).toBe(403);
+    expect((await patch(tokens.developer, { autonomy: 'full' })).status).toBe(403);
+    const bad = await patch(tokens.admin, { autonomy: 'yolo' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toContain('autonomy');
+    expect((await session.startRun({ autonomy: 'full' }, token)).status).toBe(403);
+    const changed = await patch(tokens.admin, { autonomy: 'full' });
+    expect(changed.body.agent).toMatchObject({ id: 'agent_strict', autonomy: 'full' });
+    expect((await session.startRun({ autonomy: 'full' }, token)).status).toBe(201);
+    const audit = await session.server.test.services.audit.query({ subject: 'agent_strict' });
+    expect(audit.items.map((event) => event.kind)).toContain('agent.autonomy_changed');
+  });
+
   it('lets a tech lead start a run looser than the agent’s settings, and not a developer', async () => {
     session = await startAgentSession(dialect);
     const { tokens } = session.server.test;

@@ -17,6 +17,8 @@ export interface AgentService {
   get(agentId: string): Promise<Agent>;
   issueToken(actorId: string, agentId: string): Promise<{ token: string }>;
   revokeTokens(actorId: string, agentId: string): Promise<{ revoked: number }>;
+  /** Changes the autonomy the agent's runs default to and may not go looser than. */
+  setAutonomy(actorId: string, agentId: string, autonomy: AutonomyLevel | null): Promise<Agent>;
 }
 
 function notFound(agentId: string): GatehouseError {
@@ -83,6 +85,20 @@ export function createAgentService(ctx: AppContext): AgentService {
       return commit(ctx, async ({ tx }) => {
         if (!(await tx.getAgent(agentId))) throw notFound(agentId);
         return { token: await insertAgentToken(tx, agentId, `user:${actorId}`) };
+      });
+    },
+
+    async setAutonomy(actorId, agentId, autonomy) {
+      return commit(ctx, async ({ tx, audit }) => {
+        const agent = await tx.getAgent(agentId);
+        if (!agent || !(await tx.updateAgentAutonomy(agentId, autonomy))) throw notFound(agentId);
+        await audit({
+          kind: 'agent.autonomy_changed',
+          actor: `user:${actorId}`,
+          subject: agentId,
+          data: { from: agent.autonomy, to: autonomy, profile: agent.profile },
+        });
+        return { ...agent, autonomy };
       });
     },
 

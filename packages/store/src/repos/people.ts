@@ -63,6 +63,16 @@ export async function insertAgent({ db }: TxContext, agent: Agent): Promise<void
     .execute();
 }
 
+/** Sets the level an agent's runs default to and may not go looser than; false when there is no such agent. */
+export async function updateAgentAutonomy(
+  { db }: TxContext,
+  id: string,
+  autonomy: Agent['autonomy'],
+): Promise<boolean> {
+  const result = await db.updateTable('agents').set({ autonomy }).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 const agentById = preparedQuery(
   'agent-by-id',
   (db, id: string) => db.selectFrom('agents').selectAll().where('id', '=', id),
