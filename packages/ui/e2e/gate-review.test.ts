@@ -71,6 +71,9 @@ describe('the gate review screen', () => {
       title: 'Force-push main',
     });
     const { page } = await reviewAs(pending, env.developer);
+    // A gate with no deadline is never given one: it would then end by itself.
+    expect(await page.getByRole('button', { name: 'Extend deadline' }).isDisabled()).toBe(true);
+    await page.getByText(/a deadline would let it end by itself/).waitFor();
     await page.getByLabel('Reason').fill('never force-push main');
     await option(page, 'Reject').click();
     await statusSays(page, /reject/i);

@@ -12,7 +12,7 @@ const CHOICES: readonly { seconds: number; label: string }[] = [
   { seconds: 7 * 86_400, label: '7 days' },
 ];
 
-/** Snooze / extend: moves a pending gate's deadline to a chosen time from now. */
+/** Snooze / extend: moves a pending gate's deadline later, to a chosen time from now. */
 export function ExtendForm({
   gate,
   blocked,
@@ -64,7 +64,7 @@ export function ExtendForm({
             ))}
           </select>
           <button type="submit" disabled={disabled}>
-            {gate.timeoutAt === null ? 'Set deadline' : 'Extend deadline'}
+            Extend deadline
           </button>
         </div>
       </div>

@@ -23,6 +23,9 @@ export function extendBlock(gate: Gate, user: User): string | null {
   if (!atLeast(user.role, gate.minRole)) {
     return `Extending this gate needs the role ${ROLE_LABEL[gate.minRole]} or higher.`;
   }
+  if (gate.timeoutAt === null) {
+    return 'This gate waits until someone decides; a deadline would let it end by itself, so none can be added.';
+  }
   return null;
 }
 
