@@ -1,4 +1,3 @@
-import type { KeyObject } from 'node:crypto';
 import type {
   Agent,
   AuditEvent,
@@ -11,6 +10,48 @@ import type {
   Run,
   RunStatus,
 } from '@gatehouse/core';
+import type {
+  AuditCheckpoint,
+  AuditFilter,
+  AuditHead,
+  AuditInput,
+  AuditVerification,
+  AuditVerifyOptions,
+  StartSigner,
+} from './audit-types.js';
+import type {
+  ClaimedWebhookDelivery,
+  OutboxEvent,
+  WebhookAttemptOutcome,
+  WebhookAttemptRecord,
+  WebhookDeliveryFilter,
+  WebhookDeliveryRecord,
+  WebhookRecord,
+} from './webhook-types.js';
+
+// Audit and webhook records have files of their own; everything that imports the port finds them here.
+export type {
+  AuditCheckpoint,
+  AuditFailure,
+  AuditFilter,
+  AuditHead,
+  AuditInput,
+  AuditVerification,
+  AuditVerifyOptions,
+  CheckpointSource,
+  SignedCheckpoint,
+  StartSigner,
+} from './audit-types.js';
+export type {
+  ClaimedWebhookDelivery,
+  OutboxEvent,
+  WebhookAttemptOutcome,
+  WebhookAttemptRecord,
+  WebhookDeliveryFilter,
+  WebhookDeliveryRecord,
+  WebhookDeliveryStatus,
+  WebhookRecord,
+} from './webhook-types.js';
 
 /** A page of results with an opaque cursor for the next one. */
 export interface Page<T> {
@@ -123,197 +164,6 @@ export interface RunFilter {
   limit?: number;
   cursor?: string;
 }
-
-/** Audit query, in seq order: `since` is inclusive, `until` exclusive (both epoch ms). */
-export interface AuditFilter {
-  kind?: string;
-  actor?: string;
-  subject?: string;
-  fromSeq?: number;
-  since?: number;
-  until?: number;
-  limit?: number;
-  cursor?: string;
-  /** `desc` pages newest first. @default 'asc' */
-  order?: 'asc' | 'desc';
-}
-
-/** The last link of the audit chain. */
-export interface AuditHead {
-  seq: number;
-  hash: string;
-  kind: string | null;
-}
-
-/** Signs a retention start: gets the start's statement text, returns a signature and the key's id. */
-export type StartSigner = (statement: { seq: number; hash: string; truncatedAt: number }) => {
-  keyId: string;
-  signature: string;
-};
-
-/** What `verifyAuditChain` checks signed checkpoints against. */
-export interface AuditVerifyOptions {
-  /** The audit key (PEM or KeyObject); without it checkpoints are not checked. */
-  publicKey?: KeyObject | string;
-  /** Checkpoints published outside the database (the heads file), in any order. */
-  heads?: readonly SignedCheckpoint[];
-}
-
-/** A signed statement that the chain's link `seq` had hash `hash` at `at`. */
-export interface SignedCheckpoint {
-  seq: number;
-  hash: string;
-  at: number;
-  keyId: string;
-  /** Ed25519 over `checkpointStatement(…)`, base64. */
-  signature: string;
-}
-
-/** The audit event as the caller gives it; seq, hashes and id are filled in by the store. */
-export interface AuditInput {
-  kind: string;
-  actor: string;
-  subject: string | null;
-  data: Record<string, unknown>;
-}
-
-/** A verified-start marker left by retention truncation so the rest of the chain still verifies. */
-export interface AuditCheckpoint {
-  /** Sequence number of the last removed event: the remaining chain starts at `seq + 1`. */
-  seq: number;
-  /** Hash of the last removed event: the `prevHash` of the first remaining one. */
-  hash: string;
-  truncatedAt: number;
-  /** How many events the latest truncation removed (all removals so far add up to `seq`). */
-  removed: number;
-  /** Which audit key signed this start (see `startStatement`); null when it was written unsigned. */
-  keyId: string | null;
-  /** Ed25519 signature of the start statement, base64; a start without one is not trusted by verify. */
-  signature: string | null;
-}
-
-/**
- * Why a chain failed to verify: an edited row, a link that does not match, a missing or misplaced
- * seq; or a signed checkpoint that is forged (`bad_signature`), names a hash the chain no longer has
- * (`checkpoint_mismatch`), names a seq past the chain's end (`truncated`), or a retention start
- * that no key signed (`unsigned_start`).
- */
-export type AuditFailure =
-  | 'hash_mismatch'
-  | 'broken_link'
-  | 'gap'
-  | 'reordered'
-  | 'bad_signature'
-  | 'checkpoint_mismatch'
-  | 'truncated'
-  | 'unsigned_start';
-
-/** Where a signed checkpoint came from: an `audit.checkpoint` event, the published heads, or the retention start. */
-export type CheckpointSource = 'chain' | 'heads' | 'start';
-
-/** Result of checking the audit hash chain and, with a public key, its signed checkpoints. */
-export type AuditVerification =
-  | {
-      ok: true;
-      count: number;
-      lastHash: string | null;
-      /** Signed checkpoints whose signature and hash were checked (0 without a public key). */
-      checkpoints: number;
-      /** The newest checked checkpoint: everything up to its seq is covered by a signature. */
-      lastCheckpoint: { seq: number; at: number } | null;
-    }
-  | {
-      ok: false;
-      seq: number;
-      reason: AuditFailure;
-      /** The first bad checkpoint, when a checkpoint is what failed. */
-      checkpoint?: { seq: number; at: number; source: CheckpointSource };
-    };
-
-/** A registered webhook: events of the chosen types are POSTed to `url`, signed with `secret`. */
-export interface WebhookRecord {
-  id: string;
-  url: string;
-  /** Event types it receives, e.g. `gate.opened`. */
-  events: string[];
-  description: string | null;
-  /** A disabled webhook gets no new deliveries. */
-  enabled: boolean;
-  /** The HMAC key deliveries are signed with: kept as given, because signing needs the key itself. */
-  secret: string;
-  createdBy: string;
-  createdAt: number;
-  updatedAt: number;
-}
-
-/** A side effect waiting to be handed out, written in the same transaction as the change it announces. */
-export interface OutboxEvent {
-  /** Stable event id: the same on every attempt and every redelivery. */
-  id: string;
-  type: string;
-  /** The JSON document subscribers receive, exactly as sent. */
-  payload: string;
-  createdAt: number;
-}
-
-/** `pending` waits for its next attempt, `succeeded` was acknowledged with a 2xx, `dead` ran out of attempts. */
-export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'dead';
-
-/** One event on its way to one webhook. */
-export interface WebhookDeliveryRecord {
-  id: string;
-  webhookId: string;
-  eventId: string;
-  eventType: string;
-  payload: string;
-  status: WebhookDeliveryStatus;
-  /** Attempts started so far. */
-  attempts: number;
-  /** When the next attempt is due; null once the delivery has ended. */
-  nextAttemptAt: number | null;
-  /** A node holds the delivery until then (database time); null when nobody does. */
-  claimedUntil: number | null;
-  lastAttemptAt: number | null;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  /** The delivery this one sends again, when it was made on demand. */
-  redeliveryOf: string | null;
-  createdAt: number;
-  updatedAt: number;
-}
-
-/** What one attempt to deliver got back. */
-export interface WebhookAttemptRecord {
-  deliveryId: string;
-  /** 1 for the first attempt of the delivery. */
-  attempt: number;
-  startedAt: number;
-  durationMs: number | null;
-  /** The HTTP status; null when no response came. */
-  statusCode: number | null;
-  /** The start of the response body. */
-  responseExcerpt: string | null;
-  error: string | null;
-}
-
-/** A delivery claimed for one attempt: `attempts` is this attempt's number. */
-export interface ClaimedWebhookDelivery extends WebhookDeliveryRecord {
-  claimToken: string;
-}
-
-/** Deliveries of one webhook, newest first. */
-export interface WebhookDeliveryFilter {
-  webhookId: string;
-  status?: WebhookDeliveryStatus;
-  limit?: number;
-  cursor?: string;
-}
-
-/** How an attempt leaves its delivery. */
-export type WebhookAttemptOutcome =
-  | { status: 'succeeded' }
-  | { status: 'pending'; nextAttemptAt: number }
-  | { status: 'dead' };
 
 /**
  * Everything done inside one transaction. Conditional updates return false when the
