@@ -2,14 +2,9 @@ import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { keyProofText } from '@gatehouse/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type CliResult,
-  runGatehouse,
-  type ServeProcess,
-  startServe,
-  tempDir,
-} from './testing/cli-process.js';
+import { describe, expect, it } from 'vitest';
+import { runGatehouse } from './testing/cli-process.js';
+import { useCliServer } from './testing/cli-server.js';
 
 interface GateBody {
   id: string;
@@ -19,19 +14,14 @@ interface GateBody {
 }
 
 describe('gatehouse against a running server', () => {
-  let server: ServeProcess;
-  let temp: { dir: string; remove(): void };
-  let env: Record<string, string>;
-  let agentToken: string;
-
-  const gatehouse = (args: string[], input?: string): Promise<CliResult> =>
-    runGatehouse(args, { env, ...(input === undefined ? {} : { input }) });
+  const cli = useCliServer();
+  const { gatehouse } = cli;
 
   async function asAgent<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${server.url}${path}`, {
+    const response = await fetch(`${cli.server.url}${path}`, {
       method,
       headers: {
-        authorization: `Bearer ${agentToken}`,
+        authorization: `Bearer ${cli.agentToken}`,
         'content-type': 'application/json',
         'idempotency-key': randomUUID(),
       },
@@ -61,35 +51,18 @@ describe('gatehouse against a running server', () => {
     return result.gate;
   }
 
-  beforeAll(async () => {
-    temp = tempDir();
-    env = { XDG_CONFIG_HOME: join(temp.dir, 'config') };
-    server = await startServe(join(temp.dir, 'data'));
-    const login = await gatehouse(['login', '--link', server.loginLink as string]);
-    expect(login.stderr).toBe('');
-    expect(login.code).toBe(0);
-    const agent = await gatehouse(['agents', 'create', 'build-bot', '--profile', 'coder', '--json']);
-    expect(agent.code).toBe(0);
-    agentToken = (JSON.parse(agent.stdout) as { token: string }).token;
-  }, 60_000);
-
-  afterAll(async () => {
-    await server?.stop();
-    temp?.remove();
-  });
-
   describe('login and people', () => {
     it('keeps the session from the login link in a file only its owner can read', () => {
-      const file = join(temp.dir, 'config', 'gatehouse', 'credentials.json');
+      const file = join(cli.temp.dir, 'config', 'gatehouse', 'credentials.json');
       expect(statSync(file).mode & 0o777).toBe(0o600);
       const stored = JSON.parse(readFileSync(file, 'utf8')) as { url: string; token: string };
-      expect(stored.url).toBe(server.url);
+      expect(stored.url).toBe(cli.server.url);
       expect(stored.token).toMatch(/^ghs_/);
     });
 
     it('refuses a login link the second time', async () => {
-      const again = await runGatehouse(['login', '--link', server.loginLink as string], {
-        env: { XDG_CONFIG_HOME: join(temp.dir, 'other-config') },
+      const again = await runGatehouse(['login', '--link', cli.server.loginLink as string], {
+        env: { XDG_CONFIG_HOME: join(cli.temp.dir, 'other-config') },
       });
       expect(again.code).toBe(1);
       expect(again.stderr).toMatch(/^error UNAUTHENTICATED: /);
@@ -103,14 +76,14 @@ describe('gatehouse against a running server', () => {
       const promoted = await gatehouse(['users', 'role', 'dana', 'tech_lead']);
       expect(promoted.stdout).toMatch(/\(dana\) now has the role: tech_lead/);
 
-      const danaEnv = { XDG_CONFIG_HOME: join(temp.dir, 'dana-config') };
-      const login = await runGatehouse(['login', '--url', server.url, '--name', 'dana'], {
+      const danaEnv = { XDG_CONFIG_HOME: join(cli.temp.dir, 'dana-config') };
+      const login = await runGatehouse(['login', '--url', cli.server.url, '--name', 'dana'], {
         env: danaEnv,
         input: `${password}\n`,
       });
       expect(login.code).toBe(0);
-      expect(login.stdout).toContain(`Signed in to ${server.url} as dana (tech_lead)`);
-      const wrong = await runGatehouse(['login', '--url', server.url, '--name', 'dana'], {
+      expect(login.stdout).toContain(`Signed in to ${cli.server.url} as dana (tech_lead)`);
+      const wrong = await runGatehouse(['login', '--url', cli.server.url, '--name', 'dana'], {
         env: danaEnv,
         input: 'not the password\n',
       });
@@ -120,7 +93,7 @@ describe('gatehouse against a running server', () => {
 
     it('lets GATEHOUSE_TOKEN override the stored session', async () => {
       const result = await runGatehouse(['users', 'list'], {
-        env: { ...env, GATEHOUSE_URL: server.url, GATEHOUSE_TOKEN: agentToken },
+        env: { ...cli.env, GATEHOUSE_URL: cli.server.url, GATEHOUSE_TOKEN: cli.agentToken },
       });
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/^error FORBIDDEN: /);
@@ -142,7 +115,7 @@ describe('gatehouse against a running server', () => {
       expect(token).toMatch(/^gha_/);
       const revoked = await gatehouse(['agents', 'token', 'docs-bot', '--revoke']);
       expect(revoked.stdout).toMatch(/: 2 token\(s\) revoked/);
-      const me = await fetch(`${server.url}/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+      const me = await fetch(`${cli.server.url}/v1/me`, { headers: { authorization: `Bearer ${token}` } });
       expect(me.status).toBe(401);
     });
 
@@ -201,14 +174,14 @@ describe('gatehouse against a running server', () => {
         `${password}\n`,
       );
       const erinId = (JSON.parse(created.stdout) as { user: { id: string } }).user.id;
-      const session = await fetch(`${server.url}/v1/auth/login`, {
+      const session = await fetch(`${cli.server.url}/v1/auth/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'erin', password }),
       });
       const { token } = (await session.json()) as { token: string };
       const gate = await openGate('rm -rf cache');
-      const won = await fetch(`${server.url}/v1/gates/${gate.id}/decide`, {
+      const won = await fetch(`${cli.server.url}/v1/gates/${gate.id}/decide`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ option: 'reject', reason: 'not today' }),
@@ -271,20 +244,22 @@ describe('gatehouse against a running server', () => {
 
     it('signs a decision with --sign-key on a gate that needs a signature', async () => {
       const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-      const keyFile = join(temp.dir, 'reviewer.pem');
+      const keyFile = join(cli.temp.dir, 'reviewer.pem');
       writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
       const session = JSON.parse(
-        readFileSync(join(temp.dir, 'config', 'gatehouse', 'credentials.json'), 'utf8'),
+        readFileSync(join(cli.temp.dir, 'config', 'gatehouse', 'credentials.json'), 'utf8'),
       );
       const headers = { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' };
-      const me = (await (await fetch(`${server.url}/v1/me`, { headers })).json()) as { user: { id: string } };
+      const me = (await (await fetch(`${cli.server.url}/v1/me`, { headers })).json()) as {
+        user: { id: string };
+      };
       const { challenge } = (await (
-        await fetch(`${server.url}/v1/me/keys/challenge`, { headers })
+        await fetch(`${cli.server.url}/v1/me/keys/challenge`, { headers })
       ).json()) as {
         challenge: string;
       };
       const proof = sign(null, Buffer.from(keyProofText({ challenge, userId: me.user.id })), privateKey);
-      const registered = await fetch(`${server.url}/v1/me/keys`, {
+      const registered = await fetch(`${cli.server.url}/v1/me/keys`, {
         method: 'POST',
         headers,
         body: JSON.stringify({
@@ -297,19 +272,19 @@ describe('gatehouse against a running server', () => {
       // A signed gate keeps an agent's owner from approving it, so this agent belongs to another admin.
       const password = 'the other admin password';
       await gatehouse(['users', 'create', 'olive', '--role', 'admin'], `${password}\n`);
-      const login = await fetch(`${server.url}/v1/auth/login`, {
+      const login = await fetch(`${cli.server.url}/v1/auth/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'olive', password }),
       });
       const olive = ((await login.json()) as { token: string }).token;
-      const created = await fetch(`${server.url}/v1/agents`, {
+      const created = await fetch(`${cli.server.url}/v1/agents`, {
         method: 'POST',
         headers: { authorization: `Bearer ${olive}`, 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'lint-bot' }),
       });
       const lintBot = ((await created.json()) as { token: string }).token;
-      const opened = await fetch(`${server.url}/v1/gates`, {
+      const opened = await fetch(`${cli.server.url}/v1/gates`, {
         method: 'POST',
         headers: { authorization: `Bearer ${lintBot}`, 'content-type': 'application/json' },
         body: JSON.stringify({
@@ -376,125 +351,6 @@ describe('gatehouse against a running server', () => {
       expect(text.stdout).toMatch(/Status:\s+stopped/);
       const list = await gatehouse(['runs', 'list', '--status', 'stopped']);
       expect(list.stdout).toContain(runId);
-    });
-  });
-
-  describe('policy', () => {
-    it('prints each faulty rule of a broken policy and exits 1, leaving the policy as it was', async () => {
-      const before = await gatehouse(['policy', 'show', '--json']);
-      const file = join(temp.dir, 'broken.yaml');
-      writeFileSync(
-        file,
-        [
-          'name: broken',
-          'rules:',
-          '  - id: shell-needs-approval',
-          '    priority: 100',
-          '    match: { tools: [shell] }',
-          '    condition: "args.command.startsWith("',
-          '    action: gate',
-          '    reason: shell commands need a person',
-          '',
-        ].join('\n'),
-      );
-      const result = await gatehouse(['policy', 'apply', file]);
-      expect(result.code).toBe(1);
-      expect(result.stderr).toMatch(/^error POLICY_INVALID: /);
-      expect(result.stderr).toMatch(/\n {2}rule shell-needs-approval \(rules\[0\]\.condition\): /);
-      expect((await gatehouse(['policy', 'show', '--json'])).stdout).toBe(before.stdout);
-    });
-
-    it('applies a valid policy, shows it, and dry-runs a request against it', async () => {
-      const file = join(temp.dir, 'policy.yaml');
-      const source = [
-        'name: cli-test',
-        'rules:',
-        '  - id: reads-are-fine',
-        '    priority: 100',
-        '    match: { tools: [read_file] }',
-        '    action: allow',
-        '    reason: reads are safe',
-        '',
-      ].join('\n');
-      writeFileSync(file, source);
-      const applied = await gatehouse(['policy', 'apply', file]);
-      expect(applied.stderr).toBe('');
-      expect(applied.stdout).toMatch(/^policy version \d+ is active/);
-      const shown = await gatehouse(['policy', 'show']);
-      expect(shown.stdout).toBe(source);
-
-      const request = join(temp.dir, 'request.json');
-      writeFileSync(request, JSON.stringify({ tool: 'read_file', args: { path: 'README.md' } }));
-      const tested = await gatehouse(['policy', 'test', request]);
-      expect(tested.code).toBe(0);
-      expect(tested.stdout).toMatch(/Rule:\s+reads-are-fine/);
-    });
-  });
-
-  describe('audit', () => {
-    it('verifies the chain on the server and offline, and finds an edited export', async () => {
-      const online = await gatehouse(['audit', 'verify']);
-      expect(online.code).toBe(0);
-      expect(online.stdout).toMatch(/^audit chain intact on the server: \d+ events verified/);
-
-      const exported = await gatehouse(['audit', 'export']);
-      expect(exported.code).toBe(0);
-      const file = join(temp.dir, 'audit.jsonl');
-      writeFileSync(file, exported.stdout);
-      const offline = await gatehouse(['audit', 'verify', '--file', file]);
-      expect(offline.code).toBe(0);
-      expect(offline.stdout).toContain(`audit chain intact in ${file}`);
-
-      const lines = exported.stdout.trimEnd().split('\n');
-      const edited = JSON.parse(lines[1] as string) as { kind: string };
-      edited.kind = 'nothing.happened';
-      lines[1] = JSON.stringify(edited);
-      writeFileSync(file, `${lines.join('\n')}\n`);
-      const broken = await gatehouse(['audit', 'verify', '--file', file]);
-      expect(broken.code).toBe(1);
-      expect(broken.stdout).toMatch(/audit chain BROKEN in .* at seq 2: hash_mismatch/);
-    });
-
-    it('prints the audit key and verifies an export with it and the published heads, naming a cut tail', async () => {
-      const keyFile = join(temp.dir, 'audit-key.pem');
-      const key = await gatehouse(['audit', 'key', '-o', keyFile]);
-      expect(key.code).toBe(0);
-      expect(readFileSync(keyFile, 'utf8')).toContain('BEGIN PUBLIC KEY');
-      expect((await gatehouse(['audit', 'key'])).stdout).toBe(readFileSync(keyFile, 'utf8'));
-
-      const file = join(temp.dir, 'signed.jsonl');
-      expect((await gatehouse(['audit', 'export', '-o', file])).code).toBe(0);
-      const heads = join(temp.dir, 'data', 'audit-heads.jsonl');
-      const args = ['audit', 'verify', '--file', file, '--public-key', keyFile, '--heads', heads];
-      const intact = await gatehouse(args);
-      expect(intact.code).toBe(0);
-      expect(intact.stdout).toMatch(/signed checkpoints, the last at seq \d+/);
-
-      const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
-      writeFileSync(file, `${lines.slice(0, -2).join('\n')}\n`);
-      const cut = await gatehouse(args);
-      expect(cut.code).toBe(1);
-      expect(cut.stdout).toMatch(
-        /BROKEN in .* at seq \d+: truncated \(signed checkpoint of seq \d+, from the heads\)/,
-      );
-      const linksOnly = await gatehouse(['audit', 'verify', '--file', file]);
-      expect(linksOnly.code).toBe(0);
-      expect(linksOnly.stdout).toContain('signatures not checked');
-    });
-
-    it('tails the latest events, one line each', async () => {
-      const result = await gatehouse(['audit', 'tail', '-n', '3']);
-      expect(result.code).toBe(0);
-      const lines = result.stdout.trimEnd().split('\n');
-      expect(lines).toHaveLength(3);
-      for (const line of lines) expect(line).toMatch(/^\d{4}-\d\d-\d\dT\S+ {2}#\d+ {2}\S+/);
-      const json = await gatehouse(['audit', 'tail', '-n', '2', '--json']);
-      const events = json.stdout
-        .trimEnd()
-        .split('\n')
-        .map((line) => JSON.parse(line) as { seq: number });
-      expect(events).toHaveLength(2);
-      expect((events[1] as { seq: number }).seq).toBe((events[0] as { seq: number }).seq + 1);
     });
   });
 
