@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
-import { ApiError, errorText } from '../api/client.js';
 import { useSession } from '../app/session.js';
 import { PasswordField } from '../components/PasswordField.js';
+import { useFieldError } from '../components/use-field-error.js';
 
 type Notice = { ok: boolean; text: string } | null;
 
@@ -13,7 +13,7 @@ export function AccountScreen() {
   const [next, setNext] = useState('');
   const [again, setAgain] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ field: string | null; text: string } | null>(null);
+  const { error, setError, fail, errorFor } = useFieldError();
   const [notice, setNotice] = useState<Notice>(null);
 
   async function submit(event: FormEvent) {
@@ -30,13 +30,12 @@ export function AccountScreen() {
       setAgain('');
       setNotice({ ok: true, text: hasPassword ? 'Your password is changed.' : 'Your password is set.' });
     } catch (caught) {
-      setError({ field: caught instanceof ApiError ? caught.field : null, text: errorText(caught) });
+      fail(caught);
     } finally {
       setBusy(false);
     }
   }
 
-  const errorFor = (field: string) => (error?.field === field ? error.text : null);
   return (
     <main id="main" className="page ops-page">
       <h1>Account</h1>

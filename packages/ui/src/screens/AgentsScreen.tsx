@@ -8,12 +8,13 @@ import {
   listAgents,
   revokeAgentTokens,
 } from '../api/admin.js';
-import { ApiError, errorText } from '../api/client.js';
+import { errorText } from '../api/client.js';
 import { useSession } from '../app/session.js';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { Field } from '../components/Field.js';
 import { OneTimeToken } from '../components/OneTimeToken.js';
 import { RelativeTime } from '../components/RelativeTime.js';
+import { useFieldError } from '../components/use-field-error.js';
 import { AUTONOMY_LABEL } from '../lib/run-labels.js';
 import { useResource } from '../lib/use-resource.js';
 
@@ -27,7 +28,7 @@ function CreateAgentForm({ onCreated }: { onCreated: (agent: Agent, token: strin
   const [profile, setProfile] = useState('');
   const [autonomy, setAutonomy] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ field: string | null; text: string } | null>(null);
+  const { error, setError, fail, errorFor } = useFieldError();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -48,13 +49,11 @@ function CreateAgentForm({ onCreated }: { onCreated: (agent: Agent, token: strin
       setAutonomy('');
       onCreated(created.agent, created.token);
     } catch (caught) {
-      setError({ field: caught instanceof ApiError ? caught.field : null, text: errorText(caught) });
+      fail(caught);
     } finally {
       setBusy(false);
     }
   }
-
-  const errorFor = (field: string) => (error?.field === field ? error.text : null);
 
   return (
     <form

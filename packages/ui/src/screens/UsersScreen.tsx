@@ -8,13 +8,14 @@ import {
   type Role,
   updateUser,
 } from '../api/admin.js';
-import { ApiError, errorText } from '../api/client.js';
+import { errorText } from '../api/client.js';
 import { ROLE_LABEL } from '../app/roles.js';
 import { useSession } from '../app/session.js';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { Field } from '../components/Field.js';
 import { PasswordField } from '../components/PasswordField.js';
 import { RelativeTime } from '../components/RelativeTime.js';
+import { useFieldError } from '../components/use-field-error.js';
 import { useResource } from '../lib/use-resource.js';
 
 type Notice = { ok: boolean; text: string } | null;
@@ -50,7 +51,7 @@ function CreateUserForm({ onCreated }: { onCreated: (person: Person) => void }) 
   const [role, setRole] = useState<Role>('developer');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ field: string | null; text: string } | null>(null);
+  const { error, setError, fail, errorFor } = useFieldError();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -70,13 +71,11 @@ function CreateUserForm({ onCreated }: { onCreated: (person: Person) => void }) 
       setPassword('');
       onCreated(person);
     } catch (caught) {
-      setError({ field: caught instanceof ApiError ? caught.field : null, text: errorText(caught) });
+      fail(caught);
     } finally {
       setBusy(false);
     }
   }
-
-  const errorFor = (field: string) => (error?.field === field ? error.text : null);
 
   return (
     <form
