@@ -82,17 +82,20 @@ export function describeRecordContract(ctx: ContractContext): void {
     expect(await store.read((tx) => tx.getCredentials(['missing']))).toEqual([]);
   });
 
+  /** A signing key of `userId` with a fingerprint of its own. */
+  const signingKeyOf = (userId: string) => ({
+    id: uid('key'),
+    userId,
+    publicKey: 'MCowBQYDK2VwAyEA',
+    fingerprint: uid('fp'),
+    createdAt: 5,
+    revokedAt: null,
+  });
+
   it('lists signing keys of one person and finds a key by fingerprint', async () => {
     const { store } = ctx.harness();
-    const key = {
-      id: uid('key'),
-      userId: 'user_a',
-      publicKey: 'MCowBQYDK2VwAyEA',
-      fingerprint: uid('fp'),
-      createdAt: 5,
-      revokedAt: null,
-    };
-    const other = { ...key, id: uid('key'), userId: 'user_b', fingerprint: uid('fp') };
+    const key = signingKeyOf('user_a');
+    const other = signingKeyOf('user_b');
     await store.transaction(async (tx) => {
       await tx.insertSigningKey(key);
       await tx.insertSigningKey(other);
@@ -104,14 +107,7 @@ export function describeRecordContract(ctx: ContractContext): void {
 
   it('refuses one key fingerprint for a second person with CONFLICT', async () => {
     const { store } = ctx.harness();
-    const key = {
-      id: uid('key'),
-      userId: 'user_a',
-      publicKey: 'MCowBQYDK2VwAyEA',
-      fingerprint: uid('fp'),
-      createdAt: 5,
-      revokedAt: null,
-    };
+    const key = signingKeyOf('user_a');
     await store.transaction((tx) => tx.insertSigningKey(key));
     await expect(
       store.transaction((tx) => tx.insertSigningKey({ ...key, id: uid('key'), userId: 'user_b' })),
