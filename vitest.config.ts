@@ -6,11 +6,11 @@ const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.
 export default defineConfig({
   resolve: {
     alias: {
-      '@gatehouse/core': src('core'),
-      '@gatehouse/server': src('server'),
-      '@gatehouse/store': src('store'),
-      '@gatehouse/sdk': src('sdk'),
-      '@gatehouse/mcp': src('mcp'),
+      'gatehouse-hitl-core': src('core'),
+      'gatehouse-hitl-server': src('server'),
+      'gatehouse-hitl-store': src('store'),
+      'gatehouse-hitl-sdk': src('sdk'),
+      'gatehouse-hitl-mcp': src('mcp'),
     },
   },
   test: {

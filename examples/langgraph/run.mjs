@@ -1,13 +1,13 @@
 #!/usr/bin/env node
+import { Annotation, END, MemorySaver, START, StateGraph } from '@langchain/langgraph';
 // A LangGraph.js graph that asks Gatehouse before it acts: interrupt on the gate, resume on the decision.
-import { Gatehouse } from '@gatehouse/sdk';
+import { Gatehouse } from 'gatehouse-hitl-sdk';
 import {
   gatehouseApprovalNode,
   pendingGates,
   requestApproval,
   resumeWithDecision,
-} from '@gatehouse/sdk/langgraph';
-import { Annotation, END, MemorySaver, START, StateGraph } from '@langchain/langgraph';
+} from 'gatehouse-hitl-sdk/langgraph';
 import { describeDecision, readOptions, runMain, say, sayWaiting } from '../shared/cli.mjs';
 
 const HELP = `Usage: node examples/langgraph/run.mjs [--url URL] [--token TOKEN] [--path PATH]

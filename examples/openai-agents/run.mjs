@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// An OpenAI Agents SDK agent whose tools ask Gatehouse first, driven by a scripted Model (no API key).
-import { Gatehouse } from '@gatehouse/sdk';
-import { gatehouseNeedsApproval, resolveInterruptions } from '@gatehouse/sdk/openai-agents';
 import { Agent, run, setTracingDisabled, tool, Usage } from '@openai/agents';
+// An OpenAI Agents SDK agent whose tools ask Gatehouse first, driven by a scripted Model (no API key).
+import { Gatehouse } from 'gatehouse-hitl-sdk';
+import { gatehouseNeedsApproval, resolveInterruptions } from 'gatehouse-hitl-sdk/openai-agents';
 import { z } from 'zod';
 import { describeDecision, readOptions, runMain, say, sayWaiting } from '../shared/cli.mjs';
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// A Vercel AI SDK agent whose tools ask Gatehouse first, driven by the SDK's mock model (no API key).
-import { Gatehouse } from '@gatehouse/sdk';
-import { answerApprovals, gatehouseTools } from '@gatehouse/sdk/ai';
 import { generateText, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
+// A Vercel AI SDK agent whose tools ask Gatehouse first, driven by the SDK's mock model (no API key).
+import { Gatehouse } from 'gatehouse-hitl-sdk';
+import { answerApprovals, gatehouseTools } from 'gatehouse-hitl-sdk/ai';
 import { z } from 'zod';
 import { describeDecision, readOptions, runMain, say, sayWaiting } from '../shared/cli.mjs';
 

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Gatehouse } from '@gatehouse/sdk';
+import { Gatehouse } from 'gatehouse-hitl-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type Json,

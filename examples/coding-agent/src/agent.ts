@@ -1,4 +1,4 @@
-import type { Gatehouse, GateResult, RunEvent } from '@gatehouse/sdk';
+import type { Gatehouse, GateResult, RunEvent } from 'gatehouse-hitl-sdk';
 import type { Workspace } from './workspace.js';
 
 /** One line of what the agent is doing, for the terminal or a test. */

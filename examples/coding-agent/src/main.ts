@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { Gatehouse, isGatehouseApiError } from '@gatehouse/sdk';
+import { Gatehouse, isGatehouseApiError } from 'gatehouse-hitl-sdk';
 import { runCodingAgent } from './agent.js';
 import { createWorkspace } from './workspace.js';
 

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { keyProofText } from '@gatehouse/core';
+import { keyProofText } from 'gatehouse-hitl-core';
 import { describe, expect, it } from 'vitest';
 import { runGatehouse } from './testing/cli-process.js';
 import { useCliServer } from './testing/cli-server.js';

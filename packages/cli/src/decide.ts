@@ -1,6 +1,6 @@
 import { createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Decision, Gate } from '@gatehouse/core';
+import type { Decision, Gate } from 'gatehouse-hitl-core';
 import { type ApiError, CliError, isApiError } from './errors.js';
 import type { ApiClient } from './http.js';
 import { terminalSafe } from './output.js';
@@ -48,7 +48,7 @@ export async function signDecision(
   gate: Pick<Gate, 'id' | 'payloadHash'>,
   body: Pick<DecisionBody, 'option' | 'reason' | 'feedback' | 'instructions'>,
 ): Promise<string> {
-  const { signedDecisionText } = await import('@gatehouse/core');
+  const { signedDecisionText } = await import('gatehouse-hitl-core');
   const message = signedDecisionText({
     gateId: gate.id,
     option: body.option,

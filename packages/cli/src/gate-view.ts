@@ -1,4 +1,4 @@
-import type { Gate, KeyBinding } from '@gatehouse/core';
+import type { Gate, KeyBinding } from 'gatehouse-hitl-core';
 import type { Io } from './command.js';
 import { printFields } from './output.js';
 
@@ -14,7 +14,7 @@ export interface GateDisplay {
 
 /** Loads core's display (core takes a while to import, and most commands never need it). */
 export async function loadGateDisplay(): Promise<GateDisplay> {
-  const { bindingForKey, formatGateDisplay, keyHelpLines } = await import('@gatehouse/core');
+  const { bindingForKey, formatGateDisplay, keyHelpLines } = await import('gatehouse-hitl-core');
   return {
     render: (gate, options) => formatGateDisplay(gate, { width: options.width || 80, now: options.now }),
     bindingForKey,

@@ -1,4 +1,4 @@
-import type { Gate } from '@gatehouse/core';
+import type { Gate } from 'gatehouse-hitl-core';
 import type { ApiClient } from './http.js';
 
 const PAGE = 200;

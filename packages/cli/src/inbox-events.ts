@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readSse, type SseMessage } from '@gatehouse/sdk';
+import { readSse, type SseMessage } from 'gatehouse-hitl-sdk';
 import type { ApiClient } from './http.js';
 
 const FIRST_RETRY_MS = 500;

@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import type { Gate, GateOption, KeyBinding } from '@gatehouse/core';
+import type { Gate, GateOption, KeyBinding } from 'gatehouse-hitl-core';
 import type { Io } from './command.js';
 import {
   type DecisionBody,

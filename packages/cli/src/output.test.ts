@@ -1,5 +1,5 @@
-import { revealText } from '@gatehouse/core';
 import fc from 'fast-check';
+import { revealText } from 'gatehouse-hitl-core';
 import { describe, expect, it } from 'vitest';
 import { printTable, relativeTime, terminalSafe } from './output.js';
 

@@ -1,5 +1,5 @@
-import type { Gate, Intervention, Role, Run } from '@gatehouse/core';
-import { Gatehouse, GatehouseApiError } from '@gatehouse/sdk';
+import type { Gate, Intervention, Role, Run } from 'gatehouse-hitl-core';
+import { Gatehouse, GatehouseApiError } from 'gatehouse-hitl-sdk';
 
 /** Where the MCP server reaches Gatehouse and with whose token. */
 export interface ApiOptions {

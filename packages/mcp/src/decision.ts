@@ -1,7 +1,7 @@
-import type { Gate } from '@gatehouse/core';
-import type { ActionSpec, GateResult, InterventionNotice } from '@gatehouse/sdk';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Gate } from 'gatehouse-hitl-core';
+import type { ActionSpec, GateResult, InterventionNotice } from 'gatehouse-hitl-sdk';
 import type { ToolContext } from './context.js';
 import { quoted } from './results.js';
 import type { DecisionOutput } from './schemas.js';

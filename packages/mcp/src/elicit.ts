@@ -1,3 +1,5 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
 import {
   authorizeDecision,
   type Gate,
@@ -6,9 +8,7 @@ import {
   hasRole,
   type Role,
   revealText,
-} from '@gatehouse/core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
+} from 'gatehouse-hitl-core';
 import type { GatehouseApi } from './api.js';
 import type { Elicitor, McpLogger } from './context.js';
 import type { Extra } from './decision.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_POLICY_YAML } from '@gatehouse/core';
+import { DEFAULT_POLICY_YAML } from 'gatehouse-hitl-core';
 import { describe, expect, it } from 'vitest';
 import { MAX_LISTED_RULES, policyRules } from './policy-rules.js';
 

@@ -1,4 +1,4 @@
-import { type PolicyRule, parsePolicyText, policySchema } from '@gatehouse/core';
+import { type PolicyRule, parsePolicyText, policySchema } from 'gatehouse-hitl-core';
 import { z } from 'zod';
 import type { PolicyView } from './api.js';
 

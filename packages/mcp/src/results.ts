@@ -1,5 +1,5 @@
-import { isGatehouseApiError } from '@gatehouse/sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { isGatehouseApiError } from 'gatehouse-hitl-sdk';
 
 /**
  * Text written by a person (reasons, feedback, steer instructions) shown to the model: labelled as

@@ -1,7 +1,7 @@
-import { gateTypeIdSchema, riskLevelSchema, timeoutActionSchema } from '@gatehouse/core';
-import type { GateResult, RequestOptions } from '@gatehouse/sdk';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { gateTypeIdSchema, riskLevelSchema, timeoutActionSchema } from 'gatehouse-hitl-core';
+import type { GateResult, RequestOptions } from 'gatehouse-hitl-sdk';
 import { z } from 'zod';
 import type { ToolContext } from './context.js';
 import {

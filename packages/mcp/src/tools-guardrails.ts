@@ -1,7 +1,7 @@
-import type { Gate } from '@gatehouse/core';
-import { isGatehouseApiError } from '@gatehouse/sdk';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Gate } from 'gatehouse-hitl-core';
+import { isGatehouseApiError } from 'gatehouse-hitl-sdk';
 import { z } from 'zod';
 import type { DecideBody, RunDetail } from './api.js';
 import type { ToolContext } from './context.js';

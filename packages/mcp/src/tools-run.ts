@@ -1,6 +1,6 @@
-import { phaseTypeSchema } from '@gatehouse/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { phaseTypeSchema } from 'gatehouse-hitl-core';
 import { z } from 'zod';
 import type { ToolContext } from './context.js';
 import { decisionLines, decisionOf, type Extra, pendingOf, waitBounded } from './decision.js';

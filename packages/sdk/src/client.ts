@@ -1,4 +1,4 @@
-import type { Gate, Run } from '@gatehouse/core';
+import type { Gate, Run } from 'gatehouse-hitl-core';
 import { type Backoff, DEFAULT_BACKOFF, sleep } from './backoff.js';
 import { GatehouseApiError } from './errors.js';
 import { followRunEvents, type RunEvent, type RunEventOptions } from './events.js';

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@gatehouse/core';
+import type { ErrorCode } from 'gatehouse-hitl-core';
 import type { GateResult } from './types.js';
 
 /** A code from docs/errors.md, or one a newer server may send. */

@@ -1,4 +1,4 @@
-import type { InterventionKind } from '@gatehouse/core';
+import type { InterventionKind } from 'gatehouse-hitl-core';
 import { type Backoff, backoffDelay, linkSignals, sleep } from './backoff.js';
 import { isGatehouseApiError } from './errors.js';
 import type { Transport } from './http.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { payloadText as corePayloadText } from '@gatehouse/core';
 import fc from 'fast-check';
+import { payloadText as corePayloadText } from 'gatehouse-hitl-core';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, payloadHash, payloadText } from './payload.js';
 

@@ -1,4 +1,4 @@
-import type { Gate } from '@gatehouse/core';
+import type { Gate } from 'gatehouse-hitl-core';
 import { GatehouseApiError } from './errors.js';
 import type { GateResult, InterventionNotice, Outcome } from './types.js';
 

@@ -7,7 +7,7 @@ import type {
   RiskLevel,
   Run,
   TimeoutAction,
-} from '@gatehouse/core';
+} from 'gatehouse-hitl-core';
 
 /** How an answer ended: the standard outcomes or a gate-specific option id (`retry`, `abort`, …). */
 export type Outcome = 'approved' | 'denied' | 'steered' | 'timed_out' | 'cancelled' | (string & {});

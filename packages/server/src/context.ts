@@ -1,6 +1,6 @@
-import type { Clock, IdGenerator } from '@gatehouse/core';
-import type { Store } from '@gatehouse/store';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Clock, IdGenerator } from 'gatehouse-hitl-core';
+import type { Store } from 'gatehouse-hitl-store';
 import type { ServerConfig } from './config.js';
 import type { EventBus } from './events/bus.js';
 import type { WriteHealth } from './write-health.js';

@@ -1,6 +1,6 @@
-import type { Clock } from '@gatehouse/core';
-import { GatehouseError } from '@gatehouse/core';
-import type { UserRecord } from '@gatehouse/store';
+import type { Clock } from 'gatehouse-hitl-core';
+import { GatehouseError } from 'gatehouse-hitl-core';
+import type { UserRecord } from 'gatehouse-hitl-store';
 import type { ServerConfig } from './config.js';
 import { openStore } from './main.js';
 import { insertLoginLink } from './services/sessions.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { IdGenerator } from '@gatehouse/core';
+import type { IdGenerator } from 'gatehouse-hitl-core';
 
 /** Random, sortable-enough ids such as `gate_01j…`: a time prefix keeps listings in creation order. */
 export function createRandomIds(): IdGenerator {

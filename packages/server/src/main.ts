@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Clock } from '@gatehouse/core';
-import { createPostgresStore, createSqliteStore, type Store } from '@gatehouse/store';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from 'gatehouse-hitl-core';
+import { createPostgresStore, createSqliteStore, type Store } from 'gatehouse-hitl-store';
 import { buildApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import { type BusLog, createInProcessBus, type EventBus } from './events/bus.js';

@@ -1,5 +1,5 @@
-import { isGatehouseError } from '@gatehouse/core';
-import type { Store } from '@gatehouse/store';
+import { isGatehouseError } from 'gatehouse-hitl-core';
+import type { Store } from 'gatehouse-hitl-store';
 
 const SQLITE_STORAGE_CODES = /^SQLITE_(BUSY|LOCKED|FULL|READONLY|IOERR|CANTOPEN|PROTOCOL|NOLFS)/;
 /** Postgres: read-only transaction, insufficient resources (disk full, …), operator intervention, connection. */

@@ -1,4 +1,4 @@
-import { GatehouseError, isGatehouseError } from '@gatehouse/core';
+import { GatehouseError, isGatehouseError } from 'gatehouse-hitl-core';
 
 /** True for a unique or primary-key violation from either engine. */
 export function isUniqueViolation(error: unknown): boolean {

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { GatehouseError } from '@gatehouse/core';
+import { GatehouseError } from 'gatehouse-hitl-core';
 import type { TxContext } from './db/schema.js';
 
 /** One caller's work, waiting for a batch. */

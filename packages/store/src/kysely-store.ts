@@ -1,4 +1,4 @@
-import { type AuditEvent, GatehouseError } from '@gatehouse/core';
+import { type AuditEvent, GatehouseError } from 'gatehouse-hitl-core';
 import { type Kysely, sql } from 'kysely';
 import { verifyAuditChain } from './audit/verify.js';
 import { type BatchDialect, executeBatch } from './batch.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '@gatehouse/core';
+import type { Clock } from 'gatehouse-hitl-core';
 import type pg from 'pg';
 import { createPostgresStore } from './postgres/postgres-store.js';
 import { createSqliteStore } from './sqlite/sqlite-store.js';

@@ -1,4 +1,4 @@
-import { GatehouseError } from '@gatehouse/core';
+import { GatehouseError } from 'gatehouse-hitl-core';
 import type { TxContext } from './db/schema.js';
 import * as audit from './repos/audit.js';
 import * as credentials from './repos/credentials.js';

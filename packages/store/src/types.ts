@@ -9,7 +9,7 @@ import type {
   Role,
   Run,
   RunStatus,
-} from '@gatehouse/core';
+} from 'gatehouse-hitl-core';
 import type {
   AuditCheckpoint,
   AuditFilter,

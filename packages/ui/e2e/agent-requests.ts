@@ -1,4 +1,4 @@
-import type { Gatehouse, GateResult, RequestOptions } from '@gatehouse/sdk';
+import type { Gatehouse, GateResult, RequestOptions } from 'gatehouse-hitl-sdk';
 
 /** An agent's request that is waiting for a person. */
 export interface PendingRequest {

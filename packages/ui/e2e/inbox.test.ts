@@ -1,4 +1,4 @@
-import { DEFAULT_POLICY_YAML } from '@gatehouse/core';
+import { DEFAULT_POLICY_YAML } from 'gatehouse-hitl-core';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectAccessible } from './a11y.js';

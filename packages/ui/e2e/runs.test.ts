@@ -1,4 +1,4 @@
-import { isGatehouseApiError, type RunEvent } from '@gatehouse/sdk';
+import { isGatehouseApiError, type RunEvent } from 'gatehouse-hitl-sdk';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './a11y.js';

@@ -11,7 +11,7 @@ async function configOf(context: ActionContext) {
   }
   const dataDir = stringOption(values, 'data-dir');
   // The same settings `gatehouse serve` reads, so both always reach the same database.
-  const { loadConfig } = await import('@gatehouse/server');
+  const { loadConfig } = await import('gatehouse-hitl-server');
   const { resolve } = await import('node:path');
   try {
     return loadConfig(io.env, {
@@ -41,7 +41,7 @@ function explain(error: unknown): never {
 async function loginLink(context: ActionContext): Promise<number> {
   const config = await configOf(context);
   const name = stringOption(context.values, 'name');
-  const { issueHostLoginLink } = await import('@gatehouse/server');
+  const { issueHostLoginLink } = await import('gatehouse-hitl-server');
   const link = await issueHostLoginLink(config, { name }).catch(explain);
   if (context.json) {
     printJson(context.io, link);

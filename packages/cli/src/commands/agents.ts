@@ -1,4 +1,4 @@
-import type { Agent } from '@gatehouse/core';
+import type { Agent } from 'gatehouse-hitl-core';
 import { choiceOption, stringOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
 import { CliError, UsageError } from '../errors.js';

@@ -1,5 +1,5 @@
 import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
-import type { AuditVerification, SignedCheckpoint } from '@gatehouse/store';
+import type { AuditVerification, SignedCheckpoint } from 'gatehouse-hitl-store';
 import { stringOption } from '../args.js';
 import type { ActionContext } from '../command.js';
 import { CliError } from '../errors.js';
@@ -22,7 +22,7 @@ function readText(file: string, what: string): string {
 
 async function verifyFile(context: ActionContext, file: string): Promise<AuditVerification> {
   // Loaded here only: the store's modules are not needed by any other command.
-  const { readAuditHeads, verifyAuditExport } = await import('@gatehouse/store');
+  const { readAuditHeads, verifyAuditExport } = await import('gatehouse-hitl-store');
   const keyFile = stringOption(context.values, 'public-key');
   const headsFile = stringOption(context.values, 'heads');
   if (headsFile !== undefined && keyFile === undefined)

@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AuditEvent } from '@gatehouse/core';
+import type { AuditEvent } from 'gatehouse-hitl-core';
 import { intOption, stringOption } from '../args.js';
 import type { ActionContext, Command, Io } from '../command.js';
 import { CliError } from '../errors.js';

@@ -1,4 +1,4 @@
-import { type Gate, steerOptionOf } from '@gatehouse/core';
+import { type Gate, steerOptionOf } from 'gatehouse-hitl-core';
 import { choiceOption, intOption, listOption, requiredOption, stringOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
 import {

@@ -66,7 +66,7 @@ async function mcp(context: ActionContext): Promise<number> {
   const settings = settingsFrom(context);
   const stderr = context.io.stderr;
   // Loaded here only, so the other commands start without the MCP SDK.
-  const { GatehouseApi, resolveOperator, serveStdio } = await import('@gatehouse/mcp');
+  const { GatehouseApi, resolveOperator, serveStdio } = await import('gatehouse-hitl-mcp');
   const log = {
     warn: (object: object, message: string) =>
       void stderr.write(`gatehouse mcp: ${message} ${JSON.stringify(object)}\n`),

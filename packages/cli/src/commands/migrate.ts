@@ -31,7 +31,7 @@ async function targetOf(context: ActionContext): Promise<MigrateTarget> {
   }
   const dataDir = stringOption(values, 'data-dir');
   // The same settings `gatehouse serve` reads, so both always reach the same database.
-  const { loadConfig } = await import('@gatehouse/server');
+  const { loadConfig } = await import('gatehouse-hitl-server');
   const { join, resolve } = await import('node:path');
   const env = schema === undefined ? io.env : { ...io.env, GATEHOUSE_DATABASE_SCHEMA: schema };
   let config: ReturnType<typeof loadConfig>;
@@ -64,7 +64,7 @@ async function targetOf(context: ActionContext): Promise<MigrateTarget> {
 
 async function migrate(context: ActionContext): Promise<number> {
   const target = await targetOf(context);
-  const { migrateToLatest } = await import('@gatehouse/store');
+  const { migrateToLatest } = await import('gatehouse-hitl-store');
   const result = await migrateToLatest(target.options);
   if (context.json) {
     printJson(context.io, { dialect: result.dialect, database: target.where, applied: result.applied });

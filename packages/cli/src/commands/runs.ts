@@ -1,4 +1,4 @@
-import type { Intervention, InterventionKind, Run } from '@gatehouse/core';
+import type { Intervention, InterventionKind, Run } from 'gatehouse-hitl-core';
 import { choiceOption, intOption, stringOption } from '../args.js';
 import type { Action, ActionContext, Command } from '../command.js';
 import { UsageError } from '../errors.js';

@@ -60,7 +60,7 @@ function untilSignal(): Promise<NodeJS.Signals> {
 async function serve(context: ActionContext): Promise<number> {
   const overrides = overridesFrom(context);
   // Loaded here only, so the other commands start without the server's dependencies.
-  const { loadConfig, startServer } = await import('@gatehouse/server');
+  const { loadConfig, startServer } = await import('gatehouse-hitl-server');
   const { resolve } = await import('node:path');
   const config = loadConfig(context.io.env, {
     ...overrides,

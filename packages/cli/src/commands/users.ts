@@ -1,4 +1,4 @@
-import type { Role } from '@gatehouse/core';
+import type { Role } from 'gatehouse-hitl-core';
 import { choiceOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
 import { CliError, UsageError } from '../errors.js';

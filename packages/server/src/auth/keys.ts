@@ -1,5 +1,5 @@
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
-import { GatehouseError } from '@gatehouse/core';
+import { GatehouseError } from 'gatehouse-hitl-core';
 
 // DER header of an Ed25519 SubjectPublicKeyInfo; the 32 raw key bytes follow it.
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');

@@ -1,4 +1,4 @@
-import type { Gate } from '@gatehouse/core';
+import type { Gate } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Cluster, startCluster } from '../testing/cluster.js';
 import { type HttpResult, inPool, sleep } from '../testing/http-client.js';

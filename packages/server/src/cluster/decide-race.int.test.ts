@@ -1,4 +1,4 @@
-import type { Role } from '@gatehouse/core';
+import type { Role } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Cluster, loadFor, startCluster } from '../testing/cluster.js';
 import { expectOneWinnerEach, expectRacedAcrossNodes, type NodeRaceAttempt } from '../testing/decide-race.js';

@@ -1,5 +1,5 @@
-import type { AuditEvent } from '@gatehouse/core';
-import type { Store } from '@gatehouse/store';
+import type { AuditEvent } from 'gatehouse-hitl-core';
+import type { Store } from 'gatehouse-hitl-store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Cluster, loadFor, startCluster } from '../testing/cluster.js';
 import { inPool, sleep } from '../testing/http-client.js';

@@ -1,4 +1,4 @@
-import type { Store, StreamEvent } from '@gatehouse/store';
+import type { Store, StreamEvent } from 'gatehouse-hitl-store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventBus } from './bus.js';
 

@@ -1,4 +1,4 @@
-import type { StreamEvent } from '@gatehouse/store';
+import type { StreamEvent } from 'gatehouse-hitl-store';
 
 export type StreamListener = (event: StreamEvent) => void;
 

@@ -1,4 +1,4 @@
-import type { Store, StreamEvent } from '@gatehouse/store';
+import type { Store, StreamEvent } from 'gatehouse-hitl-store';
 
 /** Where missed events are read from: the stream event table. */
 export type EventSource = Pick<Store, 'listStreamEvents'>;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Store } from '@gatehouse/store';
+import type { Store } from 'gatehouse-hitl-store';
 import pg from 'pg';
 import { type BusLog, createSubscribers, type EventBus } from './bus.js';
 import { createEventSequencer } from './event-sequencer.js';

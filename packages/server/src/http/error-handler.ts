@@ -1,6 +1,6 @@
-import { GatehouseError, isGatehouseError } from '@gatehouse/core';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { GatehouseError, isGatehouseError } from 'gatehouse-hitl-core';
 import { isStorageFailure } from '../write-health.js';
 import { isWebAppPage, sendWebAppPage } from './web-app.js';
 

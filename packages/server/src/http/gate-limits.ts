@@ -1,5 +1,5 @@
-import { canonicalJson, GatehouseError } from '@gatehouse/core';
 import type { FastifyInstance } from 'fastify';
+import { canonicalJson, GatehouseError } from 'gatehouse-hitl-core';
 
 /** Routes whose body opens a gate with `args` and `context`. */
 const GATE_OPENING_ROUTES: ReadonlySet<string> = new Set(['POST /v1/gates']);

@@ -1,5 +1,5 @@
-import { GatehouseError } from '@gatehouse/core';
 import type { FastifyInstance } from 'fastify';
+import { GatehouseError } from 'gatehouse-hitl-core';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

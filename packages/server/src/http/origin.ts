@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
-import { GatehouseError } from '@gatehouse/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { GatehouseError } from 'gatehouse-hitl-core';
 import type { ServerConfig } from '../config.js';
 import { SESSION_COOKIE } from './principal.js';
 

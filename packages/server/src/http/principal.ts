@@ -1,6 +1,6 @@
-import { GatehouseError, hasRole, isGatehouseError, type Role } from '@gatehouse/core';
-import type { Store } from '@gatehouse/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { GatehouseError, hasRole, isGatehouseError, type Role } from 'gatehouse-hitl-core';
+import type { Store } from 'gatehouse-hitl-store';
 import { hashToken } from '../auth/secrets.js';
 import { createPrincipalCache, type Found } from './principal-cache.js';
 

@@ -1,5 +1,5 @@
-import { GatehouseError } from '@gatehouse/core';
 import type { FastifyInstance } from 'fastify';
+import { GatehouseError } from 'gatehouse-hitl-core';
 import type { RateLimit, RateLimits } from '../config.js';
 
 const STATE_CHANGING: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

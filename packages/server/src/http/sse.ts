@@ -1,5 +1,5 @@
-import type { StreamEvent } from '@gatehouse/store';
 import type { FastifyReply } from 'fastify';
+import type { StreamEvent } from 'gatehouse-hitl-store';
 
 /** One open Server-Sent Events response. */
 export interface SseSink {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqliteStore, type Store, startTestPostgres } from '@gatehouse/store';
+import { createSqliteStore, type Store, startTestPostgres } from 'gatehouse-hitl-store';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createHttpClient,

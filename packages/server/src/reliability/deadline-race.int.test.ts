@@ -1,4 +1,4 @@
-import type { Gate } from '@gatehouse/core';
+import type { Gate } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTestPolicy } from '../testing/gates.js';
 import { type HttpResult, inPool, type Json, sleep } from '../testing/http-client.js';

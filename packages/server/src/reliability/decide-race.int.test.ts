@@ -1,4 +1,4 @@
-import type { Role } from '@gatehouse/core';
+import type { Role } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectOneWinnerEach, type RaceAttempt } from '../testing/decide-race.js';
 import { useTestPolicy } from '../testing/gates.js';

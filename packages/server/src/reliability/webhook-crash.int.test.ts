@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { verifyWebhookSignature } from '@gatehouse/sdk';
-import { LEASE_EXPIRED, startTestPostgres } from '@gatehouse/store';
+import { verifyWebhookSignature } from 'gatehouse-hitl-sdk';
+import { LEASE_EXPIRED, startTestPostgres } from 'gatehouse-hitl-store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpClient, type HttpClient, type Json, sleep } from '../testing/http-client.js';
 import { type ServerProcess, startServerProcess } from '../testing/server-process.js';

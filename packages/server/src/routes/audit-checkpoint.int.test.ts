@@ -1,7 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isCheckpointSigned, readAuditHeads } from '@gatehouse/store';
+import { isCheckpointSigned, readAuditHeads } from 'gatehouse-hitl-store';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../config.js';
 import { commit } from '../services/commit.js';

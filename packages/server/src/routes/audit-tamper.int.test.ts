@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AuditEvent } from '@gatehouse/core';
+import type { AuditEvent } from 'gatehouse-hitl-core';
 import {
   type AuditVerification,
   auditHash,
@@ -8,7 +8,7 @@ import {
   GENESIS_HASH,
   readAuditHeads,
   verifyAuditExport,
-} from '@gatehouse/store';
+} from 'gatehouse-hitl-store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commit } from '../services/commit.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';

@@ -1,4 +1,4 @@
-import { createFakeClock, createGateCatalog, openGate } from '@gatehouse/core';
+import { createFakeClock, createGateCatalog, openGate } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commit } from '../services/commit.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';

@@ -1,5 +1,5 @@
 import { sign, verify } from 'node:crypto';
-import { createFakeClock, payloadText, signedDecisionText } from '@gatehouse/core';
+import { createFakeClock, payloadText, signedDecisionText } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../auth/secrets.js';
 import { decideTestGate, insertTestRun, openTestGate, useTestPolicy } from '../testing/gates.js';

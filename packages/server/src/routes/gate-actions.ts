@@ -1,6 +1,6 @@
-import { optionIdSchema } from '@gatehouse/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { optionIdSchema } from 'gatehouse-hitl-core';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { requireAgent, requireUser } from '../http/principal.js';

@@ -1,4 +1,4 @@
-import { createGateCatalog, type OpenGateInput, openGate } from '@gatehouse/core';
+import { createGateCatalog, type OpenGateInput, openGate } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTestPolicy } from '../testing/gates.js';
 import type { Json } from '../testing/http-client.js';

@@ -4,7 +4,7 @@ import {
   riskLevelSchema,
   roleSchema,
   timeoutActionSchema,
-} from '@gatehouse/core';
+} from 'gatehouse-hitl-core';
 import { z } from 'zod';
 
 /** Gate ids as the server makes them: `gate_…`. */

@@ -1,4 +1,4 @@
-import { createFakeClock, payloadText } from '@gatehouse/core';
+import { createFakeClock, payloadText } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../auth/secrets.js';
 import { decideTestGate, insertTestRun, openTestGate, postGate, useTestPolicy } from '../testing/gates.js';

@@ -1,4 +1,4 @@
-import { payloadText } from '@gatehouse/core';
+import { payloadText } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../auth/secrets.js';
 import type { Json } from '../testing/http-client.js';

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
-import { GatehouseError } from '@gatehouse/core';
-import { createMcpHttpHandler } from '@gatehouse/mcp';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GatehouseError } from 'gatehouse-hitl-core';
+import { createMcpHttpHandler } from 'gatehouse-hitl-mcp';
 import type { AppContext } from '../context.js';
 import { assertAllowedOrigin, createOriginPolicy } from '../http/origin.js';
 import type { Services } from '../services/index.js';

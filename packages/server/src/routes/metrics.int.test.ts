@@ -1,4 +1,10 @@
-import { createFakeClock, createGateCatalog, type Gate, type GateStatus, openGate } from '@gatehouse/core';
+import {
+  createFakeClock,
+  createGateCatalog,
+  type Gate,
+  type GateStatus,
+  openGate,
+} from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commit } from '../services/commit.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';

@@ -1,6 +1,6 @@
-import { GATE_STATUSES } from '@gatehouse/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { GATE_STATUSES } from 'gatehouse-hitl-core';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { requireUser } from '../http/principal.js';

@@ -1,4 +1,4 @@
-import { autonomyLevelSchema, roleSchema } from '@gatehouse/core';
+import { autonomyLevelSchema, roleSchema } from 'gatehouse-hitl-core';
 import { z } from 'zod';
 
 /** Names of people and agents: letters, digits and `._@-`, starting with a letter or digit. */

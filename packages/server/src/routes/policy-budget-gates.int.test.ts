@@ -1,4 +1,4 @@
-import type { Clock } from '@gatehouse/core';
+import type { Clock } from 'gatehouse-hitl-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';
 import type { TestDialect } from '../testing/test-app.js';

@@ -1,5 +1,5 @@
-import type { Clock } from '@gatehouse/core';
-import { evaluatePolicy } from '@gatehouse/core';
+import type { Clock } from 'gatehouse-hitl-core';
+import { evaluatePolicy } from 'gatehouse-hitl-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpResult } from '../testing/http-client.js';
 import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';

@@ -1,4 +1,4 @@
-import { createFakeClock, DEFAULT_POLICY_YAML } from '@gatehouse/core';
+import { createFakeClock, DEFAULT_POLICY_YAML } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decideTestGate, insertTestRun, openTestGate, postGate, TEST_POLICY_YAML } from '../testing/gates.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';

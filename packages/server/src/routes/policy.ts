@@ -1,3 +1,5 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   approvalModeSchema,
   autonomyLevelSchema,
@@ -5,9 +7,7 @@ import {
   riskLevelSchema,
   roleSchema,
   timeoutActionSchema,
-} from '@gatehouse/core';
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+} from 'gatehouse-hitl-core';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { requireAuthenticated, requireUser } from '../http/principal.js';

@@ -4,7 +4,7 @@ import {
   interventionKindSchema,
   phaseTypeSchema,
   runStatusSchema,
-} from '@gatehouse/core';
+} from 'gatehouse-hitl-core';
 import { z } from 'zod';
 
 /** A run on the wire. */

@@ -1,4 +1,4 @@
-import type { AutonomyLevel } from '@gatehouse/core';
+import type { AutonomyLevel } from 'gatehouse-hitl-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideTestGate, openTestGate } from '../testing/gates.js';
 import { createRunViaApi, insertTestAgent, postRun, type TestRun } from '../testing/runs.js';

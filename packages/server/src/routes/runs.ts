@@ -1,12 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   approvalModeSchema,
   autonomyLevelSchema,
   interventionKindSchema,
   phaseTypeSchema,
   runStatusSchema,
-} from '@gatehouse/core';
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+} from 'gatehouse-hitl-core';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { requireAuthenticated, requireUser } from '../http/principal.js';

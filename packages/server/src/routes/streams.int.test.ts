@@ -1,4 +1,4 @@
-import type { StreamEvent } from '@gatehouse/store';
+import type { StreamEvent } from 'gatehouse-hitl-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SseSink } from '../http/sse.js';
 import { createStreamService } from '../services/stream-service.js';

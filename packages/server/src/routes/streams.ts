@@ -1,6 +1,6 @@
-import type { StreamEvent } from '@gatehouse/store';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { StreamEvent } from 'gatehouse-hitl-store';
 import { z } from 'zod';
 import { hashToken } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';

@@ -1,4 +1,4 @@
-import { createFakeClock } from '@gatehouse/core';
+import { createFakeClock } from 'gatehouse-hitl-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AccessRule,

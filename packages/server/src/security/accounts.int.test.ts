@@ -1,4 +1,4 @@
-import { createFakeClock } from '@gatehouse/core';
+import { createFakeClock } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashPassword } from '../auth/secrets.js';
 import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';

@@ -1,4 +1,4 @@
-import { createFakeClock } from '@gatehouse/core';
+import { createFakeClock } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTestPolicy } from '../testing/gates.js';
 import type { Json } from '../testing/http-client.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ERROR_CODES, HTTP_STATUS } from '@gatehouse/core';
+import { ERROR_CODES, HTTP_STATUS } from 'gatehouse-hitl-core';
 import { describe, expect, it } from 'vitest';
 
 const doc = readFileSync(fileURLToPath(new URL('../../../../docs/errors.md', import.meta.url)), 'utf8');

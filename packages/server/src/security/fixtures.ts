@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { DEFAULT_POLICY_YAML, type Role } from '@gatehouse/core';
 import type { InjectOptions } from 'fastify';
+import { DEFAULT_POLICY_YAML, type Role } from 'gatehouse-hitl-core';
 import type { MatrixPrincipal } from '../testing/api-rules.js';
 import { type ApiRoute, type FieldSamples, sampleFor } from '../testing/openapi-routes.js';
 import { bearer, issueRevokedAgentToken, issueTestSession, type TestApp } from '../testing/test-app.js';

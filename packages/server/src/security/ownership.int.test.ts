@@ -1,5 +1,5 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { createFakeClock, keyProofText, signedDecisionText } from '@gatehouse/core';
+import { createFakeClock, keyProofText, signedDecisionText } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTestPolicy } from '../testing/gates.js';
 import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';

@@ -1,5 +1,5 @@
-import { type Agent, type AutonomyLevel, GatehouseError } from '@gatehouse/core';
-import type { StoreTx } from '@gatehouse/store';
+import { type Agent, type AutonomyLevel, GatehouseError } from 'gatehouse-hitl-core';
+import type { StoreTx } from 'gatehouse-hitl-store';
 import { generateToken, hashToken } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
 import { commit } from './commit.js';

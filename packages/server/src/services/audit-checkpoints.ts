@@ -1,4 +1,4 @@
-import type { AuditEvent } from '@gatehouse/core';
+import type { AuditEvent } from 'gatehouse-hitl-core';
 import {
   type AuditVerification,
   CHECKPOINT_KIND,
@@ -7,7 +7,7 @@ import {
   type SignedCheckpoint,
   type StoreTx,
   verifyAuditChain,
-} from '@gatehouse/store';
+} from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
 import { appendAuditHead, auditHeadsPath, readAuditHeadsFile } from './audit-heads.js';
 import type { AuditSigner } from './audit-signing.js';

@@ -1,6 +1,6 @@
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { readAuditHeads, type SignedCheckpoint } from '@gatehouse/store';
+import { readAuditHeads, type SignedCheckpoint } from 'gatehouse-hitl-store';
 import type { ServerConfig } from '../config.js';
 
 /** Where signed checkpoints are published: the configured file, else `audit-heads.jsonl` in the data directory. */

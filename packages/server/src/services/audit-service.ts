@@ -1,4 +1,4 @@
-import { type AuditEvent, createGateCatalog, type GateCatalog } from '@gatehouse/core';
+import { type AuditEvent, createGateCatalog, type GateCatalog } from 'gatehouse-hitl-core';
 import {
   type AuditCheckpoint,
   type AuditFilter,
@@ -7,7 +7,7 @@ import {
   type Page,
   type StartSigner,
   startStatement,
-} from '@gatehouse/store';
+} from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
 import {
   type AuditCheckpoints,

@@ -8,9 +8,9 @@ import {
 } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { GatehouseError } from '@gatehouse/core';
-import { auditKeyId } from '@gatehouse/store';
 import type { FastifyBaseLogger } from 'fastify';
+import { GatehouseError } from 'gatehouse-hitl-core';
+import { auditKeyId } from 'gatehouse-hitl-store';
 import type { ServerConfig } from '../config.js';
 
 /** The server's audit key: signs checkpoints; only its public half ever leaves the process. */

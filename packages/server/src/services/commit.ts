@@ -1,4 +1,4 @@
-import type { AuditInput, StoreTx, StreamEvent } from '@gatehouse/store';
+import type { AuditInput, StoreTx, StreamEvent } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
 import { notifyOutboxCommit, recordOutbox } from '../webhooks/outbox.js';
 

@@ -11,7 +11,7 @@ import {
   resolveConfidenceConfig,
   revealText,
   sanitizeText,
-} from '@gatehouse/core';
+} from 'gatehouse-hitl-core';
 import type { AppContext } from '../context.js';
 import type { Principal } from '../http/principal.js';
 import { type CommitTools, commit } from './commit.js';

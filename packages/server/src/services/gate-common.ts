@@ -5,8 +5,8 @@ import {
   GatehouseError,
   revealDeep,
   revealText,
-} from '@gatehouse/core';
-import type { StoreTx } from '@gatehouse/store';
+} from 'gatehouse-hitl-core';
+import type { StoreTx } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
 import type { Principal } from '../http/principal.js';
 import type { CommitTools } from './commit.js';

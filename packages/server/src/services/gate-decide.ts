@@ -14,8 +14,8 @@ import {
   needsSignature,
   TIMEOUT_ACTOR,
   toIso,
-} from '@gatehouse/core';
-import type { RememberedRule } from '@gatehouse/store';
+} from 'gatehouse-hitl-core';
+import type { RememberedRule } from 'gatehouse-hitl-store';
 import type { Principal } from '../http/principal.js';
 import { type CommitTools, commit } from './commit.js';
 import { announce, cleanText, type GateDeps, loadGate, withoutVersion } from './gate-common.js';

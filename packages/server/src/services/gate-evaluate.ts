@@ -15,8 +15,8 @@ import {
   type Run,
   requestHasHiddenCharacters,
   type Verdict,
-} from '@gatehouse/core';
-import type { RememberedRule, StoreTx } from '@gatehouse/store';
+} from 'gatehouse-hitl-core';
+import type { RememberedRule, StoreTx } from 'gatehouse-hitl-store';
 import { findRememberedRule } from './rule-service.js';
 
 /** One request, evaluated: the policy's answer and what actually happens. */

@@ -6,7 +6,7 @@ import {
   isTerminal,
   openGate,
   toIso,
-} from '@gatehouse/core';
+} from 'gatehouse-hitl-core';
 import type { Principal } from '../http/principal.js';
 import { type CommitTools, commit } from './commit.js';
 import {

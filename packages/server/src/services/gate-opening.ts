@@ -1,4 +1,11 @@
-import { type Action, type Gate, isWorkspacePath, openGate, payloadText, type Role } from '@gatehouse/core';
+import {
+  type Action,
+  type Gate,
+  isWorkspacePath,
+  openGate,
+  payloadText,
+  type Role,
+} from 'gatehouse-hitl-core';
 import { sha256Hex } from '../auth/secrets.js';
 import type { CommitTools } from './commit.js';
 import { announce, cleanContext, type GateDeps, gateTitle } from './gate-common.js';

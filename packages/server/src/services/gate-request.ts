@@ -11,8 +11,8 @@ import {
   type Run,
   type RunAct,
   type Verdict,
-} from '@gatehouse/core';
-import type { IdempotencyRecord, Store, StoreTx } from '@gatehouse/store';
+} from 'gatehouse-hitl-core';
+import type { IdempotencyRecord, Store, StoreTx } from 'gatehouse-hitl-store';
 import { sha256Hex } from '../auth/secrets.js';
 import type { Principal } from '../http/principal.js';
 import { type CommitTools, commit } from './commit.js';

@@ -1,5 +1,5 @@
-import type { Gate, Run } from '@gatehouse/core';
-import type { StoreTx } from '@gatehouse/store';
+import type { Gate, Run } from 'gatehouse-hitl-core';
+import type { StoreTx } from 'gatehouse-hitl-store';
 import { settleRunStatus } from './run-records.js';
 
 const ATTEMPTS = 5;

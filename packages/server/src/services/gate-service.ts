@@ -1,5 +1,5 @@
-import { buildBriefing, type Gate, type GateCatalog, GatehouseError } from '@gatehouse/core';
-import type { GateFilter } from '@gatehouse/store';
+import { buildBriefing, type Gate, type GateCatalog, GatehouseError } from 'gatehouse-hitl-core';
+import type { GateFilter } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
 import type { Principal } from '../http/principal.js';
 import { commit } from './commit.js';

@@ -6,8 +6,8 @@ import {
   triggerVerdict,
   type Verdict,
   withoutSelfJudgement,
-} from '@gatehouse/core';
-import type { StoreTx } from '@gatehouse/store';
+} from 'gatehouse-hitl-core';
+import type { StoreTx } from 'gatehouse-hitl-store';
 import { changeRun, type RunDocument } from './run-records.js';
 
 /** A verdict after seed 001's trigger rules, and the context its gate opens with. */

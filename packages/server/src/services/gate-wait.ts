@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { type Gate, GatehouseError, isTerminal } from '@gatehouse/core';
+import { type Gate, GatehouseError, isTerminal } from 'gatehouse-hitl-core';
 import type { AppContext } from '../context.js';
 import type { EventBus } from '../events/bus.js';
 import type { Principal } from '../http/principal.js';

@@ -1,4 +1,4 @@
-import { createGateCatalog } from '@gatehouse/core';
+import { createGateCatalog } from 'gatehouse-hitl-core';
 import type { AppContext } from '../context.js';
 import { createAdminServices } from './admin-service.js';
 import type { AgentService } from './agents.js';

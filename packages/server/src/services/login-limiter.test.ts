@@ -1,4 +1,4 @@
-import { createFakeClock } from '@gatehouse/core';
+import { createFakeClock } from 'gatehouse-hitl-core';
 import { describe, expect, it } from 'vitest';
 import { createLoginThrottle, passwordBuckets, reauthBuckets } from './login-limiter.js';
 

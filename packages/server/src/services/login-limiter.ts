@@ -1,4 +1,4 @@
-import { DEFAULT_LOGIN_BACKOFF, type LoginBackoffPolicy, loginBackoffMs } from '@gatehouse/core';
+import { DEFAULT_LOGIN_BACKOFF, type LoginBackoffPolicy, loginBackoffMs } from 'gatehouse-hitl-core';
 
 /** Where a sign-in attempt is counted: each bucket backs off on its own. */
 export interface LoginBucket {

@@ -1,4 +1,4 @@
-import { createGateCatalog, type Gate, openGate } from '@gatehouse/core';
+import { createGateCatalog, type Gate, openGate } from 'gatehouse-hitl-core';
 import { describe, expect, it } from 'vitest';
 import { quantile, summarize, timeline, timelineBucketSeconds } from './metrics-summary.js';
 

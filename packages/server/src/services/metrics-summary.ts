@@ -1,4 +1,4 @@
-import { GATE_STATUSES, type Gate, type GateStatus } from '@gatehouse/core';
+import { GATE_STATUSES, type Gate, type GateStatus } from 'gatehouse-hitl-core';
 
 /** Review figures for one slice (everything, one agent or one gate type). */
 export interface MetricsFigures {

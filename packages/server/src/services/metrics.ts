@@ -1,5 +1,5 @@
-import type { Gate } from '@gatehouse/core';
-import type { StreamEvent } from '@gatehouse/store';
+import type { Gate } from 'gatehouse-hitl-core';
+import type { StreamEvent } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
 import { isHumanDecision, type MetricsSummary, type RequestCounts, summarize } from './metrics-summary.js';
 import { createCounter, createHistogram, renderGauge } from './prometheus.js';

@@ -1,5 +1,5 @@
-import { assertNotAgentOwner, type Gate, separatesAgentOwner } from '@gatehouse/core';
-import type { StoreTx } from '@gatehouse/store';
+import { assertNotAgentOwner, type Gate, separatesAgentOwner } from 'gatehouse-hitl-core';
+import type { StoreTx } from 'gatehouse-hitl-store';
 import type { GateDeps } from './gate-common.js';
 
 /** The `separationOfDuties` setting of the rule that opened the gate, as the policy says now. */

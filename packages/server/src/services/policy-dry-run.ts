@@ -15,7 +15,7 @@ import {
   type Role,
   replayConditionOutcomes,
   type TimeoutAction,
-} from '@gatehouse/core';
+} from 'gatehouse-hitl-core';
 import type { AppContext } from '../context.js';
 import { type Evaluation, evaluateRequest } from './gate-evaluate.js';
 import type { PolicyEvaluator } from './policy-evaluator.js';

@@ -1,4 +1,4 @@
-import { compilePolicy, isGatehouseError, type PolicyRequest } from '@gatehouse/core';
+import { compilePolicy, isGatehouseError, type PolicyRequest } from 'gatehouse-hitl-core';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPolicyEvaluator, type PolicyEvaluator } from './policy-evaluator.js';

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { type ConditionOutcomes, GatehouseError } from '@gatehouse/core';
 import type { FastifyBaseLogger } from 'fastify';
+import { type ConditionOutcomes, GatehouseError } from 'gatehouse-hitl-core';
 import type { PolicyWorkerJob, PolicyWorkerMessage } from './policy-worker.js';
 
 /** Evaluates policy conditions in worker threads, each evaluation under a time and memory budget. */
@@ -36,7 +36,7 @@ function workerScript(): WorkerScript {
     url: new URL('../testing/ts-worker.mjs', import.meta.url),
     workerData: {
       entry: new URL('./policy-worker.ts', import.meta.url).href,
-      aliases: { '@gatehouse/core': new URL('../../../core/src/index.ts', import.meta.url).href },
+      aliases: { 'gatehouse-hitl-core': new URL('../../../core/src/index.ts', import.meta.url).href },
     },
   };
 }

@@ -7,8 +7,8 @@ import {
   isGatehouseError,
   loadPolicy,
   type PolicyFormat,
-} from '@gatehouse/core';
-import type { PolicyVersion } from '@gatehouse/store';
+} from 'gatehouse-hitl-core';
+import type { PolicyVersion } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
 import { commit } from './commit.js';
 import { autoProceedDelayOf } from './gate-evaluate.js';

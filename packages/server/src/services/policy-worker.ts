@@ -7,7 +7,7 @@ import {
   type Policy,
   type PolicyRequest,
   recordConditionOutcomes,
-} from '@gatehouse/core';
+} from 'gatehouse-hitl-core';
 
 /** One evaluation asked of a policy worker. */
 export interface PolicyWorkerJob {

@@ -1,5 +1,5 @@
-import { GatehouseError, type IdGenerator } from '@gatehouse/core';
-import type { RememberedRule, StoreTx } from '@gatehouse/store';
+import { GatehouseError, type IdGenerator } from 'gatehouse-hitl-core';
+import type { RememberedRule, StoreTx } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
 import { commit } from './commit.js';
 

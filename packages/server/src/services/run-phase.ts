@@ -11,8 +11,8 @@ import {
   type ResumePlan,
   resumeAfterFreeze,
   shouldFreeze,
-} from '@gatehouse/core';
-import type { StoreTx } from '@gatehouse/store';
+} from 'gatehouse-hitl-core';
+import type { StoreTx } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
 import type { Principal } from '../http/principal.js';
 import { type CommitTools, commit } from './commit.js';

@@ -8,8 +8,8 @@ import {
   type RunStatus,
   runHoldOf,
   settledRunStatus,
-} from '@gatehouse/core';
-import type { StoreTx } from '@gatehouse/store';
+} from 'gatehouse-hitl-core';
+import type { StoreTx } from 'gatehouse-hitl-store';
 import type { Principal } from '../http/principal.js';
 import type { InterventionNotice } from './types.js';
 

@@ -6,8 +6,8 @@ import {
   hasRole,
   resolveRunSettings,
   revealText,
-} from '@gatehouse/core';
-import type { Page, RunFilter } from '@gatehouse/store';
+} from 'gatehouse-hitl-core';
+import type { Page, RunFilter } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
 import { actorOf, type Principal } from '../http/principal.js';
 import { commit } from './commit.js';

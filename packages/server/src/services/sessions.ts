@@ -1,5 +1,5 @@
-import { GatehouseError } from '@gatehouse/core';
-import type { StoreTx, UserRecord } from '@gatehouse/store';
+import { GatehouseError } from 'gatehouse-hitl-core';
+import type { StoreTx, UserRecord } from 'gatehouse-hitl-store';
 import { generateToken, hashPassword, hashToken, verifyPassword } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
 import { commit } from './commit.js';

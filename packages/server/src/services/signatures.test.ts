@@ -1,6 +1,6 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { createGateCatalog, type Gate, openGate, signedDecisionText } from '@gatehouse/core';
-import type { SigningKeyRecord } from '@gatehouse/store';
+import { createGateCatalog, type Gate, openGate, signedDecisionText } from 'gatehouse-hitl-core';
+import type { SigningKeyRecord } from 'gatehouse-hitl-store';
 import { describe, expect, it } from 'vitest';
 import { verifyDecisionSignature } from './signatures.js';
 

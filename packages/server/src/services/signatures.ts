@@ -1,6 +1,11 @@
 import { verify } from 'node:crypto';
-import { type Gate, GatehouseError, type SignedDecisionFields, signedDecisionText } from '@gatehouse/core';
-import type { SigningKeyRecord } from '@gatehouse/store';
+import {
+  type Gate,
+  GatehouseError,
+  type SignedDecisionFields,
+  signedDecisionText,
+} from 'gatehouse-hitl-core';
+import type { SigningKeyRecord } from 'gatehouse-hitl-store';
 import { parseEd25519PublicKey } from '../auth/keys.js';
 
 /** A signature that verified, and the registered key it verified with. */

@@ -1,4 +1,4 @@
-import type { CredentialRecord } from '@gatehouse/store';
+import type { CredentialRecord } from 'gatehouse-hitl-store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';
 import { openEventStream, type TestEventStream } from '../testing/sse-client.js';

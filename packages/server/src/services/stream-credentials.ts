@@ -1,5 +1,5 @@
-import { GatehouseError } from '@gatehouse/core';
-import type { CredentialRecord } from '@gatehouse/store';
+import { GatehouseError } from 'gatehouse-hitl-core';
+import type { CredentialRecord } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
 import type { Principal } from '../http/principal.js';
 

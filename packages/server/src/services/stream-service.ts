@@ -1,4 +1,4 @@
-import type { StreamEvent } from '@gatehouse/store';
+import type { StreamEvent } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
 import type { SseSink } from '../http/sse.js';
 import { createCredentialWatch, type StreamCredential } from './stream-credentials.js';

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createFakeClock } from '@gatehouse/core';
-import { createSqliteStore } from '@gatehouse/store';
+import { createFakeClock } from 'gatehouse-hitl-core';
+import { createSqliteStore } from 'gatehouse-hitl-store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';

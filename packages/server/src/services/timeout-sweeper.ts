@@ -1,4 +1,4 @@
-import { applyGateEvent, type Gate, gateOutcomeFor, TIMEOUT_ACTOR } from '@gatehouse/core';
+import { applyGateEvent, type Gate, gateOutcomeFor, TIMEOUT_ACTOR } from 'gatehouse-hitl-core';
 import type { AppContext } from '../context.js';
 import { type CommitTools, commit } from './commit.js';
 import { announce, type VersionedGate, withoutVersion } from './gate-common.js';

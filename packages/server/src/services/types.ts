@@ -1,5 +1,14 @@
-import type { Action, Decision, Gate, GateStatus, Intervention, RiskLevel, Role, Run } from '@gatehouse/core';
-import type { GateFilter, Page, RememberedRule, RunFilter } from '@gatehouse/store';
+import type {
+  Action,
+  Decision,
+  Gate,
+  GateStatus,
+  Intervention,
+  RiskLevel,
+  Role,
+  Run,
+} from 'gatehouse-hitl-core';
+import type { GateFilter, Page, RememberedRule, RunFilter } from 'gatehouse-hitl-store';
 import type { Principal } from '../http/principal.js';
 import type { CommitTools } from './commit.js';
 import type { InterventionInput, InterventionResult } from './interventions.js';

@@ -1,6 +1,6 @@
 import { verify } from 'node:crypto';
-import { GatehouseError, keyProofText, type Role } from '@gatehouse/core';
-import type { SigningKeyRecord, StoreTx, UserRecord } from '@gatehouse/store';
+import { GatehouseError, keyProofText, type Role } from 'gatehouse-hitl-core';
+import type { SigningKeyRecord, StoreTx, UserRecord } from 'gatehouse-hitl-store';
 import { keyFingerprint, parseEd25519PublicKey } from '../auth/keys.js';
 import { generateToken, hashPassword, hashToken } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';

@@ -1,4 +1,4 @@
-import { GatehouseError, revealText } from '@gatehouse/core';
+import { GatehouseError, revealText } from 'gatehouse-hitl-core';
 import type {
   Page,
   StoreTx,
@@ -6,7 +6,7 @@ import type {
   WebhookDeliveryRecord,
   WebhookDeliveryStatus,
   WebhookRecord,
-} from '@gatehouse/store';
+} from 'gatehouse-hitl-store';
 import { sha256Hex } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
 import type { WebhookEventType } from '../webhooks/events.js';

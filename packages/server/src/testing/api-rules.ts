@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { hasRole, type Role } from '@gatehouse/core';
+import { hasRole, type Role } from 'gatehouse-hitl-core';
 
 /** Who may call one route, as docs/api.md says. */
 export interface AccessRule {

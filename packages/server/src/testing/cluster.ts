@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Role } from '@gatehouse/core';
-import { startTestPostgres, type TestPostgres } from '@gatehouse/store';
+import type { Role } from 'gatehouse-hitl-core';
+import { startTestPostgres, type TestPostgres } from 'gatehouse-hitl-store';
 import {
   type CallOptions,
   createHttpClient,

@@ -1,5 +1,5 @@
-import type { ApprovalMode, Clock, Run, RunStatus } from '@gatehouse/core';
 import type { LightMyRequestResponse } from 'fastify';
+import type { ApprovalMode, Clock, Run, RunStatus } from 'gatehouse-hitl-core';
 import { bearer, type TestApp } from './test-app.js';
 
 /**

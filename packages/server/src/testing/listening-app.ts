@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { type Clock, createFakeClock, type Role } from '@gatehouse/core';
+import { type Clock, createFakeClock, type Role } from 'gatehouse-hitl-core';
 import { generateToken, hashToken } from '../auth/secrets.js';
 import { createHttpClient, type HttpClient } from './http-client.js';
 import { createTestApp, type TestApp, type TestAppOptions } from './test-app.js';

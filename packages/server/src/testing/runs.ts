@@ -1,5 +1,5 @@
-import type { Agent, AutonomyLevel, Clock } from '@gatehouse/core';
 import type { LightMyRequestResponse } from 'fastify';
+import type { Agent, AutonomyLevel, Clock } from 'gatehouse-hitl-core';
 import { bearer, type TestApp } from './test-app.js';
 
 /** A run as the API returns it. */

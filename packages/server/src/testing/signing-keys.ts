@@ -1,6 +1,6 @@
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
-import { keyProofText } from '@gatehouse/core';
 import type { FastifyInstance } from 'fastify';
+import { keyProofText } from 'gatehouse-hitl-core';
 
 /** A key pair registered for a person, with its public key as the raw 32 bytes in base64. */
 export interface TestSigningKey {

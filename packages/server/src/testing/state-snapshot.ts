@@ -1,5 +1,5 @@
-import type { Gate, Run } from '@gatehouse/core';
-import type { Store, StoreTx } from '@gatehouse/store';
+import type { Gate, Run } from 'gatehouse-hitl-core';
+import type { Store, StoreTx } from 'gatehouse-hitl-store';
 
 async function allPages<T>(
   list: (cursor: string | null) => Promise<{ items: T[]; nextCursor: string | null }>,

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Clock, Role } from '@gatehouse/core';
-import { createSqliteStore, type Store, startTestPostgres, type TestPostgres } from '@gatehouse/store';
 import BetterSqlite3 from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
+import type { Clock, Role } from 'gatehouse-hitl-core';
+import { createSqliteStore, type Store, startTestPostgres, type TestPostgres } from 'gatehouse-hitl-store';
 import pg from 'pg';
 import { buildApp } from '../app.js';
 import { generateToken, hashPassword, hashToken } from '../auth/secrets.js';

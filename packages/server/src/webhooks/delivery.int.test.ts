@@ -1,4 +1,4 @@
-import { verifyWebhookSignature } from '@gatehouse/sdk';
+import { verifyWebhookSignature } from 'gatehouse-hitl-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../config.js';
 import { decideTestGate, openTestGate } from '../testing/gates.js';

@@ -1,4 +1,4 @@
-import type { AuditEvent } from '@gatehouse/core';
+import type { AuditEvent } from 'gatehouse-hitl-core';
 import { describe, expect, it } from 'vitest';
 import { outboxEventOf, WEBHOOK_EVENT_TYPES, webhookEventTypeOf } from './events.js';
 

@@ -1,5 +1,5 @@
-import { type AuditEvent, containsHiddenCharacters } from '@gatehouse/core';
-import type { OutboxEvent } from '@gatehouse/store';
+import { type AuditEvent, containsHiddenCharacters } from 'gatehouse-hitl-core';
+import type { OutboxEvent } from 'gatehouse-hitl-store';
 
 /** What a webhook can subscribe to; each announces the audit event of the same name. */
 export const WEBHOOK_EVENT_TYPES = [

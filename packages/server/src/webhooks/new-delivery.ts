@@ -1,5 +1,5 @@
-import type { IdGenerator } from '@gatehouse/core';
-import type { WebhookDeliveryRecord } from '@gatehouse/store';
+import type { IdGenerator } from 'gatehouse-hitl-core';
+import type { WebhookDeliveryRecord } from 'gatehouse-hitl-store';
 
 /** A delivery of one event to one webhook, due at once. */
 export function newDelivery(

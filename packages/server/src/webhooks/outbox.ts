@@ -1,5 +1,5 @@
-import type { AuditEvent } from '@gatehouse/core';
-import type { StoreTx } from '@gatehouse/store';
+import type { AuditEvent } from 'gatehouse-hitl-core';
+import type { StoreTx } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
 import { outboxEventOf } from './events.js';
 

@@ -1,4 +1,4 @@
-import type { WebhookAttemptOutcome } from '@gatehouse/store';
+import type { WebhookAttemptOutcome } from 'gatehouse-hitl-store';
 
 /** How long failed attempts wait before the next one. */
 export interface RetrySchedule {

@@ -1,4 +1,4 @@
-import { revealText, sanitizeText } from '@gatehouse/core';
+import { revealText, sanitizeText } from 'gatehouse-hitl-core';
 
 /** One POST of one delivery. */
 export interface WebhookRequest {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ClaimedWebhookDelivery, WebhookRecord } from '@gatehouse/store';
+import type { ClaimedWebhookDelivery, WebhookRecord } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
 import { newDelivery } from './new-delivery.js';
 import { onOutboxCommit } from './outbox.js';

@@ -1,6 +1,6 @@
 import { createHash, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
-import { type AuditEvent, canonicalJson } from '@gatehouse/core';
 import fc from 'fast-check';
+import { type AuditEvent, canonicalJson } from 'gatehouse-hitl-core';
 import { describe, expect, it } from 'vitest';
 import type { SignedCheckpoint } from '../types.js';
 import { auditKeyId, CHECKPOINT_KIND, checkpointStatement, startStatement } from './checkpoint.js';

@@ -1,5 +1,5 @@
 import { createHash, createPublicKey, type KeyObject, verify } from 'node:crypto';
-import { canonicalJson } from '@gatehouse/core';
+import { canonicalJson } from 'gatehouse-hitl-core';
 import type { AuditCheckpoint, SignedCheckpoint } from '../types.js';
 
 /** The audit kind of a signed checkpoint event; its data is a `SignedCheckpoint`. */

@@ -1,4 +1,4 @@
-import type { AuditEvent } from '@gatehouse/core';
+import type { AuditEvent } from 'gatehouse-hitl-core';
 import { invalidField } from '../repos/rows.js';
 import type { AuditVerification, SignedCheckpoint } from '../types.js';
 import { asSignedCheckpoint } from './checkpoint.js';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type AuditEvent, canonicalJson } from '@gatehouse/core';
+import { type AuditEvent, canonicalJson } from 'gatehouse-hitl-core';
 
 /** The `prevHash` of the very first event of a chain. */
 export const GENESIS_HASH = '0'.repeat(64);

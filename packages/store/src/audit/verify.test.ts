@@ -1,4 +1,4 @@
-import type { AuditEvent } from '@gatehouse/core';
+import type { AuditEvent } from 'gatehouse-hitl-core';
 import { describe, expect, it } from 'vitest';
 import { verifyAuditExport } from './export.js';
 import { auditHash, GENESIS_HASH } from './hash.js';

@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import type { AuditEvent } from '@gatehouse/core';
+import type { AuditEvent } from 'gatehouse-hitl-core';
 import type { AuditCheckpoint, AuditVerification, CheckpointSource, SignedCheckpoint } from '../types.js';
 import {
   asSignedCheckpoint,

@@ -1,4 +1,4 @@
-import type { AuditEvent } from '@gatehouse/core';
+import type { AuditEvent } from 'gatehouse-hitl-core';
 import { expect, it } from 'vitest';
 import { verifyAuditExport } from '../audit/export.js';
 import { GENESIS_HASH } from '../audit/hash.js';

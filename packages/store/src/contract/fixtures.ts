@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Agent, ConfidenceReport, Gate, Intervention, Run } from '@gatehouse/core';
+import type { Agent, ConfidenceReport, Gate, Intervention, Run } from 'gatehouse-hitl-core';
 import type { RememberedRule, UserRecord } from '../types.js';
 
 /** A short random suffix so records of one test never collide. */

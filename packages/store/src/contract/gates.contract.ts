@@ -1,5 +1,5 @@
-import type { Gate } from '@gatehouse/core';
 import fc from 'fast-check';
+import type { Gate } from 'gatehouse-hitl-core';
 import { expect, it } from 'vitest';
 import type { GateFilter, Store } from '../types.js';
 import { makeGate } from './fixtures.js';

@@ -1,4 +1,4 @@
-import { GatehouseError } from '@gatehouse/core';
+import { GatehouseError } from 'gatehouse-hitl-core';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import type { Dialect } from '../db/schema.js';
 import { initialMigration } from './0001-initial.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '@gatehouse/core';
+import type { Clock } from 'gatehouse-hitl-core';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { RejectNulPlugin } from '../db/reject-nul.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connect, createServer, type Socket } from 'node:net';
-import type { Gate } from '@gatehouse/core';
+import type { Gate } from 'gatehouse-hitl-core';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeGate } from '../contract/fixtures.js';

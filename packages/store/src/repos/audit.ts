@@ -1,4 +1,4 @@
-import type { AuditEvent } from '@gatehouse/core';
+import type { AuditEvent } from 'gatehouse-hitl-core';
 import { type Selectable, sql } from 'kysely';
 import { auditHash, GENESIS_HASH, newAuditEventId } from '../audit/hash.js';
 import type { AuditEventsTable, TxContext } from '../db/schema.js';

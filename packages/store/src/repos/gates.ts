@@ -1,4 +1,4 @@
-import type { Gate } from '@gatehouse/core';
+import type { Gate } from 'gatehouse-hitl-core';
 import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { Database, TxContext } from '../db/schema.js';
 import { affectedRows, preparedQuery, runPrepared } from '../prepared.js';

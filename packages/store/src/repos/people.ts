@@ -1,4 +1,4 @@
-import type { Agent, AutonomyLevel, Role } from '@gatehouse/core';
+import type { Agent, AutonomyLevel, Role } from 'gatehouse-hitl-core';
 import type { Selectable } from 'kysely';
 import type { AgentsTable, SigningKeysTable, TokensTable, TxContext, UsersTable } from '../db/schema.js';
 import { preparedQuery, runPrepared } from '../prepared.js';

@@ -1,4 +1,4 @@
-import type { ConfidenceReport, Intervention, InterventionKind } from '@gatehouse/core';
+import type { ConfidenceReport, Intervention, InterventionKind } from 'gatehouse-hitl-core';
 import type { TxContext } from '../db/schema.js';
 import { int, parseJson } from './rows.js';
 

@@ -1,4 +1,4 @@
-import { GatehouseError } from '@gatehouse/core';
+import { GatehouseError } from 'gatehouse-hitl-core';
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;

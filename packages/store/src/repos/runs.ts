@@ -1,4 +1,4 @@
-import type { Run } from '@gatehouse/core';
+import type { Run } from 'gatehouse-hitl-core';
 import type { TxContext } from '../db/schema.js';
 import { affectedRows, preparedQuery, runPrepared } from '../prepared.js';
 import type { Page, RunFilter } from '../types.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { GatehouseError } from '@gatehouse/core';
+import { GatehouseError } from 'gatehouse-hitl-core';
 
 /** Held while a store has the database file open for writing. */
 export interface LockFile {

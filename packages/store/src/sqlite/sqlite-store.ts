@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Clock } from '@gatehouse/core';
 import BetterSqlite3 from 'better-sqlite3';
+import type { Clock } from 'gatehouse-hitl-core';
 import { Kysely, SqliteDialect } from 'kysely';
 import { RejectNulPlugin } from '../db/reject-nul.js';
 import type { Database, DirectExecute } from '../db/schema.js';

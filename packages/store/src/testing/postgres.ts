@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '@gatehouse/core';
+import type { Clock } from 'gatehouse-hitl-core';
 import pg from 'pg';
 import { createPostgresStore, type PostgresStore } from '../postgres/postgres-store.js';
 import { servePglite } from './pglite-server.js';

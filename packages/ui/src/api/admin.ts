@@ -1,7 +1,7 @@
-import type { Agent, AutonomyLevel, Role } from '@gatehouse/core';
+import type { Agent, AutonomyLevel, Role } from 'gatehouse-hitl-core';
 import { api } from './client.js';
 
-export type { Agent, AutonomyLevel, Role } from '@gatehouse/core';
+export type { Agent, AutonomyLevel, Role } from 'gatehouse-hitl-core';
 
 /** Autonomy levels, from most to least autonomous. */
 export const AUTONOMY_LEVELS: readonly AutonomyLevel[] = ['full', 'review', 'partial', 'guided', 'dependent'];

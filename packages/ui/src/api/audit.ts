@@ -1,7 +1,7 @@
-import type { AuditEvent } from '@gatehouse/core';
+import type { AuditEvent } from 'gatehouse-hitl-core';
 import { api } from './client.js';
 
-export type { AuditEvent } from '@gatehouse/core';
+export type { AuditEvent } from 'gatehouse-hitl-core';
 
 /** Filters `GET /v1/audit` understands; times are epoch ms. */
 export interface AuditFilter {

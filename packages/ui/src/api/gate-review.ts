@@ -1,4 +1,4 @@
-import type { Decision, Gate } from '@gatehouse/core';
+import type { Decision, Gate } from 'gatehouse-hitl-core';
 import { api } from './client.js';
 import type { RememberedRule, RuleScope } from './rules.js';
 

@@ -1,7 +1,7 @@
-import type { Briefing, Gate, GateStatus, RiskLevel } from '@gatehouse/core';
+import type { Briefing, Gate, GateStatus, RiskLevel } from 'gatehouse-hitl-core';
 import { api } from './client.js';
 
-export type { Gate, GateOption, GateStatus, RiskLevel } from '@gatehouse/core';
+export type { Gate, GateOption, GateStatus, RiskLevel } from 'gatehouse-hitl-core';
 
 /** Risks from most to least severe; the inbox sorts and counts by this order. */
 export const RISKS_BY_SEVERITY: readonly RiskLevel[] = ['critical', 'high', 'medium', 'low'];

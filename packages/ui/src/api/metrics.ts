@@ -1,4 +1,4 @@
-import type { GateStatus } from '@gatehouse/core';
+import type { GateStatus } from 'gatehouse-hitl-core';
 import { api } from './client.js';
 
 /** Review figures for one slice: everything, one agent or one gate type. */

@@ -1,4 +1,4 @@
-import type { Role } from '@gatehouse/core';
+import type { Role } from 'gatehouse-hitl-core';
 import { queryAudit } from './audit.js';
 import { api } from './client.js';
 

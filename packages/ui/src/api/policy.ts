@@ -1,7 +1,7 @@
-import type { PolicyIssue, RiskLevel, Role, TimeoutAction } from '@gatehouse/core';
+import type { PolicyIssue, RiskLevel, Role, TimeoutAction } from 'gatehouse-hitl-core';
 import { ApiError, api } from './client.js';
 
-export type { PolicyIssue } from '@gatehouse/core';
+export type { PolicyIssue } from 'gatehouse-hitl-core';
 
 export type PolicyFormat = 'yaml' | 'json';
 

@@ -4,11 +4,17 @@ import type {
   InterventionKind,
   RunStatus,
   Run as StoredRun,
-} from '@gatehouse/core';
+} from 'gatehouse-hitl-core';
 import { queryAudit } from './audit.js';
 import { api } from './client.js';
 
-export type { ApprovalMode, AutonomyLevel, Intervention, InterventionKind, RunStatus } from '@gatehouse/core';
+export type {
+  ApprovalMode,
+  AutonomyLevel,
+  Intervention,
+  InterventionKind,
+  RunStatus,
+} from 'gatehouse-hitl-core';
 
 /** Run statuses in the order the list filter offers them. */
 export const RUN_STATUSES: readonly RunStatus[] = [

@@ -1,4 +1,4 @@
-import type { Role } from '@gatehouse/core';
+import type { Role } from 'gatehouse-hitl-core';
 
 const RANK: Record<Role, number> = { viewer: 0, developer: 1, tech_lead: 2, admin: 3 };
 

@@ -1,4 +1,4 @@
-import type { Role } from '@gatehouse/core';
+import type { Role } from 'gatehouse-hitl-core';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { api, setUnauthorizedHandler } from '../api/client.js';
 import { atLeast } from './roles.js';

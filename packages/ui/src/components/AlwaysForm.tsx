@@ -1,4 +1,4 @@
-import type { Gate, GateOption } from '@gatehouse/core';
+import type { Gate, GateOption } from 'gatehouse-hitl-core';
 import { type FormEvent, useId } from 'react';
 import type { RuleScope } from '../api/rules.js';
 

@@ -1,4 +1,4 @@
-import type { Gate } from '@gatehouse/core';
+import type { Gate } from 'gatehouse-hitl-core';
 import { RelativeTime } from './RelativeTime.js';
 
 /** N-of-M approval: how many distinct people approved so far, and who. */

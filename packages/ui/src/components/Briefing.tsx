@@ -1,4 +1,4 @@
-import type { BriefingSection, Briefing as GateBriefing } from '@gatehouse/core';
+import type { BriefingSection, Briefing as GateBriefing } from 'gatehouse-hitl-core';
 import { Revealed } from './Revealed.js';
 
 function SectionBody({ section }: { section: BriefingSection }) {

@@ -1,4 +1,4 @@
-import type { BriefingConfidence } from '@gatehouse/core';
+import type { BriefingConfidence } from 'gatehouse-hitl-core';
 import { Revealed } from './Revealed.js';
 
 const BAND_TEXT: Record<BriefingConfidence['band'], string> = {

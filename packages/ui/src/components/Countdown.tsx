@@ -1,4 +1,4 @@
-import type { TimeoutAction } from '@gatehouse/core';
+import type { TimeoutAction } from 'gatehouse-hitl-core';
 import { formatDateTime, formatDuration } from './time-format.js';
 import { useNow } from './use-now.js';
 

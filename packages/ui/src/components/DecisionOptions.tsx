@@ -1,4 +1,4 @@
-import type { GateOption, KeyBinding } from '@gatehouse/core';
+import type { GateOption, KeyBinding } from 'gatehouse-hitl-core';
 import { needsInstructions } from './decision-form.js';
 
 /** Options that open a form of their own before anything is sent. */

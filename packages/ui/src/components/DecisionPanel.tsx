@@ -1,4 +1,4 @@
-import { decisionKeys, type Gate, type GateOption, type KeyBinding } from '@gatehouse/core';
+import { decisionKeys, type Gate, type GateOption, type KeyBinding } from 'gatehouse-hitl-core';
 import { useMemo, useRef, useState } from 'react';
 import { ApiError, errorText } from '../api/client.js';
 import { type DecideBody, type DecideResult, decideGate } from '../api/gate-review.js';

@@ -1,4 +1,4 @@
-import type { Gate } from '@gatehouse/core';
+import type { Gate } from 'gatehouse-hitl-core';
 import type { ReactNode } from 'react';
 import { optionLabel, STATUS_LABEL } from './gate-labels.js';
 import { formatDateTime } from './time-format.js';

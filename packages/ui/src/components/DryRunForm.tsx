@@ -1,4 +1,4 @@
-import type { RiskLevel } from '@gatehouse/core';
+import type { RiskLevel } from 'gatehouse-hitl-core';
 import { type FormEvent, useState } from 'react';
 import { ApiError, errorText } from '../api/client.js';
 import { type DryRunRequest, type DryRunResult, dryRun, type PolicyFormat } from '../api/policy.js';

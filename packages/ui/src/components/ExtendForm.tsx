@@ -1,4 +1,4 @@
-import type { Gate } from '@gatehouse/core';
+import type { Gate } from 'gatehouse-hitl-core';
 import { type FormEvent, useId, useState } from 'react';
 import { errorText } from '../api/client.js';
 import { extendGate } from '../api/gate-review.js';

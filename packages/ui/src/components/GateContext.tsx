@@ -1,4 +1,4 @@
-import { type Gate, revealText } from '@gatehouse/core';
+import { type Gate, revealText } from 'gatehouse-hitl-core';
 import type { Ref } from 'react';
 import { Revealed } from './Revealed.js';
 

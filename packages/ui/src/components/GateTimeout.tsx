@@ -1,4 +1,4 @@
-import type { Gate, Role } from '@gatehouse/core';
+import type { Gate, Role } from 'gatehouse-hitl-core';
 import { ROLE_LABEL } from '../app/roles.js';
 import { Countdown } from './Countdown.js';
 import { formatDateTime } from './time-format.js';

@@ -1,4 +1,4 @@
-import { gateHasHiddenCharacters, revealText } from '@gatehouse/core';
+import { gateHasHiddenCharacters, revealText } from 'gatehouse-hitl-core';
 import { memo } from 'react';
 import { Link } from 'wouter';
 import type { Gate } from '../api/gates.js';

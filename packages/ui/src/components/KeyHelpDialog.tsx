@@ -1,4 +1,4 @@
-import { type Gate, keyHelpLines } from '@gatehouse/core';
+import { type Gate, keyHelpLines } from 'gatehouse-hitl-core';
 import { useId } from 'react';
 import { useModalDialog } from './use-modal-dialog.js';
 

@@ -1,4 +1,4 @@
-import type { Action } from '@gatehouse/core';
+import type { Action } from 'gatehouse-hitl-core';
 import { Revealed } from './Revealed.js';
 
 const COMMAND_KEYS = ['command', 'cmd', 'script'];

@@ -1,4 +1,4 @@
-import type { RiskLevel } from '@gatehouse/core';
+import type { RiskLevel } from 'gatehouse-hitl-core';
 
 const LABEL: Record<RiskLevel, string> = {
   low: 'Low risk',

@@ -1,4 +1,4 @@
-import type { RunStatus } from '@gatehouse/core';
+import type { RunStatus } from 'gatehouse-hitl-core';
 
 const LABEL: Record<RunStatus, string> = {
   running: 'Running',

@@ -1,4 +1,4 @@
-import type { GateOption } from '@gatehouse/core';
+import type { GateOption } from 'gatehouse-hitl-core';
 import { type FormEvent, type RefObject, useId } from 'react';
 
 export interface SteerValues {

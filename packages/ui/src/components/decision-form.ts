@@ -1,4 +1,4 @@
-import type { GateOption } from '@gatehouse/core';
+import type { GateOption } from 'gatehouse-hitl-core';
 import { ApiError } from '../api/client.js';
 
 /** The fields of the decision form a server error can point at. */

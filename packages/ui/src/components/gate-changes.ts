@@ -1,4 +1,4 @@
-import type { Gate } from '@gatehouse/core';
+import type { Gate } from 'gatehouse-hitl-core';
 import { diffTexts, type FileDiff, parseUnifiedDiff } from './diff-lines.js';
 
 type Fields = Readonly<Record<string, unknown>>;

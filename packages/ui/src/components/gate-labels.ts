@@ -1,4 +1,4 @@
-import type { Gate, GateStatus } from '@gatehouse/core';
+import type { Gate, GateStatus } from 'gatehouse-hitl-core';
 import type { DecideResult } from '../api/gate-review.js';
 
 export const STATUS_LABEL: Record<GateStatus, string> = {

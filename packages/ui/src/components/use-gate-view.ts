@@ -1,4 +1,4 @@
-import type { Gate } from '@gatehouse/core';
+import type { Gate } from 'gatehouse-hitl-core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type GateView, getGate } from '../api/gate-review.js';
 

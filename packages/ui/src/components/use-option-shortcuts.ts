@@ -1,4 +1,4 @@
-import { bindingForKey, type Gate, HELP_KEY, type KeyBinding } from '@gatehouse/core';
+import { bindingForKey, type Gate, HELP_KEY, type KeyBinding } from 'gatehouse-hitl-core';
 import { useEffect, useRef } from 'react';
 
 function isTextEntry(target: EventTarget | null): boolean {

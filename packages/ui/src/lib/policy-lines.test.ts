@@ -1,4 +1,4 @@
-import type { PolicyIssue } from '@gatehouse/core';
+import type { PolicyIssue } from 'gatehouse-hitl-core';
 import { describe, expect, it } from 'vitest';
 import { issueLine, issueSubject } from './policy-lines.js';
 

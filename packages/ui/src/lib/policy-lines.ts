@@ -1,4 +1,4 @@
-import type { PolicyIssue } from '@gatehouse/core';
+import type { PolicyIssue } from 'gatehouse-hitl-core';
 
 /** Lines of a policy text where each rule starts, by rule index (YAML block lists). */
 function ruleStartLines(lines: readonly string[]): number[] {

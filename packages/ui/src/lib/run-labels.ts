@@ -1,4 +1,4 @@
-import type { ApprovalMode, AutonomyLevel, PhaseType } from '@gatehouse/core';
+import type { ApprovalMode, AutonomyLevel, PhaseType } from 'gatehouse-hitl-core';
 
 export const AUTONOMY_LABEL: Record<AutonomyLevel, string> = {
   full: 'Full',

@@ -3,7 +3,7 @@ import {
   gateHasHiddenCharacters,
   HIDDEN_CHARACTERS_WARNING,
   revealText,
-} from '@gatehouse/core';
+} from 'gatehouse-hitl-core';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { ApiError, errorText } from '../api/client.js';

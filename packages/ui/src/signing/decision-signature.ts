@@ -1,4 +1,4 @@
-import { keyProofText, signedDecisionText } from '@gatehouse/core';
+import { keyProofText, signedDecisionText } from 'gatehouse-hitl-core';
 import { signText } from './browser-key.js';
 import type { StoredSigningKey } from './key-store.js';
 

@@ -1,4 +1,4 @@
-import type { Gate } from '@gatehouse/core';
+import type { Gate } from 'gatehouse-hitl-core';
 import { atLeast, ROLE_LABEL } from '../../app/roles.js';
 import type { User } from '../../app/session.js';
 

@@ -1,4 +1,4 @@
-import type { Briefing, Gate } from '@gatehouse/core';
+import type { Briefing, Gate } from 'gatehouse-hitl-core';
 import { isWorkspacePath } from '../../components/decision-form.js';
 import type { FileDiff } from '../../components/diff-lines.js';
 

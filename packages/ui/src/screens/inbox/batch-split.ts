@@ -1,4 +1,4 @@
-import { batchEligibility } from '@gatehouse/core';
+import { batchEligibility } from 'gatehouse-hitl-core';
 import type { Gate } from '../../api/gates.js';
 
 /** A selected gate a batch leaves out, and why. */
