@@ -3,7 +3,7 @@ import { GatehouseError } from 'gatehouse-hitl-core';
 import type { UserRecord } from 'gatehouse-hitl-store';
 import type { ServerConfig } from './config.js';
 import { openStore } from './main.js';
-import { insertLoginLink } from './services/sessions.js';
+import { insertLoginLink } from './services/people/sessions.js';
 
 /** A login link issued on the server host. */
 export interface HostLoginLink {

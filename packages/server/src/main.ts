@@ -9,7 +9,7 @@ import { type BusLog, createInProcessBus, type EventBus } from './events/bus.js'
 import { createPostgresBus } from './events/postgres-bus.js';
 import { drainServer } from './http/drain.js';
 import { createLogDestination } from './log-destination.js';
-import { bootstrap } from './services/admin-service.js';
+import { bootstrap } from './services/people/admin-service.js';
 
 export interface StartServerOptions {
   config: ServerConfig;

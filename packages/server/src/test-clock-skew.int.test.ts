@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { startServer } from './main.js';
-import { SESSION_TTL_MS } from './services/sessions.js';
+import { SESSION_TTL_MS } from './services/people/sessions.js';
 
 const FIVE_MINUTES = 5 * 60_000;
 

@@ -11,7 +11,7 @@ import { type ServerProcess, startServerProcess } from '../../server/src/testing
 import { launchChromium, openContext, type PageOptions } from './browser.js';
 
 /** The built web app `gatehouse serve` hands out (`npm run build` makes it). */
-export const UI_DIST = fileURLToPath(new URL('../dist/', import.meta.url));
+export const UI_DIST = fileURLToPath(new URL('../dist', import.meta.url));
 
 /** A person with a role, a password for the login form and a session for the API. */
 export interface Person {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 
 /** Where the tests leave a picture of each screen (kept out of git). */
-export const SCREENSHOT_DIR = fileURLToPath(new URL('../screenshots/', import.meta.url));
+export const SCREENSHOT_DIR = fileURLToPath(new URL('../screenshots', import.meta.url));
 
 /** Saves what the page shows now (the viewport) as `<name>.png`. */
 export async function screenshot(page: Page, name: string): Promise<string> {

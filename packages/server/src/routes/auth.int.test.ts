@@ -1,7 +1,7 @@
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { createFakeClock, keyProofText } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOGIN_LINK_TTL_MS, SESSION_TTL_MS } from '../services/sessions.js';
+import { LOGIN_LINK_TTL_MS, SESSION_TTL_MS } from '../services/people/sessions.js';
 import { bearer, createTestApp, TEST_PASSWORD, type TestApp, type TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];

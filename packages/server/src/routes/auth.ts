@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { bearerOf, requireAuthenticated, requireUser, SESSION_COOKIE } from '../http/principal.js';
 import type { Services } from '../services/index.js';
-import { SESSION_TTL_MS } from '../services/sessions.js';
+import { SESSION_TTL_MS } from '../services/people/sessions.js';
 import { agentSchema, nameSchema, sessionSchema, signingKeySchema, userSchema } from './people-schemas.js';
 
 const loginBody = z.strictObject({

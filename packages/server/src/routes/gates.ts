@@ -12,7 +12,7 @@ import type { AppContext } from '../context.js';
 import { requireAgent, requireAuthenticated, requireUser } from '../http/principal.js';
 import { plainResponseSerializer } from '../http/response-serializer.js';
 import type { Services } from '../services/index.js';
-import { assertStillValid } from '../services/stream-credentials.js';
+import { assertStillValid } from '../services/streams/stream-credentials.js';
 import { gateActionRoutes } from './gate-actions.js';
 import { gateIdSchema, gateWireSchema, interventionNoticeSchema, runIdSchema } from './gate-schemas.js';
 import { agentIdSchema, userIdSchema } from './people-schemas.js';

@@ -1,7 +1,7 @@
 import type { StreamEvent } from 'gatehouse-hitl-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SseSink } from '../http/sse.js';
-import { createStreamService } from '../services/stream-service.js';
+import { createStreamService } from '../services/streams/stream-service.js';
 import { openTestGate, postGate } from '../testing/gates.js';
 import { createRunViaApi, postIntervention } from '../testing/runs.js';
 import { openEventStream, type TestEventStream, type TestSseMessage } from '../testing/sse-client.js';

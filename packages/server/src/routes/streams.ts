@@ -7,8 +7,8 @@ import type { AppContext } from '../context.js';
 import { bearerOf, type Principal, requireAuthenticated, requireUser } from '../http/principal.js';
 import { openSse } from '../http/sse.js';
 import type { Services } from '../services/index.js';
-import type { StreamCredential } from '../services/stream-credentials.js';
-import { isInboxEvent } from '../services/stream-service.js';
+import type { StreamCredential } from '../services/streams/stream-credentials.js';
+import { isInboxEvent } from '../services/streams/stream-service.js';
 import { runIdSchema } from './gate-schemas.js';
 import { streamHeaders, streamQuery, streamResponse } from './run-schemas.js';
 

@@ -1,20 +1,20 @@
 import { createGateCatalog } from 'gatehouse-hitl-core';
 import type { AppContext } from '../context.js';
-import { createAdminServices } from './admin-service.js';
-import type { AgentService } from './agents.js';
-import { type AuditService, createAuditService } from './audit-service.js';
-import { type ConfidenceService, createConfidenceService } from './confidence-service.js';
-import { createGateService } from './gate-service.js';
-import { takeUnseenInterventions } from './interventions.js';
-import { createMetricsService, type MetricsService } from './metrics.js';
-import { createPolicyService, type PolicyService } from './policy-service.js';
-import { createRuleService, type RuleService } from './rule-service.js';
-import { createRunService } from './run-service.js';
-import type { SessionService } from './sessions.js';
-import { createStreamService, type StreamService } from './stream-service.js';
-import { createTimeoutSweeper, type TimeoutSweeper } from './timeout-sweeper.js';
+import { type AuditService, createAuditService } from './audit/audit-service.js';
+import { createGateService } from './gates/gate-service.js';
+import { createTimeoutSweeper, type TimeoutSweeper } from './gates/timeout-sweeper.js';
+import { createMetricsService, type MetricsService } from './metrics/metrics.js';
+import { createAdminServices } from './people/admin-service.js';
+import type { AgentService } from './people/agents.js';
+import type { SessionService } from './people/sessions.js';
+import type { UserService } from './people/users.js';
+import { createPolicyService, type PolicyService } from './policy/policy-service.js';
+import { createRuleService, type RuleService } from './policy/rule-service.js';
+import { type ConfidenceService, createConfidenceService } from './runs/confidence-service.js';
+import { takeUnseenInterventions } from './runs/interventions.js';
+import { createRunService } from './runs/run-service.js';
+import { createStreamService, type StreamService } from './streams/stream-service.js';
 import type { GateService, RunService } from './types.js';
-import type { UserService } from './users.js';
 import { createWebhookService, type WebhookService } from './webhook-service.js';
 
 /**

@@ -11,10 +11,10 @@ import type {
 import type { GateFilter, Page, RememberedRule, RunFilter } from 'gatehouse-hitl-store';
 import type { Principal } from '../http/principal.js';
 import type { CommitTools } from './commit.js';
-import type { InterventionInput, InterventionResult } from './interventions.js';
-import type { CheckpointInput, CheckpointResult, CompleteResult, ResumeView } from './run-phase.js';
-import type { RunView } from './run-records.js';
-import type { CreateRunInput } from './run-service.js';
+import type { InterventionInput, InterventionResult } from './runs/interventions.js';
+import type { CheckpointInput, CheckpointResult, CompleteResult, ResumeView } from './runs/run-phase.js';
+import type { RunView } from './runs/run-records.js';
+import type { CreateRunInput } from './runs/run-service.js';
 
 /** What an agent asks for: the policy decides allow / deny / gate. */
 export interface GateRequestInput {

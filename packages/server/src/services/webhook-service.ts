@@ -15,7 +15,7 @@ import { generateWebhookSecret } from '../webhooks/signature.js';
 import { checkWebhookUrl } from '../webhooks/url.js';
 import { createWebhookWorker } from '../webhooks/worker.js';
 import { commit } from './commit.js';
-import { invalidInput } from './gate-input.js';
+import { invalidInput } from './gates/gate-input.js';
 
 /** A webhook as the API shows it: never its secret. */
 export type WebhookView = Omit<WebhookRecord, 'secret'>;

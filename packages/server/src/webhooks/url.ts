@@ -1,4 +1,4 @@
-import { invalidInput } from '../services/gate-input.js';
+import { invalidInput } from '../services/gates/gate-input.js';
 
 const MAX_URL = 2048;
 

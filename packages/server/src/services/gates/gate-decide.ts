@@ -1,0 +1,296 @@
+import {
+  alwaysRefusal,
+  applyGateEvent,
+  authorizeDecision,
+  batchEligibility,
+  classifyAlwaysGated,
+  type Gate,
+  GatehouseError,
+  type GateTransition,
+  gateOutcomeFor,
+  hasRole,
+  isGatehouseError,
+  isTerminal,
+  needsSignature,
+  TIMEOUT_ACTOR,
+  toIso,
+} from 'gatehouse-hitl-core';
+import type { RememberedRule } from 'gatehouse-hitl-store';
+import type { Principal } from '../../http/principal.js';
+import { type CommitTools, commit } from '../commit.js';
+import { insertRememberedRule, type NewRule } from '../policy/rule-service.js';
+import type { BatchDecideItem, DecideInput, DecideResult } from '../types.js';
+import { announce, cleanText, type GateDeps, loadGate, withoutVersion } from './gate-common.js';
+import { invalidInput } from './gate-input.js';
+import { appendRunInstruction, refreshRunStatus } from './gate-run.js';
+import { resetRecovery } from './gate-triggers.js';
+import { assertOwnerMayDecide } from './owner-separation.js';
+import { decisionTextOf, type VerifiedSignature, verifyDecisionSignature } from './signatures.js';
+
+type User = Extract<Principal, { kind: 'user' }>;
+
+/** Thrown inside the commit when the conditional update found the gate changed; rolls it back. */
+class LostDecisionRace extends Error {}
+
+const ATTEMPTS = 5;
+
+/** The person deciding; agents never decide. */
+export function decider(principal: Principal): User {
+  if (principal.kind === 'anonymous') throw new GatehouseError('UNAUTHENTICATED', 'log in to decide gates');
+  if (principal.kind !== 'user')
+    throw new GatehouseError('FORBIDDEN', 'agents cannot decide gates; a person must');
+  return principal;
+}
+
+/** GATE_EXPIRED for a gate its deadline ended, else GATE_ALREADY_DECIDED naming the winner. */
+export function endedError(gate: Gate): GatehouseError {
+  const decision = gate.decision;
+  const winner =
+    decision === null
+      ? null
+      : { decidedBy: decision.decidedBy, option: decision.option, decidedAt: decision.decidedAt };
+  if (decision?.decidedBy === TIMEOUT_ACTOR) {
+    const at = gate.timeoutAt === null ? 'its deadline' : toIso(decision.decidedAt);
+    return new GatehouseError('GATE_EXPIRED', `gate ${gate.id} timed out at ${at}`, {
+      gateId: gate.id,
+      status: gate.status,
+      winner,
+    });
+  }
+  const by = winner === null ? '' : ` by ${winner.decidedBy} (${winner.option})`;
+  return new GatehouseError('GATE_ALREADY_DECIDED', `gate ${gate.id} was already decided${by}`, {
+    gateId: gate.id,
+    status: gate.status,
+    winner,
+  });
+}
+
+function rememberOf(gate: Gate, user: User, input: DecideInput): NewRule | null {
+  if (input.option !== 'approve_always') {
+    if (input.rememberScope !== undefined || input.rememberTtlSeconds !== undefined) {
+      throw invalidInput('remember', 'only an approve_always decision remembers a rule');
+    }
+    return null;
+  }
+  const tool = gate.action?.tool;
+  if (gate.action === null || tool === undefined) {
+    throw new GatehouseError('INVALID_OPTION', `gate ${gate.id} is not about a tool call; approve it once`, {
+      field: 'option',
+      option: input.option,
+    });
+  }
+  const refusal = alwaysRefusal(gate);
+  if (refusal !== null) {
+    throw new GatehouseError(
+      'INVALID_OPTION',
+      `gate ${gate.id} cannot be approved for always: ${refusal}; use approve`,
+      { field: 'option', option: input.option, categories: classifyAlwaysGated(gate.action) },
+    );
+  }
+  const scope = input.rememberScope ?? 'run';
+  if (scope === 'run' && gate.runId === null)
+    throw invalidInput('remember.scope', 'the gate has no run; use agent or global');
+  if (scope === 'agent' && gate.agentId === null)
+    throw invalidInput('remember.scope', 'the gate has no agent; use global');
+  if (scope === 'global' && !hasRole(user.role, 'tech_lead')) {
+    throw new GatehouseError(
+      'ROLE_TOO_LOW',
+      `a global rule needs the role tech_lead or higher (you are ${user.role})`,
+      {
+        required: 'tech_lead',
+        actual: user.role,
+      },
+    );
+  }
+  return {
+    scope,
+    tool,
+    runId: gate.runId,
+    agentId: gate.agentId,
+    createdBy: `user:${user.id}`,
+    ttlSeconds: input.rememberTtlSeconds ?? null,
+    sourceGateId: gate.id,
+  };
+}
+
+function transitionOf(gate: Gate, user: User, input: DecideInput, now: number): GateTransition {
+  return applyGateEvent(
+    gate,
+    {
+      type: 'decide',
+      option: input.option,
+      by: user.id,
+      reason: cleanText(input.reason),
+      feedback: cleanText(input.feedback),
+      instructions: cleanText(input.instructions),
+      affectedArtifacts: input.affectedArtifacts,
+      confirmApproval: input.confirmApproval,
+      // Only a signature that was checked is kept with the decision.
+      signature: needsSignature(gate) ? input.signature?.trim() : undefined,
+    },
+    now,
+  );
+}
+
+async function recordEnd(
+  deps: GateDeps,
+  tools: CommitTools,
+  next: Gate,
+  extra: { user: User; option: string; signature: VerifiedSignature | null; rule: NewRule | null },
+): Promise<RememberedRule | null> {
+  const decision = next.decision;
+  if (decision === null) return null;
+  await tools.audit({
+    kind: 'gate.decided',
+    actor: `user:${extra.user.id}`,
+    subject: next.id,
+    data: {
+      option: extra.option,
+      recordedOption: decision.option,
+      outcome: decision.outcome,
+      reason: decision.reason ?? null,
+      feedback: decision.feedback ?? null,
+      instructions: decision.instructions ?? null,
+      affectedArtifacts: decision.affectedArtifacts,
+      payloadHash: next.payloadHash,
+      approvals: next.approvals.map((vote) => vote.by),
+      signature: extra.signature?.signature ?? null,
+      publicKey: extra.signature?.publicKey ?? null,
+      signedText: extra.signature === null ? null : decisionTextOf(next, extra.option, decision),
+    },
+  });
+  await announce(tools, 'gate.decided', next, {
+    outcome: gateOutcomeFor(next),
+    option: decision.option,
+    decidedBy: decision.decidedBy,
+    ...(decision.instructions === undefined ? {} : { instructions: decision.instructions }),
+  });
+  if (decision.instructions !== undefined)
+    await appendRunInstruction(tools.tx, next.runId, decision.instructions);
+  const rule = extra.rule === null ? null : await insertRememberedRule(tools.tx, deps.ctx.ids, extra.rule);
+  if (next.type === 'recovery_escalation' && decision.option === 'retry')
+    await resetRecovery(tools.tx, next.runId);
+  await refreshRunStatus(tools.tx, next.runId);
+  return rule;
+}
+
+/** BATCH_NOT_ALLOWED naming the reason when one click for many gates may not end this one. */
+function checkBatchEligible(gate: Gate): void {
+  const verdict = batchEligibility(gate);
+  if (verdict.eligible) return;
+  throw new GatehouseError(
+    'BATCH_NOT_ALLOWED',
+    `gate ${gate.id} cannot be decided in a batch: ${verdict.reason}; open it and decide it on its own`,
+    { gateId: gate.id, rule: verdict.rule, reason: verdict.reason },
+  );
+}
+
+interface DecideRequest {
+  user: User;
+  gateId: string;
+  input: DecideInput;
+  /** One click for many gates: only batch-eligible gates may be ended. */
+  batch: boolean;
+}
+
+async function decideInCommit(
+  deps: GateDeps,
+  tools: CommitTools,
+  request: DecideRequest,
+): Promise<DecideResult> {
+  const { tx } = tools;
+  const { user, gateId, input } = request;
+  const stored = await loadGate(tx, gateId);
+  const gate = withoutVersion(stored);
+  if (isTerminal(gate.status)) throw endedError(gate);
+  if (request.batch) checkBatchEligible(gate);
+  authorizeDecision(gate, { kind: 'user', id: user.id, role: user.role });
+  await assertOwnerMayDecide(deps, tx, { gate, userId: user.id, option: input.option });
+  const transition = transitionOf(gate, user, input, tx.now);
+  if (!transition.changed) return { gate, decision: null, rule: null };
+  const rule = rememberOf(gate, user, input);
+  const signature = needsSignature(gate)
+    ? verifyDecisionSignature({
+        gate,
+        option: input.option,
+        words: { reason: input.reason, feedback: input.feedback, instructions: input.instructions },
+        signature: input.signature,
+        keys: await tx.listSigningKeys(user.id),
+      })
+    : null;
+  const next = transition.gate;
+  if (!(await tx.updateGate(next, stored.version, { beforeDeadline: true }))) throw new LostDecisionRace();
+  if (!transition.ended) {
+    const data = { option: input.option, approvals: next.approvals.length, required: next.requiredApprovals };
+    await tools.audit({ kind: 'gate.vote', actor: `user:${user.id}`, subject: gate.id, data });
+    await announce(tools, 'gate.vote', next, data);
+    return { gate: next, decision: null, rule: null };
+  }
+  const created = await recordEnd(deps, tools, next, { user, option: input.option, signature, rule });
+  return { gate: next, decision: next.decision, rule: created };
+}
+
+/**
+ * Decides a gate: the first valid decision wins by a conditional update that also checks the
+ * deadline; a lost race is retried (N-of-M votes) until the gate has ended.
+ */
+export function decideGate(
+  deps: GateDeps,
+  principal: Principal,
+  gateId: string,
+  input: DecideInput,
+): Promise<DecideResult> {
+  return decideWithRetry(deps, { user: decider(principal), gateId, input, batch: false });
+}
+
+async function decideWithRetry(deps: GateDeps, request: DecideRequest): Promise<DecideResult> {
+  const { gateId } = request;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await commit(deps.ctx, (tools) => decideInCommit(deps, tools, request));
+    } catch (error) {
+      if (!(error instanceof LostDecisionRace)) throw error;
+      if (attempt >= ATTEMPTS) {
+        throw new GatehouseError(
+          'CONFLICT',
+          `gate ${gateId} kept changing underneath; read it again and retry`,
+          {
+            gateId,
+          },
+        );
+      }
+    }
+  }
+}
+
+/**
+ * Decides up to 100 gates with one option, each in its own commit; refusals are reported per gate,
+ * including BATCH_NOT_ALLOWED for every gate a batch may not end, whichever client sent it.
+ */
+export async function decideGates(
+  deps: GateDeps,
+  principal: Principal,
+  input: { gateIds: string[]; option: string; reason?: string | undefined },
+): Promise<BatchDecideItem[]> {
+  const user = decider(principal);
+  const gateIds = [...new Set(input.gateIds)];
+  const decision = { option: input.option, reason: input.reason };
+  return Promise.all(
+    gateIds.map(async (gateId): Promise<BatchDecideItem> => {
+      try {
+        const { gate } = await decideWithRetry(deps, { user, gateId, input: decision, batch: true });
+        return { gateId, ok: true, status: gate.status };
+      } catch (error) {
+        if (!isGatehouseError(error)) {
+          deps.ctx.log.error({ err: error, gateId }, 'batch decision failed');
+          return { gateId, ok: false, error: { code: 'INTERNAL', message: 'internal error', details: {} } };
+        }
+        return {
+          gateId,
+          ok: false,
+          error: { code: error.code, message: error.message, details: { ...error.details } },
+        };
+      }
+    }),
+  );
+}

@@ -1,0 +1,307 @@
+import {
+  assertRunMayAct,
+  canonicalJson,
+  defaultEventOf,
+  type GatedVerdict,
+  GatehouseError,
+  gateSettingsOf,
+  isReadOnlyTool,
+  openGate,
+  type PolicyRequest,
+  type Run,
+  type RunAct,
+  type Verdict,
+} from 'gatehouse-hitl-core';
+import type { IdempotencyRecord, Store, StoreTx } from 'gatehouse-hitl-store';
+import { sha256Hex } from '../../auth/secrets.js';
+import type { Principal } from '../../http/principal.js';
+import { type CommitTools, commit } from '../commit.js';
+import { currentHold, type RunDocument } from '../runs/run-records.js';
+import type { GateRequestInput, GateRequestResult } from '../types.js';
+import { cleanContext, type GateDeps, gateTitle } from './gate-common.js';
+import { actionOf, evaluateRequest } from './gate-evaluate.js';
+import { invalidInput } from './gate-input.js';
+import { checkArtifacts, insertOpenedGate, payloadHashOf } from './gate-opening.js';
+import { applyTriggerRules } from './gate-triggers.js';
+
+/** The answer as stored under the idempotency key; interventions are added fresh on every reply. */
+type StoredAnswer = Omit<GateRequestResult, 'interventions'>;
+
+type Attempt = { kind: 'answer'; answer: StoredAnswer } | { kind: 'paused'; runId: string };
+
+/** Thrown inside the commit when another request stored the same key first; rolls this one back. */
+class LostIdempotencyRace extends Error {}
+
+const PAUSED_RECHECK_MS = 1000;
+
+interface Prepared {
+  agentId: string;
+  input: GateRequestInput;
+  key: string | null;
+  /** Hash of the body an idempotency key is bound to; empty without a key. */
+  requestHash: string;
+}
+
+function prepare(principal: Principal, input: GateRequestInput): Prepared {
+  if (principal.kind !== 'agent') {
+    throw new GatehouseError('FORBIDDEN', 'only agent tokens ask for gates; people decide them');
+  }
+  if ((input.tool === undefined) === (input.operation === undefined)) {
+    throw invalidInput('tool', 'give exactly one of tool or operation');
+  }
+  checkArtifacts(input.artifacts);
+  const { idempotencyKey, ...body } = input;
+  const key = idempotencyKey ?? null;
+  return {
+    agentId: principal.id,
+    input: body,
+    key,
+    requestHash: key === null ? '' : sha256Hex(canonicalJson(body)),
+  };
+}
+
+function replay(stored: IdempotencyRecord, prepared: Prepared): Attempt {
+  if (stored.requestHash !== prepared.requestHash) {
+    throw new GatehouseError(
+      'IDEMPOTENCY_MISMATCH',
+      `Idempotency-Key "${stored.key}" was already used with a different request body; use a new key`,
+      { field: 'Idempotency-Key', key: stored.key },
+    );
+  }
+  return { kind: 'answer', answer: stored.response as StoredAnswer };
+}
+
+/** What a request does to its run: reads pass every hold; a new plan is the way out of planning. */
+function actOf(input: GateRequestInput): RunAct {
+  if (isReadOnlyTool(input.tool)) return 'read';
+  return input.event === 'planning_complete' ? 'plan' : 'tool_request';
+}
+
+async function activeRun(
+  tx: StoreTx,
+  agentId: string,
+  input: GateRequestInput,
+): Promise<RunDocument | 'paused' | null> {
+  const { runId } = input;
+  if (runId === undefined) return null;
+  const run: RunDocument | null = await tx.getRun(runId);
+  if (run === null) throw new GatehouseError('NOT_FOUND', `no run ${runId}`, { runId });
+  // Another agent's run is as unknown as a missing one.
+  if (run.agentId !== agentId) throw new GatehouseError('NOT_FOUND', `no run ${runId}`, { runId });
+  switch (run.status) {
+    case 'running':
+    case 'waiting':
+      assertRunMayAct(runId, currentHold(run), actOf(input));
+      return run;
+    case 'paused':
+      return 'paused';
+    case 'stopped':
+      throw new GatehouseError('RUN_STOPPED', `run ${runId} was stopped; no further requests are allowed`, {
+        runId,
+        status: run.status,
+      });
+    default:
+      throw new GatehouseError('RUN_NOT_ACTIVE', `run ${runId} is ${run.status}; start a new run`, {
+        runId,
+        status: run.status,
+      });
+  }
+}
+
+const MAX_PROFILES = 10_000;
+// Agents are never changed once registered, so each store's profiles are read once.
+const profilesByStore = new WeakMap<Store, Map<string, string | null>>();
+
+async function agentProfile(deps: GateDeps, tx: StoreTx, agentId: string): Promise<string | null> {
+  let profiles = profilesByStore.get(deps.ctx.store);
+  if (profiles === undefined) {
+    profiles = new Map();
+    profilesByStore.set(deps.ctx.store, profiles);
+  }
+  const known = profiles.get(agentId);
+  if (known !== undefined) return known;
+  const agent = await tx.getAgent(agentId);
+  if (agent === null) return null;
+  if (profiles.size >= MAX_PROFILES) profiles.clear();
+  profiles.set(agentId, agent.profile);
+  return agent.profile;
+}
+
+async function policyRequestOf(deps: GateDeps, tx: StoreTx, prepared: Prepared, run: Run | null) {
+  const { agentId, input } = prepared;
+  const request: PolicyRequest = {
+    event: input.event ?? defaultEventOf(input),
+    args: input.args ?? {},
+    agent: { id: agentId, profile: await agentProfile(deps, tx, agentId) },
+    ...(input.tool === undefined ? {} : { tool: input.tool }),
+    ...(input.operation === undefined ? {} : { operation: input.operation }),
+    ...(input.risk === undefined ? {} : { risk: input.risk }),
+    ...(input.confidence === undefined ? {} : { confidence: input.confidence }),
+    ...(input.gateType === undefined ? {} : { gateType: input.gateType }),
+    ...(input.artifacts === undefined ? {} : { impact: { files: input.artifacts } }),
+    ...(run === null ? {} : { run: { id: run.id, autonomy: run.autonomy, approvalMode: run.approvalMode } }),
+  };
+  return request;
+}
+
+async function answerAtOnce(
+  tools: CommitTools,
+  prepared: Prepared,
+  verdict: Exclude<Verdict, GatedVerdict>,
+  payloadHash: string,
+): Promise<StoredAnswer> {
+  const outcome = verdict.outcome === 'allowed' ? 'allowed' : 'denied';
+  const { input, agentId } = prepared;
+  const data = {
+    ruleId: verdict.ruleId,
+    reason: verdict.reason,
+    via: verdict.via,
+    payloadHash,
+    tool: input.tool ?? null,
+    operation: input.operation ?? null,
+    event: input.event ?? null,
+    runId: input.runId ?? null,
+  };
+  const subject = input.runId ?? agentId;
+  await tools.audit({ kind: `request.${outcome}`, actor: `agent:${agentId}`, subject, data });
+  await tools.emit({ type: `request.${outcome}`, runId: input.runId ?? null, agentId, gateId: null, data });
+  return { outcome, gate: null, gateId: null, ruleId: verdict.ruleId, reason: verdict.reason, payloadHash };
+}
+
+async function answerWithGate(
+  deps: GateDeps,
+  tools: CommitTools,
+  prepared: Prepared,
+  gated: { verdict: GatedVerdict; alwaysGated: boolean },
+): Promise<StoredAnswer> {
+  const { input, agentId } = prepared;
+  const { verdict } = gated;
+  const action = actionOf({ tool: input.tool, operation: input.operation, args: input.args ?? {} });
+  const payloadHash = payloadHashOf(action);
+  const gate = openGate(
+    {
+      ...gateSettingsOf(verdict, input, {
+        definition: deps.catalog.get(verdict.gate.type),
+        alwaysGated: gated.alwaysGated,
+      }),
+      title: gateTitle(input.title, action),
+      action,
+      payloadHash,
+      context: cleanContext(input.context),
+      artifacts: input.artifacts ?? [],
+      confidence: input.confidence ?? null,
+      requestedBy: `agent:${agentId}`,
+      runId: input.runId ?? null,
+      agentId,
+    },
+    { now: tools.tx.now, id: deps.ctx.ids.next('gate'), catalog: deps.catalog },
+  );
+  await insertOpenedGate(tools, gate, { reason: verdict.reason, via: verdict.via });
+  return {
+    outcome: 'gated',
+    gate,
+    gateId: gate.id,
+    ruleId: verdict.ruleId,
+    reason: verdict.reason,
+    payloadHash,
+  };
+}
+
+async function attemptInCommit(deps: GateDeps, tools: CommitTools, prepared: Prepared): Promise<Attempt> {
+  const { tx } = tools;
+  const { agentId, input, key } = prepared;
+  if (key !== null) {
+    const stored = await tx.getIdempotency(agentId, key);
+    if (stored !== null) return replay(stored, prepared);
+  }
+  const run = await activeRun(tx, agentId, input);
+  if (run === 'paused') return { kind: 'paused', runId: input.runId as string };
+  const request = await policyRequestOf(deps, tx, prepared, run);
+  const evaluation = await evaluateRequest(tx, {
+    policy: deps.policies.current(),
+    catalog: deps.catalog,
+    request,
+    run,
+    autoProceedDelayMs: deps.autoProceedDelayMs,
+  });
+  const { alwaysGated } = evaluation;
+  const { verdict, context } = await applyTriggerRules(tx, run, evaluation.verdict, input.context);
+  const answer =
+    verdict.outcome === 'gated'
+      ? await answerWithGate(
+          deps,
+          tools,
+          { ...prepared, input: { ...input, context } },
+          { verdict, alwaysGated },
+        )
+      : await answerAtOnce(tools, prepared, verdict, payloadHashOf(actionOf(request)));
+  if (key !== null) {
+    const record = {
+      scope: agentId,
+      key,
+      requestHash: prepared.requestHash,
+      response: answer,
+      createdAt: tx.now,
+    };
+    if (!(await tx.putIdempotency(record))) throw new LostIdempotencyRace();
+  }
+  return { kind: 'answer', answer };
+}
+
+async function attempt(deps: GateDeps, prepared: Prepared): Promise<Attempt> {
+  try {
+    return await commit(deps.ctx, (tools) => attemptInCommit(deps, tools, prepared));
+  } catch (error) {
+    if (!(error instanceof LostIdempotencyRace) || prepared.key === null) throw error;
+    const key = prepared.key;
+    const stored = await deps.ctx.store.read((tx) => tx.getIdempotency(prepared.agentId, key));
+    if (stored === null) throw error;
+    return replay(stored, prepared);
+  }
+}
+
+/** Resolves on the next stream event of the run (a resume, say), after `ms`, or when the service closes. */
+function nextRunEvent(deps: GateDeps, runId: string, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      unsubscribe();
+      deps.waiters.closing.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const unsubscribe = deps.ctx.bus.subscribe((event) => {
+      if (event.runId === runId) done();
+    });
+    deps.waiters.closing.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * Decides an agent's request: allowed, denied or a gate, with its audit event in one commit.
+ * A paused run's request is held until it resumes (up to `pausedRunHoldMs`).
+ */
+export async function requestGate(
+  deps: GateDeps,
+  principal: Principal,
+  input: GateRequestInput,
+): Promise<GateRequestResult> {
+  const prepared = prepare(principal, input);
+  const started = Date.now();
+  for (;;) {
+    const result = await attempt(deps, prepared);
+    if (result.kind === 'answer') {
+      const runId = prepared.input.runId;
+      const interventions = runId === undefined ? [] : await deps.interventions(runId);
+      return { ...result.answer, interventions };
+    }
+    const remaining = deps.ctx.config.pausedRunHoldMs - (Date.now() - started);
+    if (remaining <= 0 || deps.waiters.closing.aborted) {
+      throw new GatehouseError('RUN_NOT_ACTIVE', `run ${result.runId} is paused; retry after it resumes`, {
+        runId: result.runId,
+        status: 'paused',
+      });
+    }
+    await nextRunEvent(deps, result.runId, Math.min(remaining, PAUSED_RECHECK_MS));
+  }
+}

@@ -1,0 +1,89 @@
+import { buildBriefing, type Gate, type GateCatalog, GatehouseError } from 'gatehouse-hitl-core';
+import type { GateFilter } from 'gatehouse-hitl-store';
+import type { AppContext } from '../../context.js';
+import type { Principal } from '../../http/principal.js';
+import { commit } from '../commit.js';
+import type { PolicyService } from '../policy/policy-service.js';
+import type { GateService, InterventionNotice } from '../types.js';
+import { assertCanRead, type GateDeps, loadGate, withoutVersion } from './gate-common.js';
+import { decideGate, decideGates } from './gate-decide.js';
+import { autoProceedDelayOf } from './gate-evaluate.js';
+import { assignGate, consumedAt, consumeGate, extendGate, steerFailed } from './gate-manage.js';
+import { openDirectGate } from './gate-opening.js';
+import { requestGate } from './gate-request.js';
+import { createGateWaiters, waitForGate } from './gate-wait.js';
+
+/** What the gate service is built from; `interventions` comes from the run service when there is one. */
+export interface GateServiceOptions {
+  catalog: GateCatalog;
+  policies: PolicyService;
+  interventions?: (runId: string) => Promise<InterventionNotice[]>;
+}
+
+async function readGate(ctx: AppContext, principal: Principal, gateId: string): Promise<Gate> {
+  const gate = withoutVersion(await ctx.store.read((tx) => loadGate(tx, gateId)));
+  assertCanRead(principal, gate);
+  return gate;
+}
+
+function briefingOf(ctx: AppContext, gate: Gate): unknown {
+  try {
+    return buildBriefing(gate);
+  } catch (error) {
+    ctx.log.warn({ err: error, gateId: gate.id }, 'briefing could not be built');
+    return null;
+  }
+}
+
+function listFilter(principal: Principal, filter: GateFilter): GateFilter {
+  if (principal.kind !== 'agent') return filter;
+  if (filter.agentId !== undefined && filter.agentId !== principal.id) {
+    throw new GatehouseError('FORBIDDEN', 'agents can only list their own gates', { field: 'agentId' });
+  }
+  return { ...filter, agentId: principal.id };
+}
+
+/** Creates the gate service: requests, decisions, waits and the rest of a gate's life. */
+export function createGateService(ctx: AppContext, options: GateServiceOptions): GateService {
+  const waiters = createGateWaiters(ctx.bus);
+  const deps: GateDeps = {
+    ctx,
+    catalog: options.catalog,
+    policies: options.policies,
+    waiters,
+    autoProceedDelayMs: autoProceedDelayOf(ctx.config.confidenceEnv),
+    interventions: async (runId) => {
+      if (options.interventions === undefined) return [];
+      try {
+        return await options.interventions(runId);
+      } catch (error) {
+        ctx.log.warn({ err: error, runId }, 'interventions could not be read');
+        return [];
+      }
+    },
+  };
+  return {
+    request: (principal, input) => requestGate(deps, principal, input),
+    open: (input, openOptions) => commit(ctx, (tools) => openDirectGate(deps, tools, input, openOptions)),
+    openInCommit: (tools, input, openOptions) => openDirectGate(deps, tools, input, openOptions),
+    get: (principal, gateId) => readGate(ctx, principal, gateId),
+
+    async view(principal, gateId) {
+      const gate = await readGate(ctx, principal, gateId);
+      const used = gate.status === 'approved' ? await consumedAt(deps, gateId) : null;
+      return { gate, briefing: briefingOf(ctx, gate), consumedAt: used };
+    },
+
+    list: (principal, filter) => ctx.store.read((tx) => tx.listGates(listFilter(principal, filter))),
+    decide: (principal, gateId, input) => decideGate(deps, principal, gateId, input),
+    decideBatch: (principal, input) => decideGates(deps, principal, input),
+    wait: (principal, gateId, timeoutMs, signal) =>
+      waitForGate(deps, { principal, gateId, timeoutMs, signal }),
+    extend: (principal, gateId, seconds) => extendGate(deps, principal, gateId, seconds),
+    assign: (principal, gateId, assignees) => assignGate(deps, principal, gateId, assignees),
+    consume: (principal, gateId, payloadHash) => consumeGate(deps, principal, gateId, payloadHash),
+    steerFailed: (principal, gateId, reason) => steerFailed(deps, principal, gateId, reason),
+    waiting: () => waiters.count(),
+    close: () => waiters.close(),
+  };
+}

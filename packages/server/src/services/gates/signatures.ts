@@ -1,0 +1,76 @@
+import { verify } from 'node:crypto';
+import {
+  type Gate,
+  GatehouseError,
+  type SignedDecisionFields,
+  signedDecisionText,
+} from 'gatehouse-hitl-core';
+import type { SigningKeyRecord } from 'gatehouse-hitl-store';
+import { parseEd25519PublicKey } from '../../auth/keys.js';
+
+/** A signature that verified, and the registered key it verified with. */
+export interface VerifiedSignature {
+  signature: string;
+  publicKey: string;
+  keyId: string;
+}
+
+function decodeSignature(signature: string): Buffer | null {
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(signature)) return null;
+  const bytes = Buffer.from(signature, /[-_]/.test(signature) ? 'base64url' : 'base64');
+  return bytes.length === 64 ? bytes : null;
+}
+
+function verifiesWith(key: SigningKeyRecord, message: Buffer, signature: Buffer): boolean {
+  try {
+    return verify(null, message, parseEd25519PublicKey(key.publicKey), signature);
+  } catch {
+    return false;
+  }
+}
+
+/** The words sent with a decision, as the person typed them. */
+export type DecisionWords = Pick<SignedDecisionFields, 'reason' | 'feedback' | 'instructions'>;
+
+/** The signed text of a decision on `gate`: core's one builder, so every signer and verifier agree. */
+export function decisionTextOf(gate: Gate, option: string, words: DecisionWords): string {
+  return signedDecisionText({ gateId: gate.id, option, payloadHash: gate.payloadHash, ...words });
+}
+
+/**
+ * Checks a decision's Ed25519 signature over core's `signedDecisionText` (gate, option, payload
+ * hash, reason, feedback, instructions) against the person's own unrevoked keys; throws
+ * SIGNATURE_REQUIRED or SIGNATURE_INVALID.
+ */
+export function verifyDecisionSignature(options: {
+  gate: Gate;
+  option: string;
+  words?: DecisionWords;
+  signature: string | undefined;
+  keys: readonly SigningKeyRecord[];
+}): VerifiedSignature {
+  const { gate, option, signature, keys } = options;
+  const text = decisionTextOf(gate, option, options.words ?? {});
+  if (signature === undefined || signature.trim() === '') {
+    throw new GatehouseError(
+      'SIGNATURE_REQUIRED',
+      `gate ${gate.id} needs a signed decision: sign details.signedText with your registered Ed25519 key and send it as signature`,
+      { field: 'signature', gateId: gate.id, signedText: text },
+    );
+  }
+  const bytes = decodeSignature(signature.trim());
+  const message = Buffer.from(text, 'utf8');
+  const active = keys.filter((key) => key.revokedAt === null);
+  const key =
+    bytes === null ? undefined : active.find((candidate) => verifiesWith(candidate, message, bytes));
+  if (key === undefined) {
+    throw new GatehouseError(
+      'SIGNATURE_INVALID',
+      active.length === 0
+        ? 'signature: you have no registered signing key; register one with POST /v1/me/keys'
+        : 'signature: does not verify with any of your registered keys over details.signedText',
+      { field: 'signature', gateId: gate.id, signedText: text, keys: active.length },
+    );
+  }
+  return { signature: signature.trim(), publicKey: key.publicKey, keyId: key.id };
+}

@@ -1,0 +1,187 @@
+import type { Gate } from 'gatehouse-hitl-core';
+import type { StreamEvent } from 'gatehouse-hitl-store';
+import type { AppContext } from '../../context.js';
+import { isHumanDecision, type MetricsSummary, type RequestCounts, summarize } from './metrics-summary.js';
+import { createCounter, createHistogram, renderGauge } from './prometheus.js';
+
+/** Audit kinds of requests the policy answered at once; gated requests are counted from the gates table. */
+export const REQUEST_AUDIT_KINDS = { allowed: 'request.allowed', denied: 'request.denied' } as const;
+
+const DECISION_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21_600, 86_400];
+const PAGE = 500;
+
+/** Prometheus counters kept from bus events and HTTP responses, plus the store-based summary. */
+export interface MetricsService {
+  observeHttp(method: string, route: string, status: number): void;
+  /** The Prometheus text exposition. */
+  render(): Promise<string>;
+  /** Escalation rate, approval rate and time to decision, from the store, so they survive restarts. */
+  summary(): Promise<MetricsSummary>;
+  /** Resolves once every bus event seen so far has been counted (for tests). */
+  settled(): Promise<void>;
+  close(): void;
+}
+
+async function allGates(ctx: AppContext): Promise<Gate[]> {
+  const gates: Gate[] = [];
+  let cursor: string | null = null;
+  do {
+    const filter: { limit: number; cursor?: string } =
+      cursor === null ? { limit: PAGE } : { limit: PAGE, cursor };
+    const page = await ctx.store.read((tx) => tx.listGates(filter));
+    gates.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return gates;
+}
+
+function agentOfActor(actor: string): string | null {
+  return actor.startsWith('agent:') ? actor.slice('agent:'.length) : null;
+}
+
+async function requestCounts(ctx: AppContext): Promise<RequestCounts> {
+  const counts: RequestCounts = new Map();
+  for (const [outcome, kind] of Object.entries(REQUEST_AUDIT_KINDS) as ['allowed' | 'denied', string][]) {
+    let cursor: string | null = null;
+    do {
+      const page = await ctx.store.queryAudit(
+        cursor === null ? { kind, limit: PAGE } : { kind, limit: PAGE, cursor },
+      );
+      for (const event of page.items) {
+        const agentId = agentOfActor(event.actor);
+        const entry = counts.get(agentId) ?? { allowed: 0, denied: 0 };
+        entry[outcome] += 1;
+        counts.set(agentId, entry);
+      }
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+  }
+  return counts;
+}
+
+/** Creates the metrics service and subscribes it to the bus. */
+export function createMetricsService(ctx: AppContext): MetricsService {
+  const http = createCounter('gatehouse_http_requests_total', 'HTTP requests by method, route and status.');
+  const opened = createCounter('gatehouse_gates_opened_total', 'Gates opened, by gate type.');
+  const decided = createCounter('gatehouse_gates_decided_total', 'Gates ended, by gate type and outcome.');
+  const requests = createCounter(
+    'gatehouse_requests_total',
+    'Agent requests by outcome (allowed, denied, gated).',
+  );
+  const escalated = createCounter(
+    'gatehouse_confidence_escalations_total',
+    'Confidence reports that opened a gate.',
+  );
+  const decisionTime = createHistogram(
+    'gatehouse_gate_decision_seconds',
+    'Time from a gate opening to a person deciding it, by gate type.',
+    DECISION_BUCKETS,
+  );
+  const ended = { approved: 0, answered: 0 };
+  let pendingWork: Promise<void> = Promise.resolve();
+
+  async function gateOf(event: StreamEvent): Promise<Gate | null> {
+    if (event.gateId === null) return null;
+    const gateId = event.gateId;
+    return ctx.store.read((tx) => tx.getGate(gateId));
+  }
+
+  async function count(event: StreamEvent): Promise<void> {
+    switch (event.type) {
+      case 'request.allowed':
+        requests.inc({ outcome: 'allowed' });
+        return;
+      case 'request.denied':
+        requests.inc({ outcome: 'denied' });
+        return;
+      case 'confidence.escalated':
+        escalated.inc();
+        return;
+      case 'gate.opened': {
+        const gate = await gateOf(event);
+        opened.inc({ type: gate?.type ?? 'unknown' });
+        if (gate?.requestedBy?.startsWith('agent:')) requests.inc({ outcome: 'gated' });
+        return;
+      }
+      case 'gate.decided':
+      case 'gate.expired': {
+        const gate = await gateOf(event);
+        if (!gate || gate.status === 'pending') return;
+        decided.inc({ type: gate.type, outcome: gate.status });
+        if (gate.status !== 'expired' && gate.status !== 'cancelled') ended.answered += 1;
+        if (gate.status === 'approved') ended.approved += 1;
+        if (isHumanDecision(gate) && gate.decision) {
+          decisionTime.observe(Math.max(0, gate.decision.decidedAt - gate.createdAt) / 1000, {
+            type: gate.type,
+          });
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  // Each node counts what it committed, so the counters of a cluster's nodes add up.
+  const unsubscribe = ctx.bus.subscribe(
+    (event) => {
+      pendingWork = pendingWork
+        .then(() => count(event))
+        .catch((err: unknown) => ctx.log.warn({ err, type: event.type }, 'metrics could not count an event'));
+    },
+    { localOnly: true },
+  );
+
+  function rate(numerator: number, denominator: number): number {
+    return denominator === 0 ? 0 : numerator / denominator;
+  }
+
+  return {
+    observeHttp(method, route, status) {
+      http.inc({ method, route, status: String(status) });
+    },
+
+    async render() {
+      const pending = await ctx.store.read((tx) => tx.countGates({ status: 'pending' }));
+      const gated = requests.get({ outcome: 'gated' });
+      const all = gated + requests.get({ outcome: 'allowed' }) + requests.get({ outcome: 'denied' });
+      return `${[
+        http.render(),
+        requests.render(),
+        opened.render(),
+        decided.render(),
+        escalated.render(),
+        decisionTime.render(),
+        renderGauge('gatehouse_gates_pending', 'Gates waiting for a decision now.', pending),
+        renderGauge(
+          'gatehouse_escalation_rate',
+          'Share of agent requests that opened a gate, since this node started.',
+          rate(gated, all),
+        ),
+        renderGauge(
+          'gatehouse_approval_rate',
+          'Share of ended gates that were approved, since this node started.',
+          rate(ended.approved, ended.answered),
+        ),
+        [
+          '# HELP gatehouse_log_dropped_total Log lines dropped because the log destination failed or fell behind.',
+          '# TYPE gatehouse_log_dropped_total counter',
+          `gatehouse_log_dropped_total ${ctx.logDropped()}`,
+        ].join('\n'),
+      ].join('\n')}\n`;
+    },
+
+    async summary() {
+      const [gates, counts] = await Promise.all([allGates(ctx), requestCounts(ctx)]);
+      return summarize(gates, counts, ctx.clock.now());
+    },
+
+    settled() {
+      return pendingWork;
+    },
+
+    close() {
+      unsubscribe();
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import type { AppContext } from '../../context.js';
+import { commit } from '../commit.js';
+import { type AgentService, createAgentService } from './agents.js';
+import { createSessionService, type SessionService } from './sessions.js';
+import { createUserService, type UserService } from './users.js';
+
+/** People, agents and sessions. */
+export interface AdminServices {
+  users: UserService;
+  agents: AgentService;
+  sessions: SessionService;
+}
+
+/** What the first start produced: a one-time login link for the new admin, or nothing on later starts. */
+export interface BootstrapResult {
+  created: boolean;
+  loginToken: string | null;
+  expiresAt: number | null;
+  /** On a later start: no admin who is not disabled has a password, so one may be locked out. */
+  noAdminPassword: boolean;
+}
+
+export function createAdminServices(ctx: AppContext): AdminServices {
+  const sessions = createSessionService(ctx);
+  return {
+    users: createUserService(ctx, sessions),
+    agents: createAgentService(ctx),
+    sessions,
+  };
+}
+
+/**
+ * On first start (no person exists) creates `admin` with no password and a one-time login link;
+ * does nothing when anyone exists, so restarts never add a second admin. A later link comes from
+ * `gatehouse admin login-link` on the server host, or from another admin.
+ */
+export async function bootstrap(ctx: AppContext, sessions: SessionService): Promise<BootstrapResult> {
+  return commit(ctx, async ({ tx, audit }) => {
+    const users = await tx.listUsers();
+    if (users.length > 0) {
+      const withPassword = users.some((u) => u.role === 'admin' && !u.disabled && u.passwordHash !== null);
+      return { created: false, loginToken: null, expiresAt: null, noAdminPassword: !withPassword };
+    }
+    const id = ctx.ids.next('user');
+    await tx.insertUser({
+      id,
+      name: 'admin',
+      role: 'admin',
+      passwordHash: null,
+      disabled: false,
+      createdAt: tx.now,
+    });
+    await audit({
+      kind: 'user.created',
+      actor: 'system',
+      subject: id,
+      data: { name: 'admin', role: 'admin', via: 'first_start' },
+    });
+    const link = await sessions.issueLoginLink(tx, id, 'system');
+    return { created: true, loginToken: link.token, expiresAt: link.expiresAt, noAdminPassword: false };
+  });
+}

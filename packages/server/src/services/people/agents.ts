@@ -1,0 +1,119 @@
+import { type Agent, type AutonomyLevel, GatehouseError } from 'gatehouse-hitl-core';
+import type { StoreTx } from 'gatehouse-hitl-store';
+import { generateToken, hashToken } from '../../auth/secrets.js';
+import type { AppContext } from '../../context.js';
+import { commit } from '../commit.js';
+
+export interface CreateAgentInput {
+  name: string;
+  profile?: string | undefined;
+  autonomy?: AutonomyLevel | undefined;
+}
+
+/** Agents and their API tokens; tokens are shown once and stored only as hashes. */
+export interface AgentService {
+  create(actorId: string, input: CreateAgentInput): Promise<{ agent: Agent; token: string }>;
+  list(): Promise<Agent[]>;
+  get(agentId: string): Promise<Agent>;
+  issueToken(actorId: string, agentId: string): Promise<{ token: string }>;
+  revokeTokens(actorId: string, agentId: string): Promise<{ revoked: number }>;
+  /** Changes the autonomy the agent's runs default to and may not go looser than. */
+  setAutonomy(actorId: string, agentId: string, autonomy: AutonomyLevel | null): Promise<Agent>;
+}
+
+function notFound(agentId: string): GatehouseError {
+  return new GatehouseError('NOT_FOUND', `no agent ${agentId}`, { agentId });
+}
+
+async function insertAgentToken(tx: StoreTx, agentId: string, actor: string): Promise<string> {
+  const token = generateToken('gha');
+  const tokenHash = hashToken(token);
+  await tx.insertToken({
+    tokenHash,
+    kind: 'agent',
+    subjectId: agentId,
+    createdAt: tx.now,
+    expiresAt: null,
+    revokedAt: null,
+  });
+  await tx.appendAudit({
+    kind: 'token.issued',
+    actor,
+    subject: agentId,
+    data: { kind: 'agent', tokenId: tokenHash.slice(0, 12) },
+  });
+  return token;
+}
+
+/** Creates the agent service. */
+export function createAgentService(ctx: AppContext): AgentService {
+  return {
+    async create(actorId, input) {
+      const actor = `user:${actorId}`;
+      return commit(ctx, async ({ tx, audit }) => {
+        const agent: Agent = {
+          id: ctx.ids.next('agent'),
+          name: input.name,
+          profile: input.profile ?? null,
+          autonomy: input.autonomy ?? null,
+          createdAt: tx.now,
+          createdBy: actorId,
+        };
+        await tx.insertAgent(agent);
+        await audit({
+          kind: 'agent.created',
+          actor,
+          subject: agent.id,
+          data: { name: agent.name, profile: agent.profile, autonomy: agent.autonomy },
+        });
+        const token = await insertAgentToken(tx, agent.id, actor);
+        return { agent, token };
+      });
+    },
+
+    async list() {
+      return ctx.store.read((tx) => tx.listAgents());
+    },
+
+    async get(agentId) {
+      const agent = await ctx.store.read((tx) => tx.getAgent(agentId));
+      if (!agent) throw notFound(agentId);
+      return agent;
+    },
+
+    async issueToken(actorId, agentId) {
+      return commit(ctx, async ({ tx }) => {
+        if (!(await tx.getAgent(agentId))) throw notFound(agentId);
+        return { token: await insertAgentToken(tx, agentId, `user:${actorId}`) };
+      });
+    },
+
+    async setAutonomy(actorId, agentId, autonomy) {
+      return commit(ctx, async ({ tx, audit }) => {
+        const agent = await tx.getAgent(agentId);
+        if (!agent || !(await tx.updateAgentAutonomy(agentId, autonomy))) throw notFound(agentId);
+        await audit({
+          kind: 'agent.autonomy_changed',
+          actor: `user:${actorId}`,
+          subject: agentId,
+          data: { from: agent.autonomy, to: autonomy, profile: agent.profile },
+        });
+        return { ...agent, autonomy };
+      });
+    },
+
+    async revokeTokens(actorId, agentId) {
+      return commit(ctx, async ({ tx, audit }) => {
+        if (!(await tx.getAgent(agentId))) throw notFound(agentId);
+        const revoked = await tx.revokeTokensOf(agentId, 'agent', tx.now);
+        await audit({
+          kind: 'token.revoked',
+          actor: `user:${actorId}`,
+          subject: agentId,
+          data: { kind: 'agent', revoked },
+        });
+        return { revoked };
+      });
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import { GatehouseError, type IdGenerator } from 'gatehouse-hitl-core';
+import type { RememberedRule, StoreTx } from 'gatehouse-hitl-store';
+import type { AppContext } from '../../context.js';
+import { commit } from '../commit.js';
+
+/** Remembered "approve always" rules: visible, revocable, audited. */
+export interface RuleService {
+  /** Rules in force (not revoked, not expired), or every rule with `includeRevoked`. */
+  list(options: { includeRevoked?: boolean }): Promise<RememberedRule[]>;
+  revoke(userId: string, ruleId: string): Promise<RememberedRule>;
+}
+
+/** Where a request runs: what a remembered rule must match. */
+export interface RuleTarget {
+  tool: string;
+  runId: string | null;
+  agentId: string;
+}
+
+function inForce(rule: RememberedRule, now: number): boolean {
+  return rule.revokedAt === null && (rule.expiresAt === null || rule.expiresAt > now);
+}
+
+function covers(rule: RememberedRule, target: RuleTarget): boolean {
+  if (rule.tool !== target.tool) return false;
+  switch (rule.scope) {
+    case 'run':
+      return target.runId !== null && rule.runId === target.runId;
+    case 'agent':
+      return rule.agentId === target.agentId;
+    case 'global':
+      return true;
+  }
+}
+
+/** The remembered rule that lets this tool through here, read inside the caller's transaction. */
+export async function findRememberedRule(tx: StoreTx, target: RuleTarget): Promise<RememberedRule | null> {
+  const rules = await tx.listRememberedRules({ includeRevoked: false });
+  return rules.find((rule) => inForce(rule, tx.now) && covers(rule, target)) ?? null;
+}
+
+/** What an "approve always" decision remembers. */
+export interface NewRule {
+  scope: RememberedRule['scope'];
+  tool: string;
+  runId: string | null;
+  agentId: string | null;
+  createdBy: string;
+  ttlSeconds: number | null;
+  sourceGateId: string;
+}
+
+/** Inserts a remembered rule inside the caller's transaction and audits `rule.created`. */
+export async function insertRememberedRule(
+  tx: StoreTx,
+  ids: IdGenerator,
+  input: NewRule,
+): Promise<RememberedRule> {
+  const rule: RememberedRule = {
+    id: ids.next('rule'),
+    scope: input.scope,
+    runId: input.scope === 'run' ? input.runId : null,
+    agentId: input.scope === 'global' ? null : input.agentId,
+    tool: input.tool,
+    argsHash: null,
+    createdBy: input.createdBy,
+    createdAt: tx.now,
+    expiresAt: input.ttlSeconds === null ? null : tx.now + input.ttlSeconds * 1000,
+    revokedAt: null,
+    revokedBy: null,
+    sourceGateId: input.sourceGateId,
+  };
+  await tx.insertRememberedRule(rule);
+  await tx.appendAudit({
+    kind: 'rule.created',
+    actor: input.createdBy,
+    subject: rule.id,
+    data: {
+      scope: rule.scope,
+      tool: rule.tool,
+      runId: rule.runId,
+      agentId: rule.agentId,
+      expiresAt: rule.expiresAt,
+      sourceGateId: rule.sourceGateId,
+    },
+  });
+  return rule;
+}
+
+/** Creates the remembered-rule service. */
+export function createRuleService(ctx: AppContext): RuleService {
+  return {
+    async list(options) {
+      return ctx.store.read(async (tx) => {
+        const rules = await tx.listRememberedRules({ includeRevoked: options.includeRevoked === true });
+        return options.includeRevoked === true ? rules : rules.filter((rule) => inForce(rule, tx.now));
+      });
+    },
+
+    async revoke(userId, ruleId) {
+      const actor = `user:${userId}`;
+      return commit(ctx, async ({ tx, audit }) => {
+        const rule = await tx.getRememberedRule(ruleId);
+        if (rule === null) throw new GatehouseError('NOT_FOUND', `no remembered rule ${ruleId}`, { ruleId });
+        if (!(await tx.revokeRememberedRule(ruleId, actor, tx.now))) {
+          throw new GatehouseError('INVALID_TRANSITION', `rule ${ruleId} is already revoked`, {
+            ruleId,
+            revokedAt: rule.revokedAt,
+            revokedBy: rule.revokedBy,
+          });
+        }
+        await audit({
+          kind: 'rule.revoked',
+          actor,
+          subject: ruleId,
+          data: { tool: rule.tool, scope: rule.scope },
+        });
+        return { ...rule, revokedAt: tx.now, revokedBy: actor };
+      });
+    },
+  };
+}
