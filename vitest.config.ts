@@ -6,6 +6,7 @@ const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.
 export default defineConfig({
   resolve: {
     alias: {
+      'gatehouse-hitl-protocol': src('protocol'),
       'gatehouse-hitl-core': src('core'),
       'gatehouse-hitl-server': src('server'),
       'gatehouse-hitl-store': src('store'),
