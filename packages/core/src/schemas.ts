@@ -1,66 +1,62 @@
+import {
+  type ApprovalMode,
+  type AutonomyLevel,
+  type GateStatus,
+  type GateThreshold,
+  gateThresholdSchema,
+  gateTypeIdSchema,
+  type InterventionKind,
+  optionIdSchema,
+  optionOutcomeSchema,
+  type PhaseType,
+  type RiskLevel,
+  type Role,
+  type RunStatus,
+  riskLevelSchema,
+  roleSchema,
+  signatureRuleSchema,
+  type TimeoutAction,
+  timeoutActionSchema,
+} from 'gatehouse-hitl-protocol';
 import { z } from 'zod';
 
-/** Risk of an action, lowest first. */
-export const RISK_LEVELS = ['low', 'medium', 'high', 'critical'] as const;
-export const riskLevelSchema = z.enum(RISK_LEVELS);
-export type RiskLevel = z.infer<typeof riskLevelSchema>;
-
-/** How binding a gate is: mandatory gates can never time out into "proceed". */
-export const gateThresholdSchema = z.enum(['mandatory', 'advisory', 'conditional']);
-export type GateThreshold = z.infer<typeof gateThresholdSchema>;
-
-/** People's roles, least privileged first. */
-export const ROLES = ['viewer', 'developer', 'tech_lead', 'admin'] as const;
-export const roleSchema = z.enum(ROLES);
-export type Role = z.infer<typeof roleSchema>;
-
-export function roleRank(role: Role): number {
-  return ROLES.indexOf(role);
-}
-
-/** True when `role` is at least `minimum`. */
-export function hasRole(role: Role, minimum: Role): boolean {
-  return roleRank(role) >= roleRank(minimum);
-}
-
-export const timeoutActionSchema = z.enum(['deny', 'escalate', 'proceed']);
-export type TimeoutAction = z.infer<typeof timeoutActionSchema>;
-
-export const AUTONOMY_LEVELS = ['full', 'review', 'partial', 'guided', 'dependent'] as const;
-export const autonomyLevelSchema = z.enum(AUTONOMY_LEVELS);
-export type AutonomyLevel = z.infer<typeof autonomyLevelSchema>;
-
-export const approvalModeSchema = z.enum(['auto', 'manual', 'confidence_threshold']);
-export type ApprovalMode = z.infer<typeof approvalModeSchema>;
-
-export const phaseTypeSchema = z.enum(['strategic', 'tactical']);
-export type PhaseType = z.infer<typeof phaseTypeSchema>;
-
-export const runStatusSchema = z.enum(['running', 'paused', 'waiting', 'stopped', 'completed', 'failed']);
-export type RunStatus = z.infer<typeof runStatusSchema>;
-
-/** Where a gate ends: `resolved` means a gate-specific option (retry, abort, …) ended it. */
-export const GATE_STATUSES = [
-  'pending',
-  'approved',
-  'rejected',
-  'steered',
-  'expired',
-  'cancelled',
-  'resolved',
-] as const;
-export const gateStatusSchema = z.enum(GATE_STATUSES);
-export type GateStatus = z.infer<typeof gateStatusSchema>;
-export type TerminalGateStatus = Exclude<GateStatus, 'pending'>;
-
-/** What choosing an option does to the gate. */
-export const optionOutcomeSchema = z.enum(['approved', 'rejected', 'steered', 'resolved']);
-export type OptionOutcome = z.infer<typeof optionOutcomeSchema>;
-
-/** Option ids are lowercase snake case, e.g. `approve`, `reject_rollback`, `expand_constraint`. */
-export const optionIdSchema = z
-  .string()
-  .regex(/^[a-z][a-z0-9_]{0,39}$/, 'option ids are lowercase snake_case, at most 40 characters');
+export type {
+  ApprovalMode,
+  AutonomyLevel,
+  GateStatus,
+  GateThreshold,
+  InterventionKind,
+  OptionOutcome,
+  PhaseType,
+  RiskLevel,
+  Role,
+  RunStatus,
+  SignatureRule,
+  TerminalGateStatus,
+  TimeoutAction,
+} from 'gatehouse-hitl-protocol';
+export {
+  AUTONOMY_LEVELS,
+  approvalModeSchema,
+  autonomyLevelSchema,
+  GATE_STATUSES,
+  gateStatusSchema,
+  gateThresholdSchema,
+  gateTypeIdSchema,
+  hasRole,
+  interventionKindSchema,
+  optionIdSchema,
+  optionOutcomeSchema,
+  phaseTypeSchema,
+  RISK_LEVELS,
+  ROLES,
+  riskLevelSchema,
+  roleRank,
+  roleSchema,
+  runStatusSchema,
+  signatureRuleSchema,
+  timeoutActionSchema,
+} from 'gatehouse-hitl-protocol';
 
 /** One answer a gate offers. `ends: false` options (view, diff, history) only show more context. */
 export const gateOptionSchema = z.object({
@@ -73,13 +69,6 @@ export const gateOptionSchema = z.object({
   requires: z.array(z.enum(['reason', 'instructions', 'feedback'])).default([]),
 });
 export type GateOption = z.infer<typeof gateOptionSchema>;
-
-export const signatureRuleSchema = z.enum(['never', 'always', 'critical']);
-export type SignatureRule = z.infer<typeof signatureRuleSchema>;
-
-export const gateTypeIdSchema = z
-  .string()
-  .regex(/^[a-z][a-z0-9_]{1,63}$/, 'gate types are lowercase snake_case');
 
 /** Everything the catalog knows about one gate type. */
 export const gateTypeDefinitionSchema = z.object({
@@ -184,9 +173,6 @@ export interface ConfidenceReport {
   reasons: string[];
   createdAt: number;
 }
-
-export const interventionKindSchema = z.enum(['pause', 'resume', 'stop', 'steer']);
-export type InterventionKind = z.infer<typeof interventionKindSchema>;
 
 export interface Intervention {
   id: string;

@@ -1,1 +1,37 @@
+export type {
+  ApprovalMode,
+  AutonomyLevel,
+  GateStatus,
+  GateThreshold,
+  InterventionKind,
+  OptionOutcome,
+  PhaseType,
+  RiskLevel,
+  Role,
+  RunStatus,
+  SignatureRule,
+  TerminalGateStatus,
+  TimeoutAction,
+} from './enums.js';
+export {
+  AUTONOMY_LEVELS,
+  approvalModeSchema,
+  autonomyLevelSchema,
+  GATE_STATUSES,
+  gateStatusSchema,
+  gateThresholdSchema,
+  gateTypeIdSchema,
+  interventionKindSchema,
+  optionIdSchema,
+  optionOutcomeSchema,
+  phaseTypeSchema,
+  RISK_LEVELS,
+  ROLES,
+  riskLevelSchema,
+  roleSchema,
+  runStatusSchema,
+  signatureRuleSchema,
+  timeoutActionSchema,
+} from './enums.js';
+export { hasRole, roleRank } from './roles.js';
 export * from './routes/index.js';
