@@ -1,35 +1,30 @@
-import type {
-  Agent,
-  AuditEvent,
-  ConfidenceReport,
-  Gate,
-  GateStatus,
-  Intervention,
-  RiskLevel,
-  Role,
-  Run,
-  RunStatus,
-} from 'gatehouse-hitl-core';
+import type { AuditEvent, GateStatus, RiskLevel, Role, RunStatus } from 'gatehouse-hitl-core';
 import type {
   AuditCheckpoint,
   AuditFilter,
-  AuditHead,
-  AuditInput,
   AuditVerification,
   AuditVerifyOptions,
   StartSigner,
 } from './audit-types.js';
 import type {
-  ClaimedWebhookDelivery,
-  OutboxEvent,
-  WebhookAttemptOutcome,
-  WebhookAttemptRecord,
-  WebhookDeliveryFilter,
-  WebhookDeliveryRecord,
-  WebhookRecord,
-} from './webhook-types.js';
+  AgentsRepo,
+  AuditRepo,
+  GatesRepo,
+  IdempotencyRepo,
+  PoliciesRepo,
+  ReportsRepo,
+  RulesRepo,
+  RunsRepo,
+  StreamEventsRepo,
+  TokensRepo,
+  TxClock,
+  UsersRepo,
+  WebhookDeliveriesRepo,
+  WebhooksRepo,
+} from './repositories.js';
 
-// Audit and webhook records have files of their own; everything that imports the port finds them here.
+// Audit and webhook records and the repositories' roles have files of their own; everything that
+// imports the port finds them here.
 export type {
   AuditCheckpoint,
   AuditFailure,
@@ -42,6 +37,22 @@ export type {
   SignedCheckpoint,
   StartSigner,
 } from './audit-types.js';
+export type {
+  AgentsRepo,
+  AuditRepo,
+  GatesRepo,
+  IdempotencyRepo,
+  PoliciesRepo,
+  ReportsRepo,
+  RulesRepo,
+  RunsRepo,
+  StreamEventsRepo,
+  TokensRepo,
+  TxClock,
+  UsersRepo,
+  WebhookDeliveriesRepo,
+  WebhooksRepo,
+} from './repositories.js';
 export type {
   ClaimedWebhookDelivery,
   OutboxEvent,
@@ -166,140 +177,24 @@ export interface RunFilter {
 }
 
 /**
- * Everything done inside one transaction. Conditional updates return false when the
- * row changed underneath (version or status mismatch): the caller lost the race.
- * Inserts of an id (or name, or key) that already exists throw `GatehouseError('CONFLICT')`.
+ * Everything done inside one transaction: every repository's role at once. Conditional updates
+ * return false when the row changed underneath (version or status mismatch): the caller lost the
+ * race. Inserts of an id (or name, or key) that already exists throw `GatehouseError('CONFLICT')`.
  */
-export interface StoreTx {
-  /**
-   * Time at the start of this unit of work, in ms: the database's `now()` on Postgres, the
-   * store's clock on SQLite. In `read()` it is always the store's clock.
-   */
-  readonly now: number;
-
-  insertAgent(agent: Agent): Promise<void>;
-  /** Changes an agent's autonomy (null: its profile decides); false when there is no such agent. */
-  updateAgentAutonomy(id: string, autonomy: Agent['autonomy']): Promise<boolean>;
-  getAgent(id: string): Promise<Agent | null>;
-  listAgents(): Promise<Agent[]>;
-
-  insertUser(user: UserRecord): Promise<void>;
-  getUser(id: string): Promise<UserRecord | null>;
-  getUserByName(name: string): Promise<UserRecord | null>;
-  listUsers(): Promise<UserRecord[]>;
-  updateUser(user: UserRecord): Promise<void>;
-
-  insertToken(token: TokenRecord): Promise<void>;
-  getToken(tokenHash: string): Promise<TokenRecord | null>;
-  /** Many tokens (and their sessions' people) in one query; hashes that match nothing are left out. */
-  getCredentials(tokenHashes: readonly string[]): Promise<CredentialRecord[]>;
-  revokeToken(tokenHash: string, at: number): Promise<boolean>;
-  revokeTokensOf(subjectId: string, kind: TokenRecord['kind'], at: number): Promise<number>;
-
-  insertSigningKey(key: SigningKeyRecord): Promise<void>;
-  listSigningKeys(userId: string): Promise<SigningKeyRecord[]>;
-  /** The key with this fingerprint, whoever registered it, revoked or not. */
-  getSigningKeyByFingerprint(fingerprint: string): Promise<SigningKeyRecord | null>;
-
-  insertRun(run: Run): Promise<void>;
-  getRun(id: string): Promise<(Run & { version: number }) | null>;
-  /** Newest first. */
-  listRuns(filter: RunFilter): Promise<Page<Run>>;
-  /** Writes `run` when the stored version still equals `expectedVersion`. */
-  updateRun(run: Run, expectedVersion: number): Promise<boolean>;
-
-  insertGate(gate: Gate): Promise<void>;
-  getGate(id: string): Promise<(Gate & { version: number }) | null>;
-  /** Oldest first (inbox order). */
-  listGates(filter: GateFilter): Promise<Page<Gate>>;
-  countGates(filter: Omit<GateFilter, 'limit' | 'cursor'>): Promise<number>;
-  /**
-   * Writes `gate` only if the stored row is still pending at `expectedVersion` and, when
-   * `beforeDeadline` is set, its deadline has not passed by the database's clock.
-   */
-  updateGate(gate: Gate, expectedVersion: number, options?: { beforeDeadline?: boolean }): Promise<boolean>;
-  /** Pending gates whose deadline has passed (by `now`), earliest deadline first, locked for this transaction. */
-  claimDueGates(limit: number): Promise<(Gate & { version: number })[]>;
-
-  getIdempotency(scope: string, key: string): Promise<IdempotencyRecord | null>;
-  /** Returns false when the key already exists (another request won). */
-  putIdempotency(record: IdempotencyRecord): Promise<boolean>;
-
-  insertRememberedRule(rule: RememberedRule): Promise<void>;
-  getRememberedRule(id: string): Promise<RememberedRule | null>;
-  listRememberedRules(options: { includeRevoked?: boolean }): Promise<RememberedRule[]>;
-  revokeRememberedRule(id: string, by: string, at: number): Promise<boolean>;
-
-  insertConfidenceReport(report: ConfidenceReport): Promise<void>;
-  listConfidenceReports(runId: string): Promise<ConfidenceReport[]>;
-
-  insertIntervention(intervention: Intervention): Promise<void>;
-  listInterventions(runId: string, afterCreatedAt?: number): Promise<Intervention[]>;
-
-  insertPolicyVersion(policy: Omit<PolicyVersion, 'version'>): Promise<PolicyVersion>;
-  getActivePolicy(): Promise<PolicyVersion | null>;
-  getPolicyVersion(version: number): Promise<PolicyVersion | null>;
-  listPolicyVersions(): Promise<PolicyVersion[]>;
-
-  /** Appends to the hash chain (id, seq, time and hashes filled in); serialised so the chain never forks. */
-  appendAudit(event: AuditInput): Promise<AuditEvent>;
-  /** The chain's last link as this transaction sees it; `kind` is null when that is the retention start or genesis. */
-  getAuditHead(): Promise<AuditHead>;
-  /** Events with `seq >= fromSeq` in order, at most `limit`. */
-  listAuditEvents(fromSeq: number, limit: number): Promise<AuditEvent[]>;
-  getAuditCheckpoint(): Promise<AuditCheckpoint | null>;
-  /** Appends a stream event; returns it with its sequence number. */
-  appendStreamEvent(event: Omit<StreamEvent, 'seq' | 'at'>): Promise<StreamEvent>;
-
-  insertWebhook(webhook: WebhookRecord): Promise<void>;
-  getWebhook(id: string): Promise<WebhookRecord | null>;
-  /** Oldest first. */
-  listWebhooks(): Promise<WebhookRecord[]>;
-  /** Enabled webhooks subscribed to `eventType`. */
-  listWebhooksFor(eventType: string): Promise<WebhookRecord[]>;
-  updateWebhook(webhook: WebhookRecord): Promise<boolean>;
-  /** Removes the webhook with its subscriptions, deliveries and attempts. */
-  deleteWebhook(id: string): Promise<boolean>;
-
-  /**
-   * Queues `event` when an enabled webhook subscribes to its type, in one statement; returns
-   * false, writing nothing, when none does.
-   */
-  insertOutboxEvent(event: OutboxEvent): Promise<boolean>;
-  /** The oldest queued events, locked for this transaction (skipped when another holds them). */
-  claimOutboxEvents(limit: number): Promise<OutboxEvent[]>;
-  deleteOutboxEvents(ids: string[]): Promise<void>;
-
-  insertWebhookDelivery(delivery: WebhookDeliveryRecord): Promise<void>;
-  getWebhookDelivery(id: string): Promise<WebhookDeliveryRecord | null>;
-  listWebhookDeliveries(filter: WebhookDeliveryFilter): Promise<Page<WebhookDeliveryRecord>>;
-  /** Oldest first. */
-  listWebhookAttempts(deliveryId: string): Promise<WebhookAttemptRecord[]>;
-  /** True when the outbox holds events or a delivery is due by `dueBy` and held by nobody. */
-  hasWebhookWork(dueBy: number): Promise<boolean>;
-  /**
-   * Claims up to `limit` due deliveries for one attempt each, until `now + leaseMs`: counts the
-   * attempt and returns them with `token`. A claim whose lease ran out (its node stopped) is
-   * recorded as a failed attempt first; when that was the last attempt the delivery goes dead.
-   */
-  claimWebhookDeliveries(options: {
-    limit: number;
-    leaseMs: number;
-    token: string;
-    maxAttempts: number;
-  }): Promise<ClaimedWebhookDelivery[]>;
-  /**
-   * Records an attempt and, while `token` still holds the claim, moves the delivery on as
-   * `outcome` says; returns false when the claim was lost (the attempt is recorded anyway).
-   */
-  finishWebhookAttempt(input: {
-    token: string;
-    attempt: WebhookAttemptRecord;
-    outcome: WebhookAttemptOutcome;
-  }): Promise<boolean>;
-  /** Gives a claim back without counting its attempt (the node is shutting down). */
-  releaseWebhookDelivery(deliveryId: string, token: string): Promise<boolean>;
-}
+export type StoreTx = TxClock &
+  AgentsRepo &
+  UsersRepo &
+  TokensRepo &
+  RunsRepo &
+  GatesRepo &
+  IdempotencyRepo &
+  RulesRepo &
+  PoliciesRepo &
+  ReportsRepo &
+  AuditRepo &
+  StreamEventsRepo &
+  WebhooksRepo &
+  WebhookDeliveriesRepo;
 
 /** Gatehouse's storage port: SQLite and Postgres implement it and pass one contract suite. */
 export interface Store {
