@@ -18,6 +18,7 @@ import {
 import type { RememberedRule } from 'gatehouse-hitl-store';
 import type { Principal } from '../../http/principal.js';
 import { type CommitTools, commit } from '../commit.js';
+import { assertWritten, retryLostUpdates } from '../lost-update.js';
 import { insertRememberedRule, type NewRule } from '../policy/rule-service.js';
 import type { BatchDecideItem, DecideInput, DecideResult } from '../types.js';
 import { announce, cleanText, type GateDeps, loadGate, withoutVersion } from './gate-common.js';
@@ -28,11 +29,6 @@ import { assertOwnerMayDecide } from './owner-separation.js';
 import { decisionTextOf, type VerifiedSignature, verifyDecisionSignature } from './signatures.js';
 
 type User = Extract<Principal, { kind: 'user' }>;
-
-/** Thrown inside the commit when the conditional update found the gate changed; rolls it back. */
-class LostDecisionRace extends Error {}
-
-const ATTEMPTS = 5;
 
 /** The person deciding; agents never decide. */
 export function decider(principal: Principal): User {
@@ -219,7 +215,10 @@ async function decideInCommit(
       })
     : null;
   const next = transition.gate;
-  if (!(await tx.updateGate(next, stored.version, { beforeDeadline: true }))) throw new LostDecisionRace();
+  assertWritten(await tx.updateGate(next, stored.version, { beforeDeadline: true }), {
+    kind: 'gate',
+    id: gateId,
+  });
   if (!transition.ended) {
     const data = { option: input.option, approvals: next.approvals.length, required: next.requiredApprovals };
     await tools.audit({ kind: 'gate.vote', actor: `user:${user.id}`, subject: gate.id, data });
@@ -243,24 +242,8 @@ export function decideGate(
   return decideWithRetry(deps, { user: decider(principal), gateId, input, batch: false });
 }
 
-async function decideWithRetry(deps: GateDeps, request: DecideRequest): Promise<DecideResult> {
-  const { gateId } = request;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await commit(deps.ctx, (tools) => decideInCommit(deps, tools, request));
-    } catch (error) {
-      if (!(error instanceof LostDecisionRace)) throw error;
-      if (attempt >= ATTEMPTS) {
-        throw new GatehouseError(
-          'CONFLICT',
-          `gate ${gateId} kept changing underneath; read it again and retry`,
-          {
-            gateId,
-          },
-        );
-      }
-    }
-  }
+function decideWithRetry(deps: GateDeps, request: DecideRequest): Promise<DecideResult> {
+  return retryLostUpdates(() => commit(deps.ctx, (tools) => decideInCommit(deps, tools, request)));
 }
 
 /**

@@ -9,6 +9,7 @@ import {
 } from 'gatehouse-hitl-core';
 import type { Principal } from '../../http/principal.js';
 import { type CommitTools, commit } from '../commit.js';
+import { assertWritten, retryLostUpdates } from '../lost-update.js';
 import {
   announce,
   assertOwnGate,
@@ -22,37 +23,21 @@ import { decider } from './gate-decide.js';
 import { invalidInput } from './gate-input.js';
 import { insertOpenedGate } from './gate-opening.js';
 
-const ATTEMPTS = 5;
 const CONSUMED_SCOPE = 'gate-consumed';
 const REOPENED_SCOPE = 'gate-steer-failed';
-
-/** Thrown inside the commit when the conditional update lost; rolls back and retries. */
-class LostUpdate extends Error {}
 
 type Change = (tools: CommitTools, stored: VersionedGate) => Promise<Gate>;
 
 /** Runs one conditional change of a gate, retrying when another commit changed it first. */
-async function changeGate(deps: GateDeps, gateId: string, change: Change): Promise<Gate> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await commit(deps.ctx, async (tools) => change(tools, await loadGate(tools.tx, gateId)));
-    } catch (error) {
-      if (!(error instanceof LostUpdate)) throw error;
-      if (attempt >= ATTEMPTS) {
-        throw new GatehouseError(
-          'CONFLICT',
-          `gate ${gateId} kept changing underneath; read it again and retry`,
-          {
-            gateId,
-          },
-        );
-      }
-    }
-  }
+function changeGate(deps: GateDeps, gateId: string, change: Change): Promise<Gate> {
+  return retryLostUpdates(() =>
+    commit(deps.ctx, async (tools) => change(tools, await loadGate(tools.tx, gateId))),
+  );
 }
 
 async function write(tools: CommitTools, next: Gate, stored: VersionedGate, beforeDeadline: boolean) {
-  if (!(await tools.tx.updateGate(next, stored.version, { beforeDeadline }))) throw new LostUpdate();
+  const written = await tools.tx.updateGate(next, stored.version, { beforeDeadline });
+  assertWritten(written, { kind: 'gate', id: next.id });
 }
 
 /** A snooze never ends a gate sooner: the deadline only moves later, and a gate without one keeps waiting. */

@@ -12,6 +12,7 @@ import { actorOf, type Principal } from '../../http/principal.js';
 import { type CommitTools, commit } from '../commit.js';
 import { announce, withoutVersion } from '../gates/gate-common.js';
 import { invalidInput } from '../gates/gate-input.js';
+import { assertWritten, retryLostUpdates } from '../lost-update.js';
 import type { InterventionNotice } from '../types.js';
 import {
   assertCanReadRun,
@@ -95,12 +96,7 @@ export async function cancelPendingGates(
       const stored = await tx.getGate(gate.id);
       if (stored === null || stored.status !== 'pending') continue;
       const next = applyGateEvent(withoutVersion(stored), { type: 'cancel', by, reason }, tx.now).gate;
-      if (!(await tx.updateGate(next, stored.version))) {
-        throw new GatehouseError('CONFLICT', `gate ${gate.id} changed while run ${runId} ended; retry`, {
-          runId,
-          gateId: gate.id,
-        });
-      }
+      assertWritten(await tx.updateGate(next, stored.version), { kind: 'gate', id: gate.id });
       await tools.audit({ kind: 'gate.cancelled', actor: by, subject: gate.id, data: { runId, reason } });
       await announce(tools, 'gate.cancelled', next, { outcome: 'cancelled', reason, decidedBy: by });
       cancelled.push(gate.id);
@@ -176,17 +172,20 @@ export async function intervene(
     throw new GatehouseError('FORBIDDEN', 'agents cannot intervene on runs; a person must');
   }
   const instruction = instructionOf(input);
-  return commit(ctx, async (tools) => {
-    const intervention: Intervention = {
-      id: ctx.ids.next('intv'),
-      runId,
-      kind: input.kind,
-      instruction,
-      by: actorOf(principal),
-      createdAt: tools.tx.now,
-    };
-    return interveneInCommit(tools, intervention);
-  });
+  // A gate the run's end cancels may be decided meanwhile: the whole intervention is tried again.
+  return retryLostUpdates(() =>
+    commit(ctx, async (tools) => {
+      const intervention: Intervention = {
+        id: ctx.ids.next('intv'),
+        runId,
+        kind: input.kind,
+        instruction,
+        by: actorOf(principal),
+        createdAt: tools.tx.now,
+      };
+      return interveneInCommit(tools, intervention);
+    }),
+  );
 }
 
 /** Interventions of a run after `after` (epoch ms), oldest first, for its agent or any person. */

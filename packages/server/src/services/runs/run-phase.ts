@@ -17,6 +17,7 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/principal.js';
 import { type CommitTools, commit } from '../commit.js';
 import { withoutVersion } from '../gates/gate-common.js';
+import { retryLostUpdates } from '../lost-update.js';
 import type { GateService } from '../types.js';
 import { announceRunStatus, cancelPendingGates } from './interventions.js';
 import {
@@ -212,32 +213,39 @@ export function completeRun(
   principal: Principal,
   runId: string,
 ): Promise<CompleteResult> {
-  return commit(ctx, async (tools) => {
-    const { tx } = tools;
-    const stored = await loadRun(tx, runId);
-    const actor = `agent:${assertOwnRun(principal, stored)}`;
-    if (stored.status === 'completed') return { run: runView(stored), gate: null };
-    assertLive(stored);
-    const previous = stored.finalReviewGateId ? await tx.getGate(stored.finalReviewGateId) : null;
-    if (previous?.status === 'pending') return { run: runView(stored), gate: withoutVersion(previous) };
-    assertRunMayAct(runId, currentHold(stored), 'complete');
-    if (stored.autonomy === 'full') return completeAtOnce(tools, stored, actor);
-    const boundary = {
-      phaseNumber: stored.phaseNumber,
-      phaseType: stored.phaseType,
-      jobCompleteCalled: true,
-    };
-    const gate = await openReview(gates, tools, stored, boundary);
-    const run = await changeRun(tx, runId, (current) => ({ ...current, finalReviewGateId: gate.id }));
-    await tools.audit({
-      kind: 'run.complete_requested',
-      actor,
-      subject: runId,
-      data: { autonomy: stored.autonomy, gateId: gate.id, phase: stored.phaseNumber, type: stored.phaseType },
-    });
-    await announceRunStatus(tools, run, stored.status, 'complete');
-    return { run: runView(run), gate };
-  });
+  return retryLostUpdates(() =>
+    commit(ctx, async (tools) => {
+      const { tx } = tools;
+      const stored = await loadRun(tx, runId);
+      const actor = `agent:${assertOwnRun(principal, stored)}`;
+      if (stored.status === 'completed') return { run: runView(stored), gate: null };
+      assertLive(stored);
+      const previous = stored.finalReviewGateId ? await tx.getGate(stored.finalReviewGateId) : null;
+      if (previous?.status === 'pending') return { run: runView(stored), gate: withoutVersion(previous) };
+      assertRunMayAct(runId, currentHold(stored), 'complete');
+      if (stored.autonomy === 'full') return completeAtOnce(tools, stored, actor);
+      const boundary = {
+        phaseNumber: stored.phaseNumber,
+        phaseType: stored.phaseType,
+        jobCompleteCalled: true,
+      };
+      const gate = await openReview(gates, tools, stored, boundary);
+      const run = await changeRun(tx, runId, (current) => ({ ...current, finalReviewGateId: gate.id }));
+      await tools.audit({
+        kind: 'run.complete_requested',
+        actor,
+        subject: runId,
+        data: {
+          autonomy: stored.autonomy,
+          gateId: gate.id,
+          phase: stored.phaseNumber,
+          type: stored.phaseType,
+        },
+      });
+      await announceRunStatus(tools, run, stored.status, 'complete');
+      return { run: runView(run), gate };
+    }),
+  );
 }
 
 function answerOf(gate: Gate): PhaseReviewAnswer | null {

@@ -9,8 +9,9 @@ import {
   runHoldOf,
   settledRunStatus,
 } from 'gatehouse-hitl-core';
-import type { StoreTx } from 'gatehouse-hitl-store';
+import type { RunsRepo, StoreTx, TxClock } from 'gatehouse-hitl-store';
 import type { Principal } from '../../http/principal.js';
+import { assertWritten, retryLostUpdates } from '../lost-update.js';
 import type { InterventionNotice } from '../types.js';
 
 /** A run as stored: core's Run plus what the server keeps beside it in the same document. */
@@ -43,10 +44,8 @@ export type VersionedRun = RunDocument & { version: number };
 /** A run as the API shows it. */
 export type RunView = Run & { title: string | null };
 
-const ATTEMPTS = 5;
-
 /** The run, or NOT_FOUND. */
-export async function loadRun(tx: StoreTx, runId: string): Promise<VersionedRun> {
+export async function loadRun(tx: RunsRepo, runId: string): Promise<VersionedRun> {
   const run = await tx.getRun(runId);
   if (run === null) throw new GatehouseError('NOT_FOUND', `no run ${runId}`, { runId });
   return run;
@@ -115,20 +114,18 @@ export function assertActive(run: Run): void {
  * Applies `change` with a conditional update on the run's version, re-reading it when another
  * transaction changed it first; returns the run as written (or as read when `change` returns null).
  */
-export async function changeRun(
-  tx: StoreTx,
+export function changeRun(
+  tx: RunsRepo & TxClock,
   runId: string,
   change: (run: RunDocument) => Promise<RunDocument | null> | RunDocument | null,
 ): Promise<RunDocument> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+  return retryLostUpdates(async () => {
     const { version, ...run } = await loadRun(tx, runId);
     const next = await change(run);
     if (next === null) return run;
     const written = { ...next, updatedAt: tx.now };
-    if (await tx.updateRun(written, version)) return written;
-  }
-  throw new GatehouseError('CONFLICT', `run ${runId} kept changing underneath; read it again and retry`, {
-    runId,
+    assertWritten(await tx.updateRun(written, version), { kind: 'run', id: runId });
+    return written;
   });
 }
 

@@ -1,0 +1,27 @@
+import type { Store, StoreTx } from 'gatehouse-hitl-store';
+
+/**
+ * Makes every conditional update of run `runId` lose, for real: just before it, another write of
+ * the same run lands in the database and moves its version on. Returns what undoes it.
+ */
+export function loseRunUpdates(store: Store, runId: string): () => void {
+  const transaction = store.transaction;
+  const interfering = <T>(work: (tx: StoreTx) => Promise<T>): Promise<T> =>
+    transaction.call(store, (tx: StoreTx) =>
+      work({
+        ...tx,
+        async updateRun(run, expectedVersion) {
+          const current = run.id === runId ? await tx.getRun(runId) : null;
+          if (current !== null) {
+            const { version, ...stored } = current;
+            await tx.updateRun(stored, version);
+          }
+          return tx.updateRun(run, expectedVersion);
+        },
+      }),
+    ) as Promise<T>;
+  store.transaction = interfering;
+  return () => {
+    store.transaction = transaction;
+  };
+}
