@@ -6,6 +6,9 @@ const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.
 export default defineConfig({
   resolve: {
     alias: {
+      'gatehouse-hitl-protocol/rules': fileURLToPath(
+        new URL('./packages/protocol/src/rules.ts', import.meta.url),
+      ),
       'gatehouse-hitl-protocol': src('protocol'),
       'gatehouse-hitl-core': src('core'),
       'gatehouse-hitl-server': src('server'),

@@ -1,3 +1,4 @@
+import { type GateOutcome, gateOutcome } from 'gatehouse-hitl-protocol';
 import { NEVER_PROCEED_TYPES } from './catalog.js';
 import { toIso } from './clock.js';
 import { type ResolvedOption, resolveDecideOption } from './decide-option.js';
@@ -360,25 +361,9 @@ export function needsSignature(gate: Gate): boolean {
   return gate.signatureRequired;
 }
 
-/** The answer an agent sees: a fixed outcome, or the id of the gate-specific option that resolved the gate. */
-export type GateOutcome = 'approved' | 'denied' | 'steered' | 'timed_out' | 'cancelled' | (string & {});
+export type { GateOutcome };
 
 /** The SDK-facing outcome of a gate, or null while it is pending. */
 export function gateOutcomeFor(gate: Gate): GateOutcome | null {
-  switch (gate.status) {
-    case 'pending':
-      return null;
-    case 'approved':
-    case 'steered':
-    case 'cancelled':
-      return gate.status;
-    case 'rejected':
-      return 'denied';
-    case 'expired':
-      return 'timed_out';
-    case 'resolved':
-      return gate.decision?.option ?? 'resolved';
-    default:
-      return assertNever(gate.status);
-  }
+  return gateOutcome(gate.status, gate.decision?.option);
 }

@@ -1,48 +1,7 @@
-import { canonicalJson } from './canonical-json.js';
-import { revealText } from './reveal.js';
-
-/** The first line of every signed decision text; a new layout gets a new version. */
-export const SIGNED_DECISION_PREFIX = 'gatehouse-decision-v2\n';
-
-/** The first line of the text that proves a person holds the private half of a key they register. */
-export const KEY_PROOF_PREFIX = 'gatehouse-key-proof-v1\n';
-
-/** What a signed decision binds: the gate, the option, the exact action and every word sent with it. */
-export interface SignedDecisionFields {
-  gateId: string;
-  option: string;
-  payloadHash: string | null;
-  reason?: string | null | undefined;
-  feedback?: string | null | undefined;
-  instructions?: string | null | undefined;
-}
-
-// The server keeps free text with hidden characters shown as markers, so the signed words are the stored words.
-function clean(text: string | null | undefined): string | null {
-  return text === undefined || text === null ? null : revealText(text, { multiline: true });
-}
-
-/**
- * The exact text a signed decision's Ed25519 signature covers: a version line, then canonical JSON
- * of the gate id, option, payload hash, reason, feedback and instructions (absent ones as null).
- * @example
- * signedDecisionText({ gateId: 'gate_1', option: 'approve', payloadHash: null, reason: 'ok' })
- */
-export function signedDecisionText(fields: SignedDecisionFields): string {
-  return `${SIGNED_DECISION_PREFIX}${canonicalJson({
-    gateId: fields.gateId,
-    option: fields.option,
-    payloadHash: fields.payloadHash,
-    reason: clean(fields.reason),
-    feedback: clean(fields.feedback),
-    instructions: clean(fields.instructions),
-  })}`;
-}
-
-/**
- * The text a person signs with a new key to register it: the server's one-time challenge and
- * their own id, so a proof made for one person or one challenge works for no other.
- */
-export function keyProofText(fields: { challenge: string; userId: string }): string {
-  return `${KEY_PROOF_PREFIX}${canonicalJson({ challenge: fields.challenge, userId: fields.userId })}`;
-}
+export type { SignedDecisionFields } from 'gatehouse-hitl-protocol';
+export {
+  KEY_PROOF_PREFIX,
+  keyProofText,
+  SIGNED_DECISION_PREFIX,
+  signedDecisionText,
+} from 'gatehouse-hitl-protocol';

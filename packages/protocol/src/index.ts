@@ -35,3 +35,37 @@ export {
 } from './enums.js';
 export { hasRole, roleRank } from './roles.js';
 export * from './routes/index.js';
+export type {
+  ApiErrorCode,
+  ApiErrorOptions,
+  ErrorResponse,
+  GateOutcome,
+  PayloadAction,
+  RevealedText,
+  RevealOptions,
+  SignedDecisionFields,
+  StreamEventName,
+  WireErrorContext,
+} from './rules.js';
+export {
+  CANONICAL_JSON_MAX_DEPTH,
+  canonicalJson,
+  decodeWireError,
+  errorFromResponse,
+  GatehouseApiError,
+  gateOutcome,
+  HIDDEN_CHARACTER_MARKER,
+  HIDDEN_CHARACTERS_WARNING,
+  hiddenCharacterMarker,
+  isGatehouseApiError,
+  isStreamEventName,
+  KEY_PROOF_PREFIX,
+  keyProofText,
+  payloadText,
+  retryAfterMsOf,
+  revealHidden,
+  revealText,
+  SIGNED_DECISION_PREFIX,
+  STREAM_EVENT_NAMES,
+  signedDecisionText,
+} from './rules.js';

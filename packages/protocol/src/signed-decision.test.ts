@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from './canonical-json.js';
-import { revealText } from './reveal.js';
+import { revealText } from './reveal-text.js';
 import { keyProofText, SIGNED_DECISION_PREFIX, signedDecisionText } from './signed-decision.js';
 
 const fields = fc.record({

@@ -1,0 +1,31 @@
+// The pure rules and wire errors without zod, for clients that count their start-up time (the
+// Claude Code hook runs before every tool call); `gatehouse-hitl-protocol/rules`.
+export type { PayloadAction } from './canonical-json.js';
+export { CANONICAL_JSON_MAX_DEPTH, canonicalJson, payloadText } from './canonical-json.js';
+export type { GateOutcome } from './gate-outcome.js';
+export { gateOutcome } from './gate-outcome.js';
+export type { RevealedText, RevealOptions } from './reveal-text.js';
+export {
+  HIDDEN_CHARACTER_MARKER,
+  HIDDEN_CHARACTERS_WARNING,
+  hiddenCharacterMarker,
+  revealHidden,
+  revealText,
+} from './reveal-text.js';
+export type { SignedDecisionFields } from './signed-decision.js';
+export {
+  KEY_PROOF_PREFIX,
+  keyProofText,
+  SIGNED_DECISION_PREFIX,
+  signedDecisionText,
+} from './signed-decision.js';
+export type { StreamEventName } from './stream-events.js';
+export { isStreamEventName, STREAM_EVENT_NAMES } from './stream-events.js';
+export type { ApiErrorCode, ApiErrorOptions, ErrorResponse, WireErrorContext } from './wire-error.js';
+export {
+  decodeWireError,
+  errorFromResponse,
+  GatehouseApiError,
+  isGatehouseApiError,
+  retryAfterMsOf,
+} from './wire-error.js';
