@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createWorkspace, runCodingAgent, type Workspace } from 'gatehouse-hitl/demo';
 import { Gatehouse } from 'gatehouse-hitl-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -7,8 +8,6 @@ import {
   type LiveServer,
   startLiveServer,
 } from '../../../packages/sdk/src/testing/live-server.js';
-import { runCodingAgent } from './agent.js';
-import { createWorkspace, type Workspace } from './workspace.js';
 
 let server: LiveServer;
 let workspace: Workspace;

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { createWorkspace, runCodingAgent } from 'gatehouse-hitl/demo';
 import { Gatehouse, isGatehouseApiError } from 'gatehouse-hitl-sdk';
-import { runCodingAgent } from './agent.js';
-import { createWorkspace } from './workspace.js';
 
 const HELP = `gatehouse-demo-agent: a scripted coding agent (no LLM) that asks Gatehouse before each step
 

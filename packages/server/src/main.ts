@@ -5,6 +5,7 @@ import type { Clock } from 'gatehouse-hitl-core';
 import { createPostgresStore, createSqliteStore, type Store } from 'gatehouse-hitl-store';
 import { buildApp } from './app.js';
 import type { ServerConfig } from './config.js';
+import { issueDemoAgentToken } from './demo-agent-token.js';
 import { type BusLog, createInProcessBus, type EventBus } from './events/bus.js';
 import { createPostgresBus } from './events/postgres-bus.js';
 import { drainServer } from './http/drain.js';
@@ -27,6 +28,8 @@ export interface RunningServer {
   url: string;
   /** The first-start login link token, when this start created the admin. */
   loginToken: string | null;
+  /** A fresh token for the agent `name` (created if new, older tokens revoked), for an agent run in this process. */
+  issueAgentToken(name: string): Promise<string>;
   /**
    * Stops accepting, ends event streams and long-polls, lets in-flight requests finish (up to
    * `shutdownTimeoutMs`), then closes the bus and the store; safe to call twice.
@@ -141,5 +144,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
   }
-  return { url, loginToken: first.loginToken, close };
+  const issueAgentToken = (name: string) => issueDemoAgentToken(services, name);
+  return { url, loginToken: first.loginToken, issueAgentToken, close };
 }

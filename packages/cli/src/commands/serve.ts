@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { choiceOption, intOption, stringOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
 import { UsageError } from '../errors.js';
+import { startDemo } from './serve-demo.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -39,10 +40,13 @@ function overridesFrom(context: ActionContext): ServeOverrides {
   return overrides;
 }
 
-/** The built web app: GATEHOUSE_UI_DIR, or the one built next to this package; null when absent. */
-function webAppDir(env: NodeJS.ProcessEnv): string | null {
-  const dir = env.GATEHOUSE_UI_DIR ?? fileURLToPath(new URL('../../../ui/dist', import.meta.url));
-  return existsSync(join(dir, 'index.html')) ? dir : null;
+/** The web app this package carries: `web/`, copied from packages/ui/dist by the build. */
+const PACKAGED_WEB_APP = fileURLToPath(new URL('../../web', import.meta.url));
+
+/** The built web app: GATEHOUSE_UI_DIR, or the one this package carries; null when absent. */
+function webAppDir(env: NodeJS.ProcessEnv): { dir: string | null; looked: string } {
+  const looked = env.GATEHOUSE_UI_DIR ?? PACKAGED_WEB_APP;
+  return { dir: existsSync(join(looked, 'index.html')) ? looked : null, looked };
 }
 
 function untilSignal(): Promise<NodeJS.Signals> {
@@ -66,20 +70,33 @@ async function serve(context: ActionContext): Promise<number> {
     ...overrides,
     ...(overrides.dataDir === undefined ? {} : { dataDir: resolve(overrides.dataDir) }),
   });
-  const uiDir = webAppDir(context.io.env);
-  if (uiDir === null) {
-    context.io.stderr.write('The web app is not built (npm run build); the API and /docs still work\n');
+  const web = webAppDir(context.io.env);
+  if (web.dir === null) {
+    context.io.stderr.write(
+      `No web app in ${web.looked} (no index.html): the login link and inbox will not open; the API and /docs still work.\n` +
+        'In the repository, `npm run build` builds it; or point GATEHOUSE_UI_DIR at a built web app.\n',
+    );
   }
   const stopped = untilSignal();
   const server = await startServer({
     config,
-    uiDir,
+    uiDir: web.dir,
     handleSignals: false,
     print: (line) => void context.io.stdout.write(`${line}\n`),
   });
+  const demo =
+    context.values.demo === true
+      ? await startDemo(context, server).catch(async (error: unknown) => {
+          await server.close();
+          throw error;
+        })
+      : null;
   await stopped;
   context.io.stdout.write('Gatehouse is shutting down\n');
-  await server.close();
+  // The server ends the agent's waits itself; an agent aborted first leaves sockets the drain waits out.
+  const closing = server.close();
+  await demo?.stop();
+  await closing;
   return 0;
 }
 
@@ -120,14 +137,22 @@ export const serveCommand: Command = {
           value: '<level>',
           description: `One of ${LOG_LEVELS.join(', ')} (default info)`,
         },
+        demo: {
+          type: 'boolean',
+          description: 'Also run a scripted coding agent that sends gates to answer (agent demo-agent)',
+        },
       },
       details:
         'On first start it creates an admin and prints a one-time login link.\n' +
         'Environment: GATEHOUSE_HOST, GATEHOUSE_PORT, GATEHOUSE_DATA_DIR, GATEHOUSE_DATABASE_URL,\n' +
         'GATEHOUSE_PUBLIC_URL, GATEHOUSE_LOG_LEVEL, CONFIDENCE_THRESHOLD; options win over them.\n' +
-        'The web app is served at / from GATEHOUSE_UI_DIR (default: the built packages/ui/dist).',
+        'The web app is served at / from GATEHOUSE_UI_DIR (default: the one this package carries).\n' +
+        '--demo runs a scripted coding agent (no LLM) in this process with its own agent token: it asks\n' +
+        'before each step of a small job (a plan review, file writes, shell commands, a confidence report),\n' +
+        'so gates arrive in the inbox within seconds, and it goes on as you answer them.',
       examples: [
         'gatehouse serve',
+        'gatehouse serve --demo',
         'gatehouse serve --port 8080 --database postgres://gatehouse@localhost/gatehouse',
       ],
       run: serve,

@@ -4,6 +4,7 @@ import type { Workspace } from './workspace.js';
 /** One line of what the agent is doing, for the terminal or a test. */
 export type Log = (line: string) => void;
 
+/** What the scripted agent works with. */
 export interface CodingAgentOptions {
   gate: Gatehouse;
   workspace: Workspace;
