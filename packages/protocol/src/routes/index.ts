@@ -1,2 +1,298 @@
 /** The request and response schemas of every route, one module per subject. */
-export {};
+
+export type {
+  AgentAutonomyBody,
+  AgentListResponse,
+  AgentResponse,
+  AgentTokenResponse,
+  CreateAgentBody,
+  CreateAgentResponse,
+  RevokeTokensResponse,
+} from './agents.js';
+export {
+  agentAutonomyBodySchema,
+  agentListResponseSchema,
+  agentParamsSchema,
+  agentResponseSchema,
+  agentTokenResponseSchema,
+  createAgentBodySchema,
+  createAgentResponseSchema,
+  revokeTokensResponseSchema,
+} from './agents.js';
+export type {
+  AuditEventDocument,
+  AuditKeyResponse,
+  AuditPage,
+  AuditQuery,
+  AuditVerifyResponse,
+} from './audit.js';
+export {
+  auditEventDocumentSchema,
+  auditKeyResponseSchema,
+  auditPageSchema,
+  auditQuerySchema,
+  auditVerifyResponseSchema,
+} from './audit.js';
+export type {
+  KeyChallengeResponse,
+  LoginBody,
+  LoginLinkBody,
+  LogoutResponse,
+  MeResponse,
+  PasswordBody,
+  RegisterKeyBody,
+  RegisterKeyResponse,
+  SessionResponse,
+} from './auth.js';
+export {
+  keyChallengeResponseSchema,
+  loginBodySchema,
+  loginLinkBodySchema,
+  logoutResponseSchema,
+  meResponseSchema,
+  okResponseSchema,
+  passwordBodySchema,
+  registerKeyBodySchema,
+  registerKeyResponseSchema,
+  sessionResponseSchema,
+} from './auth.js';
+export type {
+  ConfidenceReportBody,
+  ConfidenceReportResponse,
+} from './confidence.js';
+export {
+  confidenceReportBodySchema,
+  confidenceReportResponseSchema,
+} from './confidence.js';
+export type {
+  AssignBody,
+  ConsumeBody,
+  ConsumeResponse,
+  DecideBatchBody,
+  DecideBatchItem,
+  DecideBatchResponse,
+  DecideBody,
+  DecideResponse,
+  ExtendBody,
+  GateResponse,
+  SteerFailedBody,
+  SteerFailedResponse,
+} from './gate-actions.js';
+export {
+  assignBodySchema,
+  consumeBodySchema,
+  consumeResponseSchema,
+  decideBatchBodySchema,
+  decideBatchResponseSchema,
+  decideBodySchema,
+  decideResponseSchema,
+  extendBodySchema,
+  gateResponseSchema,
+  steerFailedBodySchema,
+  steerFailedResponseSchema,
+} from './gate-actions.js';
+export type {
+  DecisionDocument,
+  GateDocument,
+  GateOptionDocument,
+  InterventionNotice,
+} from './gate-document.js';
+export {
+  decisionDocumentSchema,
+  gateDocumentSchema,
+  interventionNoticeSchema,
+} from './gate-document.js';
+export type {
+  GateListQuery,
+  GateListResponse,
+  GateRequestBody,
+  GateRequestResponse,
+  GateViewResponse,
+  GateWaitResponse,
+} from './gates.js';
+export {
+  gateListQuerySchema,
+  gateListResponseSchema,
+  gateParamsSchema,
+  gateRequestBodySchema,
+  gateRequestHeadersSchema,
+  gateRequestResponseSchema,
+  gateViewResponseSchema,
+  gateWaitQuerySchema,
+  gateWaitResponseSchema,
+  MAX_TIMEOUT_SECONDS,
+} from './gates.js';
+export type { ReadinessResponse } from './health.js';
+export {
+  livenessResponseSchema,
+  readinessResponseSchema,
+} from './health.js';
+export {
+  agentIdSchema,
+  gateIdSchema,
+  idCursorSchema,
+  nameSchema,
+  nextCursorSchema,
+  opaqueCursorSchema,
+  pageLimitSchema,
+  ruleIdSchema,
+  runIdSchema,
+  userIdSchema,
+} from './ids.js';
+export type {
+  MetricsBucket,
+  MetricsFigures,
+  MetricsSummary,
+} from './metrics.js';
+export {
+  metricsFiguresSchema,
+  metricsSummarySchema,
+} from './metrics.js';
+export type {
+  AgentDocument,
+  SigningKeyDocument,
+  UserDocument,
+} from './people.js';
+export {
+  agentDocumentSchema,
+  signingKeyDocumentSchema,
+  userDocumentSchema,
+} from './people.js';
+export type {
+  DryRunBody,
+  DryRunRequest,
+  DryRunResponse,
+  PolicyFormat,
+  PolicyVersionListResponse,
+  PolicyVersionResponse,
+  PolicyVersionSummary,
+  PolicyView,
+  ReplacePolicyBody,
+  ReplacePolicyResponse,
+} from './policy.js';
+export {
+  dryRunBodySchema,
+  dryRunRequestSchema,
+  dryRunResponseSchema,
+  policyFormatSchema,
+  policyVersionListResponseSchema,
+  policyVersionParamsSchema,
+  policyVersionResponseSchema,
+  policyVersionSummarySchema,
+  policyViewSchema,
+  replacePolicyBodySchema,
+  replacePolicyResponseSchema,
+} from './policy.js';
+export type {
+  RememberedRule,
+  RuleListResponse,
+  RuleResponse,
+  RuleScope,
+} from './rules.js';
+export {
+  rememberedRuleSchema,
+  ruleListQuerySchema,
+  ruleListResponseSchema,
+  ruleParamsSchema,
+  ruleResponseSchema,
+  ruleScopeSchema,
+} from './rules.js';
+export type {
+  InterventionDocument,
+  ResumeDocument,
+  RunDocument,
+} from './run-document.js';
+export {
+  interventionDocumentSchema,
+  resumeDocumentSchema,
+  runDocumentSchema,
+} from './run-document.js';
+export type {
+  CheckpointBody,
+  CheckpointResponse,
+  CompleteRunResponse,
+  CreateRunBody,
+  InterventionBody,
+  InterventionListResponse,
+  InterventionResponse,
+  RunDetailResponse,
+  RunListQuery,
+  RunListResponse,
+  RunResponse,
+} from './runs.js';
+export {
+  checkpointBodySchema,
+  checkpointResponseSchema,
+  completeRunBodySchema,
+  completeRunResponseSchema,
+  createRunBodySchema,
+  interventionBodySchema,
+  interventionListQuerySchema,
+  interventionListResponseSchema,
+  interventionResponseSchema,
+  runDetailResponseSchema,
+  runListQuerySchema,
+  runListResponseSchema,
+  runParamsSchema,
+  runResponseSchema,
+} from './runs.js';
+export {
+  streamHeadersSchema,
+  streamQuerySchema,
+  streamResponseSchema,
+  streamSeqSchema,
+} from './streams.js';
+export type {
+  CreateUserBody,
+  LoginLinkResponse,
+  UpdateUserBody,
+  UserListResponse,
+  UserResponse,
+} from './users.js';
+export {
+  createUserBodySchema,
+  loginLinkResponseSchema,
+  updateUserBodySchema,
+  userListResponseSchema,
+  userParamsSchema,
+  userResponseSchema,
+} from './users.js';
+export type {
+  AttemptDocument,
+  CreateWebhookBody,
+  CreateWebhookResponse,
+  DeliveriesQuery,
+  DeliveryDetailResponse,
+  DeliveryDocument,
+  DeliveryPage,
+  DeliveryStatus,
+  RedeliverResponse,
+  UpdateWebhookBody,
+  UpdateWebhookResponse,
+  WebhookDocument,
+  WebhookEventType,
+  WebhookListResponse,
+  WebhookResponse,
+} from './webhooks.js';
+export {
+  attemptDocumentSchema,
+  createWebhookBodySchema,
+  createWebhookResponseSchema,
+  deliveriesQuerySchema,
+  deliveryDetailResponseSchema,
+  deliveryDocumentSchema,
+  deliveryIdSchema,
+  deliveryPageSchema,
+  deliveryParamsSchema,
+  deliveryStatusSchema,
+  redeliverResponseSchema,
+  updateWebhookBodySchema,
+  updateWebhookResponseSchema,
+  WEBHOOK_EVENT_TYPES,
+  webhookDocumentSchema,
+  webhookEventTypeSchema,
+  webhookIdSchema,
+  webhookListResponseSchema,
+  webhookParamsSchema,
+  webhookResponseSchema,
+} from './webhooks.js';

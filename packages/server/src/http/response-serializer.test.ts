@@ -1,7 +1,7 @@
 import { ResponseSerializationError, serializerCompiler } from 'fastify-type-provider-zod';
+import { gateDocumentSchema as gateWireSchema, interventionNoticeSchema } from 'gatehouse-hitl-protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { gateWireSchema, interventionNoticeSchema } from '../routes/gate-schemas.js';
 import { isPlainSchema, plainResponseSerializer } from './response-serializer.js';
 
 const answerSchema = z.object({

@@ -1,30 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { autonomyLevelSchema } from 'gatehouse-hitl-core';
-import { z } from 'zod';
+import {
+  agentAutonomyBodySchema,
+  agentListResponseSchema,
+  agentResponseSchema,
+  agentTokenResponseSchema,
+  createAgentBodySchema,
+  createAgentResponseSchema,
+  agentParamsSchema as params,
+  revokeTokensResponseSchema,
+} from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
 import { requireUser } from '../http/principal.js';
 import type { Services } from '../services/index.js';
-import { agentIdSchema, agentSchema, nameSchema } from './people-schemas.js';
-
-const createBody = z.strictObject({
-  name: nameSchema.describe('Display name'),
-  profile: z
-    .string()
-    .regex(/^[a-z][a-z0-9_-]{0,39}$/, 'profiles are lowercase words such as coder or debugger')
-    .optional()
-    .describe('Expert type that picks the default autonomy'),
-  autonomy: autonomyLevelSchema.optional().describe('Default autonomy of its runs'),
-});
-
-const autonomyBody = z.strictObject({
-  autonomy: autonomyLevelSchema
-    .nullable()
-    .describe('Default autonomy of its runs and the loosest they may ask for; null lets its profile decide'),
-});
-
-const tokenResponse = z.object({ token: z.string().describe('Agent token (gha_…); shown only this once') });
-const params = z.strictObject({ id: agentIdSchema });
 
 /** Agents and their tokens. */
 export async function agentRoutes(
@@ -40,8 +28,8 @@ export async function agentRoutes(
     {
       schema: {
         tags,
-        body: createBody,
-        response: { 201: z.object({ agent: agentSchema, token: tokenResponse.shape.token }) },
+        body: createAgentBodySchema,
+        response: { 201: createAgentResponseSchema },
       },
     },
     async (request, reply) => {
@@ -50,18 +38,14 @@ export async function agentRoutes(
     },
   );
 
-  app.get(
-    '/v1/agents',
-    { schema: { tags, response: { 200: z.object({ agents: z.array(agentSchema) }) } } },
-    async (request) => {
-      requireUser(request, 'viewer');
-      return { agents: await services.agents.list() };
-    },
-  );
+  app.get('/v1/agents', { schema: { tags, response: { 200: agentListResponseSchema } } }, async (request) => {
+    requireUser(request, 'viewer');
+    return { agents: await services.agents.list() };
+  });
 
   app.get(
     '/v1/agents/:id',
-    { schema: { tags, params, response: { 200: z.object({ agent: agentSchema }) } } },
+    { schema: { tags, params, response: { 200: agentResponseSchema } } },
     async (request) => {
       requireUser(request, 'viewer');
       return { agent: await services.agents.get(request.params.id) };
@@ -70,7 +54,7 @@ export async function agentRoutes(
 
   app.patch(
     '/v1/agents/:id',
-    { schema: { tags, params, body: autonomyBody, response: { 200: z.object({ agent: agentSchema }) } } },
+    { schema: { tags, params, body: agentAutonomyBodySchema, response: { 200: agentResponseSchema } } },
     async (request) => {
       const admin = requireUser(request, 'admin');
       return { agent: await services.agents.setAutonomy(admin.id, request.params.id, request.body.autonomy) };
@@ -79,7 +63,7 @@ export async function agentRoutes(
 
   app.post(
     '/v1/agents/:id/tokens',
-    { schema: { tags, params, response: { 201: tokenResponse } } },
+    { schema: { tags, params, response: { 201: agentTokenResponseSchema } } },
     async (request, reply) => {
       const admin = requireUser(request, 'admin');
       return reply.status(201).send(await services.agents.issueToken(admin.id, request.params.id));
@@ -92,7 +76,7 @@ export async function agentRoutes(
       schema: {
         tags,
         params,
-        response: { 200: z.object({ revoked: z.number().describe('Tokens revoked') }) },
+        response: { 200: revokeTokensResponseSchema },
       },
     },
     async (request) => {

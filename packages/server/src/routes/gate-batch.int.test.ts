@@ -1,4 +1,4 @@
-import { createGateCatalog, type OpenGateInput, openGate } from 'gatehouse-hitl-core';
+import { type Clock, createGateCatalog, type OpenGateInput, openGate } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTestPolicy } from '../testing/gates.js';
 import type { Json } from '../testing/http-client.js';
@@ -9,26 +9,26 @@ const dialects: TestDialect[] = ['sqlite', 'postgres'];
 const catalog = createGateCatalog();
 
 describe.each(dialects)('batch decisions over HTTP on %s', (dialect) => {
-  let server: ListeningApp<never> | undefined;
+  let server: ListeningApp<Clock> | undefined;
   afterEach(async () => {
     await server?.close();
     server = undefined;
   });
 
-  async function start(): Promise<ListeningApp<never>> {
-    server = (await startListeningApp({ dialect })) as ListeningApp<never>;
+  async function start(): Promise<ListeningApp<Clock>> {
+    server = await startListeningApp({ dialect });
     await useTestPolicy(server.test);
     return server;
   }
 
-  async function ask(app: ListeningApp<never>, body: Record<string, unknown>): Promise<string> {
+  async function ask(app: ListeningApp<Clock>, body: Record<string, unknown>): Promise<string> {
     const response = await app.client.call('POST', '/v1/gates', { token: app.test.tokens.agent, body });
     expect(response.body.outcome).toBe('gated');
     return response.body.gate.id as string;
   }
 
   /** Gates the server opens from facts (recovery, destructive action) go straight into the store. */
-  async function insert(app: ListeningApp<never>, id: string, input: OpenGateInput): Promise<string> {
+  async function insert(app: ListeningApp<Clock>, id: string, input: OpenGateInput): Promise<string> {
     const gate = openGate(
       { agentId: app.test.ids.agentId, requestedBy: `agent:${app.test.ids.agentId}`, ...input },
       { catalog, id, now: app.test.clock.now() },
@@ -38,7 +38,7 @@ describe.each(dialects)('batch decisions over HTTP on %s', (dialect) => {
   }
 
   async function batch(
-    app: ListeningApp<never>,
+    app: ListeningApp<Clock>,
     gateIds: string[],
     option: string,
   ): Promise<Map<string, Json>> {
@@ -50,7 +50,7 @@ describe.each(dialects)('batch decisions over HTTP on %s', (dialect) => {
     return new Map(response.body.results.map((result: Json) => [result.gateId, result]));
   }
 
-  async function statusOf(app: ListeningApp<never>, gateId: string): Promise<string> {
+  async function statusOf(app: ListeningApp<Clock>, gateId: string): Promise<string> {
     const response = await app.client.call('GET', `/v1/gates/${gateId}`, { token: app.test.tokens.admin });
     return response.body.gate.status as string;
   }

@@ -1,18 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import {
+  ruleListQuerySchema,
+  ruleListResponseSchema,
+  ruleParamsSchema,
+  ruleResponseSchema,
+} from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
 import { requireUser } from '../http/principal.js';
 import type { Services } from '../services/index.js';
-import { rememberedRuleWireSchema, ruleIdSchema } from './gate-schemas.js';
-
-const listQuery = z.strictObject({
-  includeRevoked: z
-    .enum(['true', 'false'])
-    .optional()
-    .transform((value) => value === 'true')
-    .describe('Also list revoked and expired rules'),
-});
 
 /** Remembered "approve always" rules: list and revoke. */
 export async function ruleRoutes(base: FastifyInstance, _ctx: AppContext, services: Services): Promise<void> {
@@ -24,8 +20,8 @@ export async function ruleRoutes(base: FastifyInstance, _ctx: AppContext, servic
     {
       schema: {
         tags,
-        querystring: listQuery,
-        response: { 200: z.object({ rules: z.array(rememberedRuleWireSchema) }) },
+        querystring: ruleListQuerySchema,
+        response: { 200: ruleListResponseSchema },
       },
     },
     async (request) => {
@@ -39,8 +35,8 @@ export async function ruleRoutes(base: FastifyInstance, _ctx: AppContext, servic
     {
       schema: {
         tags,
-        params: z.strictObject({ id: ruleIdSchema }),
-        response: { 200: z.object({ rule: rememberedRuleWireSchema }) },
+        params: ruleParamsSchema,
+        response: { 200: ruleResponseSchema },
       },
     },
     async (request) => {

@@ -1,7 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  runParamsSchema,
+  streamHeadersSchema,
+  streamQuerySchema,
+  streamResponseSchema,
+} from 'gatehouse-hitl-protocol';
 import type { StreamEvent } from 'gatehouse-hitl-store';
-import { z } from 'zod';
 import { hashToken } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
 import { bearerOf, type Principal, requireAuthenticated, requireUser } from '../http/principal.js';
@@ -9,13 +14,9 @@ import { openSse } from '../http/sse.js';
 import type { Services } from '../services/index.js';
 import type { StreamCredential } from '../services/streams/stream-credentials.js';
 import { isInboxEvent } from '../services/streams/stream-service.js';
-import { runIdSchema } from './gate-schemas.js';
-import { streamHeaders, streamQuery, streamResponse } from './run-schemas.js';
 
 /** How long a client waits before reconnecting after the stream drops. */
 const RETRY_MS = 2000;
-
-const params = z.strictObject({ id: runIdSchema });
 
 function startSeq(headerId: string | undefined, after: number | undefined): number | null {
   if (headerId !== undefined) return Number(headerId);
@@ -61,10 +62,10 @@ export async function streamRoutes(
     {
       schema: {
         tags,
-        params,
-        querystring: streamQuery,
-        headers: streamHeaders,
-        response: { 200: streamResponse },
+        params: runParamsSchema,
+        querystring: streamQuerySchema,
+        headers: streamHeadersSchema,
+        response: { 200: streamResponseSchema },
       },
     },
     async (request, reply) => {
@@ -81,7 +82,14 @@ export async function streamRoutes(
 
   app.get(
     '/v1/inbox/events',
-    { schema: { tags, querystring: streamQuery, headers: streamHeaders, response: { 200: streamResponse } } },
+    {
+      schema: {
+        tags,
+        querystring: streamQuerySchema,
+        headers: streamHeadersSchema,
+        response: { 200: streamResponseSchema },
+      },
+    },
     async (request, reply) => {
       const principal = requireUser(request, 'viewer');
       stream(services, reply, {

@@ -1,45 +1,30 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { roleSchema } from 'gatehouse-hitl-core';
-import { z } from 'zod';
+import {
+  createUserBodySchema,
+  loginLinkResponseSchema,
+  updateUserBodySchema,
+  userListResponseSchema,
+  userParamsSchema,
+  userResponseSchema,
+} from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
 import { requireUser } from '../http/principal.js';
 import type { Services } from '../services/index.js';
-import { nameSchema, userIdSchema, userSchema } from './people-schemas.js';
-
-const createBody = z.strictObject({
-  name: nameSchema.describe('Login name, unique'),
-  password: z.string().min(12).max(200).describe('At least 12 characters'),
-  role: roleSchema.describe('viewer < developer < tech_lead < admin'),
-});
-
-const patchBody = z
-  .strictObject({
-    role: roleSchema.optional().describe('New role; applies to the next request'),
-    disabled: z.boolean().optional().describe('true revokes every session of the person'),
-  })
-  .refine((body) => body.role !== undefined || body.disabled !== undefined, {
-    message: 'give role or disabled',
-    path: ['role'],
-  });
 
 /** People, managed by admins. */
 export async function userRoutes(base: FastifyInstance, _ctx: AppContext, services: Services): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const tags = ['people'];
 
-  app.get(
-    '/v1/users',
-    { schema: { tags, response: { 200: z.object({ users: z.array(userSchema) }) } } },
-    async (request) => {
-      requireUser(request, 'admin');
-      return { users: await services.users.list() };
-    },
-  );
+  app.get('/v1/users', { schema: { tags, response: { 200: userListResponseSchema } } }, async (request) => {
+    requireUser(request, 'admin');
+    return { users: await services.users.list() };
+  });
 
   app.post(
     '/v1/users',
-    { schema: { tags, body: createBody, response: { 201: z.object({ user: userSchema }) } } },
+    { schema: { tags, body: createUserBodySchema, response: { 201: userResponseSchema } } },
     async (request, reply) => {
       const admin = requireUser(request, 'admin');
       const user = await services.users.create(admin.id, request.body);
@@ -52,14 +37,8 @@ export async function userRoutes(base: FastifyInstance, _ctx: AppContext, servic
     {
       schema: {
         tags,
-        params: z.strictObject({ id: userIdSchema }),
-        response: {
-          201: z.object({
-            token: z.string().describe('One-time login link token (ghl_…); shown only this once'),
-            expiresAt: z.number().describe('Epoch ms; the link works once, until then'),
-            path: z.string().describe('Where the person opens it: /login#token=…, after the server address'),
-          }),
-        },
+        params: userParamsSchema,
+        response: { 201: loginLinkResponseSchema },
       },
     },
     async (request, reply) => {
@@ -74,9 +53,9 @@ export async function userRoutes(base: FastifyInstance, _ctx: AppContext, servic
     {
       schema: {
         tags,
-        params: z.strictObject({ id: userIdSchema }),
-        body: patchBody,
-        response: { 200: z.object({ user: userSchema }) },
+        params: userParamsSchema,
+        body: updateUserBodySchema,
+        response: { 200: userResponseSchema },
       },
     },
     async (request) => {

@@ -1,23 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import {
+  createWebhookBodySchema,
+  createWebhookResponseSchema,
+  deliveriesQuerySchema,
+  deliveryDetailResponseSchema,
+  deliveryPageSchema,
+  deliveryParamsSchema,
+  webhookParamsSchema as params,
+  redeliverResponseSchema,
+  updateWebhookBodySchema,
+  updateWebhookResponseSchema,
+  webhookListResponseSchema,
+  webhookResponseSchema,
+} from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
 import { requireUser } from '../http/principal.js';
 import type { Services } from '../services/index.js';
-import {
-  attemptWireSchema,
-  createWebhookBody,
-  deliveriesQuery,
-  deliveryIdSchema,
-  deliveryWireSchema,
-  secretSchema,
-  updateWebhookBody,
-  webhookIdSchema,
-  webhookWireSchema,
-} from './webhook-schemas.js';
-
-const params = z.strictObject({ id: webhookIdSchema });
-const deliveryParams = z.strictObject({ deliveryId: deliveryIdSchema });
 
 /** Webhooks: admin only, because an admin is trusted with where the server sends requests. */
 export async function webhookRoutes(
@@ -34,8 +33,8 @@ export async function webhookRoutes(
     {
       schema: {
         tags,
-        body: createWebhookBody,
-        response: { 201: z.object({ webhook: webhookWireSchema, secret: secretSchema }) },
+        body: createWebhookBodySchema,
+        response: { 201: createWebhookResponseSchema },
       },
     },
     async (request, reply) => {
@@ -46,7 +45,7 @@ export async function webhookRoutes(
 
   app.get(
     '/v1/webhooks',
-    { schema: { tags, response: { 200: z.object({ webhooks: z.array(webhookWireSchema) }) } } },
+    { schema: { tags, response: { 200: webhookListResponseSchema } } },
     async (request) => {
       requireUser(request, 'admin');
       return { webhooks: await webhooks.list() };
@@ -55,7 +54,7 @@ export async function webhookRoutes(
 
   app.get(
     '/v1/webhooks/:id',
-    { schema: { tags, params, response: { 200: z.object({ webhook: webhookWireSchema }) } } },
+    { schema: { tags, params, response: { 200: webhookResponseSchema } } },
     async (request) => {
       requireUser(request, 'admin');
       return { webhook: await webhooks.get(request.params.id) };
@@ -68,8 +67,8 @@ export async function webhookRoutes(
       schema: {
         tags,
         params,
-        body: updateWebhookBody,
-        response: { 200: z.object({ webhook: webhookWireSchema, secret: secretSchema.nullable() }) },
+        body: updateWebhookBodySchema,
+        response: { 200: updateWebhookResponseSchema },
       },
     },
     async (request) => {
@@ -80,7 +79,7 @@ export async function webhookRoutes(
 
   app.delete(
     '/v1/webhooks/:id',
-    { schema: { tags, params, response: { 200: z.object({ webhook: webhookWireSchema }) } } },
+    { schema: { tags, params, response: { 200: webhookResponseSchema } } },
     async (request) => {
       const admin = requireUser(request, 'admin');
       return { webhook: await webhooks.remove(admin.id, request.params.id) };
@@ -93,10 +92,8 @@ export async function webhookRoutes(
       schema: {
         tags,
         params,
-        querystring: deliveriesQuery,
-        response: {
-          200: z.object({ items: z.array(deliveryWireSchema), nextCursor: z.string().nullable() }),
-        },
+        querystring: deliveriesQuerySchema,
+        response: { 200: deliveryPageSchema },
       },
     },
     async (request) => {
@@ -111,14 +108,8 @@ export async function webhookRoutes(
     {
       schema: {
         tags,
-        params: deliveryParams,
-        response: {
-          200: z.object({
-            delivery: deliveryWireSchema,
-            attempts: z.array(attemptWireSchema),
-            event: z.unknown().describe('The JSON body every attempt sends'),
-          }),
-        },
+        params: deliveryParamsSchema,
+        response: { 200: deliveryDetailResponseSchema },
       },
     },
     async (request) => {
@@ -132,8 +123,8 @@ export async function webhookRoutes(
     {
       schema: {
         tags,
-        params: deliveryParams,
-        response: { 201: z.object({ delivery: deliveryWireSchema }) },
+        params: deliveryParamsSchema,
+        response: { 201: redeliverResponseSchema },
       },
     },
     async (request, reply) => {

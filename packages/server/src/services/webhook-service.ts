@@ -1,4 +1,5 @@
 import { GatehouseError, revealText } from 'gatehouse-hitl-core';
+import type { WebhookEventType } from 'gatehouse-hitl-protocol';
 import type {
   Page,
   StoreTx,
@@ -9,7 +10,6 @@ import type {
 } from 'gatehouse-hitl-store';
 import { sha256Hex } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
-import type { WebhookEventType } from '../webhooks/events.js';
 import { newDelivery } from '../webhooks/new-delivery.js';
 import { generateWebhookSecret } from '../webhooks/signature.js';
 import { checkWebhookUrl } from '../webhooks/url.js';

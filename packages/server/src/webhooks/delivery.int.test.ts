@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENT_TYPES } from 'gatehouse-hitl-protocol';
 import { verifyWebhookSignature } from 'gatehouse-hitl-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../config.js';
@@ -6,7 +7,6 @@ import type { Json } from '../testing/http-client.js';
 import { createRunViaApi, postIntervention } from '../testing/runs.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 import { type ReceiverReply, refusingUrl, startWebhookReceiver } from '../testing/webhook-receiver.js';
-import { WEBHOOK_EVENT_TYPES } from './events.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
 

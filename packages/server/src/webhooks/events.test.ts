@@ -1,6 +1,7 @@
 import type { AuditEvent } from 'gatehouse-hitl-core';
+import { WEBHOOK_EVENT_TYPES } from 'gatehouse-hitl-protocol';
 import { describe, expect, it } from 'vitest';
-import { outboxEventOf, WEBHOOK_EVENT_TYPES, webhookEventTypeOf } from './events.js';
+import { outboxEventOf, webhookEventTypeOf } from './events.js';
 
 function audited(kind: string): AuditEvent {
   return {

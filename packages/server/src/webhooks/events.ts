@@ -1,22 +1,6 @@
 import { type AuditEvent, containsHiddenCharacters } from 'gatehouse-hitl-core';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from 'gatehouse-hitl-protocol';
 import type { OutboxEvent } from 'gatehouse-hitl-store';
-
-/** What a webhook can subscribe to; each announces the audit event of the same name. */
-export const WEBHOOK_EVENT_TYPES = [
-  'gate.opened',
-  'gate.decided',
-  'gate.expired',
-  'gate.escalated',
-  'gate.cancelled',
-  'run.paused',
-  'run.resumed',
-  'run.stopped',
-  'run.steered',
-  'confidence.escalated',
-  'audit.checkpoint',
-] as const;
-
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 const ANNOUNCED = new Set<string>(WEBHOOK_EVENT_TYPES);
 

@@ -1,5 +1,20 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENT_TYPES } from '../webhooks/events.js';
+import { nextCursorSchema, opaqueCursorSchema, pageLimitSchema } from './ids.js';
+
+/** What a webhook can subscribe to; each announces the audit event of the same name. */
+export const WEBHOOK_EVENT_TYPES = [
+  'gate.opened',
+  'gate.decided',
+  'gate.expired',
+  'gate.escalated',
+  'gate.cancelled',
+  'run.paused',
+  'run.resumed',
+  'run.stopped',
+  'run.steered',
+  'confidence.escalated',
+  'audit.checkpoint',
+] as const;
 
 export const webhookIdSchema = z
   .string()
@@ -27,14 +42,16 @@ const urlSchema = z
 const eventsSchema = z.array(webhookEventTypeSchema).min(1).max(WEBHOOK_EVENT_TYPES.length);
 const descriptionSchema = z.string().max(500);
 
-export const createWebhookBody = z.strictObject({
+/** `POST /v1/webhooks`. */
+export const createWebhookBodySchema = z.strictObject({
   url: urlSchema,
   events: eventsSchema.describe('The events it receives'),
   description: descriptionSchema.optional().describe('What it is for'),
   enabled: z.boolean().optional().describe('A disabled webhook gets no new deliveries (default true)'),
 });
 
-export const updateWebhookBody = z.strictObject({
+/** `PATCH /v1/webhooks/:id`. */
+export const updateWebhookBodySchema = z.strictObject({
   url: urlSchema.optional(),
   events: eventsSchema.optional().describe('The events it receives, replacing the old list'),
   description: descriptionSchema.nullable().optional().describe('What it is for; null removes it'),
@@ -45,7 +62,7 @@ export const updateWebhookBody = z.strictObject({
     .describe('Replace the signing secret now; the new one is in this answer only'),
 });
 
-export const webhookWireSchema = z
+export const webhookDocumentSchema = z
   .object({
     id: z.string().describe('Webhook id'),
     url: z.string().describe('Where events are POSTed'),
@@ -58,11 +75,11 @@ export const webhookWireSchema = z
   })
   .describe('A webhook (its secret is shown only when it is created or rotated)');
 
-export const secretSchema = z
+const secretSchema = z
   .string()
   .describe('Signing secret (whsec_…): shown only in this answer; keep it where the receiver can read it');
 
-export const deliveryWireSchema = z
+export const deliveryDocumentSchema = z
   .object({
     id: z.string().describe('Delivery id'),
     webhookId: z.string().describe('The webhook it goes to'),
@@ -84,7 +101,7 @@ export const deliveryWireSchema = z
   })
   .describe('One event on its way to one webhook');
 
-export const attemptWireSchema = z
+export const attemptDocumentSchema = z
   .object({
     attempt: z.number().describe('1 for the first attempt'),
     startedAt: z.number().describe('Epoch ms'),
@@ -95,12 +112,57 @@ export const attemptWireSchema = z
   })
   .describe('One attempt of a delivery');
 
-export const deliveriesQuery = z.strictObject({
-  status: deliveryStatusSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(50).describe('Page size'),
-  cursor: z
-    .string()
-    .regex(/^[\x21-\x7e]{1,200}$/, 'a cursor is the nextCursor of the previous page')
-    .optional()
-    .describe('nextCursor of the previous page'),
+/** `:id` of every `/v1/webhooks/:id…` route. */
+export const webhookParamsSchema = z.strictObject({ id: webhookIdSchema });
+
+/** `:deliveryId` of every `/v1/webhooks/deliveries/:deliveryId…` route. */
+export const deliveryParamsSchema = z.strictObject({ deliveryId: deliveryIdSchema });
+
+export const createWebhookResponseSchema = z.object({ webhook: webhookDocumentSchema, secret: secretSchema });
+
+export const updateWebhookResponseSchema = z.object({
+  webhook: webhookDocumentSchema,
+  secret: secretSchema.nullable(),
 });
+
+export const webhookResponseSchema = z.object({ webhook: webhookDocumentSchema });
+
+export const webhookListResponseSchema = z.object({ webhooks: z.array(webhookDocumentSchema) });
+
+/** `GET /v1/webhooks/:id/deliveries`. */
+export const deliveriesQuerySchema = z.strictObject({
+  status: deliveryStatusSchema.optional(),
+  limit: pageLimitSchema(50),
+  cursor: opaqueCursorSchema.optional(),
+});
+
+export const deliveryPageSchema = z.object({
+  items: z.array(deliveryDocumentSchema),
+  nextCursor: nextCursorSchema,
+});
+
+/** `GET /v1/webhooks/deliveries/:deliveryId`. */
+export const deliveryDetailResponseSchema = z.object({
+  delivery: deliveryDocumentSchema,
+  attempts: z.array(attemptDocumentSchema),
+  event: z.unknown().describe('The JSON body every attempt sends'),
+});
+
+/** `POST /v1/webhooks/deliveries/:deliveryId/redeliver`. */
+export const redeliverResponseSchema = z.object({ delivery: deliveryDocumentSchema });
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export type DeliveryStatus = z.infer<typeof deliveryStatusSchema>;
+export type CreateWebhookBody = z.input<typeof createWebhookBodySchema>;
+export type UpdateWebhookBody = z.input<typeof updateWebhookBodySchema>;
+export type WebhookDocument = z.infer<typeof webhookDocumentSchema>;
+export type DeliveryDocument = z.infer<typeof deliveryDocumentSchema>;
+export type AttemptDocument = z.infer<typeof attemptDocumentSchema>;
+export type CreateWebhookResponse = z.infer<typeof createWebhookResponseSchema>;
+export type UpdateWebhookResponse = z.infer<typeof updateWebhookResponseSchema>;
+export type WebhookResponse = z.infer<typeof webhookResponseSchema>;
+export type WebhookListResponse = z.infer<typeof webhookListResponseSchema>;
+export type DeliveriesQuery = z.input<typeof deliveriesQuerySchema>;
+export type DeliveryPage = z.infer<typeof deliveryPageSchema>;
+export type DeliveryDetailResponse = z.infer<typeof deliveryDetailResponseSchema>;
+export type RedeliverResponse = z.infer<typeof redeliverResponseSchema>;

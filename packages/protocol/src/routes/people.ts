@@ -1,24 +1,7 @@
-import { autonomyLevelSchema, roleSchema } from 'gatehouse-hitl-core';
 import { z } from 'zod';
+import { autonomyLevelSchema, roleSchema } from '../enums.js';
 
-/** Names of people and agents: letters, digits and `._@-`, starting with a letter or digit. */
-export const nameSchema = z
-  .string()
-  .regex(
-    /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/,
-    'names are 1-64 letters, digits or ._@- and start with a letter or digit',
-  );
-
-export const userIdSchema = z
-  .string()
-  .regex(/^user_[A-Za-z0-9_]{1,64}$/, 'a person id looks like user_…')
-  .describe('Person id');
-export const agentIdSchema = z
-  .string()
-  .regex(/^agent_[A-Za-z0-9_]{1,64}$/, 'an agent id looks like agent_…')
-  .describe('Agent id');
-
-export const userSchema = z
+export const userDocumentSchema = z
   .object({
     id: z.string().describe('Person id'),
     name: z.string().describe('Login name'),
@@ -28,7 +11,7 @@ export const userSchema = z
   })
   .describe('A person');
 
-export const agentSchema = z
+export const agentDocumentSchema = z
   .object({
     id: z.string().describe('Agent id'),
     name: z.string().describe('Display name'),
@@ -48,15 +31,16 @@ export const agentSchema = z
   })
   .describe('An agent');
 
-export const signingKeySchema = z.object({
+export const signingKeyDocumentSchema = z.object({
   id: z.string().describe('Key id'),
   fingerprint: z.string().describe('SHA-256 of the raw public key, hex'),
   publicKey: z.string().describe('The key as registered (PEM or raw base64)'),
   createdAt: z.number().describe('Epoch ms'),
 });
 
-export const sessionSchema = z.object({
-  token: z.string().describe('Session token (ghs_…); also set as the gatehouse_session cookie'),
-  expiresAt: z.number().describe('Epoch ms when the session ends'),
-  user: userSchema,
-});
+/** A person as the people routes return them. */
+export type UserDocument = z.infer<typeof userDocumentSchema>;
+/** An agent as the agent routes return it. */
+export type AgentDocument = z.infer<typeof agentDocumentSchema>;
+/** A person's registered signing key. */
+export type SigningKeyDocument = z.infer<typeof signingKeyDocumentSchema>;

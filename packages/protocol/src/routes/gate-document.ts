@@ -1,27 +1,12 @@
+import { z } from 'zod';
 import {
   gateStatusSchema,
   gateThresholdSchema,
+  optionOutcomeSchema,
   riskLevelSchema,
   roleSchema,
   timeoutActionSchema,
-} from 'gatehouse-hitl-core';
-import { z } from 'zod';
-
-/** Gate ids as the server makes them: `gate_…`. */
-export const gateIdSchema = z
-  .string()
-  .regex(/^gate_[A-Za-z0-9_]{1,64}$/, 'a gate id looks like gate_…')
-  .describe('Gate id');
-
-export const runIdSchema = z
-  .string()
-  .regex(/^run_[A-Za-z0-9_]{1,64}$/, 'a run id looks like run_…')
-  .describe('Run id');
-
-export const ruleIdSchema = z
-  .string()
-  .regex(/^rule_[A-Za-z0-9_]{1,64}$/, 'a rule id looks like rule_…')
-  .describe('Remembered rule id');
+} from '../enums.js';
 
 const optionSchema = z
   .object({
@@ -30,15 +15,12 @@ const optionSchema = z
     key: z.string().describe('Single-key shortcut in the terminal inbox'),
     description: z.string().describe('What choosing it does'),
     ends: z.boolean().describe('False for options that only show more (view, diff, history)'),
-    outcome: z
-      .enum(['approved', 'rejected', 'steered', 'resolved'])
-      .optional()
-      .describe('Where it ends the gate'),
+    outcome: optionOutcomeSchema.optional().describe('Where it ends the gate'),
     requires: z.array(z.enum(['reason', 'instructions', 'feedback'])).describe('Fields it needs'),
   })
   .describe('One answer the gate offers');
 
-export const decisionWireSchema = z
+export const decisionDocumentSchema = z
   .object({
     option: z.string().describe('The option chosen (`timeout` when the deadline decided)'),
     outcome: z
@@ -58,7 +40,7 @@ export const decisionWireSchema = z
   })
   .describe('The answer that ended the gate');
 
-const actionWireSchema = z
+const actionDocumentSchema = z
   .object({
     tool: z.string().optional().describe('Tool name'),
     operation: z.string().optional().describe('Operation text'),
@@ -67,7 +49,7 @@ const actionWireSchema = z
   .describe('The tool call or operation the gate is about');
 
 /** A gate on the wire: the same fields as core's Gate. */
-export const gateWireSchema = z
+export const gateDocumentSchema = z
   .object({
     id: z.string().describe('Gate id'),
     type: z.string().describe('Gate type from the catalog'),
@@ -79,7 +61,7 @@ export const gateWireSchema = z
     title: z
       .string()
       .describe('One line: what the agent wants to do (hidden characters shown as ⟨U+…⟩ markers)'),
-    action: actionWireSchema.nullable(),
+    action: actionDocumentSchema.nullable(),
     payloadHash: z.string().nullable().describe('SHA-256 of the action; approvals bind to it'),
     context: z
       .record(z.string(), z.unknown())
@@ -102,7 +84,7 @@ export const gateWireSchema = z
     signatureRequired: z.boolean().describe('Decisions must be signed'),
     steerable: z.boolean().describe('Steer is a real option (else recorded as approve with feedback)'),
     policyRuleId: z.string().nullable().describe('Policy rule that opened it'),
-    decision: decisionWireSchema.nullable(),
+    decision: decisionDocumentSchema.nullable(),
   })
   .describe('A gate: one human decision');
 
@@ -114,22 +96,11 @@ export const interventionNoticeSchema = z
   })
   .describe('An intervention the agent has not seen yet');
 
-export const rememberedRuleWireSchema = z
-  .object({
-    id: z.string().describe('Rule id'),
-    scope: z.enum(['run', 'agent', 'global']).describe('Where it applies'),
-    runId: z.string().nullable().describe('Run, for run scope'),
-    agentId: z.string().nullable().describe('Agent, for agent scope'),
-    tool: z.string().describe('The tool it allows'),
-    argsHash: z.string().nullable().describe('Bound to these exact arguments; null = any'),
-    createdBy: z.string().describe('Who approved always'),
-    createdAt: z.number().describe('Epoch ms'),
-    expiresAt: z.number().nullable().describe('Epoch ms; null = until revoked'),
-    revokedAt: z.number().nullable().describe('Epoch ms when revoked'),
-    revokedBy: z.string().nullable().describe('Who revoked it'),
-    sourceGateId: z.string().nullable().describe('The gate whose "approve always" created it'),
-  })
-  .describe('A remembered "approve always" rule');
-
-/** Bounded free text from people: reasons, feedback, instructions. */
-export const humanText = (max: number) => z.string().max(max);
+/** A gate as every route returns it. */
+export type GateDocument = z.infer<typeof gateDocumentSchema>;
+/** The answer that ended a gate. */
+export type DecisionDocument = z.infer<typeof decisionDocumentSchema>;
+/** One answer a gate offers. */
+export type GateOptionDocument = z.infer<typeof optionSchema>;
+/** An intervention or steering the agent has not seen yet. */
+export type InterventionNotice = z.infer<typeof interventionNoticeSchema>;

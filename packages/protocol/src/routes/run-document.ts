@@ -1,14 +1,14 @@
+import { z } from 'zod';
 import {
   approvalModeSchema,
   autonomyLevelSchema,
   interventionKindSchema,
   phaseTypeSchema,
   runStatusSchema,
-} from 'gatehouse-hitl-core';
-import { z } from 'zod';
+} from '../enums.js';
 
 /** A run on the wire. */
-export const runWireSchema = z
+export const runDocumentSchema = z
   .object({
     id: z.string().describe('Run id'),
     agentId: z.string().describe('The agent the run belongs to'),
@@ -30,7 +30,7 @@ export const runWireSchema = z
   .describe('A run: one job of an agent');
 
 /** Where the agent resumes after its last decided phase review. */
-export const resumeWireSchema = z
+export const resumeDocumentSchema = z
   .object({
     gateId: z.string().describe('The phase review gate'),
     status: z
@@ -55,7 +55,7 @@ export const resumeWireSchema = z
   })
   .describe('The resume step of the last decided phase review');
 
-export const interventionWireSchema = z
+export const interventionDocumentSchema = z
   .object({
     id: z.string().describe('Intervention id'),
     runId: z.string().describe('Run id'),
@@ -69,29 +69,9 @@ export const interventionWireSchema = z
   })
   .describe('A person acting on a run');
 
-/** `after` / Last-Event-ID: a stream seq. */
-export const streamSeqSchema = z.coerce
-  .number()
-  .int()
-  .min(0)
-  .max(Number.MAX_SAFE_INTEGER)
-  .describe('Replay events after this seq (the id of the last event received)');
-
-export const streamQuery = z.strictObject({
-  after: streamSeqSchema.optional(),
-});
-
-export const streamHeaders = z.object({
-  'last-event-id': z
-    .string()
-    .regex(/^\d{1,15}$/, 'Last-Event-ID is the id of the last event received')
-    .optional()
-    .describe('Resume after this event; wins over ?after='),
-});
-
-/** The body of an event stream, for the API description. */
-export const streamResponse = z
-  .string()
-  .describe(
-    'text/event-stream: each event has `id: <seq>`, `event: <type>` and `data: <the stored event as JSON>`; a comment heartbeat every 15 s',
-  );
+/** A run as every route returns it. */
+export type RunDocument = z.infer<typeof runDocumentSchema>;
+/** The resume step of a run's last decided phase review. */
+export type ResumeDocument = z.infer<typeof resumeDocumentSchema>;
+/** A person acting on a run. */
+export type InterventionDocument = z.infer<typeof interventionDocumentSchema>;

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { optionIdSchema } from '../enums.js';
+import { decisionDocumentSchema, gateDocumentSchema } from './gate-document.js';
+import { MAX_TIMEOUT_SECONDS } from './gates.js';
+import { gateIdSchema, userIdSchema } from './ids.js';
+import { rememberedRuleSchema, ruleScopeSchema } from './rules.js';
+
+/** `POST /v1/gates/:id/decide`. */
+export const decideBodySchema = z.strictObject({
+  option: optionIdSchema.describe('One of the gate’s options, e.g. approve, reject, steer, approve_always'),
+  reason: z.string().max(2000).optional().describe('Why; shown to the agent'),
+  feedback: z.string().max(10_000).optional().describe('Feedback for the agent'),
+  instructions: z
+    .string()
+    .max(10_000)
+    .optional()
+    .describe('Steer instructions: delivered verbatim as the agent’s next instruction'),
+  affectedArtifacts: z
+    .array(z.string().min(1).max(4096))
+    .max(200)
+    .optional()
+    .describe('Workspace-relative paths the steer is about'),
+  signature: z
+    .string()
+    .max(200)
+    .optional()
+    .describe(
+      'Ed25519 signature (base64) over canonical JSON {gateId, option, payloadHash}; required on signed gates',
+    ),
+  confirmApproval: z
+    .boolean()
+    .optional()
+    .describe('Needed for a steer on a gate that cannot be steered: it is recorded as approve with feedback'),
+  remember: z
+    .strictObject({
+      scope: ruleScopeSchema.default('run').describe('Where the rule applies; global needs tech_lead'),
+      ttlSeconds: z
+        .number()
+        .int()
+        .min(60)
+        .max(MAX_TIMEOUT_SECONDS)
+        .optional()
+        .describe('Rule expiry; none = until revoked'),
+    })
+    .optional()
+    .describe('For approve_always: how to remember the rule'),
+});
+
+export const decideResponseSchema = z.object({
+  gate: gateDocumentSchema,
+  decision: decisionDocumentSchema.nullable().describe('Null for a partial N-of-M approval or a view option'),
+  rule: rememberedRuleSchema.nullable().describe('The rule approve_always created'),
+});
+
+/** `POST /v1/gates/decide-batch`. */
+export const decideBatchBodySchema = z.strictObject({
+  gateIds: z.array(gateIdSchema).min(1).max(100).describe('Up to 100 gates'),
+  option: optionIdSchema.describe('The option for every gate'),
+  reason: z.string().max(2000).optional().describe('Why'),
+});
+
+const batchItemSchema = z.object({
+  gateId: z.string(),
+  ok: z.boolean().describe('Decided'),
+  status: z.string().optional().describe('The gate’s status after the decision'),
+  error: z
+    .object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) })
+    .optional()
+    .describe('Why this gate was refused'),
+});
+
+export const decideBatchResponseSchema = z.object({ results: z.array(batchItemSchema) });
+
+/** `POST /v1/gates/:id/extend`. */
+export const extendBodySchema = z.strictObject({
+  seconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_TIMEOUT_SECONDS)
+    .describe('New deadline: this many seconds from now'),
+});
+
+/** `POST /v1/gates/:id/assign`. */
+export const assignBodySchema = z.strictObject({
+  assignees: z.array(userIdSchema).max(50).describe('People who may decide; empty = anyone with the role'),
+});
+
+/** The answer of extend and assign. */
+export const gateResponseSchema = z.object({ gate: gateDocumentSchema });
+
+/** `POST /v1/gates/:id/consume`. */
+export const consumeBodySchema = z.strictObject({
+  payloadHash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'a payload hash is 64 lowercase hex characters')
+    .describe('SHA-256 of the action about to run'),
+});
+
+export const consumeResponseSchema = z.object({
+  gate: gateDocumentSchema,
+  consumedAt: z.number().nullable().describe('When it was used; null for an approve-always rule'),
+  oneOff: z.boolean().describe('False for approve_always, which is not used up'),
+});
+
+/** `POST /v1/gates/:id/steer-failed`. */
+export const steerFailedBodySchema = z.strictObject({
+  reason: z.string().min(1).max(2000).describe('Why the steer could not be applied'),
+});
+
+export const steerFailedResponseSchema = z.object({
+  gate: gateDocumentSchema.describe('The reopened gate'),
+  previousGateId: z.string().describe('The steered gate'),
+});
+
+export type DecideBody = z.input<typeof decideBodySchema>;
+export type DecideResponse = z.infer<typeof decideResponseSchema>;
+export type DecideBatchBody = z.input<typeof decideBatchBodySchema>;
+export type DecideBatchItem = z.infer<typeof batchItemSchema>;
+export type DecideBatchResponse = z.infer<typeof decideBatchResponseSchema>;
+export type ExtendBody = z.input<typeof extendBodySchema>;
+export type AssignBody = z.input<typeof assignBodySchema>;
+export type GateResponse = z.infer<typeof gateResponseSchema>;
+export type ConsumeBody = z.input<typeof consumeBodySchema>;
+export type ConsumeResponse = z.infer<typeof consumeResponseSchema>;
+export type SteerFailedBody = z.input<typeof steerFailedBodySchema>;
+export type SteerFailedResponse = z.infer<typeof steerFailedResponseSchema>;

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import {
+  approvalModeSchema,
+  autonomyLevelSchema,
+  interventionKindSchema,
+  phaseTypeSchema,
+  runStatusSchema,
+} from '../enums.js';
+import { gateDocumentSchema } from './gate-document.js';
+import { agentIdSchema, idCursorSchema, nextCursorSchema, pageLimitSchema, runIdSchema } from './ids.js';
+import { interventionDocumentSchema, resumeDocumentSchema, runDocumentSchema } from './run-document.js';
+
+/** `POST /v1/runs`. */
+export const createRunBodySchema = z.strictObject({
+  agentId: agentIdSchema
+    .optional()
+    .describe(
+      'The agent the run is for: required for people (developer+), only the caller itself for agents',
+    ),
+  autonomy: autonomyLevelSchema
+    .optional()
+    .describe('Overrides the agent’s default (agent setting, else its profile’s, else partial)'),
+  approvalMode: approvalModeSchema.optional().describe('auto (the default), manual or confidence_threshold'),
+  confidenceThreshold: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe(
+      '0–1, default 0.8; when given it also replaces CONFIDENCE_THRESHOLD for this run’s confidence reports',
+    ),
+  title: z.string().min(1).max(500).optional().describe('What the run is about'),
+});
+
+/** `GET /v1/runs`. */
+export const runListQuerySchema = z.strictObject({
+  agentId: agentIdSchema.optional().describe('Only runs of this agent'),
+  status: runStatusSchema.optional().describe('Only runs in this status'),
+  limit: pageLimitSchema(50),
+  cursor: idCursorSchema.optional(),
+});
+
+export const runListResponseSchema = z.object({
+  items: z.array(runDocumentSchema),
+  nextCursor: nextCursorSchema,
+});
+
+/** `:id` of every `/v1/runs/:id…` route. */
+export const runParamsSchema = z.strictObject({ id: runIdSchema });
+
+export const runResponseSchema = z.object({ run: runDocumentSchema });
+
+export const runDetailResponseSchema = z.object({
+  run: runDocumentSchema,
+  resume: resumeDocumentSchema.nullable(),
+});
+
+/** `POST /v1/runs/:id/checkpoint`. */
+export const checkpointBodySchema = z.strictObject({
+  phase: z.number().int().min(1).max(10_000).describe('The phase that just ended, from 1'),
+  type: phaseTypeSchema.describe('strategic or tactical'),
+  jobComplete: z.boolean().default(false).describe('True once the whole job is done'),
+});
+
+export const checkpointResponseSchema = z.object({
+  freeze: z.boolean().describe('True when the run froze for a phase review'),
+  gate: gateDocumentSchema.nullable().describe('The phase_review gate to wait on'),
+  run: runDocumentSchema,
+});
+
+/** `POST /v1/runs/:id/complete`: no fields. */
+export const completeRunBodySchema = z.strictObject({}).optional();
+
+export const completeRunResponseSchema = z.object({
+  run: runDocumentSchema,
+  gate: gateDocumentSchema
+    .nullable()
+    .describe('The final phase review, when the autonomy level asks for one'),
+});
+
+/** `POST /v1/runs/:id/interventions`. */
+export const interventionBodySchema = z.strictObject({
+  kind: interventionKindSchema.describe('pause, resume, stop or steer'),
+  instruction: z
+    .string()
+    .max(10_000)
+    .optional()
+    .describe(
+      'Required for steer: the agent’s next instruction (stored with hidden characters as ⟨U+…⟩ markers, delivered as stored)',
+    ),
+});
+
+export const interventionResponseSchema = z.object({
+  run: runDocumentSchema,
+  intervention: interventionDocumentSchema,
+});
+
+/** `GET /v1/runs/:id/interventions`. */
+export const interventionListQuerySchema = z.strictObject({
+  after: z.coerce.number().int().min(0).optional().describe('Only interventions after this time (epoch ms)'),
+});
+
+export const interventionListResponseSchema = z.object({ items: z.array(interventionDocumentSchema) });
+
+export type CreateRunBody = z.input<typeof createRunBodySchema>;
+export type RunListQuery = z.input<typeof runListQuerySchema>;
+export type RunListResponse = z.infer<typeof runListResponseSchema>;
+export type RunResponse = z.infer<typeof runResponseSchema>;
+export type RunDetailResponse = z.infer<typeof runDetailResponseSchema>;
+export type CheckpointBody = z.input<typeof checkpointBodySchema>;
+export type CheckpointResponse = z.infer<typeof checkpointResponseSchema>;
+export type CompleteRunResponse = z.infer<typeof completeRunResponseSchema>;
+export type InterventionBody = z.input<typeof interventionBodySchema>;
+export type InterventionResponse = z.infer<typeof interventionResponseSchema>;
+export type InterventionListResponse = z.infer<typeof interventionListResponseSchema>;
