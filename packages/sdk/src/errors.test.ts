@@ -1,3 +1,4 @@
+import { decodeWireError } from 'gatehouse-hitl-protocol/rules';
 import { describe, expect, it } from 'vitest';
 import {
   ApprovalDenied,
@@ -5,7 +6,6 @@ import {
   ApprovalSteered,
   ApprovalTimedOut,
   approvalErrorFor,
-  errorFromResponse,
   GatehouseApiError,
   isGatehouseApiError,
 } from './errors.js';
@@ -28,22 +28,13 @@ const result = (outcome: string, extra: Partial<GateResult> = {}): GateResult =>
   ...extra,
 });
 
-describe('errorFromResponse', () => {
-  it('rebuilds the wire error with its code, status and details', () => {
-    const error = errorFromResponse(409, {
-      error: { code: 'GATE_EXPIRED', message: 'gate gate_1 expired', details: { gateId: 'gate_1' } },
-    });
+describe('GatehouseApiError', () => {
+  it('is the protocol error every client decodes, so instanceof holds for all of them', () => {
+    const error = decodeWireError(409, '{"error":{"code":"GATE_EXPIRED","message":"gate gate_1 expired"}}');
     expect(error).toBeInstanceOf(GatehouseApiError);
     expect(error).toMatchObject({ code: 'GATE_EXPIRED', status: 409, message: 'gate gate_1 expired' });
-    expect(error.details).toEqual({ gateId: 'gate_1' });
     expect(isGatehouseApiError(error, 'GATE_EXPIRED')).toBe(true);
     expect(isGatehouseApiError(error, 'CONFLICT')).toBe(false);
-  });
-
-  it('names a bodiless 503 SERVICE_UNAVAILABLE and keeps unknown statuses', () => {
-    expect(errorFromResponse(503, undefined).code).toBe('SERVICE_UNAVAILABLE');
-    expect(errorFromResponse(502, 'bad gateway').code).toBe('INTERNAL');
-    expect(errorFromResponse(418, null)).toMatchObject({ code: 'UNKNOWN', status: 418 });
   });
 });
 

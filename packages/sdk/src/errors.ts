@@ -1,55 +1,7 @@
-import type { ErrorCode } from 'gatehouse-hitl-core';
 import type { GateResult } from './types.js';
 
-/** A code from docs/errors.md, or one a newer server may send. */
-export type ApiErrorCode = ErrorCode | (string & {});
-
-/**
- * An error the Gatehouse server returned (or a refusal the SDK made on its behalf), rebuilt from
- * the wire shape `{ error: { code, message, details } }` with the same stable `code`.
- *
- * @example
- * try { await gate.completeRun(runId); }
- * catch (error) { if (isGatehouseApiError(error, 'RUN_STOPPED')) stopWorking(); }
- */
-export class GatehouseApiError extends Error {
-  readonly code: ApiErrorCode;
-  /** The HTTP status, or 0 when no response arrived. */
-  readonly status: number;
-  readonly details: Readonly<Record<string, unknown>>;
-
-  constructor(
-    code: ApiErrorCode,
-    message: string,
-    options: { status?: number; details?: Record<string, unknown>; cause?: unknown } = {},
-  ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'GatehouseApiError';
-    this.code = code;
-    this.status = options.status ?? 0;
-    this.details = options.details ?? {};
-  }
-}
-
-/** True when `value` is a GatehouseApiError, optionally with the given code. */
-export function isGatehouseApiError(value: unknown, code?: ApiErrorCode): value is GatehouseApiError {
-  return value instanceof GatehouseApiError && (code === undefined || value.code === code);
-}
-
-/** Rebuilds an error response body as a GatehouseApiError; unknown shapes keep the status. */
-export function errorFromResponse(status: number, body: unknown): GatehouseApiError {
-  const wire = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null)?.error;
-  if (wire && typeof wire.code === 'string') {
-    const message = typeof wire.message === 'string' ? wire.message : wire.code;
-    const details =
-      wire.details !== null && typeof wire.details === 'object'
-        ? (wire.details as Record<string, unknown>)
-        : {};
-    return new GatehouseApiError(wire.code, message, { status, details });
-  }
-  const code = status === 503 ? 'SERVICE_UNAVAILABLE' : status >= 500 ? 'INTERNAL' : 'UNKNOWN';
-  return new GatehouseApiError(code, `the server answered ${status} without an error body`, { status });
-}
+export type { ApiErrorCode } from 'gatehouse-hitl-protocol/rules';
+export { GatehouseApiError, isGatehouseApiError } from 'gatehouse-hitl-protocol/rules';
 
 /**
  * Thrown by a `withApproval` wrapper when the action was not approved; `result` holds the whole

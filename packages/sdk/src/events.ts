@@ -1,6 +1,11 @@
-import type { InterventionKind } from 'gatehouse-hitl-core';
+import type { InterventionKind } from 'gatehouse-hitl-protocol';
+import {
+  gateOutcome,
+  isGatehouseApiError,
+  isGateStatus,
+  type StreamEventName,
+} from 'gatehouse-hitl-protocol/rules';
 import { type Backoff, backoffDelay, linkSignals, sleep } from './backoff.js';
-import { isGatehouseApiError } from './errors.js';
 import type { Transport } from './http.js';
 import { readSse, type SseMessage, SseParser } from './sse.js';
 import type { Outcome } from './types.js';
@@ -52,6 +57,13 @@ const text = (value: unknown): string | null => (typeof value === 'string' ? val
 const time = (...values: unknown[]): number =>
   (values.find((v) => typeof v === 'number') as number) ?? Date.now();
 
+/** The stream events after which a gate has ended. */
+const ENDING_EVENTS: ReadonlySet<string> = new Set<StreamEventName>([
+  'gate.decided',
+  'gate.expired',
+  'gate.cancelled',
+]);
+
 /** Turns one SSE message of a run stream into a run event, or null for anything else. */
 export function toRunEvent(message: SseMessage, decisions: boolean): RunEvent | null {
   let parsed: Record<string, unknown>;
@@ -68,7 +80,7 @@ export function toRunEvent(message: SseMessage, decisions: boolean): RunEvent | 
     const kind = text(data.kind) ?? type.split('.').pop() ?? 'unknown';
     return { kind, instruction: text(data.instruction), at, eventId: message.id };
   }
-  if (!decisions || !/^gate\.(decided|expired|cancelled|auto_approved)$/.test(type)) return null;
+  if (!decisions || !ENDING_EVENTS.has(type)) return null;
   const gateId = text(data.gateId) ?? text(parsed.gateId) ?? text(record(data.gate).id);
   if (gateId === null) return null;
   const decision = record(data.decision ?? record(data.gate).decision);
@@ -82,16 +94,8 @@ export function toRunEvent(message: SseMessage, decisions: boolean): RunEvent | 
   };
 }
 
-const STATUS_OUTCOMES: Record<string, Outcome> = {
-  approved: 'approved',
-  rejected: 'denied',
-  steered: 'steered',
-  expired: 'timed_out',
-  cancelled: 'cancelled',
-};
-
 function outcomeOfStatus(status: string | null): Outcome | null {
-  return status === null ? null : (STATUS_OUTCOMES[status] ?? null);
+  return isGateStatus(status) ? gateOutcome(status) : null;
 }
 
 /** True for stream failures worth reconnecting after: the server is away or restarting. */

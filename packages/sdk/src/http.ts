@@ -1,5 +1,5 @@
+import { decodeWireError, errorFromResponse, GatehouseApiError } from 'gatehouse-hitl-protocol/rules';
 import { abortReason, type Backoff, backoffDelay, linkSignals, sleep } from './backoff.js';
-import { errorFromResponse, GatehouseApiError } from './errors.js';
 
 /**
  * When a call may be sent again: `always` for idempotent calls (reads, keyed gate requests);
@@ -87,7 +87,7 @@ export class Transport {
       if (signal.aborted) throw abortReason(signal);
       throw publicError(new NetworkError('fetch failed', { cause: error }), this.#base);
     }
-    if (!response.ok) throw errorFromResponse(response.status, await readJson(response));
+    if (!response.ok) throw await errorFromResponse(response);
     return response;
   }
 
@@ -111,9 +111,12 @@ export class Transport {
       const init: RequestInit = { method: call.method, headers: this.#headers(call), signal: linked.signal };
       if (call.body !== undefined) init.body = JSON.stringify(call.body);
       const response = await this.#options.fetch(`${this.#base}${call.path}`, init);
-      const body = await readJson(response);
-      if (!response.ok) throw errorFromResponse(response.status, body);
-      return body;
+      const text = await response.text();
+      if (!response.ok) {
+        const retryAfter = response.headers.get('retry-after');
+        throw decodeWireError(response.status, text, { statusText: response.statusText, retryAfter });
+      }
+      return parseBody(response.status, text);
     } catch (error) {
       if (error instanceof GatehouseApiError || call.signal?.aborted) throw error;
       throw new NetworkError('fetch failed', { cause: error });
@@ -133,16 +136,15 @@ export class Transport {
   }
 }
 
-/** Reads a JSON body; an empty body is `undefined`. Connection drops surface as fetch errors. */
-async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text();
+/** A successful answer's JSON; an empty body is `undefined`. Connection drops surface as fetch errors. */
+function parseBody(status: number, text: string): unknown {
   if (text === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    return {
-      error: { code: 'INTERNAL', message: `the server sent a body that is not JSON (${response.status})` },
-    };
+    throw new GatehouseApiError('INTERNAL', `the server answered ${status} with a body that is not JSON`, {
+      status,
+    });
   }
 }
 

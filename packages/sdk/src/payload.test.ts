@@ -1,20 +1,20 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { payloadText as corePayloadText } from 'gatehouse-hitl-core';
+import { payloadText as serverPayloadText } from 'gatehouse-hitl-protocol/rules';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, payloadHash, payloadText } from './payload.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 describe('payload hash', () => {
-  it('gives the same text as core for any JSON arguments', () => {
+  it('gives the same text as the server for any JSON arguments', () => {
     fc.assert(
       fc.property(
         fc.option(fc.string(), { nil: undefined }),
         fc.option(fc.string(), { nil: undefined }),
         fc.dictionary(fc.string(), fc.jsonValue()),
         (tool, operation, args) => {
-          expect(payloadText({ tool, operation, args })).toBe(corePayloadText({ tool, operation, args }));
+          expect(payloadText({ tool, operation, args })).toBe(serverPayloadText({ tool, operation, args }));
         },
       ),
     );
@@ -22,15 +22,15 @@ describe('payload hash', () => {
 
   it('is the SHA-256 hex of the canonical text', async () => {
     const action = { tool: 'delete_file', args: { path: 'build/', recursive: true } };
-    expect(await payloadHash(action)).toBe(sha256(corePayloadText(action)));
+    expect(await payloadHash(action)).toBe(sha256(serverPayloadText(action)));
     expect(await payloadHash({ operation: 'ünïcode ✓ 🚀' })).toBe(
-      sha256(corePayloadText({ operation: 'ünïcode ✓ 🚀' })),
+      sha256(serverPayloadText({ operation: 'ünïcode ✓ 🚀' })),
     );
   });
 
   it('covers a __proto__ key in the arguments, as core does', async () => {
     const args = JSON.parse('{"path":"a","__proto__":{"admin":true}}') as Record<string, unknown>;
-    expect(payloadText({ tool: 't', args })).toBe(corePayloadText({ tool: 't', args }));
+    expect(payloadText({ tool: 't', args })).toBe(serverPayloadText({ tool: 't', args }));
     expect(await payloadHash({ tool: 't', args })).not.toBe(
       await payloadHash({ tool: 't', args: { path: 'a' } }),
     );
@@ -59,6 +59,6 @@ describe('payload hash', () => {
   });
 
   it('treats missing arguments as an empty object, like the server', () => {
-    expect(payloadText({ tool: 't' })).toBe(corePayloadText({ tool: 't', args: {} }));
+    expect(payloadText({ tool: 't' })).toBe(serverPayloadText({ tool: 't', args: {} }));
   });
 });

@@ -1,27 +1,7 @@
+import { canonicalJson, payloadText as protocolPayloadText } from 'gatehouse-hitl-protocol/rules';
 import type { ActionSpec } from './types.js';
 
-/**
- * JSON with object keys sorted at every depth, so equal values always give equal text; the same
- * rule as core's `canonicalJson`, kept here so agents do not load the policy engine.
- */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value !== null && typeof value === 'object') {
-    const source = value as Record<string, unknown>;
-    // A null prototype keeps a `__proto__` key as data, so hashes cover it too (as core does).
-    const sorted: Record<string, unknown> = Object.create(null);
-    for (const key of Object.keys(source).sort()) {
-      const child = source[key];
-      if (child !== undefined) sorted[key] = sortKeys(child);
-    }
-    return sorted;
-  }
-  return value;
-}
+export { canonicalJson };
 
 /**
  * The text an approval binds to: the tool or operation and its arguments as the server receives
@@ -29,7 +9,7 @@ function sortKeys(value: unknown): unknown {
  */
 export function payloadText(action: ActionSpec): string {
   const args = action.args === undefined ? {} : (JSON.parse(JSON.stringify(action.args)) as unknown);
-  return canonicalJson({ tool: action.tool ?? null, operation: action.operation ?? null, args });
+  return protocolPayloadText({ tool: action.tool, operation: action.operation, args });
 }
 
 /** Lowercase hex SHA-256 of UTF-8 text, through WebCrypto. */

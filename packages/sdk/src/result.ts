@@ -1,4 +1,5 @@
 import type { Gate } from 'gatehouse-hitl-core';
+import { gateOutcome } from 'gatehouse-hitl-protocol/rules';
 import { GatehouseApiError } from './errors.js';
 import type { GateResult, InterventionNotice, Outcome } from './types.js';
 
@@ -23,20 +24,9 @@ export interface GateWaitResponse {
 /** The option that remembers an approval as a rule; such approvals are not used up. */
 const APPROVE_ALWAYS = 'approve_always';
 
-/** The SDK outcome of an ended gate (the same mapping as the server's). */
+/** The SDK outcome of an ended gate, or null while it is pending. */
 export function outcomeOfGate(gate: Gate): Outcome | null {
-  switch (gate.status) {
-    case 'pending':
-      return null;
-    case 'rejected':
-      return 'denied';
-    case 'expired':
-      return 'timed_out';
-    case 'resolved':
-      return gate.decision?.option ?? 'resolved';
-    default:
-      return gate.status;
-  }
+  return gateOutcome(gate.status, gate.decision?.option);
 }
 
 /** The answer when the policy decided at once: allowed → approved, denied → denied. */

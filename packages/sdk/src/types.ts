@@ -8,9 +8,10 @@ import type {
   Run,
   TimeoutAction,
 } from 'gatehouse-hitl-core';
+import type { GateOutcome } from 'gatehouse-hitl-protocol';
 
 /** How an answer ended: the standard outcomes or a gate-specific option id (`retry`, `abort`, …). */
-export type Outcome = 'approved' | 'denied' | 'steered' | 'timed_out' | 'cancelled' | (string & {});
+export type Outcome = GateOutcome;
 
 /** An intervention or steering the agent has not seen yet. */
 export interface InterventionNotice {
