@@ -1,4 +1,5 @@
 import type { Gate, Intervention, Role, Run } from 'gatehouse-hitl-core';
+import { decodeWireError } from 'gatehouse-hitl-protocol';
 import { Gatehouse, GatehouseApiError } from 'gatehouse-hitl-sdk';
 
 /** Where the MCP server reaches Gatehouse and with whose token. */
@@ -49,25 +50,6 @@ export interface DecideResult {
 
 const ATTEMPT_TIMEOUT_MS = 30_000;
 const id = (value: string) => encodeURIComponent(value);
-
-/** Rebuilds a wire error `{ error: { code, message, details } }` with its status. */
-function wireError(status: number, text: string): GatehouseApiError {
-  try {
-    const wire = (JSON.parse(text) as { error?: { code?: unknown; message?: unknown; details?: unknown } })
-      .error;
-    if (wire && typeof wire.code === 'string') {
-      const details =
-        wire.details !== null && typeof wire.details === 'object'
-          ? (wire.details as Record<string, unknown>)
-          : {};
-      return new GatehouseApiError(wire.code, String(wire.message ?? wire.code), { status, details });
-    }
-  } catch {
-    // not JSON: named by its status below
-  }
-  const code = status === 503 ? 'SERVICE_UNAVAILABLE' : status >= 500 ? 'INTERNAL' : 'UNKNOWN';
-  return new GatehouseApiError(code, `the server answered ${status} without an error body`, { status });
-}
 
 /**
  * The Gatehouse calls the MCP tools make: the SDK for the agent's operations, plus the few reads
@@ -176,7 +158,10 @@ export class GatehouseApi {
       );
     }
     const text = await response.text();
-    if (!response.ok) throw wireError(response.status, text);
+    if (!response.ok) {
+      const retryAfter = response.headers.get('retry-after');
+      throw decodeWireError(response.status, text, { statusText: response.statusText, retryAfter });
+    }
     return (text === '' ? undefined : JSON.parse(text)) as T;
   }
 }

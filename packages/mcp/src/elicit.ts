@@ -1,14 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
-import {
-  authorizeDecision,
-  type Gate,
-  gateHasHiddenCharacters,
-  HIDDEN_CHARACTERS_WARNING,
-  hasRole,
-  type Role,
-  revealText,
-} from 'gatehouse-hitl-core';
+import { authorizeDecision, type Gate, gateHasHiddenCharacters } from 'gatehouse-hitl-core';
+import { HIDDEN_CHARACTERS_WARNING, hasRole, type Role, revealText } from 'gatehouse-hitl-protocol';
 import type { GatehouseApi } from './api.js';
 import type { Elicitor, McpLogger } from './context.js';
 import type { Extra } from './decision.js';
