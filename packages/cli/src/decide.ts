@@ -40,7 +40,7 @@ export function readSigningKey(file: string): ReturnType<typeof createPrivateKey
 }
 
 /**
- * The Ed25519 signature (base64) that signed gates need: over core's `signedDecisionText` of the
+ * The Ed25519 signature (base64) that signed gates need: over the protocol's `signedDecisionText` of the
  * gate, the option, the payload hash and the words sent with the decision, so send `body` as signed.
  */
 export async function signDecision(
@@ -48,7 +48,7 @@ export async function signDecision(
   gate: Pick<Gate, 'id' | 'payloadHash'>,
   body: Pick<DecisionBody, 'option' | 'reason' | 'feedback' | 'instructions'>,
 ): Promise<string> {
-  const { signedDecisionText } = await import('gatehouse-hitl-core');
+  const { signedDecisionText } = await import('gatehouse-hitl-protocol/rules');
   const message = signedDecisionText({
     gateId: gate.id,
     option: body.option,

@@ -15,22 +15,5 @@ export class CliError extends Error {
   override name = 'CliError';
 }
 
-/** An error answer from the server, rebuilt from the wire shape `{ error: { code, message, details } }`. */
-export class ApiError extends Error {
-  override name = 'ApiError';
-  readonly code: string;
-  readonly status: number;
-  readonly details: Record<string, unknown>;
-
-  constructor(code: string, message: string, status: number, details: Record<string, unknown> = {}) {
-    super(message);
-    this.code = code;
-    this.status = status;
-    this.details = details;
-  }
-}
-
-/** True when `error` is the server's answer with this code. */
-export function isApiError(error: unknown, code?: string): error is ApiError {
-  return error instanceof ApiError && (code === undefined || error.code === code);
-}
+/** An error answer from the server: the protocol's wire error, decoded by every Gatehouse client alike. */
+export { GatehouseApiError as ApiError, isGatehouseApiError as isApiError } from 'gatehouse-hitl-protocol';

@@ -1,4 +1,5 @@
-import { ApiError, CliError } from './errors.js';
+import { errorFromResponse } from 'gatehouse-hitl-protocol';
+import { CliError } from './errors.js';
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -36,26 +37,6 @@ export function withQuery(path: string, query: Query = {}): string {
   }
   const text = params.toString();
   return text === '' ? path : `${path}?${text}`;
-}
-
-/** Rebuilds the server's error from a non-2xx response; non-JSON answers (a proxy's 502) keep their status. */
-export async function errorFromResponse(response: Response): Promise<ApiError> {
-  const text = await response.text().catch(() => '');
-  try {
-    const wire = JSON.parse(text) as { error?: { code?: unknown; message?: unknown; details?: unknown } };
-    const error = wire.error;
-    if (error && typeof error.code === 'string') {
-      const details =
-        error.details !== null && typeof error.details === 'object'
-          ? (error.details as Record<string, unknown>)
-          : {};
-      return new ApiError(error.code, String(error.message ?? error.code), response.status, details);
-    }
-  } catch {
-    // not JSON: fall through to the status line
-  }
-  const message = text.trim().slice(0, 200) || response.statusText || 'no message';
-  return new ApiError(`HTTP_${response.status}`, message, response.status);
 }
 
 function unreachable(url: string, error: unknown): CliError {

@@ -1,3 +1,4 @@
+import { canonicalJson } from 'gatehouse-hitl-protocol/rules';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_URL } from '../credentials.js';
 import { parseHookInput } from './claude-code.js';
@@ -8,7 +9,7 @@ import {
   hookSettings,
   parseHookArgs,
 } from './claude-code-entry.js';
-import { canonicalJson, fingerprint } from './ledger.js';
+import { fingerprint } from './ledger.js';
 
 describe('hook settings', () => {
   it('uses the same default server as the rest of the command line', () => {

@@ -1,3 +1,4 @@
+import { canonicalJson } from 'gatehouse-hitl-protocol/rules';
 import {
   allowedByPolicy,
   approvalUsed,
@@ -14,7 +15,7 @@ import {
   steered,
 } from './answers.js';
 import { createHookHttp, type HookHttp, OutOfTime, ServerRefused } from './hook-http.js';
-import { canonicalJson, createLedger, fingerprint, type Ledger } from './ledger.js';
+import { createLedger, fingerprint, type Ledger } from './ledger.js';
 
 /** The fields of Claude Code's `PreToolUse` hook input that Gatehouse uses (it sends more; they are ignored). */
 export interface PreToolUseInput {

@@ -1,5 +1,6 @@
 import { connect as connectTcp } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { decodeWireError, GatehouseApiError } from 'gatehouse-hitl-protocol/rules';
 
 /** The server could not be reached at all (refused, no route, DNS, TLS). */
 export class Unreachable extends Error {
@@ -11,20 +12,8 @@ export class OutOfTime extends Error {
   override name = 'OutOfTime';
 }
 
-/** The server answered with an error: its code, message and status. */
-export class ServerRefused extends Error {
-  override name = 'ServerRefused';
-  readonly status: number;
-  readonly code: string;
-  readonly details: Record<string, unknown>;
-
-  constructor(status: number, code: string, message: string, details: Record<string, unknown>) {
-    super(message);
-    this.status = status;
-    this.code = code;
-    this.details = details;
-  }
-}
+/** The server answered with an error: the protocol's wire error, with its code, message and status. */
+export { GatehouseApiError as ServerRefused };
 
 /**
  * The few JSON calls the hook makes. It speaks plain HTTP/1.1 over a socket, one request per
@@ -93,7 +82,7 @@ function requestBytes(
   let head = `${method} ${target.prefix}${path} HTTP/1.1\r\n`;
   for (const [name, value] of Object.entries(all)) {
     if (!HEADER_VALUE.test(value))
-      throw new ServerRefused(0, 'BAD_HEADER', `the ${name} header holds characters HTTP does not allow`, {});
+      throw new GatehouseApiError('BAD_HEADER', `the ${name} header holds characters HTTP does not allow`);
     head += `${name}: ${value}\r\n`;
   }
   const start = Buffer.from(`${head}\r\n`, 'latin1');
@@ -150,7 +139,7 @@ function exchange(
       cleanup();
       socket.destroy();
       if (answer === null || answer.status === 0)
-        reject(new ServerRefused(0, 'BAD_RESPONSE', 'the server did not answer in HTTP', {}));
+        reject(new GatehouseApiError('BAD_RESPONSE', 'the server did not answer in HTTP'));
       else resolve(answer);
     };
     const onAbort = () => {
@@ -181,28 +170,13 @@ function exchange(
 }
 
 function answerOf<T>(status: number, text: string): T {
-  if (status < 200 || status >= 300) {
-    try {
-      const error = (JSON.parse(text) as { error?: { code?: unknown; message?: unknown; details?: unknown } })
-        .error;
-      if (error && typeof error.code === 'string') {
-        const details = error.details !== null && typeof error.details === 'object' ? error.details : {};
-        throw new ServerRefused(status, error.code, String(error.message ?? error.code), details as never);
-      }
-    } catch (error) {
-      if (error instanceof ServerRefused) throw error;
-    }
-    throw new ServerRefused(status, `HTTP_${status}`, text.trim().slice(0, 200) || `HTTP ${status}`, {});
-  }
+  if (status < 200 || status >= 300) throw decodeWireError(status, text);
   try {
     return (text === '' ? undefined : JSON.parse(text)) as T;
   } catch {
-    throw new ServerRefused(
+    throw new GatehouseApiError('BAD_RESPONSE', 'the server answered with something that is not JSON', {
       status,
-      'BAD_RESPONSE',
-      'the server answered with something that is not JSON',
-      {},
-    );
+    });
   }
 }
 

@@ -20,21 +20,6 @@ export interface Ledger {
   remove(callId: string): void;
 }
 
-/** JSON with keys sorted at every depth: the same rule as core's canonicalJson, kept here so the hook loads fast. */
-export function canonicalJson(value: unknown): string {
-  const sort = (item: unknown): unknown => {
-    if (Array.isArray(item)) return item.map(sort);
-    if (item === null || typeof item !== 'object') return item;
-    const sorted: Record<string, unknown> = Object.create(null);
-    for (const key of Object.keys(item).sort()) {
-      const child = (item as Record<string, unknown>)[key];
-      if (child !== undefined) sorted[key] = sort(child);
-    }
-    return sorted;
-  };
-  return JSON.stringify(sort(value));
-}
-
 /**
  * A 64-bit fingerprint of `text` (two 32-bit multiplicative hashes), without loading node:crypto.
  * It only names files and keys: the server compares whole requests, so a collision costs a retry.
