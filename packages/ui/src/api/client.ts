@@ -1,21 +1,7 @@
-/** A failed API call: the server's stable error code, its message and the field it names, if any. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
+import { GatehouseApiError as ApiError, errorFromResponse } from 'gatehouse-hitl-protocol';
 
-  /** The request field the server named, e.g. `instructions`. */
-  get field(): string | null {
-    const field = this.details.field;
-    return typeof field === 'string' ? field : null;
-  }
-}
+/** A failed API call: the protocol's wire error, with the code, message and field the server named. */
+export { ApiError };
 
 export type Query = Record<string, string | number | boolean | null | undefined>;
 
@@ -35,23 +21,6 @@ export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
 }
 
-async function toError(response: Response): Promise<ApiError> {
-  let body: unknown = null;
-  try {
-    body = await response.json();
-  } catch {
-    // not JSON: keep the status line
-  }
-  const error = (body as { error?: { code?: string; message?: string; details?: Record<string, unknown> } })
-    ?.error;
-  return new ApiError(
-    response.status,
-    error?.code ?? `HTTP_${response.status}`,
-    error?.message ?? response.statusText,
-    error?.details ?? {},
-  );
-}
-
 /**
  * Calls the Gatehouse API on this origin. The session travels in the HttpOnly `gatehouse_session`
  * cookie (SameSite=Strict), so no token is ever visible to scripts.
@@ -69,7 +38,7 @@ export async function api<T>(
   }
   const response = await fetch(withQuery(path, options.query), init);
   if (response.status === 401 && !path.startsWith('/v1/auth/')) onUnauthorized();
-  if (!response.ok) throw await toError(response);
+  if (!response.ok) throw await errorFromResponse(response);
   const type = response.headers.get('content-type') ?? '';
   return (type.includes('json') ? await response.json() : await response.text()) as T;
 }

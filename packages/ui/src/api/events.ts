@@ -1,9 +1,10 @@
+import { STREAM_EVENT_NAMES, type StreamEventName } from 'gatehouse-hitl-protocol';
 import { useEffect, useRef } from 'react';
 
 /** One event of a Gatehouse stream, as the server sends it in `data:`. */
 export interface StreamEvent {
   seq: number;
-  type: string;
+  type: StreamEventName;
   runId: string | null;
   agentId: string | null;
   gateId: string | null;
@@ -39,37 +40,10 @@ export function useEventStream(
       }
     };
     source.onmessage = receive;
-    // Named events (`event: gate.decided`) do not reach onmessage; listen to every type we know.
-    const types = new Set<string>();
-    const listen = (type: string) => {
-      if (types.has(type)) return;
-      types.add(type);
-      source.addEventListener(type, receive as EventListener);
-    };
-    for (const type of STREAM_EVENT_TYPES) listen(type);
+    // Named events (`event: gate.decided`) do not reach onmessage; listen to every name the server sends.
+    for (const type of STREAM_EVENT_NAMES) source.addEventListener(type, receive as EventListener);
     source.onopen = () => statusHandler.current?.('live');
     source.onerror = () => statusHandler.current?.('reconnecting');
     return () => source.close();
   }, [path]);
 }
-
-/** Every `event:` name the server sends on run and inbox streams. */
-export const STREAM_EVENT_TYPES: readonly string[] = [
-  'gate.opened',
-  'gate.vote',
-  'gate.decided',
-  'gate.auto_approved',
-  'gate.escalated',
-  'gate.expired',
-  'gate.extended',
-  'gate.assigned',
-  'gate.cancelled',
-  'gate.consumed',
-  'gate.steer_failed',
-  'run.status',
-  'run.phase',
-  'intervention',
-  'request.allowed',
-  'request.denied',
-  'request.gated',
-];

@@ -1,4 +1,5 @@
-import { type Gate, revealText } from 'gatehouse-hitl-core';
+import type { Gate } from 'gatehouse-hitl-core';
+import { revealText } from 'gatehouse-hitl-protocol';
 import type { Ref } from 'react';
 import { Revealed } from './Revealed.js';
 

@@ -1,4 +1,5 @@
-import { gateHasHiddenCharacters, revealText } from 'gatehouse-hitl-core';
+import { gateHasHiddenCharacters } from 'gatehouse-hitl-core';
+import { revealText } from 'gatehouse-hitl-protocol';
 import { memo } from 'react';
 import { Link } from 'wouter';
 import type { Gate } from '../api/gates.js';

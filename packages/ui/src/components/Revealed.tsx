@@ -1,4 +1,4 @@
-import { HIDDEN_CHARACTER_MARKER, revealText } from 'gatehouse-hitl-core';
+import { HIDDEN_CHARACTER_MARKER, revealText } from 'gatehouse-hitl-protocol';
 
 const MARKERS = new RegExp(`(${HIDDEN_CHARACTER_MARKER.source})`);
 

@@ -1,4 +1,4 @@
-import { keyProofText, signedDecisionText } from 'gatehouse-hitl-core';
+import { keyProofText, signedDecisionText } from 'gatehouse-hitl-protocol';
 import { describe, expect, it } from 'vitest';
 import { signDecision, signKeyProof } from './decision-signature.js';
 import type { StoredSigningKey } from './key-store.js';

@@ -1,4 +1,4 @@
-import { keyProofText, signedDecisionText } from 'gatehouse-hitl-core';
+import { keyProofText, signedDecisionText } from 'gatehouse-hitl-protocol';
 import { signText } from './browser-key.js';
 import type { StoredSigningKey } from './key-store.js';
 
@@ -11,7 +11,7 @@ export interface SignedWords {
 }
 
 /**
- * Signs a decision on a gate with this browser's key over core's `signedDecisionText` (gate,
+ * Signs a decision on a gate with this browser's key over the protocol's `signedDecisionText` (gate,
  * option, payload hash, reason, feedback, instructions); the result goes in the decide body as
  * `signature`, and the body must carry exactly these words.
  */

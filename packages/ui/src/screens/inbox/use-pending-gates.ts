@@ -1,3 +1,4 @@
+import type { StreamEventName } from 'gatehouse-hitl-protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, errorText } from '../../api/client.js';
 import { type StreamEvent, type StreamStatus, useEventStream } from '../../api/events.js';
@@ -7,15 +8,14 @@ import { type Gate, getGate, listAllGates } from '../../api/gates.js';
 export const MAX_PENDING = 5000;
 
 /** Events after which a gate is no longer pending, wherever it was decided. */
-const ENDING_EVENTS = new Set([
+const ENDING_EVENTS = new Set<StreamEventName>([
   'gate.decided',
   'gate.expired',
   'gate.cancelled',
-  'gate.auto_approved',
   'gate.consumed',
 ]);
 /** Events that change a pending gate (votes, deadline, assignees, role): read it again. */
-const CHANGING_EVENTS = new Set([
+const CHANGING_EVENTS = new Set<StreamEventName>([
   'gate.vote',
   'gate.extended',
   'gate.assigned',
