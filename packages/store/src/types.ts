@@ -1,4 +1,5 @@
 import type { AuditEvent, GateStatus, RiskLevel, Role, RunStatus } from 'gatehouse-hitl-core';
+import type { StreamEventName } from 'gatehouse-hitl-protocol';
 import type {
   AuditCheckpoint,
   AuditFilter,
@@ -148,7 +149,7 @@ export interface IdempotencyRecord {
 /** An event delivered to streams (per run and per inbox), ordered by `seq`. */
 export interface StreamEvent {
   seq: number;
-  type: string;
+  type: StreamEventName;
   runId: string | null;
   agentId: string | null;
   gateId: string | null;

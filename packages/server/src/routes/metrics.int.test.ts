@@ -5,6 +5,7 @@ import {
   type GateStatus,
   openGate,
 } from 'gatehouse-hitl-core';
+import type { StreamEventName } from 'gatehouse-hitl-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commit } from '../services/commit.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
@@ -54,7 +55,7 @@ describe.each(dialects)('metrics on %s', (dialect) => {
     return gate;
   }
 
-  function emit(type: string, gateId: string | null) {
+  function emit(type: StreamEventName, gateId: string | null) {
     return commit(test.ctx, ({ emit: send }) =>
       send({ type, runId: null, agentId: test.ids.agentId, gateId, data: {} }),
     );
@@ -99,6 +100,15 @@ describe.each(dialects)('metrics on %s', (dialect) => {
     expect(text).toContain('gatehouse_gates_pending 1');
     expect(text).toContain('gatehouse_escalation_rate 0.6');
     expect(text).toContain('gatehouse_approval_rate 0.5');
+  });
+
+  it('counts a confidence escalation from the gate it opened', async () => {
+    await start();
+    await insertGate('gate_low', { type: 'confidence_threshold' });
+    await insertGate('gate_tool', {});
+    for (const id of ['gate_low', 'gate_tool']) await emit('gate.opened', id);
+    await test.services.metrics.settled();
+    expect(await test.services.metrics.render()).toContain('gatehouse_confidence_escalations_total 1');
   });
 
   it('summarises escalation rate, approval rate and time to decision from the store, per agent and per type', async () => {

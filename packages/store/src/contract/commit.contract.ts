@@ -104,7 +104,13 @@ export function describeCommitContract(ctx: ContractContext): void {
     await expect(
       store.transaction(async (tx) => {
         await tx.insertAgent(agent);
-        await tx.appendStreamEvent({ type: 'x', runId: null, agentId: agent.id, gateId: null, data: {} });
+        await tx.appendStreamEvent({
+          type: 'gate.opened',
+          runId: null,
+          agentId: agent.id,
+          gateId: null,
+          data: {},
+        });
         throw new Error('changed my mind');
       }),
     ).rejects.toThrow('changed my mind');

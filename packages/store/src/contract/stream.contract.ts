@@ -1,10 +1,11 @@
+import type { StreamEventName } from 'gatehouse-hitl-protocol';
 import { expect, it } from 'vitest';
 import type { StreamEvent } from '../types.js';
 import { makeAgent, makeGate } from './fixtures.js';
 import type { ContractContext } from './harness.js';
 
 function event(
-  type: string,
+  type: StreamEventName,
   runId: string | null,
   data: Record<string, unknown> = {},
 ): Omit<StreamEvent, 'seq' | 'at'> {
@@ -22,7 +23,7 @@ export function describeStreamContract(ctx: ContractContext): void {
     ]);
     const [third] = await Promise.all([
       store.transaction((tx) => tx.appendStreamEvent(event('gate.decided', 'run_a', { n: 3 }))),
-      store.transaction((tx) => tx.appendStreamEvent(event('run.paused', null, { n: 4 }))),
+      store.transaction((tx) => tx.appendStreamEvent(event('run.status', null, { n: 4 }))),
     ]);
     expect(first[0]?.at).toBeTypeOf('number');
     expect(first[1]?.seq).toBeGreaterThan(first[0]?.seq ?? Number.POSITIVE_INFINITY);

@@ -1,3 +1,4 @@
+import type { StreamEventName } from 'gatehouse-hitl-protocol';
 import type { Selectable } from 'kysely';
 import type { StreamEventsTable, TxContext } from '../db/schema.js';
 import { preparedQuery, runPrepared } from '../prepared.js';
@@ -7,7 +8,8 @@ import { int, pageLimit, parseJson } from './rows.js';
 function toStreamEvent(row: Selectable<StreamEventsTable>): StreamEvent {
   return {
     seq: int(row.seq),
-    type: row.type,
+    // Rows are written only by appendStreamEvent, which takes a StreamEventName.
+    type: row.type as StreamEventName,
     runId: row.run_id,
     agentId: row.agent_id,
     gateId: row.gate_id,

@@ -6,6 +6,7 @@ import {
   revealDeep,
   revealText,
 } from 'gatehouse-hitl-core';
+import type { StreamEventName } from 'gatehouse-hitl-protocol';
 import type { StoreTx } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/principal.js';
@@ -62,7 +63,7 @@ export function assertOwnGate(principal: Principal, gate: Gate): string {
 /** Appends a stream event about a gate; listeners wake after the commit. */
 export async function announce(
   tools: CommitTools,
-  type: string,
+  type: StreamEventName,
   gate: Gate,
   data: Record<string, unknown> = {},
 ): Promise<void> {

@@ -94,12 +94,11 @@ export function createMetricsService(ctx: AppContext): MetricsService {
       case 'request.denied':
         requests.inc({ outcome: 'denied' });
         return;
-      case 'confidence.escalated':
-        escalated.inc();
-        return;
       case 'gate.opened': {
         const gate = await gateOf(event);
         opened.inc({ type: gate?.type ?? 'unknown' });
+        // A confidence escalation is announced as the gate it opens.
+        if (gate?.type === 'confidence_threshold') escalated.inc();
         if (gate?.requestedBy?.startsWith('agent:')) requests.inc({ outcome: 'gated' });
         return;
       }
