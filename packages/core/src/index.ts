@@ -1,3 +1,10 @@
+export type { SignedDecisionFields } from 'gatehouse-hitl-protocol';
+export {
+  KEY_PROOF_PREFIX,
+  keyProofText,
+  SIGNED_DECISION_PREFIX,
+  signedDecisionText,
+} from 'gatehouse-hitl-protocol';
 export type {
   FreezeContext,
   PhaseBoundary,
@@ -300,13 +307,6 @@ export {
 } from './schemas.js';
 export type { OwnerSeparationInput } from './separation-of-duties.js';
 export { approvesAction, assertNotAgentOwner, separatesAgentOwner } from './separation-of-duties.js';
-export type { SignedDecisionFields } from './signed-decision.js';
-export {
-  KEY_PROOF_PREFIX,
-  keyProofText,
-  SIGNED_DECISION_PREFIX,
-  signedDecisionText,
-} from './signed-decision.js';
 export type { AttemptOutcome, RecoveryFacts, RecoveryState } from './trigger-verdict.js';
 export {
   isTriggerGateType,
