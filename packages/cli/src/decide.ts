@@ -1,26 +1,12 @@
 import { createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Decision, Gate } from 'gatehouse-hitl-core';
+import type { DecideBody, DecideResponse, GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { type ApiError, CliError, isApiError } from './errors.js';
 import type { ApiClient } from './http.js';
 import { terminalSafe } from './output.js';
 
 /** The body of `POST /v1/gates/:id/decide`. */
-export interface DecisionBody {
-  option: string;
-  reason?: string;
-  feedback?: string;
-  instructions?: string;
-  affectedArtifacts?: string[];
-  signature?: string;
-  remember?: { scope: 'run' | 'agent' | 'global'; ttlSeconds?: number };
-  confirmApproval?: boolean;
-}
-
-export interface DecideResponse {
-  gate: Gate;
-  decision: Decision | null;
-}
+export type DecisionBody = DecideBody;
 
 /** Reads an Ed25519 private key (PEM) for signed decisions. */
 export function readSigningKey(file: string): ReturnType<typeof createPrivateKey> {
@@ -61,6 +47,8 @@ export async function signDecision(
 }
 
 /** Posts a decision; the server checks everything (role, option, deadline, signature). */
+export type { DecideResponse };
+
 export function postDecision(client: ApiClient, gateId: string, body: DecisionBody): Promise<DecideResponse> {
   return client.post<DecideResponse>(`/v1/gates/${encodeURIComponent(gateId)}/decide`, body);
 }

@@ -1,4 +1,17 @@
-import type { Gate, Intervention, Role, Run } from 'gatehouse-hitl-core';
+import type {
+  DecideBody,
+  DecideResponse,
+  GateDocument,
+  GateListResponse,
+  GateViewResponse,
+  InterventionDocument,
+  InterventionListResponse,
+  MeResponse,
+  PolicyView,
+  RunDetailResponse,
+  RunDocument,
+  RunListResponse,
+} from 'gatehouse-hitl-protocol';
 import { decodeWireError } from 'gatehouse-hitl-protocol';
 import { Gatehouse, GatehouseApiError } from 'gatehouse-hitl-sdk';
 
@@ -13,40 +26,15 @@ export interface ApiOptions {
 }
 
 /** Who the token belongs to, as `GET /v1/me` says. */
-export type Me =
-  | { kind: 'user'; user: { id: string; name: string; role: Role } }
-  | { kind: 'agent'; agent: { id: string; name: string } };
-
-/** The active policy as `GET /v1/policy` returns it. */
-export interface PolicyView {
-  version: number;
-  name: string;
-  source: string;
-  format: 'yaml' | 'json';
-  failure: string | null;
-}
+export type Me = MeResponse;
 
 /** A run with the place its agent resumes after a phase review. */
-export interface RunDetail {
-  run: Run & { title?: string | null };
-  resume: unknown;
-}
-
-/** A decision as `POST /v1/gates/:id/decide` takes it. */
-export interface DecideBody {
-  option: string;
-  reason?: string;
-  feedback?: string;
-  instructions?: string;
-  affectedArtifacts?: string[];
-  confirmApproval?: boolean;
-}
+export type RunDetail = RunDetailResponse;
 
 /** The answer of `POST /v1/gates/:id/decide`: `decision` is null for a partial N-of-M approval. */
-export interface DecideResult {
-  gate: Gate;
-  decision: Gate['decision'];
-}
+export type DecideResult = DecideResponse;
+
+export type { DecideBody, PolicyView };
 
 const ATTEMPT_TIMEOUT_MS = 30_000;
 const id = (value: string) => encodeURIComponent(value);
@@ -92,20 +80,15 @@ export class GatehouseApi {
   }
 
   /** The newest runs the token may see. */
-  async runs(limit: number, signal?: AbortSignal): Promise<RunDetail['run'][]> {
-    const page = await this.#json<{ items: RunDetail['run'][] }>(
-      'GET',
-      `/v1/runs?limit=${limit}`,
-      undefined,
-      signal,
-    );
+  async runs(limit: number, signal?: AbortSignal): Promise<RunDocument[]> {
+    const page = await this.#json<RunListResponse>('GET', `/v1/runs?limit=${limit}`, undefined, signal);
     return page.items;
   }
 
   /** Pending gates, of one run or of everything the token may see. */
-  async pendingGates(runId: string | null, signal?: AbortSignal): Promise<Gate[]> {
+  async pendingGates(runId: string | null, signal?: AbortSignal): Promise<GateDocument[]> {
     const run = runId === null ? '' : `&runId=${id(runId)}`;
-    const page = await this.#json<{ items: Gate[] }>(
+    const page = await this.#json<GateListResponse>(
       'GET',
       `/v1/gates?status=pending&limit=100${run}`,
       undefined,
@@ -115,14 +98,18 @@ export class GatehouseApi {
   }
 
   /** A gate with its Summary of Action. */
-  gate(gateId: string, signal?: AbortSignal): Promise<{ gate: Gate; briefing: unknown }> {
+  gate(gateId: string, signal?: AbortSignal): Promise<GateViewResponse> {
     return this.#json('GET', `/v1/gates/${id(gateId)}`, undefined, signal);
   }
 
   /** A run's interventions after `after` (epoch ms), oldest first. */
-  async interventions(runId: string, after: number | null, signal?: AbortSignal): Promise<Intervention[]> {
+  async interventions(
+    runId: string,
+    after: number | null,
+    signal?: AbortSignal,
+  ): Promise<InterventionDocument[]> {
     const query = after === null ? '' : `?after=${after}`;
-    const page = await this.#json<{ items: Intervention[] }>(
+    const page = await this.#json<InterventionListResponse>(
       'GET',
       `/v1/runs/${id(runId)}/interventions${query}`,
       undefined,

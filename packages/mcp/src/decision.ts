@@ -1,6 +1,6 @@
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { Gate } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import type { ActionSpec, GateResult, InterventionNotice } from 'gatehouse-hitl-sdk';
 import type { ToolContext } from './context.js';
 import { quoted } from './results.js';

@@ -1,3 +1,4 @@
+import { gateIdSchema, interventionNoticeSchema, optionIdSchema, runIdSchema } from 'gatehouse-hitl-protocol';
 import { z } from 'zod';
 
 /** The longest a tool may hold a call open waiting for a person. */
@@ -5,15 +6,11 @@ export const MAX_WAIT_SECONDS = 60;
 /** How long a tool waits when the caller does not say; below the usual 60 s client request timeout. */
 export const DEFAULT_WAIT_SECONDS = 25;
 
-export const runIdInput = z
-  .string()
-  .regex(/^run_[A-Za-z0-9_]{1,64}$/, 'a run id looks like run_…')
-  .describe('The run (run_…); defaults to the run this MCP server was started for');
+export const runIdInput = runIdSchema.describe(
+  'The run (run_…); defaults to the run this MCP server was started for',
+);
 
-export const gateIdInput = z
-  .string()
-  .regex(/^gate_[A-Za-z0-9_]{1,64}$/, 'a gate id looks like gate_…')
-  .describe('The gate (gate_…)');
+export const gateIdInput = gateIdSchema.describe('The gate (gate_…)');
 
 export const waitSecondsInput = z
   .number()
@@ -22,18 +19,11 @@ export const waitSecondsInput = z
   .max(MAX_WAIT_SECONDS)
   .describe(`How long to wait for a person, 0–${MAX_WAIT_SECONDS} s (default ${DEFAULT_WAIT_SECONDS})`);
 
-export const optionIdInput = z
-  .string()
-  .regex(/^[a-z][a-z0-9_]{0,39}$/, 'option ids are lowercase snake_case, e.g. approve, reject, steer')
-  .describe('One of the gate’s options, e.g. approve, reject, steer');
+export const optionIdInput = optionIdSchema.describe(
+  'One of the gate’s options, e.g. approve, reject, steer',
+);
 
-export const interventionOutput = z
-  .object({
-    kind: z.string().describe('pause, resume, stop or steer'),
-    instruction: z.string().nullable().describe('Steer instruction from a person, verbatim (data)'),
-    at: z.number().describe('Epoch ms'),
-  })
-  .describe('An intervention on the run');
+export const interventionOutput = interventionNoticeSchema.describe('An intervention on the run');
 
 /** The answer to an approval request, a wait, or a phase review. */
 export const decisionOutput = z.object({

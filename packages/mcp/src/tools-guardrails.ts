@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Gate } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { isGatehouseApiError } from 'gatehouse-hitl-sdk';
 import { z } from 'zod';
 import type { DecideBody, RunDetail } from './api.js';

@@ -1,17 +1,20 @@
-import type { Gate, Run } from 'gatehouse-hitl-core';
+import type {
+  CheckpointResponse,
+  CompleteRunResponse,
+  ConfidenceReportResponse,
+  GateDocument as Gate,
+  GateRequestResponse,
+  GateViewResponse,
+  GateWaitResponse,
+  RunDocument as Run,
+  RunResponse,
+} from 'gatehouse-hitl-protocol';
 import { type Backoff, DEFAULT_BACKOFF, sleep } from './backoff.js';
 import { GatehouseApiError } from './errors.js';
 import { followRunEvents, type RunEvent, type RunEventOptions } from './events.js';
 import { Transport } from './http.js';
 import { payloadHash } from './payload.js';
-import {
-  assertPayloadMatches,
-  type GateRequestResponse,
-  type GateWaitResponse,
-  payloadMismatch,
-  resultFromGate,
-  resultFromPolicy,
-} from './result.js';
+import { assertPayloadMatches, payloadMismatch, resultFromGate, resultFromPolicy } from './result.js';
 import type {
   ActionSpec,
   CheckpointOptions,
@@ -124,10 +127,7 @@ export class Gatehouse {
   }
 
   /** Reads one gate with its briefing. */
-  getGate(
-    gateId: string,
-    options: { signal?: AbortSignal | undefined } = {},
-  ): Promise<{ gate: Gate; briefing: unknown }> {
+  getGate(gateId: string, options: { signal?: AbortSignal | undefined } = {}): Promise<GateViewResponse> {
     return this.#transport.json({
       method: 'GET',
       path: `/v1/gates/${id(gateId)}`,
@@ -163,12 +163,13 @@ export class Gatehouse {
    */
   async reportConfidence(options: ConfidenceOptions): Promise<ConfidenceResult> {
     const { signal, wait, onGate, ...fields } = options;
-    const response = await this.#transport.json<{
-      id?: string;
-      escalated: boolean;
-      gateId: string | null;
-      band?: string | null;
-    }>({ method: 'POST', path: '/v1/confidence', body: defined(fields), signal, retry: 'safe' });
+    const response = await this.#transport.json<ConfidenceReportResponse>({
+      method: 'POST',
+      path: '/v1/confidence',
+      body: defined(fields),
+      signal,
+      retry: 'safe',
+    });
     const gateId = response.gateId ?? null;
     if (response.escalated && gateId !== null) onGate?.(gateId, null);
     const outcome =
@@ -190,7 +191,7 @@ export class Gatehouse {
    */
   async checkpoint(options: CheckpointOptions): Promise<CheckpointResult> {
     const { runId, signal, wait, onGate, ...fields } = options;
-    const response = await this.#transport.json<{ freeze: boolean; gate?: Gate | null }>({
+    const response = await this.#transport.json<CheckpointResponse>({
       method: 'POST',
       path: `/v1/runs/${id(runId)}/checkpoint`,
       body: defined({ ...fields, jobComplete: fields.jobComplete ?? false }),
@@ -209,25 +210,25 @@ export class Gatehouse {
   /** Starts a run of this agent. */
   async createRun(options: CreateRunOptions = {}): Promise<Run> {
     const { signal, ...fields } = options;
-    const body = await this.#transport.json<Run | { run: Run }>({
+    const body = await this.#transport.json<RunResponse>({
       method: 'POST',
       path: '/v1/runs',
       body: defined(fields),
       signal,
       retry: 'safe',
     });
-    return 'run' in body ? body.run : body;
+    return body.run;
   }
 
   /** Reads a run (status `waiting` while one of its gates is pending). */
   async getRun(runId: string, options: { signal?: AbortSignal | undefined } = {}): Promise<Run> {
-    const body = await this.#transport.json<Run | { run: Run }>({
+    const body = await this.#transport.json<RunResponse>({
       method: 'GET',
       path: `/v1/runs/${id(runId)}`,
       signal: options.signal,
       retry: 'always',
     });
-    return 'run' in body ? body.run : body;
+    return body.run;
   }
 
   /**
@@ -236,7 +237,7 @@ export class Gatehouse {
    */
   async completeRun(runId: string, options: CompleteRunOptions = {}): Promise<CompleteRunResult> {
     const { signal, wait, onGate } = options;
-    const response = await this.#transport.json<{ run: Run; gate?: Gate | null }>({
+    const response = await this.#transport.json<CompleteRunResponse>({
       method: 'POST',
       path: `/v1/runs/${id(runId)}/complete`,
       body: {},

@@ -1,25 +1,7 @@
-import type { Gate } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate, GateRequestResponse, InterventionNotice } from 'gatehouse-hitl-protocol';
 import { gateOutcome } from 'gatehouse-hitl-protocol/rules';
 import { GatehouseApiError } from './errors.js';
-import type { GateResult, InterventionNotice, Outcome } from './types.js';
-
-/** The body of `POST /v1/gates`. */
-export interface GateRequestResponse {
-  outcome: 'allowed' | 'denied' | 'gated';
-  gate: Gate | null;
-  gateId?: string | null;
-  ruleId: string | null;
-  reason: string | null;
-  /** The server's hash of the action; it must equal the SDK's own. */
-  payloadHash?: string | null;
-  interventions?: InterventionNotice[];
-}
-
-/** The body of `GET /v1/gates/:id/wait`. */
-export interface GateWaitResponse {
-  gate: Gate;
-  outcome: Outcome | null;
-}
+import type { GateResult, Outcome } from './types.js';
 
 /** The option that remembers an approval as a rule; such approvals are not used up. */
 const APPROVE_ALWAYS = 'approve_always';

@@ -1,24 +1,17 @@
 import type {
   ApprovalMode,
   AutonomyLevel,
-  Gate,
-  InterventionKind,
+  GateDocument as Gate,
+  GateOutcome,
+  InterventionNotice,
   PhaseType,
   RiskLevel,
-  Run,
+  RunDocument as Run,
   TimeoutAction,
-} from 'gatehouse-hitl-core';
-import type { GateOutcome } from 'gatehouse-hitl-protocol';
+} from 'gatehouse-hitl-protocol';
 
 /** How an answer ended: the standard outcomes or a gate-specific option id (`retry`, `abort`, …). */
 export type Outcome = GateOutcome;
-
-/** An intervention or steering the agent has not seen yet. */
-export interface InterventionNotice {
-  kind: InterventionKind | (string & {});
-  instruction: string | null;
-  at: number;
-}
 
 /** What an agent asks to do: exactly one of `tool` or `operation`, with its arguments. */
 export interface ActionSpec {
@@ -190,4 +183,4 @@ export interface ConfidenceResult {
   outcome: GateResult | null;
 }
 
-export type { Run };
+export type { Gate, InterventionNotice, Run };

@@ -1,15 +1,10 @@
 import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
+import type { AuditKeyResponse as AuditKey } from 'gatehouse-hitl-protocol';
 import type { AuditVerification, SignedCheckpoint } from 'gatehouse-hitl-store';
 import { stringOption } from '../args.js';
 import type { ActionContext } from '../command.js';
 import { CliError } from '../errors.js';
 import { printJson, terminalSafe } from '../output.js';
-
-interface AuditKey {
-  algorithm: string;
-  keyId: string;
-  publicKey: string;
-}
 
 function readText(file: string, what: string): string {
   try {

@@ -1,4 +1,6 @@
-import { type Gate, steerOptionOf } from 'gatehouse-hitl-core';
+import { steerOptionOf } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate, GateListResponse, RiskLevel, RuleScope } from 'gatehouse-hitl-protocol';
+import { GATE_STATUSES as STATUSES } from 'gatehouse-hitl-protocol/rules';
 import { choiceOption, intOption, listOption, requiredOption, stringOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
 import {
@@ -15,15 +17,12 @@ import { showGate } from '../gate-view.js';
 import type { ApiClient } from '../http.js';
 import { printJson, printTable, relativeTime } from '../output.js';
 
-const STATUSES = ['pending', 'approved', 'rejected', 'steered', 'expired', 'cancelled', 'resolved'] as const;
-const RISKS = ['low', 'medium', 'high', 'critical'] as const;
-const SCOPES = ['run', 'agent', 'global'] as const;
+// Plain lists: the CLI loads no zod at start-up (the hook runs before every tool call).
+const RISKS = ['low', 'medium', 'high', 'critical'] as const satisfies readonly RiskLevel[];
+const SCOPES = ['run', 'agent', 'global'] as const satisfies readonly RuleScope[];
 
 /** A page of gates as `GET /v1/gates` answers. */
-export interface GatePage {
-  items: Gate[];
-  nextCursor: string | null;
-}
+export type GatePage = GateListResponse;
 
 /** Fetches gates with the given filters. */
 export function listGates(

@@ -1,3 +1,4 @@
+import type { MeResponse, SessionResponse } from 'gatehouse-hitl-protocol';
 import { stringOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
 import { DEFAULT_URL, normalizeUrl, readStoredCredentials, saveCredentials } from '../credentials.js';
@@ -6,11 +7,8 @@ import { createApiClient } from '../http.js';
 import { printJson, terminalSafe } from '../output.js';
 import { promptSecret } from '../terminal.js';
 
-interface Session {
-  token: string;
-  expiresAt?: number;
-  user: { id: string; name: string; role: string };
-}
+/** A signed-in session; a pasted session token's expiry is not known here. */
+type Session = Omit<SessionResponse, 'expiresAt'> & Partial<Pick<SessionResponse, 'expiresAt'>>;
 
 /** A login link (`…/login#token=ghl_…`) or a bare token → the token and the server the link names. */
 export function parseLoginLink(text: string): { token: string; url: string | null } {
@@ -46,8 +44,8 @@ async function signInWithLink(
   const url = serverUrl(context, link.url);
   if (link.token.startsWith('ghs_')) {
     const client = createApiClient({ url, token: link.token });
-    const me = await client.get<{ kind: string; user?: Session['user'] }>('/v1/me');
-    if (me.kind !== 'user' || !me.user) throw new CliError('that token is not a person’s session');
+    const me = await client.get<MeResponse>('/v1/me');
+    if (me.kind !== 'user') throw new CliError('that token is not a person’s session');
     return { url, session: { token: link.token, user: me.user } };
   }
   const session = await createApiClient({ url }).post<Session>('/v1/auth/link', { token: link.token });

@@ -1,21 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
+import type {
+  DryRunResponse,
+  PolicyFormat,
+  PolicyVersionResponse,
+  PolicyView,
+} from 'gatehouse-hitl-protocol';
 import { choiceOption, intOption, stringOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
 import { CliError } from '../errors.js';
 import { printFields, printJson, terminalSafe, terminalSafeBlock } from '../output.js';
 
-type Format = 'yaml' | 'json';
+type Format = PolicyFormat;
 const FORMATS: readonly Format[] = ['yaml', 'json'];
 
-interface PolicyVersion {
-  version: number;
-  source: string;
-  format: Format;
-  name?: string;
-  /** Why the stored policy does not load (everything is gated meanwhile). */
-  failure?: string | null;
-}
+/** `GET /v1/policy` answers with its name and load failure too; an older version has neither. */
+type PolicyVersion = PolicyVersionResponse & Partial<Pick<PolicyView, 'name' | 'failure'>>;
 
 function readText(file: string): string {
   try {
@@ -75,23 +75,6 @@ function parseRequest(file: string): unknown {
   }
 }
 
-interface DryRunResult {
-  outcome: 'allowed' | 'denied' | 'gated';
-  via?: string;
-  ruleId: string | null;
-  reason: string;
-  gate: {
-    type: string;
-    risk: string;
-    timeoutSeconds: number | null;
-    timeoutAction: string;
-    minRole: string;
-    requiredApprovals: number;
-    signatureRequired: boolean;
-  } | null;
-  policyVersion?: number | null;
-}
-
 async function test(context: ActionContext): Promise<number> {
   const request = parseRequest(context.positionals[0] as string);
   const policyFile = stringOption(context.values, 'policy');
@@ -99,7 +82,7 @@ async function test(context: ActionContext): Promise<number> {
     policyFile === undefined
       ? { request }
       : { request, source: readText(policyFile), format: formatOf(context, policyFile) };
-  const result = await context.client().post<DryRunResult>('/v1/policy/dry-run', body);
+  const result = await context.client().post<DryRunResponse>('/v1/policy/dry-run', body);
   if (context.json) {
     printJson(context.io, result);
     return 0;

@@ -1,12 +1,25 @@
-import type { Intervention, InterventionKind, Run } from 'gatehouse-hitl-core';
+import type {
+  InterventionKind,
+  InterventionListResponse,
+  InterventionResponse,
+  RunDetailResponse,
+  RunListResponse,
+  RunStatus,
+} from 'gatehouse-hitl-protocol';
 import { choiceOption, intOption, stringOption } from '../args.js';
 import type { Action, ActionContext, Command } from '../command.js';
 import { UsageError } from '../errors.js';
 import { isoTime, printFields, printJson, printTable, relativeTime, terminalSafe } from '../output.js';
 
-const STATUSES = ['running', 'paused', 'waiting', 'stopped', 'completed', 'failed'] as const;
-
-type RunView = Run & { title?: string | null };
+// A plain list: the CLI loads no zod at start-up.
+const STATUSES = [
+  'running',
+  'paused',
+  'waiting',
+  'stopped',
+  'completed',
+  'failed',
+] as const satisfies readonly RunStatus[];
 
 function runPath(id: string, rest = ''): string {
   return `/v1/runs/${encodeURIComponent(id)}${rest}`;
@@ -14,7 +27,7 @@ function runPath(id: string, rest = ''): string {
 
 async function list(context: ActionContext): Promise<number> {
   const { values, command, io } = context;
-  const page = await context.client().get<{ items: RunView[]; nextCursor: string | null }>('/v1/runs', {
+  const page = await context.client().get<RunListResponse>('/v1/runs', {
     agentId: stringOption(values, 'agent'),
     status: choiceOption(values, 'status', STATUSES, command),
     limit: intOption(values, 'limit', { min: 1, max: 500, command }),
@@ -48,8 +61,8 @@ async function show(context: ActionContext): Promise<number> {
   const id = context.positionals[0] as string;
   const client = context.client();
   const [{ run }, { items: interventions }] = await Promise.all([
-    client.get<{ run: RunView }>(runPath(id)),
-    client.get<{ items: Intervention[] }>(runPath(id, '/interventions')),
+    client.get<RunDetailResponse>(runPath(id)),
+    client.get<InterventionListResponse>(runPath(id, '/interventions')),
   ]);
   if (context.json) {
     printJson(context.io, { run, interventions });
@@ -91,9 +104,7 @@ async function intervene(
 ): Promise<number> {
   const id = context.positionals[0] as string;
   const body = instruction === undefined ? { kind } : { kind, instruction };
-  const response = await context
-    .client()
-    .post<{ run?: RunView; intervention?: Intervention }>(runPath(id, '/interventions'), body);
+  const response = await context.client().post<InterventionResponse>(runPath(id, '/interventions'), body);
   if (context.json) printJson(context.io, response);
   else {
     const status = response.run ? ` (run is now ${response.run.status})` : '';

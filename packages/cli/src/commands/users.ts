@@ -1,4 +1,4 @@
-import type { Role } from 'gatehouse-hitl-core';
+import type { Role, UserDocument as User } from 'gatehouse-hitl-protocol';
 import { choiceOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
 import { CliError, UsageError } from '../errors.js';
@@ -7,14 +7,6 @@ import { isoTime, printJson, printTable, terminalSafe } from '../output.js';
 import { promptSecret } from '../terminal.js';
 
 const ROLES: readonly Role[] = ['viewer', 'developer', 'tech_lead', 'admin'];
-
-interface User {
-  id: string;
-  name: string;
-  role: Role;
-  disabled: boolean;
-  createdAt: number;
-}
 
 async function userId(client: ApiClient, idOrName: string): Promise<string> {
   if (idOrName.startsWith('user_')) return idOrName;

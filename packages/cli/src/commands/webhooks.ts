@@ -1,43 +1,15 @@
+import type {
+  AttemptDocument as Attempt,
+  DeliveryDocument as Delivery,
+  DeliveryStatus,
+  WebhookDocument as Webhook,
+} from 'gatehouse-hitl-protocol';
 import { choiceOption, intOption, listOption, stringOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
 import { UsageError } from '../errors.js';
 import { isoTime, printFields, printJson, printTable, terminalSafe } from '../output.js';
 
-const STATUSES = ['pending', 'succeeded', 'dead'] as const;
-
-interface Webhook {
-  id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  enabled: boolean;
-  createdBy: string;
-  createdAt: number;
-  updatedAt: number;
-}
-
-interface Delivery {
-  id: string;
-  eventId: string;
-  eventType: string;
-  status: string;
-  attempts: number;
-  nextAttemptAt: number | null;
-  lastAttemptAt: number | null;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  redeliveryOf: string | null;
-  createdAt: number;
-}
-
-interface Attempt {
-  attempt: number;
-  startedAt: number;
-  durationMs: number | null;
-  statusCode: number | null;
-  responseExcerpt: string | null;
-  error: string | null;
-}
+const STATUSES = ['pending', 'succeeded', 'dead'] as const satisfies readonly DeliveryStatus[];
 
 const path = (id: string) => `/v1/webhooks/${encodeURIComponent(id)}`;
 const deliveryPath = (id: string) => `/v1/webhooks/deliveries/${encodeURIComponent(id)}`;

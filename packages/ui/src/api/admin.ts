@@ -1,22 +1,23 @@
-import type { Agent, AutonomyLevel, Role } from 'gatehouse-hitl-core';
+import type {
+  AgentDocument as Agent,
+  AgentListResponse,
+  AutonomyLevel,
+  CreateAgentResponse,
+  Role,
+  UserDocument,
+} from 'gatehouse-hitl-protocol';
 import { api } from './client.js';
 
-export type { Agent, AutonomyLevel, Role } from 'gatehouse-hitl-core';
+export type { Agent, AutonomyLevel, Role };
 
 /** Autonomy levels, from most to least autonomous. */
 export const AUTONOMY_LEVELS: readonly AutonomyLevel[] = ['full', 'review', 'partial', 'guided', 'dependent'];
 export const ROLES: readonly Role[] = ['viewer', 'developer', 'tech_lead', 'admin'];
 
-export interface Person {
-  id: string;
-  name: string;
-  role: Role;
-  disabled: boolean;
-  createdAt: number;
-}
+export type Person = UserDocument;
 
 export async function listAgents(signal?: AbortSignal): Promise<Agent[]> {
-  const answer = await api<{ agents: Agent[] }>('GET', '/v1/agents', signal ? { signal } : {});
+  const answer = await api<AgentListResponse>('GET', '/v1/agents', signal ? { signal } : {});
   return answer.agents;
 }
 
@@ -25,7 +26,7 @@ export function createAgent(input: {
   name: string;
   profile?: string;
   autonomy?: AutonomyLevel;
-}): Promise<{ agent: Agent; token: string }> {
+}): Promise<CreateAgentResponse> {
   return api('POST', '/v1/agents', { body: input });
 }
 

@@ -1,30 +1,13 @@
-import type { Decision, Gate } from 'gatehouse-hitl-core';
+import type { Gate } from 'gatehouse-hitl-core';
+import type { DecideBody, DecideResponse } from 'gatehouse-hitl-protocol';
 import { api } from './client.js';
-import type { RememberedRule, RuleScope } from './rules.js';
 
 export { type GateView, getGate } from './gates.js';
 
-/** The body of `POST /v1/gates/:id/decide`. */
-export interface DecideBody {
-  option: string;
-  reason?: string;
-  feedback?: string;
-  /** Steer instructions: delivered verbatim as the agent's next instruction. */
-  instructions?: string;
-  /** Workspace-relative paths the steer is about. */
-  affectedArtifacts?: string[];
-  /** Ed25519 signature (base64) over the signed decision text; required on signed gates. */
-  signature?: string;
-  /** For `approve_always`: where the rule applies and when it expires (none = until revoked). */
-  remember?: { scope: RuleScope; ttlSeconds?: number };
-}
-
 /** What a decision did: `decision` is null for a partial N-of-M approval or a view option. */
-export interface DecideResult {
-  gate: Gate;
-  decision: Decision | null;
-  rule: RememberedRule | null;
-}
+export type DecideResult = DecideResponse;
+
+export type { DecideBody };
 
 /** The winner a 409 names when someone else decided (or the deadline did) first. */
 export interface DecisionWinner {

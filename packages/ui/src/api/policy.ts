@@ -1,75 +1,25 @@
-import type { PolicyIssue, RiskLevel, Role, TimeoutAction } from 'gatehouse-hitl-core';
+import type { PolicyIssue } from 'gatehouse-hitl-core';
+import type {
+  DryRunRequest,
+  DryRunResponse,
+  PolicyFormat,
+  PolicyVersionResponse,
+  PolicyVersionSummary,
+  PolicyView,
+} from 'gatehouse-hitl-protocol';
 import { ApiError, api } from './client.js';
 
 export type { PolicyIssue } from 'gatehouse-hitl-core';
 
-export type PolicyFormat = 'yaml' | 'json';
-
 /** The active policy as `GET /v1/policy` shows it. */
-export interface ActivePolicy {
-  version: number;
-  format: PolicyFormat;
-  createdBy: string;
-  createdAt: number;
-  source: string;
-  name: string;
-  /** Why the stored policy does not load (every request is gated meanwhile). */
-  failure: string | null;
-}
+export type ActivePolicy = PolicyView;
 
-export interface PolicyVersionSummary {
-  version: number;
-  format: PolicyFormat;
-  createdBy: string;
-  createdAt: number;
-}
-
-export type PolicyVersion = PolicyVersionSummary & { source: string };
-
-/** A request as an agent would send it, for a dry run; anything left out is absent. */
-export interface DryRunRequest {
-  event?: string;
-  tool?: string;
-  operation?: string;
-  args?: Record<string, unknown>;
-  risk?: RiskLevel;
-  confidence?: number;
-  gateType?: string;
-  agent?: { id: string; profile?: string | null };
-  run?: { id: string; autonomy: string; approvalMode: string; confidenceThreshold?: number };
-  impact?: { files?: string[]; resources?: string[] };
-}
+export type PolicyVersion = PolicyVersionResponse;
 
 /** What a request would meet: the deciding rule, the outcome and the gate it would open. */
-export interface DryRunResult {
-  decision: {
-    action: 'allow' | 'deny' | 'gate';
-    ruleId: string | null;
-    reason: string;
-    matched: string[];
-    evaluatedConditions: number;
-    errors: { ruleId: string; message: string }[];
-    alwaysGated?: string[];
-  };
-  outcome: 'allowed' | 'denied' | 'gated';
-  via: 'policy' | 'remembered_rule' | 'approval_mode';
-  ruleId: string | null;
-  reason: string;
-  rememberedRuleId: string | null;
-  gate: {
-    type: string;
-    risk: RiskLevel;
-    threshold: string;
-    timeoutSeconds: number | null;
-    timeoutAction: TimeoutAction;
-    minRole: Role;
-    requiredApprovals: number;
-    signatureRequired: boolean;
-    assignees: string[];
-    escalationChain: Role[];
-  } | null;
-  policyVersion: number | null;
-}
+export type DryRunResult = DryRunResponse;
+
+export type { DryRunRequest, PolicyFormat, PolicyVersionSummary };
 
 export function getPolicy(signal?: AbortSignal): Promise<ActivePolicy> {
   return api<ActivePolicy>('GET', '/v1/policy', signal ? { signal } : {});

@@ -1,20 +1,18 @@
+import type { AuditEvent } from 'gatehouse-hitl-core';
 import type {
-  AuditEvent,
-  Intervention,
+  InterventionDocument as Intervention,
   InterventionKind,
+  ResumeDocument,
+  RunDetailResponse,
+  RunDocument,
+  RunListResponse,
   RunStatus,
-  Run as StoredRun,
-} from 'gatehouse-hitl-core';
+} from 'gatehouse-hitl-protocol';
 import { queryAudit } from './audit.js';
 import { api } from './client.js';
 
-export type {
-  ApprovalMode,
-  AutonomyLevel,
-  Intervention,
-  InterventionKind,
-  RunStatus,
-} from 'gatehouse-hitl-core';
+export type { ApprovalMode, AutonomyLevel } from 'gatehouse-hitl-protocol';
+export type { Intervention, InterventionKind, RunStatus };
 
 /** Run statuses in the order the list filter offers them. */
 export const RUN_STATUSES: readonly RunStatus[] = [
@@ -27,22 +25,12 @@ export const RUN_STATUSES: readonly RunStatus[] = [
 ];
 
 /** A run as the API shows it: the stored run and what it is about. */
-export interface Run extends StoredRun {
-  title: string | null;
-}
+export type Run = RunDocument;
 
-export interface RunPage {
-  items: Run[];
-  nextCursor: string | null;
-}
+export type RunPage = RunListResponse;
 
 /** Where the agent resumes after its last decided phase review. */
-export interface RunResume {
-  gateId: string;
-  status: string;
-  option: string | null;
-  feedback: string | null;
-}
+export type RunResume = ResumeDocument;
 
 const runPath = (id: string) => `/v1/runs/${encodeURIComponent(id)}`;
 
@@ -54,7 +42,7 @@ export function listRuns(
   return api<RunPage>('GET', '/v1/runs', { query: { ...filter, limit: 50 }, ...(signal ? { signal } : {}) });
 }
 
-export function getRun(id: string, signal?: AbortSignal): Promise<{ run: Run; resume: RunResume | null }> {
+export function getRun(id: string, signal?: AbortSignal): Promise<RunDetailResponse> {
   return api('GET', runPath(id), signal ? { signal } : {});
 }
 

@@ -1,24 +1,10 @@
-import type { Role } from 'gatehouse-hitl-core';
+import type { MeResponse, Role, SigningKeyDocument, UserDocument } from 'gatehouse-hitl-protocol';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { api, setUnauthorizedHandler } from '../api/client.js';
 import { atLeast } from './roles.js';
 
-export interface User {
-  id: string;
-  name: string;
-  role: Role;
-  disabled: boolean;
-  createdAt: number;
-}
-
-export interface SigningKey {
-  id: string;
-  fingerprint: string;
-  publicKey: string;
-  createdAt: number;
-}
-
-type Me = { kind: 'user'; user: User; keys: SigningKey[]; hasPassword: boolean } | { kind: 'agent' };
+export type User = UserDocument;
+export type SigningKey = SigningKeyDocument;
 
 export type SessionState =
   | { status: 'loading' }
@@ -48,7 +34,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const refresh = useCallback(async () => {
     try {
-      const me = await api<Me>('GET', '/v1/me');
+      const me = await api<MeResponse>('GET', '/v1/me');
       if (me.kind !== 'user')
         setState({ status: 'signed-out', reason: 'Agent tokens cannot use the web app' });
       else setState({ status: 'signed-in', user: me.user, keys: me.keys, hasPassword: me.hasPassword });

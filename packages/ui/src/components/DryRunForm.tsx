@@ -1,4 +1,4 @@
-import type { RiskLevel } from 'gatehouse-hitl-core';
+import type { ApprovalMode, AutonomyLevel, RiskLevel } from 'gatehouse-hitl-protocol';
 import { type FormEvent, useState } from 'react';
 import { ApiError, errorText } from '../api/client.js';
 import { type DryRunRequest, type DryRunResult, dryRun, type PolicyFormat } from '../api/policy.js';
@@ -15,6 +15,7 @@ const OUTCOME_TEXT: Record<DryRunResult['outcome'], string> = {
 const VIA_TEXT: Record<DryRunResult['via'], string> = {
   policy: 'the policy',
   remembered_rule: 'a remembered “approve always” rule',
+  trigger_rules: 'the run’s trigger rules',
   approval_mode: 'the run’s approval mode',
 };
 
@@ -30,8 +31,8 @@ interface Fields {
   agentId: string;
   profile: string;
   inRun: boolean;
-  autonomy: string;
-  approvalMode: string;
+  autonomy: AutonomyLevel;
+  approvalMode: ApprovalMode;
   threshold: string;
   against: 'active' | 'draft';
 }
@@ -369,14 +370,14 @@ export function DryRunForm({ draft }: { draft: { source: string; format: PolicyF
               label="Autonomy"
               value={fields.autonomy}
               options={AUTONOMY_LABEL}
-              onChange={(value) => set('autonomy', value)}
+              onChange={(value) => set('autonomy', value as AutonomyLevel)}
             />
             <LabelledChoice
               id="dry-mode"
               label="Approval mode"
               value={fields.approvalMode}
               options={APPROVAL_MODE_LABEL}
-              onChange={(value) => set('approvalMode', value)}
+              onChange={(value) => set('approvalMode', value as ApprovalMode)}
             />
             <Field id="dry-threshold" label="Confidence threshold, 0–1" error={errors.threshold}>
               {(wiring) => (
