@@ -3,6 +3,7 @@ import { GatehouseError } from 'gatehouse-hitl-core';
 import type { UserRecord } from 'gatehouse-hitl-store';
 import type { ServerConfig } from './config.js';
 import { openStore } from './main.js';
+import { auditedTx } from './services/commit.js';
 import { insertLoginLink } from './services/people/sessions.js';
 
 /** A login link issued on the server host. */
@@ -56,7 +57,7 @@ export async function issueHostLoginLink(
           },
         );
       }
-      const link = await insertLoginLink(tx, user.id, 'system');
+      const link = await insertLoginLink(auditedTx(tx), user.id, 'system');
       return {
         userId: user.id,
         name: user.name,

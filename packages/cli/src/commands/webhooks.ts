@@ -216,7 +216,7 @@ const eventOption = {
   multiple: true,
   value: '<type>',
   description:
-    'An event to receive (repeat for more): gate.opened, gate.decided, gate.expired, gate.escalated, gate.cancelled, run.paused, run.resumed, run.stopped, run.steered, confidence.escalated',
+    'An event to receive (repeat for more): gate.opened, gate.decided, gate.expired, gate.escalated, gate.cancelled, run.paused, run.resumed, run.stopped, run.steered, run.completed, confidence.escalated',
 } as const;
 
 /** `gatehouse webhooks`: register receivers of signed events and follow their deliveries (admin). */

@@ -12,6 +12,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'run.resumed',
   'run.stopped',
   'run.steered',
+  'run.completed',
   'confidence.escalated',
   'audit.checkpoint',
 ] as const;

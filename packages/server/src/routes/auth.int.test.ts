@@ -1,6 +1,7 @@
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { createFakeClock, keyProofText } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { auditedTx } from '../services/commit.js';
 import { LOGIN_LINK_TTL_MS, SESSION_TTL_MS } from '../services/people/sessions.js';
 import { bearer, createTestApp, TEST_PASSWORD, type TestApp, type TestDialect } from '../testing/test-app.js';
 
@@ -135,7 +136,7 @@ describe.each(dialects)('sessions on %s', (dialect) => {
   it('exchanges a one-time login link once, within 15 minutes', async () => {
     await start();
     const link = await test.store.transaction((tx) =>
-      test.services.sessions.issueLoginLink(tx, test.ids.viewerId, 'system'),
+      test.services.sessions.issueLoginLink(auditedTx(tx), test.ids.viewerId, 'system'),
     );
     expect(link.expiresAt).toBe(test.clock.now() + LOGIN_LINK_TTL_MS);
     const first = await test.app.inject({
@@ -153,7 +154,7 @@ describe.each(dialects)('sessions on %s', (dialect) => {
     expect(second.statusCode).toBe(401);
 
     const late = await test.store.transaction((tx) =>
-      test.services.sessions.issueLoginLink(tx, test.ids.viewerId, 'system'),
+      test.services.sessions.issueLoginLink(auditedTx(tx), test.ids.viewerId, 'system'),
     );
     test.clock.advance(LOGIN_LINK_TTL_MS);
     const expired = await test.app.inject({
@@ -167,7 +168,7 @@ describe.each(dialects)('sessions on %s', (dialect) => {
   it('lets only one of two racing exchanges of the same link win', async () => {
     await start();
     const link = await test.store.transaction((tx) =>
-      test.services.sessions.issueLoginLink(tx, test.ids.viewerId, 'system'),
+      test.services.sessions.issueLoginLink(auditedTx(tx), test.ids.viewerId, 'system'),
     );
     const results = await Promise.all(
       [1, 2, 3].map(() =>

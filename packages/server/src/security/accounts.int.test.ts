@@ -1,6 +1,7 @@
 import { createFakeClock } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashPassword } from '../auth/secrets.js';
+import { auditedTx } from '../services/commit.js';
 import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';
 import { TEST_PASSWORD, type TestDialect } from '../testing/test-app.js';
 
@@ -35,7 +36,7 @@ describe.each(dialects)('accounts on %s', (dialect) => {
         disabled: false,
         createdAt: tx.now,
       });
-      return test.services.sessions.issueLoginLink(tx, id, 'system');
+      return test.services.sessions.issueLoginLink(auditedTx(tx), id, 'system');
     });
     return { id, link: link.token };
   }

@@ -1,14 +1,39 @@
-import type { AuditInput, StoreTx, StreamEvent } from 'gatehouse-hitl-store';
+import type { AuditInput, AuditRepo, StoreTx, StreamEvent, WebhooksRepo } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
 import { notifyOutboxCommit, recordOutbox } from '../webhooks/outbox.js';
 
-/** What a unit of work may do besides writing rows: audit and announce. */
-export interface CommitTools {
-  tx: StoreTx;
+/** A transaction as services write through it: the audit trail only through `audit`, so webhooks hear of it. */
+export type WorkTx = Omit<StoreTx, 'appendAudit'>;
+
+/** A transaction's repositories (`Tx`, narrowed to what the caller uses) and its one audit path. */
+export interface AuditedTx<Tx = WorkTx> {
+  tx: Tx;
   /** Appends to the audit trail; an event webhooks subscribe to also goes to the outbox, in this transaction. */
   audit(event: AuditInput): Promise<void>;
+}
+
+/** What a unit of work may do besides writing rows: audit and announce. */
+export interface CommitTools extends AuditedTx {
   /** Appends a stream event now; listeners are woken only after the commit. */
   emit(event: Omit<StreamEvent, 'seq' | 'at'>): Promise<void>;
+}
+
+/** Appends `event` to the audit trail and queues the webhook event it announces, if any; true when queued. */
+export async function recordAudit(tx: AuditRepo & WebhooksRepo, event: AuditInput): Promise<boolean> {
+  return recordOutbox(tx, await tx.appendAudit(event));
+}
+
+/**
+ * The audit path for a transaction `commit()` did not open (a command on the server host): events
+ * reach the outbox the same way, and the delivery workers find them when they next poll.
+ */
+export function auditedTx(tx: StoreTx): AuditedTx {
+  return {
+    tx,
+    audit: async (event) => {
+      await recordAudit(tx, event);
+    },
+  };
 }
 
 /**
@@ -24,7 +49,7 @@ export async function commit<T>(ctx: AppContext, work: (tools: CommitTools) => P
     return work({
       tx,
       audit: async (event) => {
-        if (await recordOutbox(tx, await tx.appendAudit(event))) outboxed = true;
+        if (await recordAudit(tx, event)) outboxed = true;
       },
       emit: async (event) => {
         emitted.push(await tx.appendStreamEvent(event));

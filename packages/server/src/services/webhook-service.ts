@@ -4,9 +4,11 @@ import type {
   Page,
   StoreTx,
   WebhookAttemptRecord,
+  WebhookDeliveriesRepo,
   WebhookDeliveryRecord,
   WebhookDeliveryStatus,
   WebhookRecord,
+  WebhooksRepo,
 } from 'gatehouse-hitl-store';
 import { sha256Hex } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
@@ -85,13 +87,13 @@ function notFound(webhookId: string): GatehouseError {
   return new GatehouseError('NOT_FOUND', `no webhook ${webhookId}`, { webhookId });
 }
 
-async function loadWebhook(tx: StoreTx, webhookId: string): Promise<WebhookRecord> {
+async function loadWebhook(tx: WebhooksRepo, webhookId: string): Promise<WebhookRecord> {
   const webhook = await tx.getWebhook(webhookId);
   if (webhook === null) throw notFound(webhookId);
   return webhook;
 }
 
-async function loadDelivery(tx: StoreTx, deliveryId: string): Promise<WebhookDeliveryRecord> {
+async function loadDelivery(tx: WebhookDeliveriesRepo, deliveryId: string): Promise<WebhookDeliveryRecord> {
   const delivery = await tx.getWebhookDelivery(deliveryId);
   if (delivery === null) throw new GatehouseError('NOT_FOUND', `no delivery ${deliveryId}`, { deliveryId });
   return delivery;

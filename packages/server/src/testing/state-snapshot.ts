@@ -1,5 +1,5 @@
 import type { Gate, Run } from 'gatehouse-hitl-core';
-import type { Store, StoreTx } from 'gatehouse-hitl-store';
+import type { GatesRepo, RunsRepo, Store } from 'gatehouse-hitl-store';
 
 async function allPages<T>(
   list: (cursor: string | null) => Promise<{ items: T[]; nextCursor: string | null }>,
@@ -14,11 +14,11 @@ async function allPages<T>(
   return items;
 }
 
-function gates(tx: StoreTx): Promise<Gate[]> {
+function gates(tx: GatesRepo): Promise<Gate[]> {
   return allPages((cursor) => tx.listGates(cursor === null ? { limit: 500 } : { limit: 500, cursor }));
 }
 
-function runs(tx: StoreTx): Promise<Run[]> {
+function runs(tx: RunsRepo): Promise<Run[]> {
   return allPages((cursor) => tx.listRuns(cursor === null ? { limit: 500 } : { limit: 500, cursor }));
 }
 

@@ -1,5 +1,5 @@
 import type { AuditEvent } from 'gatehouse-hitl-core';
-import type { StoreTx } from 'gatehouse-hitl-store';
+import type { WebhooksRepo } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
 import { outboxEventOf } from './events.js';
 
@@ -7,7 +7,7 @@ import { outboxEventOf } from './events.js';
  * Queues the webhook event an audited change announces, in the change's own transaction, so the
  * event exists exactly when the change does. True when something was queued.
  */
-export async function recordOutbox(tx: StoreTx, audited: AuditEvent): Promise<boolean> {
+export async function recordOutbox(tx: WebhooksRepo, audited: AuditEvent): Promise<boolean> {
   const event = outboxEventOf(audited);
   return event !== null && tx.insertOutboxEvent(event);
 }

@@ -1,11 +1,11 @@
 import type { AuditEvent } from 'gatehouse-hitl-core';
 import {
+  type AuditRepo,
   type AuditVerification,
   CHECKPOINT_KIND,
   type ChainStart,
   checkpointStatement,
   type SignedCheckpoint,
-  type StoreTx,
   verifyAuditChain,
 } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
@@ -29,7 +29,10 @@ export interface AuditCheckpoints {
   stop(): Promise<void>;
 }
 
-async function* eventsFrom(tx: StoreTx, fromSeq: number): AsyncGenerator<AuditEvent> {
+/** What checking the chain reads; it never appends. */
+type ChainReads = Pick<AuditRepo, 'getAuditCheckpoint' | 'listAuditEvents'>;
+
+async function* eventsFrom(tx: ChainReads, fromSeq: number): AsyncGenerator<AuditEvent> {
   for (let next = fromSeq; ; ) {
     const batch = await tx.listAuditEvents(next, READ_BATCH);
     yield* batch;
@@ -40,7 +43,7 @@ async function* eventsFrom(tx: StoreTx, fromSeq: number): AsyncGenerator<AuditEv
 }
 
 /** The hash the chain has at `seq` now: the retention start's, or that event's; null when gone. */
-async function hashAt(tx: StoreTx, seq: number): Promise<string | null> {
+async function hashAt(tx: ChainReads, seq: number): Promise<string | null> {
   const start = await tx.getAuditCheckpoint();
   if (start?.seq === seq) return start.hash;
   const [event] = await tx.listAuditEvents(seq, 1);
@@ -52,7 +55,7 @@ async function hashAt(tx: StoreTx, seq: number): Promise<string | null> {
  * (or from the signed start) up to the head must still hold, so a rewritten trail is never signed.
  */
 async function checkSinceAnchor(
-  tx: StoreTx,
+  tx: ChainReads,
   anchor: SignedCheckpoint | null,
   signer: AuditSigner,
 ): Promise<AuditVerification> {

@@ -7,7 +7,7 @@ import {
   revealText,
 } from 'gatehouse-hitl-core';
 import type { StreamEventName } from 'gatehouse-hitl-protocol';
-import type { StoreTx } from 'gatehouse-hitl-store';
+import type { GatesRepo } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/principal.js';
 import type { CommitTools } from '../commit.js';
@@ -37,7 +37,7 @@ export function withoutVersion(stored: VersionedGate): Gate {
 }
 
 /** The gate, or NOT_FOUND. */
-export async function loadGate(tx: StoreTx, gateId: string): Promise<VersionedGate> {
+export async function loadGate(tx: GatesRepo, gateId: string): Promise<VersionedGate> {
   const gate = await tx.getGate(gateId);
   if (gate === null) throw new GatehouseError('NOT_FOUND', `no gate ${gateId}`, { gateId });
   return gate;

@@ -163,10 +163,10 @@ async function recordEnd(
   });
   if (decision.instructions !== undefined)
     await appendRunInstruction(tools.tx, next.runId, decision.instructions);
-  const rule = extra.rule === null ? null : await insertRememberedRule(tools.tx, deps.ctx.ids, extra.rule);
+  const rule = extra.rule === null ? null : await insertRememberedRule(tools, deps.ctx.ids, extra.rule);
   if (next.type === 'recovery_escalation' && decision.option === 'retry')
     await resetRecovery(tools.tx, next.runId);
-  await refreshRunStatus(tools.tx, next.runId);
+  await refreshRunStatus(tools, next.runId);
   return rule;
 }
 

@@ -16,7 +16,7 @@ import {
   requestHasHiddenCharacters,
   type Verdict,
 } from 'gatehouse-hitl-core';
-import type { RememberedRule, StoreTx } from 'gatehouse-hitl-store';
+import type { RememberedRule, RulesRepo, TxClock } from 'gatehouse-hitl-store';
 import { findRememberedRule } from '../policy/rule-service.js';
 
 /** One request, evaluated: the policy's answer and what actually happens. */
@@ -64,7 +64,10 @@ function canAutoProceed(options: EvaluateOptions, alwaysGated: boolean): boolean
  * Evaluates a request against the policy, remembered rules (read in `tx`) and the run's
  * approval mode; remembered rules are only looked up when they could change the answer.
  */
-export async function evaluateRequest(tx: StoreTx, options: EvaluateOptions): Promise<Evaluation> {
+export async function evaluateRequest(
+  tx: RulesRepo & TxClock,
+  options: EvaluateOptions,
+): Promise<Evaluation> {
   const { request } = options;
   const decision = evaluatePolicy(options.policy, request);
   // Text that reads differently from what runs is never let through by a remembered rule or an approval mode.

@@ -60,7 +60,7 @@ export async function insertOpenedGate(
     },
   });
   await announce(tools, 'gate.opened', gate, { title: gate.title, risk: gate.risk });
-  await refreshRunStatus(tools.tx, gate.runId, gate);
+  await refreshRunStatus(tools, gate.runId, gate);
 }
 
 function actionOfInput(input: GateOpenInput): Action | null {

@@ -12,7 +12,7 @@ import {
   type RunAct,
   type Verdict,
 } from 'gatehouse-hitl-core';
-import type { IdempotencyRecord, Store, StoreTx } from 'gatehouse-hitl-store';
+import type { AgentsRepo, IdempotencyRecord, RunsRepo, Store } from 'gatehouse-hitl-store';
 import { sha256Hex } from '../../auth/secrets.js';
 import type { Principal } from '../../http/principal.js';
 import { type CommitTools, commit } from '../commit.js';
@@ -78,7 +78,7 @@ function actOf(input: GateRequestInput): RunAct {
 }
 
 async function activeRun(
-  tx: StoreTx,
+  tx: RunsRepo,
   agentId: string,
   input: GateRequestInput,
 ): Promise<RunDocument | 'paused' | null> {
@@ -112,7 +112,7 @@ const MAX_PROFILES = 10_000;
 // Agents are never changed once registered, so each store's profiles are read once.
 const profilesByStore = new WeakMap<Store, Map<string, string | null>>();
 
-async function agentProfile(deps: GateDeps, tx: StoreTx, agentId: string): Promise<string | null> {
+async function agentProfile(deps: GateDeps, tx: AgentsRepo, agentId: string): Promise<string | null> {
   let profiles = profilesByStore.get(deps.ctx.store);
   if (profiles === undefined) {
     profiles = new Map();
@@ -127,7 +127,7 @@ async function agentProfile(deps: GateDeps, tx: StoreTx, agentId: string): Promi
   return agent.profile;
 }
 
-async function policyRequestOf(deps: GateDeps, tx: StoreTx, prepared: Prepared, run: Run | null) {
+async function policyRequestOf(deps: GateDeps, tx: AgentsRepo, prepared: Prepared, run: Run | null) {
   const { agentId, input } = prepared;
   const request: PolicyRequest = {
     event: input.event ?? defaultEventOf(input),

@@ -7,7 +7,7 @@ import {
   type Verdict,
   withoutSelfJudgement,
 } from 'gatehouse-hitl-core';
-import type { StoreTx } from 'gatehouse-hitl-store';
+import type { RunsRepo, TxClock } from 'gatehouse-hitl-store';
 import { changeRun, type RunDocument } from '../runs/run-records.js';
 
 /** A verdict after seed 001's trigger rules, and the context its gate opens with. */
@@ -17,7 +17,7 @@ export interface TriggeredVerdict {
 }
 
 async function countRecovery(
-  tx: StoreTx,
+  tx: RunsRepo & TxClock,
   run: RunDocument | null,
   verdict: Extract<Verdict, { outcome: 'gated' }>,
   context: Record<string, unknown>,
@@ -45,7 +45,7 @@ async function countRecovery(
  * loops and flaky failures itself; the agent's own conclusions are dropped.
  */
 export async function applyTriggerRules(
-  tx: StoreTx,
+  tx: RunsRepo & TxClock,
   run: RunDocument | null,
   verdict: Verdict,
   sent: Record<string, unknown> | undefined,
@@ -62,7 +62,7 @@ export async function applyTriggerRules(
 }
 
 /** A `retry` decision on a recovery escalation gives the run's agent a fresh count. */
-export async function resetRecovery(tx: StoreTx, runId: string | null): Promise<void> {
+export async function resetRecovery(tx: RunsRepo & TxClock, runId: string | null): Promise<void> {
   if (runId === null) return;
   await changeRun(tx, runId, (run) => (run.recovery == null ? null : { ...run, recovery: null }));
 }

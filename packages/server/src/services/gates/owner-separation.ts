@@ -1,5 +1,5 @@
 import { assertNotAgentOwner, type Gate, separatesAgentOwner } from 'gatehouse-hitl-core';
-import type { StoreTx } from 'gatehouse-hitl-store';
+import type { AgentsRepo } from 'gatehouse-hitl-store';
 import type { GateDeps } from './gate-common.js';
 
 /** The `separationOfDuties` setting of the rule that opened the gate, as the policy says now. */
@@ -13,7 +13,7 @@ function ruleSettingOf(deps: GateDeps, gate: Gate): boolean | undefined {
 /** OWNER_APPROVAL when the person approving owns the agent that asked and separation applies. */
 export async function assertOwnerMayDecide(
   deps: GateDeps,
-  tx: StoreTx,
+  tx: AgentsRepo,
   decision: { gate: Gate; userId: string; option: string },
 ): Promise<void> {
   const { gate } = decision;

@@ -62,7 +62,7 @@ async function fire(
     timeoutAt: next.timeoutAt,
     timeout: kind,
   });
-  if (transition.ended) await refreshRunStatus(tx, next.runId);
+  if (transition.ended) await refreshRunStatus(tools, next.runId);
   return true;
 }
 

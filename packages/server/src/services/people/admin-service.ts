@@ -35,7 +35,8 @@ export function createAdminServices(ctx: AppContext): AdminServices {
  * `gatehouse admin login-link` on the server host, or from another admin.
  */
 export async function bootstrap(ctx: AppContext, sessions: SessionService): Promise<BootstrapResult> {
-  return commit(ctx, async ({ tx, audit }) => {
+  return commit(ctx, async (tools) => {
+    const { tx, audit } = tools;
     const users = await tx.listUsers();
     if (users.length > 0) {
       const withPassword = users.some((u) => u.role === 'admin' && !u.disabled && u.passwordHash !== null);
@@ -56,7 +57,7 @@ export async function bootstrap(ctx: AppContext, sessions: SessionService): Prom
       subject: id,
       data: { name: 'admin', role: 'admin', via: 'first_start' },
     });
-    const link = await sessions.issueLoginLink(tx, id, 'system');
+    const link = await sessions.issueLoginLink(tools, id, 'system');
     return { created: true, loginToken: link.token, expiresAt: link.expiresAt, noAdminPassword: false };
   });
 }

@@ -1,8 +1,8 @@
 import { type Agent, type AutonomyLevel, GatehouseError } from 'gatehouse-hitl-core';
-import type { StoreTx } from 'gatehouse-hitl-store';
 import { generateToken, hashToken } from '../../auth/secrets.js';
 import type { AppContext } from '../../context.js';
 import { commit } from '../commit.js';
+import type { Credentials } from './sessions.js';
 
 export interface CreateAgentInput {
   name: string;
@@ -25,7 +25,8 @@ function notFound(agentId: string): GatehouseError {
   return new GatehouseError('NOT_FOUND', `no agent ${agentId}`, { agentId });
 }
 
-async function insertAgentToken(tx: StoreTx, agentId: string, actor: string): Promise<string> {
+async function insertAgentToken(tools: Credentials, agentId: string, actor: string): Promise<string> {
+  const { tx } = tools;
   const token = generateToken('gha');
   const tokenHash = hashToken(token);
   await tx.insertToken({
@@ -36,7 +37,7 @@ async function insertAgentToken(tx: StoreTx, agentId: string, actor: string): Pr
     expiresAt: null,
     revokedAt: null,
   });
-  await tx.appendAudit({
+  await tools.audit({
     kind: 'token.issued',
     actor,
     subject: agentId,
@@ -50,7 +51,8 @@ export function createAgentService(ctx: AppContext): AgentService {
   return {
     async create(actorId, input) {
       const actor = `user:${actorId}`;
-      return commit(ctx, async ({ tx, audit }) => {
+      return commit(ctx, async (tools) => {
+        const { tx, audit } = tools;
         const agent: Agent = {
           id: ctx.ids.next('agent'),
           name: input.name,
@@ -66,7 +68,7 @@ export function createAgentService(ctx: AppContext): AgentService {
           subject: agent.id,
           data: { name: agent.name, profile: agent.profile, autonomy: agent.autonomy },
         });
-        const token = await insertAgentToken(tx, agent.id, actor);
+        const token = await insertAgentToken(tools, agent.id, actor);
         return { agent, token };
       });
     },
@@ -82,9 +84,9 @@ export function createAgentService(ctx: AppContext): AgentService {
     },
 
     async issueToken(actorId, agentId) {
-      return commit(ctx, async ({ tx }) => {
-        if (!(await tx.getAgent(agentId))) throw notFound(agentId);
-        return { token: await insertAgentToken(tx, agentId, `user:${actorId}`) };
+      return commit(ctx, async (tools) => {
+        if (!(await tools.tx.getAgent(agentId))) throw notFound(agentId);
+        return { token: await insertAgentToken(tools, agentId, `user:${actorId}`) };
       });
     },
 

@@ -1,8 +1,8 @@
 import { GatehouseError } from 'gatehouse-hitl-core';
-import type { StoreTx, UserRecord } from 'gatehouse-hitl-store';
+import type { TokensRepo, TxClock, UserRecord } from 'gatehouse-hitl-store';
 import { generateToken, hashPassword, hashToken, verifyPassword } from '../../auth/secrets.js';
 import type { AppContext } from '../../context.js';
-import { commit } from '../commit.js';
+import { type AuditedTx, commit } from '../commit.js';
 import { invalidInput } from '../gates/gate-input.js';
 import { createLoginThrottle, linkBuckets, passwordBuckets, reauthBuckets } from './login-limiter.js';
 import { type PublicUser, publicUser } from './users.js';
@@ -29,7 +29,11 @@ export interface SessionService {
   /** Ends the session; `hasPassword: false` tells the client the person needs a new link to come back. */
   logout(userId: string, token: string | null): Promise<{ hasPassword: boolean }>;
   /** A one-time login link for a person (first start, or an admin helping someone in). */
-  issueLoginLink(tx: StoreTx, userId: string, actor: string): Promise<{ token: string; expiresAt: number }>;
+  issueLoginLink(
+    tools: Credentials,
+    userId: string,
+    actor: string,
+  ): Promise<{ token: string; expiresAt: number }>;
   /**
    * Passes when `password` is the person's own, or (with no password given) when they signed in
    * within REAUTH_WINDOW_MS; else REAUTHENTICATION_REQUIRED naming `field`.
@@ -50,7 +54,16 @@ export interface SignedInPerson {
 
 const WRONG_CREDENTIALS = 'name or password is wrong';
 
-async function insertSession(tx: StoreTx, user: UserRecord, via: string, ip: string): Promise<SessionResult> {
+/** Where a credential is written and audited. */
+export type Credentials = AuditedTx<TokensRepo & TxClock>;
+
+async function insertSession(
+  tools: Credentials,
+  user: UserRecord,
+  via: string,
+  ip: string,
+): Promise<SessionResult> {
+  const { tx } = tools;
   const token = generateToken('ghs');
   const expiresAt = tx.now + SESSION_TTL_MS;
   await tx.insertToken({
@@ -61,7 +74,7 @@ async function insertSession(tx: StoreTx, user: UserRecord, via: string, ip: str
     expiresAt,
     revokedAt: null,
   });
-  await tx.appendAudit({
+  await tools.audit({
     kind: 'session.started',
     actor: `user:${user.id}`,
     subject: user.id,
@@ -81,10 +94,11 @@ function rateLimited(waitMs: number): GatehouseError {
 
 /** A one-time login link for `userId`, valid 15 minutes, audited without the token. */
 export async function insertLoginLink(
-  tx: StoreTx,
+  tools: Credentials,
   userId: string,
   actor: string,
 ): Promise<{ token: string; expiresAt: number }> {
+  const { tx } = tools;
   const token = generateToken('ghl');
   const expiresAt = tx.now + LOGIN_LINK_TTL_MS;
   await tx.insertToken({
@@ -95,7 +109,7 @@ export async function insertLoginLink(
     expiresAt,
     revokedAt: null,
   });
-  await tx.appendAudit({
+  await tools.audit({
     kind: 'token.issued',
     actor,
     subject: userId,
@@ -163,10 +177,10 @@ export function createSessionService(ctx: AppContext): SessionService {
       const [nameAtAddress, address] = buckets;
       throttle.clear(nameAtAddress ? [nameAtAddress.key] : []);
       throttle.refund(address ? [address.key] : []);
-      return commit(ctx, async ({ tx }) => {
-        const current = await tx.getUser(user.id);
+      return commit(ctx, async (tools) => {
+        const current = await tools.tx.getUser(user.id);
         if (!current || current.disabled) throw new GatehouseError('UNAUTHENTICATED', WRONG_CREDENTIALS);
-        return insertSession(tx, current, 'password', ip);
+        return insertSession(tools, current, 'password', ip);
       });
     },
 
@@ -175,7 +189,8 @@ export function createSessionService(ctx: AppContext): SessionService {
       const wait = throttle.take(buckets);
       if (wait > 0) throw rateLimited(wait);
       const invalid = new GatehouseError('UNAUTHENTICATED', 'the login link is unknown, used or expired');
-      const session = await commit(ctx, async ({ tx }) => {
+      const session = await commit(ctx, async (tools) => {
+        const { tx } = tools;
         const record = await tx.getToken(hashToken(token));
         if (record?.kind !== 'login_link' || record.revokedAt !== null) throw invalid;
         if (record.expiresAt !== null && record.expiresAt <= tx.now) throw invalid;
@@ -183,7 +198,7 @@ export function createSessionService(ctx: AppContext): SessionService {
         if (!user || user.disabled) throw invalid;
         // The revocation is the fence: of two racing exchanges only one revokes the link.
         if (!(await tx.revokeToken(record.tokenHash, tx.now))) throw invalid;
-        return insertSession(tx, user, 'login_link', ip);
+        return insertSession(tools, user, 'login_link', ip);
       });
       throttle.refund(buckets.map((bucket) => bucket.key));
       return session;

@@ -1,10 +1,10 @@
 import { verify } from 'node:crypto';
 import { GatehouseError, keyProofText, type Role } from 'gatehouse-hitl-core';
-import type { SigningKeyRecord, StoreTx, UserRecord } from 'gatehouse-hitl-store';
+import type { SigningKeyRecord, TokensRepo, TxClock, UserRecord, UsersRepo } from 'gatehouse-hitl-store';
 import { keyFingerprint, parseEd25519PublicKey } from '../../auth/keys.js';
 import { generateToken, hashPassword, hashToken } from '../../auth/secrets.js';
 import type { AppContext } from '../../context.js';
-import { commit } from '../commit.js';
+import { type AuditedTx, commit } from '../commit.js';
 import { invalidInput } from '../gates/gate-input.js';
 import { insertLoginLink, type SessionService, type SignedInPerson } from './sessions.js';
 
@@ -76,7 +76,7 @@ function decodeProof(proof: string): Buffer | null {
 }
 
 /** Uses up the person's challenge; a used, expired or someone else's challenge is refused. */
-async function useChallenge(tx: StoreTx, userId: string, challenge: string): Promise<void> {
+async function useChallenge(tx: TokensRepo & TxClock, userId: string, challenge: string): Promise<void> {
   const record = await tx.getToken(hashToken(challenge));
   const live =
     record?.kind === 'key_challenge' &&
@@ -89,7 +89,7 @@ async function useChallenge(tx: StoreTx, userId: string, challenge: string): Pro
 }
 
 /** One key, one person: a key someone else registered is never theirs to sign with too. */
-async function refuseTakenKey(tx: StoreTx, userId: string, fingerprint: string): Promise<void> {
+async function refuseTakenKey(tx: UsersRepo, userId: string, fingerprint: string): Promise<void> {
   const existing = await tx.getSigningKeyByFingerprint(fingerprint);
   if (existing === null) return;
   if (existing.userId !== userId) {
@@ -108,17 +108,18 @@ function notFound(userId: string): GatehouseError {
   return new GatehouseError('NOT_FOUND', `no person ${userId}`, { userId });
 }
 
-async function activeAdmins(tx: StoreTx): Promise<number> {
+async function activeAdmins(tx: UsersRepo): Promise<number> {
   const users = await tx.listUsers();
   return users.filter((user) => user.role === 'admin' && !user.disabled).length;
 }
 
 async function applyUpdate(
-  tx: StoreTx,
+  tools: AuditedTx<UsersRepo & TokensRepo & TxClock>,
   actor: string,
   user: UserRecord,
   input: { role?: Role | undefined; disabled?: boolean | undefined },
 ): Promise<UserRecord> {
+  const { tx } = tools;
   const next: UserRecord = {
     ...user,
     role: input.role ?? user.role,
@@ -136,7 +137,7 @@ async function applyUpdate(
   }
   await tx.updateUser(next);
   if (next.role !== user.role) {
-    await tx.appendAudit({
+    await tools.audit({
       kind: 'user.role_changed',
       actor,
       subject: user.id,
@@ -147,7 +148,7 @@ async function applyUpdate(
     const revoked = next.disabled ? await tx.revokeTokensOf(user.id, 'session', tx.now) : 0;
     if (next.disabled) await tx.revokeTokensOf(user.id, 'login_link', tx.now);
     const kind = next.disabled ? 'user.disabled' : 'user.enabled';
-    await tx.appendAudit({ kind, actor, subject: user.id, data: { sessionsRevoked: revoked } });
+    await tools.audit({ kind, actor, subject: user.id, data: { sessionsRevoked: revoked } });
   }
   return next;
 }
@@ -194,10 +195,10 @@ export function createUserService(ctx: AppContext, sessions: SessionService): Us
     },
 
     async update(actorId, userId, input) {
-      return commit(ctx, async ({ tx }) => {
-        const user = await tx.getUser(userId);
+      return commit(ctx, async (tools) => {
+        const user = await tools.tx.getUser(userId);
         if (!user) throw notFound(userId);
-        return publicUser(await applyUpdate(tx, `user:${actorId}`, user, input));
+        return publicUser(await applyUpdate(tools, `user:${actorId}`, user, input));
       });
     },
 
@@ -253,8 +254,8 @@ export function createUserService(ctx: AppContext, sessions: SessionService): Us
     },
 
     async issueLoginLink(actorId, userId) {
-      return commit(ctx, async ({ tx }) => {
-        const user = await tx.getUser(userId);
+      return commit(ctx, async (tools) => {
+        const user = await tools.tx.getUser(userId);
         if (!user) throw notFound(userId);
         if (user.disabled) {
           throw new GatehouseError(
@@ -263,7 +264,7 @@ export function createUserService(ctx: AppContext, sessions: SessionService): Us
             { userId },
           );
         }
-        return insertLoginLink(tx, userId, `user:${actorId}`);
+        return insertLoginLink(tools, userId, `user:${actorId}`);
       });
     },
 

@@ -1,7 +1,7 @@
 import { GatehouseError, type IdGenerator } from 'gatehouse-hitl-core';
-import type { RememberedRule, StoreTx } from 'gatehouse-hitl-store';
+import type { RememberedRule, RulesRepo, TxClock } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
-import { commit } from '../commit.js';
+import { type AuditedTx, commit } from '../commit.js';
 
 /** Remembered "approve always" rules: visible, revocable, audited. */
 export interface RuleService {
@@ -34,7 +34,10 @@ function covers(rule: RememberedRule, target: RuleTarget): boolean {
 }
 
 /** The remembered rule that lets this tool through here, read inside the caller's transaction. */
-export async function findRememberedRule(tx: StoreTx, target: RuleTarget): Promise<RememberedRule | null> {
+export async function findRememberedRule(
+  tx: RulesRepo & TxClock,
+  target: RuleTarget,
+): Promise<RememberedRule | null> {
   const rules = await tx.listRememberedRules({ includeRevoked: false });
   return rules.find((rule) => inForce(rule, tx.now) && covers(rule, target)) ?? null;
 }
@@ -52,10 +55,11 @@ export interface NewRule {
 
 /** Inserts a remembered rule inside the caller's transaction and audits `rule.created`. */
 export async function insertRememberedRule(
-  tx: StoreTx,
+  tools: AuditedTx<RulesRepo & TxClock>,
   ids: IdGenerator,
   input: NewRule,
 ): Promise<RememberedRule> {
+  const { tx } = tools;
   const rule: RememberedRule = {
     id: ids.next('rule'),
     scope: input.scope,
@@ -71,7 +75,7 @@ export async function insertRememberedRule(
     sourceGateId: input.sourceGateId,
   };
   await tx.insertRememberedRule(rule);
-  await tx.appendAudit({
+  await tools.audit({
     kind: 'rule.created',
     actor: input.createdBy,
     subject: rule.id,

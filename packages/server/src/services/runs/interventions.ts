@@ -6,7 +6,7 @@ import {
   type RunStatus,
   revealText,
 } from 'gatehouse-hitl-core';
-import type { StoreTx } from 'gatehouse-hitl-store';
+import type { GatesRepo } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
 import { actorOf, type Principal } from '../../http/principal.js';
 import { type CommitTools, commit } from '../commit.js';
@@ -56,7 +56,7 @@ function invalidTransition(run: RunDocument, kind: InterventionKind, allowed: st
 }
 
 /** The run's status after an intervention, or INVALID_TRANSITION naming its current status. */
-async function statusAfter(tx: StoreTx, run: RunDocument, kind: InterventionKind): Promise<RunStatus> {
+async function statusAfter(tx: GatesRepo, run: RunDocument, kind: InterventionKind): Promise<RunStatus> {
   const live = run.status === 'running' || run.status === 'waiting';
   switch (kind) {
     case 'pause':

@@ -12,7 +12,7 @@ import {
   resumeAfterFreeze,
   shouldFreeze,
 } from 'gatehouse-hitl-core';
-import type { StoreTx } from 'gatehouse-hitl-store';
+import type { GatesRepo } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/principal.js';
 import { type CommitTools, commit } from '../commit.js';
@@ -93,7 +93,7 @@ function sameBoundary(gate: Gate, boundary: PhaseBoundary): boolean {
   );
 }
 
-async function pendingReviewFor(tx: StoreTx, runId: string, boundary: PhaseBoundary): Promise<Gate | null> {
+async function pendingReviewFor(tx: GatesRepo, runId: string, boundary: PhaseBoundary): Promise<Gate | null> {
   const page = await tx.listGates({ runId, type: 'phase_review', status: 'pending', limit: PAGE });
   return page.items.find((gate) => sameBoundary(gate, boundary)) ?? null;
 }
@@ -170,7 +170,7 @@ function assertLive(run: RunDocument): void {
 }
 
 /** The run's last checkpoint with how its review ended, for core's phase order. */
-async function lastCheckpointOf(tx: StoreTx, run: RunDocument): Promise<LastCheckpoint | null> {
+async function lastCheckpointOf(tx: GatesRepo, run: RunDocument): Promise<LastCheckpoint | null> {
   const last = run.lastCheckpoint ?? null;
   if (last === null) return null;
   const review = last.gateId === null ? null : await tx.getGate(last.gateId);
@@ -269,7 +269,7 @@ export function resumeOf(gate: Gate): ResumeView {
 }
 
 /** The run's most recently decided phase review, or null. */
-export async function lastDecidedReview(tx: StoreTx, runId: string): Promise<Gate | null> {
+export async function lastDecidedReview(tx: GatesRepo, runId: string): Promise<Gate | null> {
   let last: Gate | null = null;
   let cursor: string | null = null;
   do {

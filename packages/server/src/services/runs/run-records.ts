@@ -9,8 +9,9 @@ import {
   runHoldOf,
   settledRunStatus,
 } from 'gatehouse-hitl-core';
-import type { RunsRepo, StoreTx, TxClock } from 'gatehouse-hitl-store';
+import type { GatesRepo, RunsRepo, TxClock } from 'gatehouse-hitl-store';
 import type { Principal } from '../../http/principal.js';
+import type { AuditedTx } from '../commit.js';
 import { assertWritten, retryLostUpdates } from '../lost-update.js';
 import type { InterventionNotice } from '../types.js';
 
@@ -130,7 +131,7 @@ export function changeRun(
 }
 
 /** Where a running or waiting run stands from its gates (core's settledRunStatus). */
-export async function settledStatusOf(tx: StoreTx, run: RunDocument): Promise<RunStatus> {
+export async function settledStatusOf(tx: GatesRepo, run: RunDocument): Promise<RunStatus> {
   if (run.status !== 'running' && run.status !== 'waiting') return run.status;
   const pendingGates = await tx.countGates({ runId: run.id, status: 'pending' });
   const finalReviewId = run.finalReviewGateId ?? null;
@@ -140,7 +141,7 @@ export async function settledStatusOf(tx: StoreTx, run: RunDocument): Promise<Ru
 
 /** The hold of a run from its newest intent gate and any pending phase review (core's runHoldOf). */
 export async function holdOf(
-  tx: StoreTx,
+  tx: GatesRepo,
   run: Pick<RunDocument, 'id' | 'status' | 'intentGateId'>,
 ): Promise<RunHold | null> {
   const intentId = run.intentGateId ?? null;
@@ -164,7 +165,12 @@ function sameHold(a: RunHold | null | undefined, b: RunHold | null): boolean {
  * Brings a run's status and hold in line with its gates inside the caller's transaction (`opened`:
  * the gate just opened, which may be a new intent gate); audits a completion.
  */
-export async function settleRunStatus(tx: StoreTx, runId: string | null, opened?: Gate): Promise<void> {
+export async function settleRunStatus(
+  tools: AuditedTx<RunsRepo & GatesRepo & TxClock>,
+  runId: string | null,
+  opened?: Gate,
+): Promise<void> {
+  const { tx } = tools;
   if (runId === null || (await tx.getRun(runId)) === null) return;
   let completed = false;
   const run = await changeRun(tx, runId, async (current) => {
@@ -179,7 +185,7 @@ export async function settleRunStatus(tx: StoreTx, runId: string | null, opened?
     return { ...current, status, hold, intentGateId };
   });
   if (completed) {
-    await tx.appendAudit({
+    await tools.audit({
       kind: 'run.completed',
       actor: 'system',
       subject: runId,

@@ -159,7 +159,7 @@ export function createRunService(ctx: AppContext, deps: { gates: GateService }):
     complete: (principal, runId) => completeRun(ctx, deps.gates, principal, runId),
     intervene: (principal, runId, input) => intervene(ctx, principal, runId, input),
     interventions: (principal, runId, after) => listRunInterventions(ctx, principal, runId, after),
-    refreshStatus: (runId) => commit(ctx, ({ tx }) => settleRunStatus(tx, runId)),
+    refreshStatus: (runId) => commit(ctx, (tools) => settleRunStatus(tools, runId)),
     unseenInterventions: (runId) => takeUnseenInterventions(ctx, runId),
     pendingInterventions: (runId, after) => pendingInterventions(ctx, runId, after),
   };
