@@ -19,6 +19,7 @@ import { registerWebApp } from './http/web-app.js';
 import { createRandomIds } from './ids.js';
 import { registerRoutes } from './routes/index.js';
 import { createServices, type Services } from './services/index.js';
+import { createOutboxSignal } from './webhooks/outbox.js';
 import { trackWrites } from './write-health.js';
 
 declare module 'fastify' {
@@ -75,6 +76,7 @@ export async function buildApp(
     config: deps.config,
     ids: deps.ids ?? createRandomIds(),
     log: app.log,
+    outbox: createOutboxSignal(),
   };
   // Origin first: a cross-site write is refused before its credential is even looked up.
   registerOriginCheck(app, deps.config);

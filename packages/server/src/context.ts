@@ -3,6 +3,7 @@ import type { Clock, IdGenerator } from 'gatehouse-hitl-core';
 import type { Store } from 'gatehouse-hitl-store';
 import type { ServerConfig } from './config.js';
 import type { EventBus } from './events/bus.js';
+import type { OutboxSignal } from './webhooks/outbox.js';
 import type { WriteHealth } from './write-health.js';
 
 /** What the server is built from; tests pass their own clock, store and bus. */
@@ -30,4 +31,6 @@ export interface AppContext {
   writeHealth: WriteHealth;
   /** Log lines dropped so far because the log destination failed. */
   logDropped: () => number;
+  /** Wakes this node's webhook delivery worker after a commit queued events. */
+  outbox: OutboxSignal;
 }

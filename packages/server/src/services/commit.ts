@@ -1,6 +1,6 @@
 import type { AuditInput, AuditRepo, StoreTx, StreamEvent, WebhooksRepo } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
-import { notifyOutboxCommit, recordOutbox } from '../webhooks/outbox.js';
+import { recordOutbox } from '../webhooks/outbox.js';
 
 /** A transaction as services write through it: the audit trail only through `audit`, so webhooks hear of it. */
 export type WorkTx = Omit<StoreTx, 'appendAudit'>;
@@ -57,6 +57,6 @@ export async function commit<T>(ctx: AppContext, work: (tools: CommitTools) => P
     });
   });
   for (const event of emitted) ctx.bus.publish(event);
-  if (outboxed) notifyOutboxCommit(ctx);
+  if (outboxed) ctx.outbox.notify();
   return result;
 }

@@ -1,6 +1,5 @@
 import type { AuditEvent } from 'gatehouse-hitl-core';
 import type { WebhooksRepo } from 'gatehouse-hitl-store';
-import type { AppContext } from '../context.js';
 import { outboxEventOf } from './events.js';
 
 /**
@@ -12,17 +11,23 @@ export async function recordOutbox(tx: WebhooksRepo, audited: AuditEvent): Promi
   return event !== null && tx.insertOutboxEvent(event);
 }
 
-const listeners = new WeakMap<AppContext, Set<() => void>>();
-
-/** Calls `listener` after every local commit that queued outbox events; returns the unsubscribe. */
-export function onOutboxCommit(ctx: AppContext, listener: () => void): () => void {
-  const set = listeners.get(ctx) ?? new Set();
-  listeners.set(ctx, set);
-  set.add(listener);
-  return () => set.delete(listener);
+/** Tells this node's delivery worker that a local commit queued events; other nodes find them when they poll. */
+export interface OutboxSignal {
+  /** Calls `listener` after every local commit that queued outbox events; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void;
+  notify(): void;
 }
 
-/** Wakes this node's delivery worker; other nodes find the events when they poll. */
-export function notifyOutboxCommit(ctx: AppContext): void {
-  for (const listener of listeners.get(ctx) ?? []) listener();
+/** The signal one app's commits and delivery worker share. */
+export function createOutboxSignal(): OutboxSignal {
+  const listeners = new Set<() => void>();
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    notify() {
+      for (const listener of listeners) listener();
+    },
+  };
 }

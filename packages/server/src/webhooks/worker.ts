@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { ClaimedWebhookDelivery, WebhookRecord } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
 import { newDelivery } from './new-delivery.js';
-import { onOutboxCommit } from './outbox.js';
 import { outcomeAfter } from './retry.js';
 import { sendWebhook, type WebhookResponse } from './send.js';
 import { signatureHeader } from './signature.js';
@@ -197,7 +196,7 @@ export function createWebhookWorker(ctx: AppContext): WebhookWorker {
       if (running) return;
       running = true;
       shutdown = new AbortController();
-      unsubscribe = onOutboxCommit(ctx, wake);
+      unsubscribe = ctx.outbox.subscribe(wake);
       tick();
     },
     wake,

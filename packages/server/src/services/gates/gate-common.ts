@@ -25,6 +25,8 @@ export interface GateDeps {
   autoProceedDelayMs: number;
   /** Interventions of a run the agent has not seen yet, from the run service when there is one. */
   interventions(runId: string): Promise<InterventionNotice[]>;
+  /** Agents' profiles by id, each read once: an agent's profile never changes after it is registered. */
+  agentProfiles: Map<string, string | null>;
 }
 
 /** A stored gate with its row version, for conditional updates. */

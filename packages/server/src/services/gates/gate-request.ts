@@ -12,7 +12,7 @@ import {
   type RunAct,
   type Verdict,
 } from 'gatehouse-hitl-core';
-import type { AgentsRepo, IdempotencyRecord, RunsRepo, Store } from 'gatehouse-hitl-store';
+import type { AgentsRepo, IdempotencyRecord, RunsRepo } from 'gatehouse-hitl-store';
 import { sha256Hex } from '../../auth/secrets.js';
 import type { Principal } from '../../http/principal.js';
 import { type CommitTools, commit } from '../commit.js';
@@ -109,15 +109,9 @@ async function activeRun(
 }
 
 const MAX_PROFILES = 10_000;
-// Agents are never changed once registered, so each store's profiles are read once.
-const profilesByStore = new WeakMap<Store, Map<string, string | null>>();
 
 async function agentProfile(deps: GateDeps, tx: AgentsRepo, agentId: string): Promise<string | null> {
-  let profiles = profilesByStore.get(deps.ctx.store);
-  if (profiles === undefined) {
-    profiles = new Map();
-    profilesByStore.set(deps.ctx.store, profiles);
-  }
+  const profiles = deps.agentProfiles;
   const known = profiles.get(agentId);
   if (known !== undefined) return known;
   const agent = await tx.getAgent(agentId);

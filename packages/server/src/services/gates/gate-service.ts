@@ -52,6 +52,7 @@ export function createGateService(ctx: AppContext, options: GateServiceOptions):
     policies: options.policies,
     waiters,
     autoProceedDelayMs: autoProceedDelayOf(ctx.config.confidenceEnv),
+    agentProfiles: new Map(),
     interventions: async (runId) => {
       if (options.interventions === undefined) return [];
       try {
