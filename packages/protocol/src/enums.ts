@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import { GATE_STATUSES } from './gate-status.js';
+import { ROLES } from './roles.js';
+
+export type { GateStatus, TerminalGateStatus } from './gate-status.js';
+export { GATE_STATUSES } from './gate-status.js';
+export type { Role } from './roles.js';
+export { ROLES } from './roles.js';
 
 /** Risk of an action, lowest first. */
 export const RISK_LEVELS = ['low', 'medium', 'high', 'critical'] as const;
@@ -9,10 +16,7 @@ export type RiskLevel = z.infer<typeof riskLevelSchema>;
 export const gateThresholdSchema = z.enum(['mandatory', 'advisory', 'conditional']);
 export type GateThreshold = z.infer<typeof gateThresholdSchema>;
 
-/** People's roles, least privileged first. */
-export const ROLES = ['viewer', 'developer', 'tech_lead', 'admin'] as const;
 export const roleSchema = z.enum(ROLES);
-export type Role = z.infer<typeof roleSchema>;
 
 /** What happens to a gate nobody answers before its deadline. */
 export const timeoutActionSchema = z.enum(['deny', 'escalate', 'proceed']);
@@ -32,19 +36,7 @@ export type PhaseType = z.infer<typeof phaseTypeSchema>;
 export const runStatusSchema = z.enum(['running', 'paused', 'waiting', 'stopped', 'completed', 'failed']);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
-/** Where a gate ends: `resolved` means a gate-specific option (retry, abort, …) ended it. */
-export const GATE_STATUSES = [
-  'pending',
-  'approved',
-  'rejected',
-  'steered',
-  'expired',
-  'cancelled',
-  'resolved',
-] as const;
 export const gateStatusSchema = z.enum(GATE_STATUSES);
-export type GateStatus = z.infer<typeof gateStatusSchema>;
-export type TerminalGateStatus = Exclude<GateStatus, 'pending'>;
 
 /** What choosing an option does to the gate. */
 export const optionOutcomeSchema = z.enum(['approved', 'rejected', 'steered', 'resolved']);

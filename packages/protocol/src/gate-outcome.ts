@@ -1,4 +1,4 @@
-import type { GateStatus } from './enums.js';
+import type { GateStatus } from './gate-status.js';
 
 /** The answer an agent sees: a fixed outcome, or the id of the gate-specific option that resolved the gate. */
 export type GateOutcome = 'approved' | 'denied' | 'steered' | 'timed_out' | 'cancelled' | (string & {});

@@ -33,11 +33,11 @@ export {
   signatureRuleSchema,
   timeoutActionSchema,
 } from './enums.js';
-export { hasRole, roleRank } from './roles.js';
 export * from './routes/index.js';
 export type {
   ApiErrorCode,
   ApiErrorOptions,
+  ErrorCode,
   ErrorResponse,
   GateOutcome,
   PayloadAction,
@@ -51,13 +51,17 @@ export {
   CANONICAL_JSON_MAX_DEPTH,
   canonicalJson,
   decodeWireError,
+  ERROR_CODES,
   errorFromResponse,
   GatehouseApiError,
   gateOutcome,
   HIDDEN_CHARACTER_MARKER,
   HIDDEN_CHARACTERS_WARNING,
+  HTTP_STATUS,
+  hasRole,
   hiddenCharacterMarker,
   isGatehouseApiError,
+  isGateStatus,
   isStreamEventName,
   KEY_PROOF_PREFIX,
   keyProofText,
@@ -65,6 +69,7 @@ export {
   retryAfterMsOf,
   revealHidden,
   revealText,
+  roleRank,
   SIGNED_DECISION_PREFIX,
   STREAM_EVENT_NAMES,
   signedDecisionText,

@@ -1,4 +1,6 @@
-import { ROLES, type Role } from './enums.js';
+/** People's roles, least privileged first. */
+export const ROLES = ['viewer', 'developer', 'tech_lead', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
 
 /** A role's place in `ROLES`, least privileged first. */
 export function roleRank(role: Role): number {

@@ -2,8 +2,12 @@
 // Claude Code hook runs before every tool call); `gatehouse-hitl-protocol/rules`.
 export type { PayloadAction } from './canonical-json.js';
 export { CANONICAL_JSON_MAX_DEPTH, canonicalJson, payloadText } from './canonical-json.js';
+export type { ErrorCode } from './error-codes.js';
+export { ERROR_CODES, HTTP_STATUS } from './error-codes.js';
 export type { GateOutcome } from './gate-outcome.js';
 export { gateOutcome } from './gate-outcome.js';
+export type { GateStatus, TerminalGateStatus } from './gate-status.js';
+export { GATE_STATUSES, isGateStatus } from './gate-status.js';
 export type { RevealedText, RevealOptions } from './reveal-text.js';
 export {
   HIDDEN_CHARACTER_MARKER,
@@ -12,6 +16,8 @@ export {
   revealHidden,
   revealText,
 } from './reveal-text.js';
+export type { Role } from './roles.js';
+export { hasRole, ROLES, roleRank } from './roles.js';
 export type { SignedDecisionFields } from './signed-decision.js';
 export {
   KEY_PROOF_PREFIX,

@@ -1,14 +1,7 @@
+import type { ErrorCode } from './error-codes.js';
+
 /** A code from docs/errors.md, or one a newer server may send. */
-export type ApiErrorCode =
-  | 'VALIDATION_FAILED'
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'RATE_LIMITED'
-  | 'SERVICE_UNAVAILABLE'
-  | 'INTERNAL'
-  | (string & {});
+export type ApiErrorCode = ErrorCode | (string & {});
 
 /** Options of a GatehouseApiError besides its code and message. */
 export interface ApiErrorOptions {
