@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+const testing = (pkg: string) =>
+  fileURLToPath(new URL(`./packages/${pkg}/src/testing/index.ts`, import.meta.url));
 
 export default defineConfig({
   resolve: {
@@ -9,6 +11,11 @@ export default defineConfig({
       'gatehouse-hitl-protocol/rules': fileURLToPath(
         new URL('./packages/protocol/src/rules.ts', import.meta.url),
       ),
+      // Subpaths before their package: an alias also matches the keys that start with it.
+      'gatehouse-hitl-core/testing': testing('core'),
+      'gatehouse-hitl-store/testing': testing('store'),
+      'gatehouse-hitl-server/testing': testing('server'),
+      'gatehouse-hitl-sdk/testing': testing('sdk'),
       'gatehouse-hitl-protocol': src('protocol'),
       'gatehouse-hitl-core': src('core'),
       'gatehouse-hitl-server': src('server'),
@@ -25,7 +32,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'packages',
-          include: ['packages/*/src/**/*.test.ts', 'examples/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: [
+            'packages/*/src/**/*.test.ts',
+            'examples/**/*.test.ts',
+            'bench/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
         },
       },
       {
@@ -46,14 +58,7 @@ export default defineConfig({
     coverage: {
       provider: 'v8',
       include: ['packages/*/src/**/*.ts'],
-      exclude: [
-        '**/*.test.ts',
-        '**/index.ts',
-        '**/testing/**',
-        '**/test-gates.ts',
-        '**/contract/**',
-        'packages/ui/**',
-      ],
+      exclude: ['**/*.test.ts', '**/index.ts', '**/testing/**', '**/contract/**', 'packages/ui/**'],
       reporter: ['text-summary', 'json-summary'],
       thresholds: { 'packages/core/src/**': { lines: 90 } },
     },

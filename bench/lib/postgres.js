@@ -1,7 +1,7 @@
 // Finds a Postgres for the benchmarks: GATEHOUSE_TEST_DATABASE_URL, else this machine's server on
 // 127.0.0.1:5432 (as .ci/run uses), else the in-process Postgres of the store's test helper.
 import pg from 'pg';
-import { startTestPostgres } from '../../packages/store/dist/index.js';
+import { startTestPostgres } from '../../packages/store/dist/testing/index.js';
 
 const LOCAL_URL = 'postgres://postgres@127.0.0.1:5432/test';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useExampleServer } from '../shared/example-server.js';
+import { useExampleServer } from '../shared/testing/example-server.js';
 
 const example = useExampleServer(new URL('./run.mjs', import.meta.url));
 

@@ -1,4 +1,4 @@
-import { describeDeleteApprovalExample } from '../shared/delete-approval-example.js';
+import { describeDeleteApprovalExample } from '../shared/testing/delete-approval-example.js';
 
 describeDeleteApprovalExample(
   'OpenAI Agents SDK',

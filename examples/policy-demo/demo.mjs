@@ -7,7 +7,7 @@ import {
   evaluatePolicy,
   formatGateDisplay,
   openGate,
-} from '../../packages/core/dist/index.js';
+} from 'gatehouse-hitl-core';
 
 const HELP = `Usage: node examples/policy-demo/demo.mjs [--width N]
 

@@ -2,12 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createWorkspace, runCodingAgent, type Workspace } from 'gatehouse-hitl/demo';
 import { Gatehouse } from 'gatehouse-hitl-sdk';
+import { type Json, type LiveServer, startLiveServer } from 'gatehouse-hitl-sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type Json,
-  type LiveServer,
-  startLiveServer,
-} from '../../../packages/sdk/src/testing/live-server.js';
 
 let server: LiveServer;
 let workspace: Workspace;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { startTestPostgres } from 'gatehouse-hitl-store';
+import { startTestPostgres } from 'gatehouse-hitl-store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runGatehouse, type ServeProcess, startServe, tempDir } from './testing/cli-process.js';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { startTestPostgres, type TestPostgres } from 'gatehouse-hitl-store';
+import { startTestPostgres, type TestPostgres } from 'gatehouse-hitl-store/testing';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runGatehouse, startServe, tempDir } from './testing/cli-process.js';

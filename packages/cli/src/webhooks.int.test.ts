@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { refusingUrl, startWebhookReceiver, type WebhookReceiver } from 'gatehouse-hitl-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  refusingUrl,
-  startWebhookReceiver,
-  type WebhookReceiver,
-} from '../../server/src/testing/webhook-receiver.js';
 import {
   type CliResult,
   runGatehouse,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type Briefing, briefingConfidenceBand, buildBriefing } from './briefing.js';
 import { HIDDEN_CHARACTERS_WARNING } from './reveal.js';
 import type { Gate } from './schemas.js';
-import { makeGate, RECOVERY_OPTIONS } from './test-gates.js';
+import { makeGate, RECOVERY_OPTIONS } from './testing/gates.js';
 
 const BAD_WORDS = /undefined|\bnull\b|\[object Object\]|NaN|Infinity/;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bindingForKey, decisionKeys, HELP_KEY, isTaskEnding, keyHelpLines } from './decision-keys.js';
 import { BUILTIN_GATE_TYPES } from './gate-types.js';
 import type { Gate } from './schemas.js';
-import { makeGate } from './test-gates.js';
+import { makeGate } from './testing/gates.js';
 
 function gateOf(type: string, overrides: Partial<Gate> = {}): Gate {
   const definition = BUILTIN_GATE_TYPES.find((each) => each.type === type)!;

@@ -10,7 +10,7 @@ import {
 import { BATCH_EXCLUDED_TYPES, batchEligibility, canOfferAlways } from './decision-safety.js';
 import { isAlwaysGated } from './destructive.js';
 import { type Gate, type GateOption, RISK_LEVELS, type RiskLevel } from './schemas.js';
-import { makeGate } from './test-gates.js';
+import { makeGate } from './testing/gates.js';
 
 const OPTION_IDS = [
   'approve',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { alwaysRefusal, batchEligibility, canOfferAlways } from './decision-safety.js';
 import { BUILTIN_GATE_TYPES } from './gate-types.js';
 import type { Gate } from './schemas.js';
-import { makeGate } from './test-gates.js';
+import { makeGate } from './testing/gates.js';
 
 const TOOL_OPTIONS = BUILTIN_GATE_TYPES.find((definition) => definition.type === 'tool_call')!.options;
 

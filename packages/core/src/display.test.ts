@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatDuration, formatGateDisplay, formatOptionsPrompt, optionForKey } from './display.js';
 import { displayWidth } from './sanitize.js';
 import type { Gate } from './schemas.js';
-import { makeGate, RECOVERY_OPTIONS } from './test-gates.js';
+import { makeGate, RECOVERY_OPTIONS } from './testing/gates.js';
 
 const NOW = Date.UTC(2026, 1, 3, 10, 45, 30);
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isGatehouseError } from './errors.js';
 import { approvesAction, assertNotAgentOwner, separatesAgentOwner } from './separation-of-duties.js';
-import { makeGate, RECOVERY_OPTIONS } from './test-gates.js';
+import { makeGate, RECOVERY_OPTIONS } from './testing/gates.js';
 
 const options = [
   {

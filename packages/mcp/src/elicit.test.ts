@@ -1,5 +1,5 @@
+import { makeGate, RECOVERY_OPTIONS } from 'gatehouse-hitl-core/testing';
 import { describe, expect, it } from 'vitest';
-import { makeGate, RECOVERY_OPTIONS } from '../../core/src/test-gates.js';
 import { GatehouseApi } from './api.js';
 import { decisionForm, type Operator, operatorMayDecide } from './elicit.js';
 

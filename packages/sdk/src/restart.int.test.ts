@@ -1,5 +1,5 @@
+import { startServer } from 'gatehouse-hitl-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startServer } from '../../server/src/main.js';
 import { Gatehouse } from './client.js';
 import { type LiveServer, startLiveServer } from './testing/live-server.js';
 

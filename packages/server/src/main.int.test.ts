@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestPostgres } from 'gatehouse-hitl-store';
+import { startTestPostgres } from 'gatehouse-hitl-store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { type RunningServer, startServer } from './main.js';

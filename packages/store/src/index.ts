@@ -18,9 +18,6 @@ export { createPostgresStore } from './postgres/postgres-store.js';
 export { LEASE_EXPIRED } from './repos/webhook-deliveries.js';
 export type { SqlitePragmas, SqliteStore, SqliteStoreOptions } from './sqlite/sqlite-store.js';
 export { createSqliteStore } from './sqlite/sqlite-store.js';
-export { dropAuditTriggersSql } from './testing/audit-tamper.js';
-export type { StartTestPostgresOptions, TestPostgres } from './testing/postgres.js';
-export { startTestPostgres } from './testing/postgres.js';
 export type {
   AgentsRepo,
   AuditCheckpoint,

@@ -4,10 +4,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Gate, Role } from 'gatehouse-hitl-core';
 import { Gatehouse } from 'gatehouse-hitl-sdk';
+import {
+  createHttpClient,
+  type HttpClient,
+  type Json,
+  type ServerProcess,
+  startServerProcess,
+} from 'gatehouse-hitl-server/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { createHttpClient, type HttpClient, type Json } from '../../server/src/testing/http-client.js';
-import { type ServerProcess, startServerProcess } from '../../server/src/testing/server-process.js';
 import { launchChromium, openContext, type PageOptions } from './browser.js';
 
 /** The built web app `gatehouse serve` hands out (`npm run build` makes it). */

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:net';
+import { createTestApp, type TestApp } from 'gatehouse-hitl-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../server/src/testing/test-app.js';
 import { tempDir } from '../testing/cli-process.js';
 import { type HookRun, preToolUse, runHook } from '../testing/hook-process.js';
 

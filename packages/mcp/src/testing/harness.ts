@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import { type Json, type LiveServer, startLiveServer } from '../../../sdk/src/testing/live-server.js';
+import { type Json, type LiveServer, startLiveServer } from 'gatehouse-hitl-sdk/testing';
 
 export type { Json, LiveServer };
 export { startLiveServer };

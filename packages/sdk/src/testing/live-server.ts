@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import type { ServerConfig } from '../../../server/src/config.js';
-import { createTestApp, type TestApp } from '../../../server/src/testing/test-app.js';
+import type { ServerConfig } from 'gatehouse-hitl-server';
+import { createTestApp, type TestApp } from 'gatehouse-hitl-server/testing';
 
 /** Parsed JSON from the API; tests read into it freely. */
 // biome-ignore lint/suspicious/noExplicitAny: test-only view of response bodies

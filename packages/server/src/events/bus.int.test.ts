@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqliteStore, startTestPostgres } from 'gatehouse-hitl-store';
+import { createSqliteStore } from 'gatehouse-hitl-store';
+import { startTestPostgres } from 'gatehouse-hitl-store/testing';
 import { type BusNode, type NodeSettings, runEventBusContract } from './bus.contract.js';
 import { createInProcessBus } from './bus.js';
 import { createPostgresBus, type PostgresBus } from './postgres-bus.js';

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqliteStore, type Store, startTestPostgres } from 'gatehouse-hitl-store';
+import { createSqliteStore, type Store } from 'gatehouse-hitl-store';
+import { startTestPostgres } from 'gatehouse-hitl-store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createHttpClient,

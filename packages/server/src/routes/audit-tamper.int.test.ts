@@ -4,11 +4,11 @@ import type { AuditEvent } from 'gatehouse-hitl-core';
 import {
   type AuditVerification,
   auditHash,
-  dropAuditTriggersSql,
   GENESIS_HASH,
   readAuditHeads,
   verifyAuditExport,
 } from 'gatehouse-hitl-store';
+import { dropAuditTriggersSql } from 'gatehouse-hitl-store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commit } from '../services/commit.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { startTestPostgres, type TestPostgres } from 'gatehouse-hitl-store';
+import { startTestPostgres, type TestPostgres } from 'gatehouse-hitl-store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';

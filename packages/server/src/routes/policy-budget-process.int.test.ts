@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestPostgres } from 'gatehouse-hitl-store';
+import { startTestPostgres } from 'gatehouse-hitl-store/testing';
 import { describe, expect, it } from 'vitest';
 import { createHttpClient } from '../testing/http-client.js';
 import { startServerProcess } from '../testing/server-process.js';

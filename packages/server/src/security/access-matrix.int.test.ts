@@ -9,8 +9,6 @@ import {
   refusalStatus,
 } from '../testing/api-rules.js';
 import { type ApiRoute, concretePath, listApiRoutes } from '../testing/openapi-routes.js';
-import { snapshotDiff, snapshotState } from '../testing/state-snapshot.js';
-import { createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 import {
   createMatrixObjects,
   headersFor,
@@ -18,7 +16,9 @@ import {
   objectsForRoute,
   pathValues,
   sampleBody,
-} from './fixtures.js';
+} from '../testing/security-fixtures.js';
+import { snapshotDiff, snapshotState } from '../testing/state-snapshot.js';
+import { createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 
 const rules = readAccessRules();
 const discovery = await createTestApp({ dialect: 'sqlite' });

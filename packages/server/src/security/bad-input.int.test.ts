@@ -8,8 +8,6 @@ import {
   listApiRoutes,
   wrongTypeFor,
 } from '../testing/openapi-routes.js';
-import { snapshotDiff, snapshotState } from '../testing/state-snapshot.js';
-import { createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 import {
   createMatrixObjects,
   headersFor,
@@ -17,7 +15,9 @@ import {
   objectsForRoute,
   pathValues,
   sampleBody,
-} from './fixtures.js';
+} from '../testing/security-fixtures.js';
+import { snapshotDiff, snapshotState } from '../testing/state-snapshot.js';
+import { createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 
 const rules = readAccessRules();
 const discovery = await createTestApp({ dialect: 'sqlite' });

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Role } from 'gatehouse-hitl-core';
-import { startTestPostgres, type TestPostgres } from 'gatehouse-hitl-store';
+import { startTestPostgres, type TestPostgres } from 'gatehouse-hitl-store/testing';
 import {
   type CallOptions,
   createHttpClient,

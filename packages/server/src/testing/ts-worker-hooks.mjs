@@ -1,24 +1,45 @@
 // Module hooks that let a worker thread run the TypeScript sources, as vitest does for the main thread.
 // Transpiled files are cached by path and modification time, so later workers start without TypeScript.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const CACHE = join(tmpdir(), 'gatehouse-ts-worker-cache');
-let aliases = {};
 let typescript = null;
 
-export function initialize(data) {
-  aliases = data?.aliases ?? {};
+export function initialize() {
   mkdirSync(CACHE, { recursive: true });
 }
 
+/** A workspace package's `src/index.ts`, found through its node_modules link, as vitest's aliases map it. */
+function workspaceSource(specifier, parentURL) {
+  if (!specifier.startsWith('gatehouse-hitl') || specifier.includes('/') || !parentURL?.startsWith('file:')) {
+    return undefined;
+  }
+  for (let dir = dirname(fileURLToPath(parentURL)); ; dir = dirname(dir)) {
+    const link = join(dir, 'node_modules', specifier);
+    if (existsSync(link)) {
+      const source = join(realpathSync(link), 'src', 'index.ts');
+      return existsSync(source) ? pathToFileURL(source).href : undefined;
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
 export async function resolve(specifier, context, next) {
-  const alias = aliases[specifier];
-  if (alias !== undefined) return { url: alias, shortCircuit: true };
   const parent = context.parentURL;
+  const workspace = workspaceSource(specifier, parent);
+  if (workspace !== undefined) return { url: workspace, shortCircuit: true };
   if (specifier.startsWith('.') && specifier.endsWith('.js') && parent?.endsWith('.ts')) {
     const source = new URL(specifier.replace(/\.js$/, '.ts'), parent);
     if (existsSync(fileURLToPath(source))) return { url: source.href, shortCircuit: true };

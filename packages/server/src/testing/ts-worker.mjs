@@ -3,5 +3,5 @@
 import { register } from 'node:module';
 import { workerData } from 'node:worker_threads';
 
-register('./ts-worker-hooks.mjs', import.meta.url, { data: { aliases: workerData.aliases } });
+register('./ts-worker-hooks.mjs', import.meta.url);
 await import(workerData.entry);

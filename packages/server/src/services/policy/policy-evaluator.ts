@@ -34,10 +34,7 @@ function workerScript(): WorkerScript {
   if (import.meta.url.endsWith('.js')) return { url: new URL('./policy-worker.js', import.meta.url) };
   return {
     url: new URL('../../testing/ts-worker.mjs', import.meta.url),
-    workerData: {
-      entry: new URL('./policy-worker.ts', import.meta.url).href,
-      aliases: { 'gatehouse-hitl-core': new URL('../../../../core/src/index.ts', import.meta.url).href },
-    },
+    workerData: { entry: new URL('./policy-worker.ts', import.meta.url).href },
   };
 }
 

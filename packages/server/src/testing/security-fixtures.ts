@@ -1,9 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { DEFAULT_POLICY_YAML, type Role } from 'gatehouse-hitl-core';
-import type { MatrixPrincipal } from '../testing/api-rules.js';
-import { type ApiRoute, type FieldSamples, sampleFor } from '../testing/openapi-routes.js';
-import { bearer, issueRevokedAgentToken, issueTestSession, type TestApp } from '../testing/test-app.js';
+import type { MatrixPrincipal } from './api-rules.js';
+import { type ApiRoute, type FieldSamples, sampleFor } from './openapi-routes.js';
+import { bearer, issueRevokedAgentToken, issueTestSession, type TestApp } from './test-app.js';
 
 /** Objects every route of the matrix can point at: one of each, owned by the test agent. */
 export interface MatrixObjects {

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
+import { type LiveServer, startLiveServer } from 'gatehouse-hitl-sdk/testing';
 import { afterEach, beforeEach } from 'vitest';
-import { type LiveServer, startLiveServer } from '../../packages/sdk/src/testing/live-server.js';
 import { type ExampleRun, runExample } from './example-process.js';
 
 /** A live server per test and the example script wired to it with the agent's token. */

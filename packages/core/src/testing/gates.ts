@@ -1,4 +1,4 @@
-import type { Gate, GateOption } from './schemas.js';
+import type { Gate, GateOption } from '../schemas.js';
 
 function option(id: string, label: string, key: string, description: string, ends = true): GateOption {
   return { id, label, key, description, ends, requires: [] };

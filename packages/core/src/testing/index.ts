@@ -1,0 +1,1 @@
+export { makeGate, RECOVERY_OPTIONS, REVIEW_OPTIONS } from './gates.js';

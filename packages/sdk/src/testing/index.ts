@@ -1,0 +1,2 @@
+export type { Json, LiveServer } from './live-server.js';
+export { startLiveServer } from './live-server.js';

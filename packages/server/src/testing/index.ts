@@ -1,0 +1,12 @@
+export type { CallOptions, HttpClient, HttpResult, Json } from './http-client.js';
+export { createHttpClient } from './http-client.js';
+export type { FakeClockApp, ListeningApp, TestAgent, TestPerson } from './listening-app.js';
+export { addTestAgents, addTestPeople, startFakeClockApp, startListeningApp } from './listening-app.js';
+export type { ServerProcess, ServerProcessOptions } from './server-process.js';
+export { GATEHOUSE_BIN, startServerProcess } from './server-process.js';
+export type { TestEventStream, TestSseMessage } from './sse-client.js';
+export { openEventStream } from './sse-client.js';
+export type { TestApp, TestAppOptions, TestDialect, TestIds, TestTokens } from './test-app.js';
+export { bearer, createTestApp, TEST_PASSWORD } from './test-app.js';
+export type { ReceivedWebhook, ReceiverReply, WebhookReceiver } from './webhook-receiver.js';
+export { refusingUrl, startWebhookReceiver } from './webhook-receiver.js';

@@ -1,0 +1,3 @@
+export { dropAuditTriggersSql } from './audit-tamper.js';
+export type { StartTestPostgresOptions, TestPostgres } from './postgres.js';
+export { startTestPostgres } from './postgres.js';
