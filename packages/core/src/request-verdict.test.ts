@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createGateCatalog } from './catalog.js';
 import { openGate } from './gate-open.js';
 import { gateMayProceedOnTimeout } from './gate-state.js';
-import type { PolicyDecision } from './policy-engine.js';
+import type { PolicyDecision, PolicyDecisionGate } from './policy-engine.js';
 import {
   autoProceedAllowed,
   decideVerdict,
@@ -284,11 +284,11 @@ describe('the law: whatever an agent sends only makes the outcome stricter', () 
 
 describe('gateSettingsOf', () => {
   const catalog = createGateCatalog();
-  const gated = (gate: PolicyDecision['gate']) =>
+  const gated = (gate: PolicyDecisionGate) =>
     decideVerdict(input({ policy: { ...policy('gate'), gate } })) as GatedVerdict;
-  const settingsOf = (gate: PolicyDecision['gate'], sent: Parameters<typeof gateSettingsOf>[1]) =>
+  const settingsOf = (gate: PolicyDecisionGate, sent: Parameters<typeof gateSettingsOf>[1]) =>
     gateSettingsOf(gated(gate), sent, {
-      definition: catalog.get(gate?.type ?? 'tool_call'),
+      definition: catalog.get(gate.type),
       alwaysGated: false,
     });
 

@@ -75,7 +75,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
   it('refuses a call without a bearer token, and a session cookie alone', async () => {
     const none = await post(server, initialize, {});
     expect(none.status).toBe(401);
-    expect((await none.json()).error.code).toBe('UNAUTHENTICATED');
+    expect(await none.json()).toMatchObject({ error: { code: 'UNAUTHENTICATED' } });
     const cookie = await post(server, initialize, {
       cookie: `gatehouse_session=${server.test.tokens.developer}`,
     });

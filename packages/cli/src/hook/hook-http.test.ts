@@ -20,7 +20,12 @@ describe('the hook HTTP client', () => {
   const signal = () => AbortSignal.timeout(5000);
 
   it('sends the token, the headers and a JSON body, under the base path', async () => {
-    let seen: { method?: string; url?: string; headers: Record<string, unknown>; body: string } | null = null;
+    let seen: {
+      method?: string | undefined;
+      url?: string | undefined;
+      headers: Record<string, unknown>;
+      body: string;
+    } | null = null;
     const url = await serve((request, response) => {
       let body = '';
       request.on('data', (chunk) => {

@@ -58,7 +58,7 @@ describe('entry points', () => {
     ['./openai-agents', 'adapters/openai-agents.ts', [PROTOCOL, '@openai/agents']],
     ['./langgraph', 'adapters/langgraph.ts', [PROTOCOL, '@langchain/langgraph']],
   ])('exports %s, which loads only its own framework', (subpath, file, expected) => {
-    const exported = (pkg.exports as Record<string, { default: string }>)[subpath];
+    const exported = (pkg.exports as Record<string, Record<string, string>>)[subpath];
     expect(exported?.default).toBe(`./dist/${file.replace(/\.ts$/, '.js')}`);
     expect([...packagesLoadedBy(file)].sort()).toEqual([...expected].sort());
   });

@@ -25,7 +25,9 @@ async function registeredRoutes(testApp: TestApp): Promise<RouteSchemas[]> {
   probe.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const schema = (route.schema ?? {}) as Record<string, unknown>;
-    const parts = SCHEMA_PARTS.filter((part) => schema[part] !== undefined).map((part) => ({
+    const parts: { part: string; schema: unknown }[] = SCHEMA_PARTS.filter(
+      (part) => schema[part] !== undefined,
+    ).map((part) => ({
       part,
       schema: schema[part],
     }));
