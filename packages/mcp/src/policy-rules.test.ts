@@ -8,6 +8,8 @@ const view = (source: string, failure: string | null = null) => ({
   source,
   format: 'yaml' as const,
   failure,
+  createdBy: 'user_admin',
+  createdAt: 0,
 });
 
 const POLICY = `
