@@ -1,8 +1,10 @@
-import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Database, newTxMemo, type TxContext } from './db/schema.js';
 import { affectedRows, preparedQuery, runPrepared } from './prepared.js';
+import { loadSqliteDriver } from './sqlite/driver.js';
+
+const BetterSqlite3 = loadSqliteDriver().driver;
 
 const agentByName = preparedQuery(
   'test-agent-by-name',

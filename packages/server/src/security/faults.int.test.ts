@@ -2,8 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { startTestPostgres } from 'gatehouse-hitl-store/testing';
+import { loadSqliteDriver, startTestPostgres } from 'gatehouse-hitl-store/testing';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
@@ -127,7 +126,7 @@ interface WriteOutage {
 }
 
 function lockSqliteWrites(file: string): WriteOutage {
-  const db = new Database(file);
+  const db = new (loadSqliteDriver().driver)(file);
   db.exec('BEGIN IMMEDIATE');
   return {
     async restore() {

@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import type { Clock, Role } from 'gatehouse-hitl-core';
 import { createSqliteStore, type Store } from 'gatehouse-hitl-store';
-import { startTestPostgres, type TestPostgres } from 'gatehouse-hitl-store/testing';
+import { loadSqliteDriver, startTestPostgres, type TestPostgres } from 'gatehouse-hitl-store/testing';
 import pg from 'pg';
 import { buildApp } from '../app.js';
 import { generateToken, hashPassword, hashToken } from '../auth/secrets.js';
@@ -102,7 +101,7 @@ async function openStore(
 }
 
 function executeSqlite(file: string, statements: string): void {
-  const raw = new BetterSqlite3(file);
+  const raw = new (loadSqliteDriver().driver)(file);
   try {
     raw.exec(statements);
   } finally {

@@ -2,15 +2,17 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database, Dialect } from '../db/schema.js';
+import { loadSqliteDriver } from '../sqlite/driver.js';
 import { startTestPostgres } from '../testing/postgres.js';
 import { initialMigration } from './0001-initial.js';
 import { webhooksMigration } from './0002-webhooks.js';
 import { accountsMigration, signingKeyFingerprint } from './0003-accounts.js';
+
+const BetterSqlite3 = loadSqliteDriver().driver;
 
 interface Opened {
   db: Kysely<Database>;

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Clock } from 'gatehouse-hitl-core';
 import { Kysely, SqliteDialect } from 'kysely';
 import { RejectNulPlugin } from '../db/reject-nul.js';
@@ -11,6 +11,7 @@ import { runMigrations } from '../migrations/index.js';
 import { runStatement } from '../prepared.js';
 import { invalidField } from '../repos/rows.js';
 import type { Store } from '../types.js';
+import { loadSqliteDriver } from './driver.js';
 import { acquireLockFile, type LockFile } from './lock-file.js';
 import { withStatementCache } from './statement-cache.js';
 
@@ -45,7 +46,7 @@ export interface SqliteStore extends Store {
 const SYNCHRONOUS = ['off', 'normal', 'full', 'extra'] as const;
 
 function openWriter(file: string, busyTimeoutMs: number): BetterSqlite3.Database {
-  const db = new BetterSqlite3(file);
+  const db = new (loadSqliteDriver().driver)(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);
@@ -53,7 +54,7 @@ function openWriter(file: string, busyTimeoutMs: number): BetterSqlite3.Database
 }
 
 function openReader(file: string, busyTimeoutMs: number): BetterSqlite3.Database {
-  const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+  const db = new (loadSqliteDriver().driver)(file, { readonly: true, fileMustExist: true });
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   return db;
 }

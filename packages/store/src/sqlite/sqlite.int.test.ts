@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runStoreContract } from '../contract/run-store-contract.js';
 import { migrateToLatest } from '../migrate.js';
+import { loadSqliteDriver } from './driver.js';
 import { createSqliteStore } from './sqlite-store.js';
+
+const BetterSqlite3 = loadSqliteDriver().driver;
 
 const clock = { now: () => Date.now() };
 
