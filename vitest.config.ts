@@ -1,9 +1,16 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
 const testing = (pkg: string) =>
   fileURLToPath(new URL(`./packages/${pkg}/src/testing/index.ts`, import.meta.url));
+
+/** Test files that must have the machine to themselves. */
+const alone = [
+  'packages/server/src/cluster/**/*.test.ts',
+  'packages/server/src/reliability/**/*.test.ts',
+  'packages/server/src/security/faults.int.test.ts',
+];
 
 export default defineConfig({
   resolve: {
@@ -29,6 +36,7 @@ export default defineConfig({
     testTimeout: 20_000,
     projects: [
       {
+        // Most files wait on databases, child processes and HTTP: two at a time keep both cores busy.
         extends: true,
         test: {
           name: 'packages',
@@ -38,6 +46,20 @@ export default defineConfig({
             'bench/**/*.test.ts',
             'scripts/**/*.test.ts',
           ],
+          exclude: [...configDefaults.exclude, ...alone],
+          maxWorkers: 2,
+        },
+      },
+      {
+        // Clusters of server processes, crashes, races and database outages measure time under load:
+        // one file at a time, after the others, so no other file shares the cores with them.
+        extends: true,
+        test: {
+          name: 'alone',
+          include: alone,
+          maxWorkers: 1,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -49,7 +71,7 @@ export default defineConfig({
           include: ['packages/ui/e2e/**/*.test.ts'],
           maxWorkers: 1,
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
