@@ -60,6 +60,8 @@ export default defineConfig({
           maxWorkers: 1,
           fileParallelism: false,
           sequence: { groupOrder: 1 },
+          // They measure time on a shared machine: a second try tells a slow moment from a fault.
+          retry: 1,
         },
       },
       {
