@@ -25,11 +25,16 @@ export function createMigrationProvider(dialect: Dialect, schema?: string): Migr
 
 // Postgres codes of a catalog read racing another schema's drop: undefined schema, column, table.
 const RACED_CATALOG_READ = new Set(['3F000', '42703', '42P01']);
+// A catalog function (a parallel worker's pg_get_serial_sequence, say) reading a schema dropped meanwhile.
+const RACED_CACHE_LOOKUP = /^cache lookup failed for (namespace|relation|type|attribute)/;
 const SETUP_ATTEMPTS = 5;
 
-function racedCatalogRead(error: unknown): boolean {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' && RACED_CATALOG_READ.has(code);
+/** Whether a failed catalog read only raced another schema's drop, so trying again is safe. */
+export function racedCatalogRead(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code !== 'string') return false;
+  if (RACED_CATALOG_READ.has(code)) return true;
+  return code === 'XX000' && typeof message === 'string' && RACED_CACHE_LOOKUP.test(message);
 }
 
 /**
