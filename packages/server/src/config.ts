@@ -52,6 +52,16 @@ const envSchema = z.object({
   GATEHOUSE_AUDIT_KEY_FILE: z.string().min(1).optional(),
   GATEHOUSE_AUDIT_HEADS_FILE: z.string().min(1).optional(),
   GATEHOUSE_AUDIT_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
+  GATEHOUSE_REPOS_DIR: z.string().min(1).optional(),
+  GATEHOUSE_GIT_PUSH_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(4 * 1024 * 1024 * 1024)
+    .default(100 * 1024 * 1024),
+  GATEHOUSE_EMBEDDINGS_URL: z.string().url().optional(),
+  GATEHOUSE_EMBEDDINGS_MODEL: z.string().min(1).max(200).optional(),
+  GATEHOUSE_EMBEDDINGS_API_KEY: z.string().min(1).optional(),
   CONFIDENCE_THRESHOLD: z.string().optional(),
   CONFIDENCE_ENABLED: booleanText.optional(),
   CONFIDENCE_AUTO_ESCALATE: booleanText.optional(),
@@ -128,8 +138,27 @@ export interface ServerConfig {
   testClockSkewMs: number;
   /** How long a policy dry run may evaluate before it is stopped (GATEHOUSE_DRY_RUN_TIMEOUT_MS). @default 2000 */
   dryRunTimeoutMs: number;
+  /**
+   * Where each run's workspace repository lives (GATEHOUSE_REPOS_DIR); with several nodes, a directory
+   * every node shares. @default null: `repos` in the data directory
+   */
+  reposDir: string | null;
+  /** Largest pack one push may send (GATEHOUSE_GIT_PUSH_LIMIT_BYTES). @default 104857600 */
+  gitPushLimitBytes: number;
+  /**
+   * An OpenAI-compatible embeddings endpoint for semantic workspace search (GATEHOUSE_EMBEDDINGS_URL,
+   * the base URL whose `/v1/embeddings` is called; _MODEL, _API_KEY). @default null: full-text search only
+   */
+  embeddings: EmbeddingsConfig | null;
   /** Heap of the worker a dry run evaluates in (GATEHOUSE_DRY_RUN_MEMORY_MB). @default 128 */
   dryRunMemoryMb: number;
+}
+
+/** The embeddings endpoint semantic search uses. */
+export interface EmbeddingsConfig {
+  url: string;
+  model: string;
+  apiKey: string | null;
 }
 
 /** A token bucket: `burst` requests at once, refilled at `perSecond`. */
@@ -226,6 +255,16 @@ export function loadConfig(
     auditKeyFile: e.GATEHOUSE_AUDIT_KEY_FILE === undefined ? null : resolve(e.GATEHOUSE_AUDIT_KEY_FILE),
     auditHeadsFile: e.GATEHOUSE_AUDIT_HEADS_FILE === undefined ? null : resolve(e.GATEHOUSE_AUDIT_HEADS_FILE),
     auditCheckpointIntervalMs: e.GATEHOUSE_AUDIT_CHECKPOINT_INTERVAL_MS,
+    reposDir: e.GATEHOUSE_REPOS_DIR === undefined ? null : resolve(e.GATEHOUSE_REPOS_DIR),
+    gitPushLimitBytes: e.GATEHOUSE_GIT_PUSH_LIMIT_BYTES,
+    embeddings:
+      e.GATEHOUSE_EMBEDDINGS_URL === undefined
+        ? null
+        : {
+            url: e.GATEHOUSE_EMBEDDINGS_URL,
+            model: e.GATEHOUSE_EMBEDDINGS_MODEL ?? 'text-embedding-3-small',
+            apiKey: e.GATEHOUSE_EMBEDDINGS_API_KEY ?? null,
+          },
     ...overrides,
   };
 }

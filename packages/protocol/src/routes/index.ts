@@ -183,6 +183,7 @@ export {
   replacePolicyBodySchema,
   replacePolicyResponseSchema,
 } from './policy.js';
+export * from './reviews.js';
 export type {
   RememberedRule,
   RuleListResponse,
@@ -296,3 +297,4 @@ export {
   webhookParamsSchema,
   webhookResponseSchema,
 } from './webhooks.js';
+export * from './workspace.js';

@@ -6,6 +6,7 @@ import {
   phaseTypeSchema,
   runStatusSchema,
 } from '../enums.js';
+import { reviewFeedbackSchema } from './reviews.js';
 
 /** A run on the wire. */
 export const runDocumentSchema = z
@@ -52,6 +53,10 @@ export const resumeDocumentSchema = z
       })
       .nullable()
       .describe('Null when the review neither approved nor requested changes'),
+    review: reviewFeedbackSchema
+      .nullable()
+      .optional()
+      .describe('When the phase was reviewed on its branch: the comments to answer and where to push'),
   })
   .describe('The resume step of the last decided phase review');
 

@@ -8,6 +8,7 @@ import {
 } from '../enums.js';
 import { gateDocumentSchema } from './gate-document.js';
 import { agentIdSchema, idCursorSchema, nextCursorSchema, pageLimitSchema, runIdSchema } from './ids.js';
+import { reviewDocumentSchema } from './reviews.js';
 import { interventionDocumentSchema, resumeDocumentSchema, runDocumentSchema } from './run-document.js';
 
 /** `POST /v1/runs`. */
@@ -60,11 +61,27 @@ export const checkpointBodySchema = z.strictObject({
   phase: z.number().int().min(1).max(10_000).describe('The phase that just ended, from 1'),
   type: phaseTypeSchema.describe('strategic or tactical'),
   jobComplete: z.boolean().default(false).describe('True once the whole job is done'),
+  branch: z
+    .string()
+    .regex(
+      /^phase-[1-9][0-9]{0,4}-(strategic|tactical)(-rev-[1-9][0-9]{0,3})?$/,
+      'a phase branch is named phase-N-type or phase-N-type-rev-M',
+    )
+    .optional()
+    .describe(
+      'The phase branch the agent pushed to the run’s workspace: opens (or updates) its review against main, merged at once when the autonomy level needs no approval',
+    ),
 });
 
 export const checkpointResponseSchema = z.object({
   freeze: z.boolean().describe('True when the run froze for a phase review'),
   gate: gateDocumentSchema.nullable().describe('The phase_review gate to wait on'),
+  review: reviewDocumentSchema
+    .nullable()
+    .optional()
+    .describe(
+      'The review of the pushed branch, when `branch` was given (merged already when no approval is needed)',
+    ),
   run: runDocumentSchema,
 });
 
