@@ -139,6 +139,7 @@ export {
   runIdSchema,
   userIdSchema,
 } from './ids.js';
+export * from './journal.js';
 export type {
   MetricsBucket,
   MetricsFigures,
@@ -237,6 +238,7 @@ export {
   runParamsSchema,
   runResponseSchema,
 } from './runs.js';
+export * from './search.js';
 export {
   streamHeadersSchema,
   streamQuerySchema,
