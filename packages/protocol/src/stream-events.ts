@@ -18,6 +18,7 @@ export const STREAM_EVENT_NAMES = [
   'intervention',
   'request.allowed',
   'request.denied',
+  'workspace.pushed',
 ] as const;
 
 /** The name of one stream event, e.g. `gate.decided`. */

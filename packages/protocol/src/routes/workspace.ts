@@ -81,3 +81,13 @@ export type CommitDocument = z.infer<typeof commitDocumentSchema>;
 export type WorkspaceLogResponse = z.infer<typeof workspaceLogResponseSchema>;
 export type WorkspaceShowResponse = z.infer<typeof workspaceShowResponseSchema>;
 export type WorkspaceDiffResponse = z.infer<typeof workspaceDiffResponseSchema>;
+
+/** `GET /v1/runs/:id/workspace.git/info/refs?service=`: git's smart-HTTP ref advertisement. */
+export const gitInfoRefsQuerySchema = z.strictObject({
+  service: z.enum(['git-upload-pack', 'git-receive-pack']).describe('The git service the client starts'),
+});
+
+/** What git's smart-HTTP routes answer: pkt-lines and packs for the git client, not JSON. */
+export const gitSmartHttpResponseSchema = z
+  .string()
+  .describe('git smart-HTTP payload (application/x-git-*-result or -advertisement), for the git client');
