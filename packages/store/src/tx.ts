@@ -5,6 +5,7 @@ import * as credentials from './repos/credentials.js';
 import * as gates from './repos/gates.js';
 import * as people from './repos/people.js';
 import * as reports from './repos/reports.js';
+import * as reviews from './repos/reviews.js';
 import * as rules from './repos/rules.js';
 import * as runs from './repos/runs.js';
 import * as stream from './repos/stream.js';
@@ -48,6 +49,7 @@ type Writes = Pick<
   | 'appendAudit'
   | 'appendStreamEvent'
   | WebhookWrites
+  | ReviewWrites
 >;
 
 function writes(ctx: TxContext): Writes {
@@ -74,6 +76,24 @@ function writes(ctx: TxContext): Writes {
     appendAudit: (event) => audit.appendAudit(ctx, event),
     appendStreamEvent: (event) => stream.appendStreamEvent(ctx, event),
     ...webhookWrites(ctx),
+    ...reviewWrites(ctx),
+  };
+}
+
+type ReviewWrites =
+  | 'insertReview'
+  | 'updateReview'
+  | 'insertReviewComment'
+  | 'setReviewCommentResolved'
+  | 'putReviewVerdict';
+
+function reviewWrites(ctx: TxContext): Pick<StoreTx, ReviewWrites> {
+  return {
+    insertReview: (review) => reviews.insertReview(ctx, review),
+    updateReview: (review, version) => reviews.updateReview(ctx, review, version),
+    insertReviewComment: (comment) => reviews.insertReviewComment(ctx, comment),
+    setReviewCommentResolved: (id, resolved) => reviews.setReviewCommentResolved(ctx, id, resolved),
+    putReviewVerdict: (verdict) => reviews.putReviewVerdict(ctx, verdict),
   };
 }
 
@@ -143,6 +163,12 @@ export function createStoreTx(ctx: TxContext, options: { readOnly: boolean }): S
     listWebhookDeliveries: (filter) => deliveries.listWebhookDeliveries(ctx, filter),
     listWebhookAttempts: (deliveryId) => deliveries.listWebhookAttempts(ctx, deliveryId),
     hasWebhookWork: (dueBy) => deliveries.hasWebhookWork(ctx, dueBy),
+    getReview: (id) => reviews.getReview(ctx, id),
+    findReview: (boundary) => reviews.findReview(ctx, boundary),
+    listReviews: (runId) => reviews.listReviews(ctx, runId),
+    getReviewComment: (id) => reviews.getReviewComment(ctx, id),
+    listReviewComments: (reviewId) => reviews.listReviewComments(ctx, reviewId),
+    listReviewVerdicts: (reviewId) => reviews.listReviewVerdicts(ctx, reviewId),
     ...(options.readOnly ? refusedWrites : writes(ctx)),
   };
 }

@@ -23,6 +23,7 @@ import type {
   WebhookDeliveriesRepo,
   WebhooksRepo,
 } from './repositories.js';
+import type { ReviewsRepo } from './review-types.js';
 
 // Audit and webhook records and the repositories' roles have files of their own; everything that
 // imports the port finds them here.
@@ -54,6 +55,12 @@ export type {
   WebhookDeliveriesRepo,
   WebhooksRepo,
 } from './repositories.js';
+export type {
+  ReviewCommentRecord,
+  ReviewRecord,
+  ReviewsRepo,
+  ReviewVerdictRecord,
+} from './review-types.js';
 export type {
   ClaimedWebhookDelivery,
   OutboxEvent,
@@ -195,7 +202,8 @@ export type StoreTx = TxClock &
   AuditRepo &
   StreamEventsRepo &
   WebhooksRepo &
-  WebhookDeliveriesRepo;
+  WebhookDeliveriesRepo &
+  ReviewsRepo;
 
 /** Gatehouse's storage port: SQLite and Postgres implement it and pass one contract suite. */
 export interface Store {

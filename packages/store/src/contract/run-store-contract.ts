@@ -4,6 +4,7 @@ import { describeCommitContract } from './commit.contract.js';
 import { describeGateContract } from './gates.contract.js';
 import type { ContractContext, StoreHarness } from './harness.js';
 import { describeRecordContract } from './records.contract.js';
+import { describeReviewContract } from './reviews.contract.js';
 import { describeStreamContract } from './stream.contract.js';
 import { describeWebhookContract } from './webhooks.contract.js';
 
@@ -36,5 +37,6 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreHar
     describe('audit chain', () => describeAuditContract(ctx));
     describe('stream events and JSON', () => describeStreamContract(ctx));
     describe('webhooks and the outbox', () => describeWebhookContract(ctx));
+    describe('reviews', () => describeReviewContract(ctx));
   });
 }

@@ -1,4 +1,5 @@
 import type { Generated, Kysely, QueryResult } from 'kysely';
+import type { ReviewCommentsTable, ReviewsTable, ReviewVerdictsTable } from './review-tables.js';
 
 /** The two engines the store runs on. */
 export type Dialect = 'sqlite' | 'postgres';
@@ -234,6 +235,9 @@ export interface Database {
   outbox: OutboxTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  reviews: ReviewsTable;
+  review_comments: ReviewCommentsTable;
+  review_verdicts: ReviewVerdictsTable;
 }
 
 /** What every query of one unit of work runs with. */

@@ -5,6 +5,7 @@ import { initialMigration } from './0001-initial.js';
 import { webhooksMigration } from './0002-webhooks.js';
 import { accountsMigration } from './0003-accounts.js';
 import { auditAppendOnlyMigration } from './0004-audit-append-only.js';
+import { reviewsMigration } from './0005-reviews.js';
 
 /** Migrations take a Kysely instance of any table shape. */
 export type MigrationDb = Parameters<Migration['up']>[0];
@@ -19,6 +20,7 @@ export function createMigrationProvider(dialect: Dialect, schema?: string): Migr
     '0002_webhooks': webhooksMigration(dialect),
     '0003_accounts': accountsMigration(),
     '0004_audit_append_only': auditAppendOnlyMigration(dialect, schema),
+    '0005_reviews': reviewsMigration(),
   };
   return { getMigrations: async () => migrations };
 }

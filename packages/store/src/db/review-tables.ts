@@ -1,0 +1,39 @@
+/** Row shapes of the review tables, as Kysely sees them. */
+export interface ReviewsTable {
+  id: string;
+  run_id: string;
+  phase: number;
+  type: string;
+  job_complete: number;
+  status: string;
+  created_at: number;
+  version: number;
+  data: string;
+}
+
+export interface ReviewCommentsTable {
+  id: string;
+  review_id: string;
+  parent_id: string | null;
+  path: string | null;
+  line: number | null;
+  side: string | null;
+  commit_id: string;
+  line_text: string | null;
+  author: string;
+  author_name: string;
+  body: string;
+  resolved: number;
+  created_at: number;
+}
+
+export interface ReviewVerdictsTable {
+  review_id: string;
+  /** '' for the whole review. */
+  path: string;
+  author: string;
+  author_name: string;
+  verdict: string;
+  commit_id: string;
+  created_at: number;
+}

@@ -1,0 +1,80 @@
+/** A phase branch's review (pull request) against main, as stored. */
+export interface ReviewRecord {
+  id: string;
+  runId: string;
+  agentId: string;
+  gateId: string | null;
+  phase: number;
+  type: 'strategic' | 'tactical';
+  jobComplete: boolean;
+  branch: string;
+  /** Earlier branches of this review (`-rev-` cycles), deleted with it on merge. */
+  previousBranches: string[];
+  revision: number;
+  baseCommit: string;
+  headCommit: string;
+  status: 'open' | 'changes_requested' | 'merged' | 'closed';
+  mergeCommit: string | null;
+  autoMerged: boolean;
+  conflicts: string[];
+  /** The phase's retrospective, the squash commit's message when there is one. */
+  retrospective: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A comment on a review: general, on a file, or on a line. */
+export interface ReviewCommentRecord {
+  id: string;
+  reviewId: string;
+  parentId: string | null;
+  path: string | null;
+  line: number | null;
+  side: 'new' | 'old' | null;
+  commit: string;
+  lineText: string | null;
+  author: string;
+  authorName: string;
+  body: string;
+  resolved: boolean;
+  createdAt: number;
+}
+
+/** One person's latest verdict on a file (`path`) or the whole review (`path` null). */
+export interface ReviewVerdictRecord {
+  reviewId: string;
+  path: string | null;
+  author: string;
+  authorName: string;
+  verdict: 'approve' | 'request_changes';
+  commit: string;
+  createdAt: number;
+}
+
+/** Reviews, their comments and verdicts. */
+export interface ReviewsRepo {
+  insertReview(review: ReviewRecord): Promise<void>;
+  getReview(id: string): Promise<(ReviewRecord & { version: number }) | null>;
+  /** The review of one phase boundary of a run. */
+  findReview(boundary: {
+    runId: string;
+    phase: number;
+    type: string;
+    jobComplete: boolean;
+  }): Promise<(ReviewRecord & { version: number }) | null>;
+  /** Oldest first. */
+  listReviews(runId: string): Promise<ReviewRecord[]>;
+  /** Writes `review` when the stored version still equals `expectedVersion`. */
+  updateReview(review: ReviewRecord, expectedVersion: number): Promise<boolean>;
+
+  insertReviewComment(comment: ReviewCommentRecord): Promise<void>;
+  getReviewComment(id: string): Promise<ReviewCommentRecord | null>;
+  /** Oldest first. */
+  listReviewComments(reviewId: string): Promise<ReviewCommentRecord[]>;
+  setReviewCommentResolved(id: string, resolved: boolean): Promise<boolean>;
+
+  /** Records a person's verdict, replacing their earlier one on the same file (or the whole review). */
+  putReviewVerdict(verdict: ReviewVerdictRecord): Promise<void>;
+  /** Oldest first. */
+  listReviewVerdicts(reviewId: string): Promise<ReviewVerdictRecord[]>;
+}
