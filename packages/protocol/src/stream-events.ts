@@ -19,6 +19,7 @@ export const STREAM_EVENT_NAMES = [
   'request.allowed',
   'request.denied',
   'workspace.pushed',
+  'review.updated',
 ] as const;
 
 /** The name of one stream event, e.g. `gate.decided`. */
