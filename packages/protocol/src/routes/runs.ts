@@ -71,6 +71,13 @@ export const checkpointBodySchema = z.strictObject({
     .describe(
       'The phase branch the agent pushed to the run’s workspace: opens (or updates) its review against main, merged at once when the autonomy level needs no approval',
     ),
+  retrospective: z
+    .string()
+    .trim()
+    .min(1)
+    .max(20_000)
+    .optional()
+    .describe('The phase’s retrospective: the squash commit’s message when its branch is merged'),
 });
 
 export const checkpointResponseSchema = z.object({
