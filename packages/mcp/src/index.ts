@@ -12,3 +12,5 @@ export type { GatehouseMcpOptions } from './server.js';
 export { createGatehouseMcpServer, GATEHOUSE_INSTRUCTIONS, MCP_SERVER_VERSION } from './server.js';
 export type { StdioOptions, StdioServer } from './stdio.js';
 export { serveStdio } from './stdio.js';
+export type { ReviewSessionOptions } from './tools-review.js';
+export { createReviewMcpServer, REVIEW_INSTRUCTIONS, REVIEW_TOOLS } from './tools-review.js';

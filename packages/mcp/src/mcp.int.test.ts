@@ -13,6 +13,7 @@ import {
 const TOOLS = [
   'gatehouse_checkpoint',
   'gatehouse_get_interventions',
+  'gatehouse_journal_append',
   'gatehouse_request_approval',
   'gatehouse_wait_for_decision',
   'guardrails_get_context',

@@ -5,6 +5,8 @@ import { createElicitor, type Operator } from './elicit.js';
 import { registerResources } from './resources.js';
 import { registerApprovalTools } from './tools-approval.js';
 import { registerGuardrailsTools } from './tools-guardrails.js';
+import { createReviewMcpServer } from './tools-review.js';
+import { registerJournalAppendTool } from './tools-review-journal.js';
 import { registerRunTools } from './tools-run.js';
 
 /** The version the MCP server reports to clients. */
@@ -36,6 +38,11 @@ export interface GatehouseMcpOptions {
    * @default null
    */
   operator?: Operator | null;
+  /**
+   * A review session for a person's token: only the review tools, scoped to `runId`.
+   * @default false
+   */
+  review?: boolean;
   /** @default globalThis.fetch */
   fetch?: typeof fetch;
   log?: McpLogger;
@@ -50,6 +57,8 @@ export interface GatehouseMcpOptions {
  * await server.connect(new StdioServerTransport());
  */
 export function createGatehouseMcpServer(options: GatehouseMcpOptions): McpServer {
+  if (options.review === true)
+    return createReviewMcpServer({ ...options, runId: options.runId ?? '' }, MCP_SERVER_VERSION);
   const server = new McpServer(
     { name: 'gatehouse', title: 'Gatehouse', version: MCP_SERVER_VERSION },
     {
@@ -73,6 +82,7 @@ export function createGatehouseMcpServer(options: GatehouseMcpOptions): McpServe
   registerApprovalTools(server, ctx);
   registerGuardrailsTools(server, ctx);
   registerRunTools(server, ctx);
+  registerJournalAppendTool(server, ctx, options);
   registerResources(server, ctx);
   return server;
 }
