@@ -10,6 +10,7 @@ import { PolicyScreen } from '../screens/PolicyScreen.js';
 import { RulesScreen } from '../screens/RulesScreen.js';
 import { RunScreen } from '../screens/RunScreen.js';
 import { RunsScreen } from '../screens/RunsScreen.js';
+import { ReviewRoute } from '../screens/review/ReviewRoute.js';
 import { UsersScreen } from '../screens/UsersScreen.js';
 import { Layout } from './Layout.js';
 import { SessionProvider, useSession } from './session.js';
@@ -35,6 +36,7 @@ function SignedInRoutes() {
           <RunsScreen />
         </Route>
         <Route path="/runs/:id">{(params) => <RunScreen runId={params.id} />}</Route>
+        <Route path="/reviews/:id">{(params) => <ReviewRoute reviewId={params.id} />}</Route>
         <Route path="/policy">
           <PolicyScreen />
         </Route>

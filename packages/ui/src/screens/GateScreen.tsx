@@ -145,6 +145,11 @@ function LoadedGate({
           <span className="badge">{THRESHOLD_LABEL[gate.threshold]}</span>
           {gate.signatureRequired && <span className="badge">Signature required</span>}
           {gate.runId && <Link href={`/runs/${encodeURIComponent(gate.runId)}`}>Run {gate.runId}</Link>}
+          {typeof gate.context.reviewId === 'string' && (
+            <Link href={`/reviews/${encodeURIComponent(gate.context.reviewId)}`}>
+              Open the review: files, diff and comments
+            </Link>
+          )}
           {agentName && <span>Agent: {agentName}</span>}
         </div>
         <GateTimeout gate={gate} />

@@ -14,6 +14,7 @@ import {
 } from '../api/runs.js';
 import { LiveStatus } from '../components/LiveStatus.js';
 import { RelativeTime } from '../components/RelativeTime.js';
+import { ReviewRunList } from '../components/ReviewRunList.js';
 import { RunControls } from '../components/RunControls.js';
 import { RunStatusBadge } from '../components/RunStatusBadge.js';
 import { type RunHistory, RunTimeline } from '../components/RunTimeline.js';
@@ -216,6 +217,7 @@ export function RunScreen({ runId }: { runId: string }) {
               reload();
             }}
           />
+          <ReviewRunList runId={run.id} refreshKey={`${run.updatedAt}:${shown.history.gates.length}`} />
         </div>
         <section className="card" aria-labelledby="run-timeline-title">
           <h2 id="run-timeline-title">Timeline</h2>

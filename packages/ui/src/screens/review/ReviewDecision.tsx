@@ -1,0 +1,115 @@
+import { useId, useRef, useState } from 'react';
+import { errorText } from '../../api/client.js';
+import { decideGate } from '../../api/gate-review.js';
+import type { ReviewDocument } from '../../api/reviews.js';
+import { isLostRace } from '../../components/decision-form.js';
+
+type Busy = 'approve' | 'request_changes' | null;
+
+/**
+ * Ends the phase gate: "Approve & merge" squash-merges the branch; "Request changes" sends the
+ * agent back to work with feedback (required). The server's refusal (a conflict with main, the
+ * gate decided elsewhere) shows under the button that caused it.
+ */
+export function ReviewDecision({ review, onDecided }: { review: ReviewDocument; onDecided(): void }) {
+  const id = useId();
+  const [feedback, setFeedback] = useState('');
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState<Busy>(null);
+  const [approveError, setApproveError] = useState<string | null>(null);
+  const [changesError, setChangesError] = useState<string | null>(null);
+  const feedbackRef = useRef<HTMLTextAreaElement>(null);
+  const gateId = review.gateId;
+  if (gateId === null) return null;
+
+  async function decide(option: 'approve' | 'request_changes', gate: string): Promise<void> {
+    const setError = option === 'approve' ? setApproveError : setChangesError;
+    setApproveError(null);
+    setChangesError(null);
+    if (option === 'request_changes' && feedback.trim() === '') {
+      setChangesError('Feedback is required for Request changes: tell the agent what to change.');
+      feedbackRef.current?.focus();
+      return;
+    }
+    setBusy(option);
+    try {
+      await decideGate(gate, option === 'approve' ? { option } : { option, feedback: feedback.trim() });
+      setFeedback('');
+      setAsking(false);
+      onDecided();
+    } catch (caught) {
+      setError(
+        isLostRace(caught)
+          ? `This review was already decided elsewhere (${errorText(caught)}); showing it as it is now.`
+          : errorText(caught),
+      );
+      if (isLostRace(caught)) onDecided();
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <section className="card review-decision" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>Decision</h2>
+      <div className="review-decision-approve">
+        <button
+          type="button"
+          className="primary"
+          disabled={busy !== null}
+          aria-describedby={approveError ? `${id}-approve-error` : undefined}
+          onClick={() => void decide('approve', gateId)}
+        >
+          {busy === 'approve' ? 'Merging…' : 'Approve & merge'}
+        </button>
+        {approveError && (
+          <p id={`${id}-approve-error`} className="field-error" role="alert">
+            {approveError}
+          </p>
+        )}
+      </div>
+      {asking ? (
+        <form
+          className="review-decision-changes"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void decide('request_changes', gateId);
+          }}
+        >
+          <label htmlFor={`${id}-feedback`}>Feedback for the agent (required)</label>
+          <p id={`${id}-feedback-hint`} className="muted small">
+            The agent also gets every comment of this review, with file, line and whether it is resolved.
+          </p>
+          <textarea
+            id={`${id}-feedback`}
+            ref={feedbackRef}
+            value={feedback}
+            rows={3}
+            maxLength={20_000}
+            onChange={(event) => setFeedback(event.target.value)}
+            aria-invalid={changesError ? true : undefined}
+            aria-describedby={`${id}-feedback-hint${changesError ? ` ${id}-changes-error` : ''}`}
+            disabled={busy !== null}
+          />
+          {changesError && (
+            <p id={`${id}-changes-error`} className="field-error" role="alert">
+              {changesError}
+            </p>
+          )}
+          <div className="row">
+            <button type="submit" className="danger" disabled={busy !== null}>
+              {busy === 'request_changes' ? 'Sending…' : 'Request changes'}
+            </button>
+            <button type="button" onClick={() => setAsking(false)} disabled={busy !== null}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : (
+        <button type="button" onClick={() => setAsking(true)} disabled={busy !== null}>
+          Request changes…
+        </button>
+      )}
+    </section>
+  );
+}

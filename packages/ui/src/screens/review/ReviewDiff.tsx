@@ -1,0 +1,129 @@
+import { Fragment, useState } from 'react';
+import type { DiffLine, FileDiff } from '../../api/reviews.js';
+import { ReviewCommentForm } from './ReviewCommentForm.js';
+import { ReviewThreadView } from './ReviewThreadView.js';
+import { lineKey, type ReviewThread } from './review-threads.js';
+
+const MARKER: Record<DiffLine['kind'], string> = { context: ' ', add: '+', del: '-' };
+const KIND_TEXT: Record<DiffLine['kind'], string> = { context: '', add: 'added', del: 'removed' };
+
+/** The side and number a comment on this line is written against: removed lines on old, others on new. */
+function anchorOf(line: DiffLine): { side: 'new' | 'old'; line: number } | null {
+  if (line.kind === 'del') return line.oldLine === null ? null : { side: 'old', line: line.oldLine };
+  return line.newLine === null ? null : { side: 'new', line: line.newLine };
+}
+
+export interface ReviewDiffProps {
+  reviewId: string;
+  diff: FileDiff;
+  /** Current line threads of this file, by `lineKey`. */
+  threads: Map<string, ReviewThread[]>;
+  canComment: boolean;
+  onComment(anchor: { side: 'new' | 'old'; line: number }, body: string): Promise<void>;
+  onChanged(): void;
+}
+
+/**
+ * A file's diff, hunk by hunk, with old and new line numbers; a person clicks a line's number to
+ * comment on it, and the line's threads show under it.
+ */
+export function ReviewDiff({ reviewId, diff, threads, canComment, onComment, onChanged }: ReviewDiffProps) {
+  const [composing, setComposing] = useState<string | null>(null);
+  if (diff.binary) return <p className="review-binary">Binary file</p>;
+  if (diff.hunks.length === 0) return <p className="muted">No line changes (mode or name only).</p>;
+
+  const numberCell = (line: DiffLine, number: number | null, isAnchor: boolean) => {
+    const anchor = anchorOf(line);
+    if (number === null) return <td className="review-ln" />;
+    if (!isAnchor || !canComment || anchor === null) return <td className="review-ln">{number}</td>;
+    const key = lineKey(anchor.side, anchor.line);
+    const side = anchor.side === 'old' ? 'old line' : 'line';
+    return (
+      <td className="review-ln">
+        <button
+          type="button"
+          className="review-ln-button"
+          aria-label={`Comment on ${side} ${number} of ${diff.path}`}
+          aria-expanded={composing === key}
+          onClick={() => setComposing(composing === key ? null : key)}
+        >
+          {number}
+        </button>
+      </td>
+    );
+  };
+
+  return (
+    <div className="review-diff-scroll">
+      <table className="review-diff">
+        <caption className="visually-hidden">Changes to {diff.path}</caption>
+        <thead className="visually-hidden">
+          <tr>
+            <th scope="col">Old line</th>
+            <th scope="col">New line</th>
+            <th scope="col">Text</th>
+          </tr>
+        </thead>
+        <tbody>
+          {diff.hunks.map((hunk) => (
+            <Fragment key={`${hunk.oldStart}:${hunk.newStart}`}>
+              <tr className="review-hunk">
+                <td colSpan={3}>{hunk.header}</td>
+              </tr>
+              {hunk.lines.map((line, index) => {
+                const anchor = anchorOf(line);
+                const key = anchor ? lineKey(anchor.side, anchor.line) : null;
+                const lineThreads = key ? (threads.get(key) ?? []) : [];
+                return (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a hunk's lines never reorder
+                  <Fragment key={index}>
+                    <tr className={`review-line review-line-${line.kind}`}>
+                      {numberCell(line, line.oldLine, line.kind === 'del')}
+                      {numberCell(line, line.newLine, line.kind !== 'del')}
+                      <td className="review-code">
+                        <span className="review-marker" aria-hidden="true">
+                          {MARKER[line.kind]}
+                        </span>
+                        {KIND_TEXT[line.kind] && (
+                          <span className="visually-hidden">{KIND_TEXT[line.kind]}: </span>
+                        )}
+                        {line.text}
+                      </td>
+                    </tr>
+                    {(lineThreads.length > 0 || (key !== null && composing === key)) && anchor && (
+                      <tr className="review-line-threads">
+                        <td colSpan={3}>
+                          {lineThreads.map((thread) => (
+                            <ReviewThreadView
+                              key={thread.root.id}
+                              reviewId={reviewId}
+                              thread={thread}
+                              canReply={canComment}
+                              onChanged={onChanged}
+                            />
+                          ))}
+                          {composing === key && (
+                            <ReviewCommentForm
+                              label={`Comment on ${anchor.side === 'old' ? 'old line' : 'line'} ${anchor.line} of ${diff.path}`}
+                              autoFocus
+                              onCancel={() => setComposing(null)}
+                              onSubmit={async (body) => {
+                                await onComment(anchor, body);
+                                setComposing(null);
+                              }}
+                            />
+                          )}
+                        </td>
+                      </tr>
+                    )}
+                  </Fragment>
+                );
+              })}
+            </Fragment>
+          ))}
+        </tbody>
+      </table>
+      {diff.truncated && <p className="notice warn">This diff was cut at the server's size limit.</p>}
+    </div>
+  );
+}
