@@ -1,0 +1,129 @@
+import { GatehouseError } from 'gatehouse-hitl-core';
+import type { FileDiff, ReviewFile } from 'gatehouse-hitl-protocol';
+import { parsePatchBuffer, parseRawNumstat } from './diff-parse.js';
+import { checkRepoPath, gitLiteral, mergeBase, requireCommit } from './git-refs.js';
+
+/** The most diff text read for one file before it is cut and marked truncated. */
+export const DEFAULT_DIFF_MAX_BYTES = 2 * 1024 * 1024;
+/** The most files one diffRefs answer holds. */
+export const DEFAULT_MAX_FILES = 300;
+
+const DIFF_FLAGS = ['-r', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--full-index'];
+
+async function rawChanges(repo: string, from: string, to: string, path?: string): Promise<ReviewFile[]> {
+  const args = ['diff-tree', '-z', '--raw', '--numstat', ...DIFF_FLAGS, from, to];
+  if (path !== undefined) args.push('--', path);
+  const result = await gitLiteral(repo, args);
+  return parseRawNumstat(result.stdout);
+}
+
+async function patchOf(
+  repo: string,
+  from: string,
+  to: string,
+  paths: string[],
+  maxBytes: number,
+): Promise<{ files: FileDiff[]; cut: boolean }> {
+  const args = ['diff-tree', '-p', ...DIFF_FLAGS, from, to, '--', ...paths];
+  const result = await gitLiteral(repo, args, { maxOutputBytes: maxBytes + 1 });
+  const cut = result.stdout.length > maxBytes;
+  return { files: parsePatchBuffer(cut ? result.stdout.subarray(0, maxBytes) : result.stdout, cut), cut };
+}
+
+/** Names from the NUL-separated listing are exact; the patch's own headers may be quoted or ambiguous. */
+function withListedNames(diff: FileDiff, listed: ReviewFile): FileDiff {
+  return {
+    ...diff,
+    path: listed.path,
+    oldPath: listed.oldPath,
+    status: listed.status,
+    binary: diff.binary || listed.binary,
+  };
+}
+
+function emptyDiff(file: ReviewFile, truncated: boolean): FileDiff {
+  return {
+    path: file.path,
+    oldPath: file.oldPath,
+    status: file.status,
+    binary: file.binary,
+    hunks: [],
+    truncated,
+  };
+}
+
+/** Files changed between merge-base(base, head) and head (a PR's view), renames detected, numstat counts, binary flagged. */
+export async function changedFiles(repo: string, base: string, head: string): Promise<ReviewFile[]> {
+  const [from, to] = await Promise.all([mergeBase(repo, base, head), requireCommit(repo, head, 'head')]);
+  return rawChanges(repo, from, to);
+}
+
+/** One file's diff from merge-base(base, head) to head, parsed into hunks with old/new line numbers. */
+export async function fileDiff(
+  repo: string,
+  base: string,
+  head: string,
+  path: string,
+  options: { maxBytes?: number } = {},
+): Promise<FileDiff> {
+  checkRepoPath(path);
+  const [from, to] = await Promise.all([mergeBase(repo, base, head), requireCommit(repo, head, 'head')]);
+  // A rename is only found when both names are in the pathspec, so the listing comes first.
+  const listed = (await rawChanges(repo, from, to)).find((file) => file.path === path);
+  if (!listed) return unchangedFile(repo, to, path);
+  const paths = listed.oldPath === null ? [path] : [listed.oldPath, path];
+  const { files, cut } = await patchOf(repo, from, to, paths, options.maxBytes ?? DEFAULT_DIFF_MAX_BYTES);
+  const diff = files.find((file) => file.path === path) ?? files[0];
+  if (!diff) return emptyDiff(listed, cut);
+  return { ...withListedNames(diff, listed), truncated: diff.truncated || cut };
+}
+
+async function unchangedFile(repo: string, commit: string, path: string): Promise<FileDiff> {
+  const entry = await gitLiteral(repo, ['ls-tree', '-z', commit, '--', path]);
+  if (entry.stdout.length === 0) {
+    throw new GatehouseError('NOT_FOUND', `path: ${path} is neither changed nor in the branch`, {
+      field: 'path',
+      path,
+    });
+  }
+  return { path, oldPath: null, status: 'unchanged', binary: false, hunks: [], truncated: false };
+}
+
+/**
+ * The diff between two refs as they are (no merge base), optionally under one path; at most
+ * `maxFiles` files, each cut at `maxBytes`.
+ */
+export async function diffRefs(
+  repo: string,
+  from: string,
+  to: string,
+  options: { path?: string; maxFiles?: number; maxBytes?: number } = {},
+): Promise<{ files: FileDiff[]; truncated: boolean }> {
+  if (options.path !== undefined) checkRepoPath(options.path);
+  const [a, b] = await Promise.all([requireCommit(repo, from, 'from'), requireCommit(repo, to, 'to')]);
+  return diffCommits(repo, a, b, options);
+}
+
+/** diffRefs on two resolved commits or trees. */
+export async function diffCommits(
+  repo: string,
+  from: string,
+  to: string,
+  options: { path?: string; maxFiles?: number; maxBytes?: number } = {},
+): Promise<{ files: FileDiff[]; truncated: boolean }> {
+  const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
+  const maxBytes = options.maxBytes ?? DEFAULT_DIFF_MAX_BYTES;
+  const listed = await rawChanges(repo, from, to, options.path);
+  const kept = listed.slice(0, maxFiles);
+  if (kept.length === 0) return { files: [], truncated: false };
+  const paths = kept.flatMap((file) => (file.oldPath === null ? [file.path] : [file.oldPath, file.path]));
+  // One patch for all files, read up to a budget of maxBytes per file.
+  const { files, cut } = await patchOf(repo, from, to, paths, maxBytes * Math.min(kept.length, 8));
+  const diffs = kept.map((file, index): FileDiff => {
+    const diff =
+      files.length === kept.length ? files[index] : files.find((parsed) => parsed.path === file.path);
+    if (!diff) return emptyDiff(file, cut);
+    return { ...withListedNames(diff, file), truncated: diff.truncated };
+  });
+  return { files: diffs, truncated: listed.length > kept.length || cut };
+}
