@@ -6,6 +6,8 @@ import type {
   GateRequestResponse,
   GateViewResponse,
   GateWaitResponse,
+  ReviewDocument,
+  ReviewResponse,
   RunDocument as Run,
   RunResponse,
 } from 'gatehouse-hitl-protocol';
@@ -29,6 +31,8 @@ import type {
   RequestOptions,
 } from './types.js';
 import { type ApprovalOutcome, type ApprovalSpec, wrapWithApproval } from './with-approval.js';
+import { Workspace, type WorkspaceOptions } from './workspace.js';
+import { Journal } from './workspace-journal.js';
 
 const DEFAULT_WAIT_MS = 30_000;
 /** How much longer than the server's hold time one long-poll may take before it counts as lost. */
@@ -58,8 +62,12 @@ export class Gatehouse {
   readonly #transport: Transport;
   readonly #backoff: Backoff;
   readonly #waitMs: number;
+  readonly #url: string;
+  readonly #token: string;
 
   constructor(options: GatehouseOptions) {
+    this.#url = options.url;
+    this.#token = options.token;
     const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.#backoff = {
       initialDelayMs: options.retry?.initialDelayMs ?? DEFAULT_BACKOFF.initialDelayMs,
@@ -187,7 +195,12 @@ export class Gatehouse {
 
   /**
    * Reports a phase boundary; when the autonomy level freezes the run, waits for the phase
-   * review and returns its answer (approve, or request changes with feedback).
+   * review and returns its answer (approve, or request changes with feedback). With `branch`, the
+   * pushed phase branch is reviewed as a pull request against main.
+   *
+   * @example
+   * const { outcome, review } = await gate.checkpoint({ runId, phase: 1, type: 'strategic', branch, retrospective });
+   * if (outcome?.outcome === 'request_changes') console.log((await ws.reviewFeedback())?.comments);
    */
   async checkpoint(options: CheckpointOptions): Promise<CheckpointResult> {
     const { runId, signal, wait, onGate, ...fields } = options;
@@ -199,12 +212,44 @@ export class Gatehouse {
       retry: 'safe',
     });
     const gate = response.gate ?? null;
+    const review = response.review ?? null;
     if (!response.freeze || gate === null || wait === false) {
-      return { freeze: response.freeze, gateId: gate?.id ?? null, gate, outcome: null };
+      return { freeze: response.freeze, gateId: gate?.id ?? null, gate, outcome: null, review };
     }
     onGate?.(gate.id, gate);
     const outcome = await this.waitForGate(gate.id, { signal });
-    return { freeze: true, gateId: gate.id, gate: outcome.gate, outcome };
+    const decided = review === null ? null : await this.#readReview(review.id, signal);
+    return { freeze: true, gateId: gate.id, gate: outcome.gate, outcome, review: decided };
+  }
+
+  /**
+   * The run's git workspace: clone it, push phase branches, read and answer their reviews. Needs
+   * Node.js and `git` on PATH.
+   *
+   * @example
+   * const ws = await gate.workspace(runId).clone('/tmp/work');
+   * await ws.startPhaseBranch({ phase: 1, type: 'strategic' });
+   */
+  workspace(runId: string, options: WorkspaceOptions = {}): Workspace {
+    if (typeof runId !== 'string' || runId === '') throw new TypeError('runId must be the run’s id');
+    return new Workspace({
+      transport: this.#transport,
+      url: this.#url,
+      token: this.#token,
+      runId,
+      author: options.author,
+    });
+  }
+
+  /**
+   * The run's journal (chat, todos, model calls, notes), for the people reviewing its work.
+   *
+   * @example
+   * await gate.journal(runId).append({ kind: 'chat', data: { role: 'assistant', content: 'Plan ready.' } });
+   */
+  journal(runId: string): Journal {
+    if (typeof runId !== 'string' || runId === '') throw new TypeError('runId must be the run’s id');
+    return new Journal(this.#transport, runId);
   }
 
   /** Starts a run of this agent. */
@@ -304,6 +349,16 @@ export class Gatehouse {
   ): (...args: A) => Promise<ApprovalOutcome<R>>;
   withApproval<A extends unknown[], R>(fn: (...args: A) => Promise<R> | R, spec: ApprovalSpec<A>) {
     return wrapWithApproval(this, fn, spec);
+  }
+
+  async #readReview(reviewId: string, signal: AbortSignal | undefined): Promise<ReviewDocument> {
+    const body = await this.#transport.json<ReviewResponse>({
+      method: 'GET',
+      path: `/v1/reviews/${id(reviewId)}`,
+      signal,
+      retry: 'always',
+    });
+    return body.review;
   }
 
   async #waitEnded(

@@ -12,6 +12,7 @@ export {
 } from './errors.js';
 export type { DecisionEvent, InterventionEvent, RunEvent, RunEventOptions } from './events.js';
 export { canonicalJson, payloadHash, payloadText } from './payload.js';
+export type { RepliedComment, ReviewCommentInput } from './review.js';
 export type { SseMessage } from './sse.js';
 export { readSse, SseParser } from './sse.js';
 export type {
@@ -39,3 +40,11 @@ export type {
 } from './webhooks.js';
 export { verifyWebhookSignature } from './webhooks.js';
 export type { ApprovalOutcome, ApprovalRequestFields, ApprovalSpec } from './with-approval.js';
+export type { GitAuthor, StartPhaseBranchOptions, WorkspaceOptions } from './workspace.js';
+export { Workspace } from './workspace.js';
+export type { PhaseBranch, PhaseBranchSpec } from './workspace-branch.js';
+export { parsePhaseBranch, phaseBranchName } from './workspace-branch.js';
+export type { WorkspaceGitFailure } from './workspace-git.js';
+export { WorkspaceGitError } from './workspace-git.js';
+export type { JournalListOptions } from './workspace-journal.js';
+export { Journal } from './workspace-journal.js';

@@ -5,6 +5,7 @@ import type {
   GateOutcome,
   InterventionNotice,
   PhaseType,
+  ReviewDocument,
   RiskLevel,
   RunDocument as Run,
   TimeoutAction,
@@ -118,6 +119,10 @@ export interface CheckpointOptions {
   phase: number;
   type: PhaseType;
   jobComplete?: boolean;
+  /** The phase branch pushed to the run's workspace (`ws.push()`): opens its review against main. */
+  branch?: string | undefined;
+  /** What the phase did and learned; the squash merge's message on main. */
+  retrospective?: string | undefined;
   /**
    * Wait for the phase review when the run freezes.
    * @default true
@@ -134,6 +139,8 @@ export interface CheckpointResult {
   gate: Gate | null;
   /** The phase review's answer (with feedback) once decided; null when not frozen or not waited. */
   outcome: GateResult | null;
+  /** The branch's review when `branch` was given (`status: 'merged'` when no approval was needed). */
+  review: ReviewDocument | null;
 }
 
 /** Options of `completeRun`. */
