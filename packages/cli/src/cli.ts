@@ -11,6 +11,7 @@ import { loginCommand } from './commands/login.js';
 import { mcpCommand } from './commands/mcp.js';
 import { migrateCommand } from './commands/migrate.js';
 import { policyCommand } from './commands/policy.js';
+import { reviewCommand } from './commands/review.js';
 import { runsCommand } from './commands/runs.js';
 import { serveCommand } from './commands/serve.js';
 import { usersCommand } from './commands/users.js';
@@ -29,6 +30,7 @@ export const COMMANDS: readonly Command[] = [
   inboxCommand,
   gatesCommand,
   runsCommand,
+  reviewCommand,
   policyCommand,
   auditCommand,
   agentsCommand,
