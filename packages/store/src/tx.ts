@@ -3,11 +3,13 @@ import type { TxContext } from './db/schema.js';
 import * as audit from './repos/audit.js';
 import * as credentials from './repos/credentials.js';
 import * as gates from './repos/gates.js';
+import * as journal from './repos/journal.js';
 import * as people from './repos/people.js';
 import * as reports from './repos/reports.js';
 import * as reviews from './repos/reviews.js';
 import * as rules from './repos/rules.js';
 import * as runs from './repos/runs.js';
+import * as searchIndex from './repos/search-index.js';
 import * as stream from './repos/stream.js';
 import * as deliveries from './repos/webhook-deliveries.js';
 import * as webhooks from './repos/webhooks.js';
@@ -50,6 +52,7 @@ type Writes = Pick<
   | 'appendStreamEvent'
   | WebhookWrites
   | ReviewWrites
+  | SearchWrites
 >;
 
 function writes(ctx: TxContext): Writes {
@@ -77,6 +80,24 @@ function writes(ctx: TxContext): Writes {
     appendStreamEvent: (event) => stream.appendStreamEvent(ctx, event),
     ...webhookWrites(ctx),
     ...reviewWrites(ctx),
+    ...searchWrites(ctx),
+  };
+}
+
+type SearchWrites =
+  | 'insertJournalEntries'
+  | 'beginSearchIndex'
+  | 'replaceSearchIndex'
+  | 'failSearchIndex'
+  | 'dropSearchIndex';
+
+function searchWrites(ctx: TxContext): Pick<StoreTx, SearchWrites> {
+  return {
+    insertJournalEntries: (entries) => journal.insertJournalEntries(ctx, entries),
+    beginSearchIndex: (input) => searchIndex.beginSearchIndex(ctx, input),
+    replaceSearchIndex: (input) => searchIndex.replaceSearchIndex(ctx, input),
+    failSearchIndex: (input) => searchIndex.failSearchIndex(ctx, input),
+    dropSearchIndex: (runId) => searchIndex.dropSearchIndex(ctx, runId),
   };
 }
 
@@ -169,6 +190,11 @@ export function createStoreTx(ctx: TxContext, options: { readOnly: boolean }): S
     getReviewComment: (id) => reviews.getReviewComment(ctx, id),
     listReviewComments: (reviewId) => reviews.listReviewComments(ctx, reviewId),
     listReviewVerdicts: (reviewId) => reviews.listReviewVerdicts(ctx, reviewId),
+    listJournalEntries: (filter) => journal.listJournalEntries(ctx, filter),
+    getJournalEntry: (runId, id) => journal.getJournalEntry(ctx, runId, id),
+    getSearchIndex: (runId) => searchIndex.getSearchIndex(ctx, runId),
+    searchChunksText: (input) => searchIndex.searchChunksText(ctx, input),
+    listChunkVectors: (runId) => searchIndex.listChunkVectors(ctx, runId),
     ...(options.readOnly ? refusedWrites : writes(ctx)),
   };
 }

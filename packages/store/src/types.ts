@@ -24,6 +24,7 @@ import type {
   WebhooksRepo,
 } from './repositories.js';
 import type { ReviewsRepo } from './review-types.js';
+import type { JournalRepo, SearchIndexRepo } from './search-types.js';
 
 // Audit and webhook records and the repositories' roles have files of their own; everything that
 // imports the port finds them here.
@@ -61,6 +62,17 @@ export type {
   ReviewsRepo,
   ReviewVerdictRecord,
 } from './review-types.js';
+export type {
+  JournalEntryRecord,
+  JournalFilter,
+  JournalRepo,
+  SearchChunkHit,
+  SearchChunkInput,
+  SearchChunkVector,
+  SearchIndexRecord,
+  SearchIndexRepo,
+  SearchIndexStateName,
+} from './search-types.js';
 export type {
   ClaimedWebhookDelivery,
   OutboxEvent,
@@ -203,7 +215,9 @@ export type StoreTx = TxClock &
   StreamEventsRepo &
   WebhooksRepo &
   WebhookDeliveriesRepo &
-  ReviewsRepo;
+  ReviewsRepo &
+  JournalRepo &
+  SearchIndexRepo;
 
 /** Gatehouse's storage port: SQLite and Postgres implement it and pass one contract suite. */
 export interface Store {

@@ -1,4 +1,5 @@
 import type { Generated, Kysely, QueryResult } from 'kysely';
+import type { JournalEntriesTable, SearchChunksTable, SearchIndexStateTable } from '../search-types.js';
 import type { ReviewCommentsTable, ReviewsTable, ReviewVerdictsTable } from './review-tables.js';
 
 /** The two engines the store runs on. */
@@ -235,6 +236,9 @@ export interface Database {
   outbox: OutboxTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  journal_entries: JournalEntriesTable;
+  search_index_state: SearchIndexStateTable;
+  search_chunks: SearchChunksTable;
   reviews: ReviewsTable;
   review_comments: ReviewCommentsTable;
   review_verdicts: ReviewVerdictsTable;

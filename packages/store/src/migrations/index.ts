@@ -6,6 +6,7 @@ import { webhooksMigration } from './0002-webhooks.js';
 import { accountsMigration } from './0003-accounts.js';
 import { auditAppendOnlyMigration } from './0004-audit-append-only.js';
 import { reviewsMigration } from './0005-reviews.js';
+import { workspaceSearchMigration } from './0006-workspace-search.js';
 
 /** Migrations take a Kysely instance of any table shape. */
 export type MigrationDb = Parameters<Migration['up']>[0];
@@ -21,6 +22,7 @@ export function createMigrationProvider(dialect: Dialect, schema?: string): Migr
     '0003_accounts': accountsMigration(),
     '0004_audit_append_only': auditAppendOnlyMigration(dialect, schema),
     '0005_reviews': reviewsMigration(),
+    '0006_workspace_search': workspaceSearchMigration(dialect, schema),
   };
   return { getMigrations: async () => migrations };
 }
