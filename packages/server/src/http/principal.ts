@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatehouseError, hasRole, isGatehouseError, type Role } from 'gatehouse-hitl-core';
 import type { Store } from 'gatehouse-hitl-store';
 import { hashToken } from '../auth/secrets.js';
+import { gitBasicPassword } from '../workspace/http-backend.js';
 import { createPrincipalCache, type Found } from './principal-cache.js';
 
 /** Who is calling: an agent by its token, a person by a session, or nobody. */
@@ -31,6 +32,8 @@ export const SESSION_COOKIE = 'gatehouse_session';
 export function bearerOf(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (typeof header === 'string' && header.startsWith('Bearer ')) return header.slice(7).trim();
+  const basic = typeof header === 'string' ? gitBasicPassword(header, request.url) : null;
+  if (basic !== null) return basic;
   const cookie = request.headers.cookie;
   if (typeof cookie === 'string') {
     for (const part of cookie.split(';')) {

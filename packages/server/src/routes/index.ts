@@ -6,6 +6,7 @@ import { auditRoutes } from './audit.js';
 import { authRoutes } from './auth.js';
 import { confidenceRoutes } from './confidence.js';
 import { gateRoutes } from './gates.js';
+import { gitRoutes } from './git.js';
 import { healthRoutes } from './health.js';
 import { mcpRoutes } from './mcp.js';
 import { metricsRoutes, registerHttpMetrics } from './metrics.js';
@@ -37,4 +38,5 @@ export async function registerRoutes(
   await app.register(async (scoped) => streamRoutes(scoped, ctx, services));
   await app.register(async (scoped) => webhookRoutes(scoped, ctx, services));
   await app.register(async (scoped) => mcpRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => gitRoutes(scoped, ctx, services));
 }

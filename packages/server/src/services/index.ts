@@ -16,6 +16,7 @@ import { createRunService } from './runs/run-service.js';
 import { createStreamService, type StreamService } from './streams/stream-service.js';
 import type { GateService, RunService } from './types.js';
 import { createWebhookService, type WebhookService } from './webhook-service.js';
+import { createWorkspaceService, type WorkspaceService } from './workspace/workspace-service.js';
 
 /**
  * Every service of the server, created once per app. Each area owns its own factory;
@@ -35,6 +36,7 @@ export interface Services {
   streams: StreamService;
   timeouts: TimeoutSweeper;
   webhooks: WebhookService;
+  workspace: WorkspaceService;
   /** Runs once the app is ready: loads the policy, starts the timeout sweeper, the webhook worker and the audit checkpoints. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -68,6 +70,7 @@ export async function createServices(ctx: AppContext): Promise<Services> {
     streams,
     timeouts,
     webhooks,
+    workspace: createWorkspaceService(ctx, { openBranch: async () => null }),
     async start() {
       await policies.start();
       timeouts.start();

@@ -1,0 +1,221 @@
+import type { Readable } from 'node:stream';
+import { GatehouseError, hasRole } from 'gatehouse-hitl-core';
+import type { AppContext } from '../../context.js';
+import { actorOf, type Principal } from '../../http/principal.js';
+import { gitText } from '../../workspace/git.js';
+import { type BackendPath, type BackendResponse, runHttpBackend } from '../../workspace/http-backend.js';
+import {
+  canReport,
+  judgePush,
+  type PushCommands,
+  parsePushCommands,
+  type RefUpdate,
+  refusalReport,
+  runRefusal,
+  ZERO_ID,
+} from '../../workspace/push-policy.js';
+import { ensureRepo, reposDirOf } from '../../workspace/repos.js';
+import { commit } from '../commit.js';
+import { assertCanReadRun, loadRun, type RunDocument } from '../runs/run-records.js';
+import { collect, decodedBody, drain, metered, prepend, readHead } from './git-streams.js';
+
+/** One smart-HTTP request, as the route hands it over. */
+export interface GitRequest {
+  principal: Principal;
+  runId: string;
+  contentType: string | undefined;
+  contentEncoding: string | undefined;
+  gitProtocol: string | undefined;
+  remoteAddr: string;
+  body: Readable | null;
+}
+
+/** What to send back: git's own answer, or a refusal git prints as `! [remote rejected]`. */
+export interface GitAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Readable | Buffer;
+}
+
+/** A ref a push moved: `old` is null for a new branch. */
+export interface PushedRef {
+  ref: string;
+  branch: string;
+  old: string | null;
+  new: string;
+}
+
+export interface GitHosting {
+  /** `GET …/workspace.git/info/refs?service=`. */
+  advertise(request: GitRequest, service: 'git-upload-pack' | 'git-receive-pack'): Promise<GitAnswer>;
+  /** `POST …/workspace.git/git-upload-pack`: clone and fetch. */
+  uploadPack(request: GitRequest): Promise<GitAnswer>;
+  /** `POST …/workspace.git/git-receive-pack`: push, under the push rules. */
+  receivePack(request: GitRequest): Promise<GitAnswer>;
+}
+
+export interface GitHostingDeps {
+  /** The branch of the run's open review, which people may push to; null when none is open. */
+  openBranch(runId: string): Promise<string | null>;
+}
+
+/** Fetch negotiations are small; a body past this is not a git client's. */
+const UPLOAD_REQUEST_LIMIT = 64 * 1024 * 1024;
+const REPORT_LIMIT = 16 * 1024 * 1024;
+/** How much of an oversized push is still read (and dropped) so git can print why; past it the connection closes. */
+const DRAIN_LIMIT = 256 * 1024 * 1024;
+const RESULT_TYPE = 'application/x-git-receive-pack-result';
+
+function pusherOf(principal: Principal, run: RunDocument): 'agent' | 'person' {
+  assertCanReadRun(principal, run);
+  if (principal.kind === 'agent') return 'agent';
+  if (principal.kind === 'user' && hasRole(principal.role, 'developer')) return 'person';
+  const role = principal.kind === 'user' ? principal.role : 'none';
+  throw new GatehouseError('ROLE_TOO_LOW', `pushing needs role developer or higher (you are ${role})`, {
+    required: 'developer',
+    role,
+  });
+}
+
+function assertTakesPushes(run: RunDocument): void {
+  const refusal = runRefusal(run.status);
+  if (refusal === null) return;
+  const code = run.status === 'stopped' ? 'RUN_STOPPED' : 'RUN_NOT_ACTIVE';
+  throw new GatehouseError(code, refusal, { runId: run.id, status: run.status });
+}
+
+function report(body: Buffer): GitAnswer {
+  return { status: 200, headers: { 'content-type': RESULT_TYPE, 'cache-control': 'no-cache' }, body };
+}
+
+/** Hosts each run's repository over git's smart HTTP with `git http-backend`. */
+export function createGitHosting(ctx: AppContext, deps: GitHostingDeps): GitHosting {
+  const reposDir = reposDirOf(ctx.config);
+  const pushLimit = ctx.config.gitPushLimitBytes;
+
+  async function openRun(request: GitRequest): Promise<{ run: RunDocument; repo: string }> {
+    const run = await ctx.store.read((tx) => loadRun(tx, request.runId));
+    assertCanReadRun(request.principal, run);
+    return { run, repo: await ensureRepo(reposDir, run.id) };
+  }
+
+  function backend(request: GitRequest, path: BackendPath, query: string, body: Readable | null) {
+    return runHttpBackend({
+      reposDir,
+      repo: `${request.runId}.git`,
+      path,
+      method: body === null ? 'GET' : 'POST',
+      query,
+      contentType: request.contentType,
+      gitProtocol: request.gitProtocol,
+      remoteUser: actorOf(request.principal),
+      remoteAddr: request.remoteAddr,
+      body,
+      config: { 'receive.maxInputSize': String(pushLimit) },
+    });
+  }
+
+  function answer(response: BackendResponse, body: Readable | Buffer = response.body): GitAnswer {
+    return { status: response.status, headers: response.headers, body };
+  }
+
+  async function recordPush(request: GitRequest, run: RunDocument, refs: PushedRef[]): Promise<void> {
+    await commit(ctx, async (tools) => {
+      await tools.audit({
+        kind: 'workspace.pushed',
+        actor: actorOf(request.principal),
+        subject: run.id,
+        data: { refs },
+      });
+      await tools.emit({
+        type: 'workspace.pushed',
+        runId: run.id,
+        agentId: run.agentId,
+        gateId: null,
+        data: { refs },
+      });
+    });
+  }
+
+  async function movedRefs(repo: string, updates: RefUpdate[]): Promise<PushedRef[]> {
+    const listed = await gitText(repo, ['for-each-ref', '--format=%(objectname) %(refname)']);
+    const heads = new Map(listed.split('\n').map((line) => [line.slice(41), line.slice(0, 40)] as const));
+    return updates
+      .filter((update) => heads.get(update.ref) === update.new)
+      .map((update) => ({
+        ref: update.ref,
+        branch: update.ref.replace(/^refs\/heads\//, ''),
+        old: update.old === ZERO_ID ? null : update.old,
+        new: update.new,
+      }));
+  }
+
+  async function refuse(
+    commands: PushCommands,
+    reasons: Map<string, string>,
+    message?: string,
+  ): Promise<GitAnswer> {
+    if (!canReport(commands)) {
+      throw new GatehouseError('FORBIDDEN', [...reasons.values()][0] ?? 'push refused');
+    }
+    return report(refusalReport(commands, reasons, message === undefined ? {} : { message }));
+  }
+
+  return {
+    async advertise(request, service) {
+      const { run } = await openRun(request);
+      if (service === 'git-receive-pack') {
+        pusherOf(request.principal, run);
+        assertTakesPushes(run);
+      }
+      return answer(await backend(request, 'info/refs', `service=${service}`, null));
+    },
+
+    async uploadPack(request) {
+      await openRun(request);
+      if (request.body === null)
+        throw new GatehouseError('VALIDATION_FAILED', 'body: required', { field: 'body' });
+      const body = metered(decodedBody(request.body, request.contentEncoding), UPLOAD_REQUEST_LIMIT, 0);
+      return answer(await backend(request, 'git-upload-pack', '', body));
+    },
+
+    async receivePack(request) {
+      const { run, repo } = await openRun(request);
+      const pusher = pusherOf(request.principal, run);
+      if (request.body === null)
+        throw new GatehouseError('VALIDATION_FAILED', 'body: required', { field: 'body' });
+      const body = metered(decodedBody(request.body, request.contentEncoding), pushLimit, DRAIN_LIMIT);
+      const { parsed, head } = await readHead(body, parsePushCommands);
+      if (parsed === null || 'error' in parsed) {
+        await drain(body);
+        const message = parsed === null ? 'the push ended before its commands' : parsed.error;
+        throw new GatehouseError('VALIDATION_FAILED', `body: ${message}`, { field: 'body' });
+      }
+      const { commands } = parsed;
+      const context = {
+        pusher,
+        runStatus: run.status,
+        openBranch: pusher === 'person' ? await deps.openBranch(run.id) : null,
+      };
+      const refused = judgePush(commands.updates, context);
+      if (refused !== null) {
+        await drain(body);
+        return refuse(commands, refused);
+      }
+      const response = await backend(request, 'git-receive-pack', '', prepend(head, body));
+      // The report is a few lines: held until git is done, so the push is audited before the client hears.
+      const output = await collect(response.body, REPORT_LIMIT);
+      const { code, stderr } = await response.exited;
+      if (body.exceeded) {
+        await drain(body);
+        const reason = `push is larger than the ${pushLimit} bytes limit`;
+        const reasons = new Map(commands.updates.map((update) => [update.ref, reason] as const));
+        return refuse(commands, reasons, `${reason} (GATEHOUSE_GIT_PUSH_LIMIT_BYTES); nothing was kept`);
+      }
+      if (code !== 0) ctx.log.warn({ runId: run.id, code, stderr }, 'git receive-pack failed');
+      const refs = await movedRefs(repo, commands.updates);
+      if (refs.length > 0) await recordPush(request, run, refs);
+      return answer(response, output);
+    },
+  };
+}
