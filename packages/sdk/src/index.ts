@@ -1,3 +1,11 @@
+export type {
+  JournalEntryDocument,
+  JournalEntryInput,
+  ReviewComment,
+  ReviewDocument,
+  ReviewFeedback,
+  WorkspaceResponse,
+} from 'gatehouse-hitl-protocol';
 export type { Backoff } from './backoff.js';
 export { backoffDelay } from './backoff.js';
 export { Gatehouse } from './client.js';
