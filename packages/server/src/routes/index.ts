@@ -16,6 +16,7 @@ import { runRoutes } from './runs.js';
 import { streamRoutes } from './streams.js';
 import { userRoutes } from './users.js';
 import { webhookRoutes } from './webhooks.js';
+import { workspaceRoutes } from './workspace.js';
 
 /** Every route module, registered under its prefix. */
 export async function registerRoutes(
@@ -39,4 +40,5 @@ export async function registerRoutes(
   await app.register(async (scoped) => webhookRoutes(scoped, ctx, services));
   await app.register(async (scoped) => mcpRoutes(scoped, ctx, services));
   await app.register(async (scoped) => gitRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => workspaceRoutes(scoped, ctx, services));
 }

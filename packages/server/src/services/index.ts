@@ -16,7 +16,7 @@ import { createRunService } from './runs/run-service.js';
 import { createStreamService, type StreamService } from './streams/stream-service.js';
 import type { GateService, RunService } from './types.js';
 import { createWebhookService, type WebhookService } from './webhook-service.js';
-import { createWorkspaceService, type WorkspaceService } from './workspace/workspace-service.js';
+import { createWorkspaceService, NO_REVIEWS, type WorkspaceService } from './workspace/workspace-service.js';
 
 /**
  * Every service of the server, created once per app. Each area owns its own factory;
@@ -70,7 +70,7 @@ export async function createServices(ctx: AppContext): Promise<Services> {
     streams,
     timeouts,
     webhooks,
-    workspace: createWorkspaceService(ctx, { openBranch: async () => null }),
+    workspace: createWorkspaceService(ctx, NO_REVIEWS),
     async start() {
       await policies.start();
       timeouts.start();

@@ -1,13 +1,21 @@
 import type { AppContext } from '../../context.js';
 import { createGitHosting, type GitHosting, type GitHostingDeps } from './git-hosting.js';
+import { createWorkspaceBrowse, type WorkspaceBrowse, type WorkspaceBrowseDeps } from './workspace-browse.js';
 
 /** Each run's repository: hosted over git's smart HTTP, and browsed through the API. */
-export interface WorkspaceService {
+export interface WorkspaceService extends WorkspaceBrowse {
   git: GitHosting;
 }
 
-export type WorkspaceDeps = GitHostingDeps;
+/** What the workspace needs from the reviews: which branch people may push, which review is open. */
+export type WorkspaceDeps = GitHostingDeps & WorkspaceBrowseDeps;
+
+/** Reviews are not wired in: people's pushes are refused and no review is open. */
+export const NO_REVIEWS: WorkspaceDeps = {
+  openBranch: async () => null,
+  openReviewId: async () => null,
+};
 
 export function createWorkspaceService(ctx: AppContext, deps: WorkspaceDeps): WorkspaceService {
-  return { git: createGitHosting(ctx, deps) };
+  return { ...createWorkspaceBrowse(ctx, deps), git: createGitHosting(ctx, deps) };
 }
