@@ -11,6 +11,7 @@ const BENCHMARKS = [
   './waiting.bench.js',
   './hook.bench.js',
   './audit-verify.bench.js',
+  './review.bench.js',
 ];
 
 const filters = process.argv.slice(2);

@@ -241,10 +241,10 @@ const RAW_STATUS: Record<string, ReviewFile['status']> = {
 };
 
 /**
- * Parses `git diff-tree -r -z -M --raw --numstat`: every raw record, then every numstat record, in
- * the same order. Names are taken as bytes between NULs, so any character in a path is safe.
+ * Parses `git diff-tree -r -z -M --raw [--numstat]`: every raw record, then (with `counts`) every
+ * numstat record, in the same order. Names are taken as bytes between NULs, so any character in a path is safe.
  */
-export function parseRawNumstat(output: Buffer): ReviewFile[] {
+export function parseRawNumstat(output: Buffer, counts = true): ReviewFile[] {
   const tokens = output.toString('utf8').split('\0');
   if (tokens.at(-1) === '') tokens.pop();
   const files: ReviewFile[] = [];
@@ -264,6 +264,7 @@ export function parseRawNumstat(output: Buffer): ReviewFile[] {
     });
     index += twoNames ? 3 : 2;
   }
+  if (!counts) return files;
   for (const file of files) {
     const [added, removed, name] = (tokens[index] ?? '').split('\t');
     index += name === '' ? 3 : 1;

@@ -10,11 +10,25 @@ export const DEFAULT_MAX_FILES = 300;
 
 const DIFF_FLAGS = ['-r', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--full-index'];
 
-async function rawChanges(repo: string, from: string, to: string, path?: string): Promise<ReviewFile[]> {
-  const args = ['diff-tree', '-z', '--raw', '--numstat', ...DIFF_FLAGS, from, to];
-  if (path !== undefined) args.push('--', path);
+/** The changed files; line counts only with `counts` (they cost a diff of every file). */
+async function rawChanges(
+  repo: string,
+  from: string,
+  to: string,
+  options: { path?: string; counts?: boolean } = {},
+): Promise<ReviewFile[]> {
+  const args = [
+    'diff-tree',
+    '-z',
+    '--raw',
+    ...(options.counts ? ['--numstat'] : []),
+    ...DIFF_FLAGS,
+    from,
+    to,
+  ];
+  if (options.path !== undefined) args.push('--', options.path);
   const result = await gitLiteral(repo, args);
-  return parseRawNumstat(result.stdout);
+  return parseRawNumstat(result.stdout, options.counts);
 }
 
 async function patchOf(
@@ -55,7 +69,7 @@ function emptyDiff(file: ReviewFile, truncated: boolean): FileDiff {
 /** Files changed between merge-base(base, head) and head (a PR's view), renames detected, numstat counts, binary flagged. */
 export async function changedFiles(repo: string, base: string, head: string): Promise<ReviewFile[]> {
   const [from, to] = await Promise.all([mergeBase(repo, base, head), requireCommit(repo, head, 'head')]);
-  return rawChanges(repo, from, to);
+  return rawChanges(repo, from, to, { counts: true });
 }
 
 /** One file's diff from merge-base(base, head) to head, parsed into hunks with old/new line numbers. */
@@ -67,12 +81,17 @@ export async function fileDiff(
   options: { maxBytes?: number } = {},
 ): Promise<FileDiff> {
   checkRepoPath(path);
+  const maxBytes = options.maxBytes ?? DEFAULT_DIFF_MAX_BYTES;
   const [from, to] = await Promise.all([mergeBase(repo, base, head), requireCommit(repo, head, 'head')]);
-  // A rename is only found when both names are in the pathspec, so the listing comes first.
-  const listed = (await rawChanges(repo, from, to)).find((file) => file.path === path);
+  // A rename is only found with both names in the pathspec: the listing says whether to diff again.
+  const [all, first] = await Promise.all([
+    rawChanges(repo, from, to),
+    patchOf(repo, from, to, [path], maxBytes),
+  ]);
+  const listed = all.find((file) => file.path === path);
   if (!listed) return unchangedFile(repo, to, path);
-  const paths = listed.oldPath === null ? [path] : [listed.oldPath, path];
-  const { files, cut } = await patchOf(repo, from, to, paths, options.maxBytes ?? DEFAULT_DIFF_MAX_BYTES);
+  const { files, cut } =
+    listed.oldPath === null ? first : await patchOf(repo, from, to, [listed.oldPath, path], maxBytes);
   const diff = files.find((file) => file.path === path) ?? files[0];
   if (!diff) return emptyDiff(listed, cut);
   return { ...withListedNames(diff, listed), truncated: diff.truncated || cut };
@@ -113,7 +132,7 @@ export async function diffCommits(
 ): Promise<{ files: FileDiff[]; truncated: boolean }> {
   const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
   const maxBytes = options.maxBytes ?? DEFAULT_DIFF_MAX_BYTES;
-  const listed = await rawChanges(repo, from, to, options.path);
+  const listed = await rawChanges(repo, from, to, options.path === undefined ? {} : { path: options.path });
   const kept = listed.slice(0, maxFiles);
   if (kept.length === 0) return { files: [], truncated: false };
   const paths = kept.flatMap((file) => (file.oldPath === null ? [file.path] : [file.oldPath, file.path]));

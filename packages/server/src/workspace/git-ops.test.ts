@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commitFiles } from '../testing/git-fixtures.js';
+import { gitText } from './git.js';
 import {
   changedFiles,
   deleteBranch,
@@ -17,7 +18,7 @@ import {
   resolveRef,
   show,
 } from './git-ops.js';
-import { ensureRepo, personIdentity } from './repos.js';
+import { ensureRepo, personIdentity, serverIdentity } from './repos.js';
 
 let dir: string;
 let repo: string;
@@ -63,6 +64,21 @@ describe('refs', () => {
     await deleteBranch(repo, 'phase-1-strategic');
     expect(await resolveRef(repo, 'phase-1-strategic')).toBeNull();
     await expect(deleteBranch(repo, 'main')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+  it('answers NOT_FOUND naming the missing side, or histories that never met', async () => {
+    await expect(mergeBase(repo, 'main', 'phase-4-strategic')).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      details: { field: 'head' },
+    });
+    await expect(mergeBase(repo, 'phase-4-strategic', 'main')).rejects.toMatchObject({
+      details: { field: 'base' },
+    });
+    const tree = await gitText(repo, ['mktree'], { input: '' });
+    const orphan = await gitText(repo, ['commit-tree', tree, '-m', 'elsewhere'], { env: serverIdentity(5) });
+    await expect(mergeBase(repo, 'main', orphan)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: /share no history/,
+    });
   });
 });
 

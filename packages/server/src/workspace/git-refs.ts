@@ -86,15 +86,17 @@ export async function listBranches(repo: string): Promise<{ name: string; head: 
   });
 }
 
-/** The best common ancestor of two refs; NOT_FOUND when they share no history. */
+/** The best common ancestor of two refs; NOT_FOUND when one is missing or they share no history. */
 export async function mergeBase(repo: string, a: string, b: string): Promise<string> {
-  const [left, right] = await Promise.all([requireCommit(repo, a, 'base'), requireCommit(repo, b, 'head')]);
-  const result = await git(repo, ['merge-base', left, right], { okCodes: [0, 1] });
+  checkRef(a, 'base');
+  checkRef(b, 'head');
+  // One spawn on the hot path; which ref is missing is only worked out when it failed.
+  const result = await git(repo, ['merge-base', a, b], { okCodes: [0, 1, 128] });
   const id = result.stdout.toString('utf8').trim();
-  if (result.code !== 0 || id === '') {
-    throw new GatehouseError('NOT_FOUND', `${a} and ${b} share no history`, { base: a, head: b });
-  }
-  return id;
+  if (result.code === 0 && id !== '') return id;
+  if (result.code === 128)
+    await Promise.all([requireCommit(repo, a, 'base'), requireCommit(repo, b, 'head')]);
+  throw new GatehouseError('NOT_FOUND', `${a} and ${b} share no history`, { base: a, head: b });
 }
 
 /** True when `ancestor` is `descendant` or one of its ancestors. */
