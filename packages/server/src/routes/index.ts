@@ -8,12 +8,14 @@ import { confidenceRoutes } from './confidence.js';
 import { gateRoutes } from './gates.js';
 import { gitRoutes } from './git.js';
 import { healthRoutes } from './health.js';
+import { journalRoutes } from './journal.js';
 import { mcpRoutes } from './mcp.js';
 import { metricsRoutes, registerHttpMetrics } from './metrics.js';
 import { policyRoutes } from './policy.js';
 import { ruleRoutes } from './rules.js';
 import { runRoutes } from './runs.js';
 import { streamRoutes } from './streams.js';
+import { searchRoutes } from './search.js';
 import { userRoutes } from './users.js';
 import { webhookRoutes } from './webhooks.js';
 import { workspaceRoutes } from './workspace.js';
@@ -41,4 +43,6 @@ export async function registerRoutes(
   await app.register(async (scoped) => mcpRoutes(scoped, ctx, services));
   await app.register(async (scoped) => gitRoutes(scoped, ctx, services));
   await app.register(async (scoped) => workspaceRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => journalRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => searchRoutes(scoped, ctx, services));
 }

@@ -73,7 +73,9 @@ export async function runRoutes(base: FastifyInstance, _ctx: AppContext, service
       },
     },
     async (request) =>
-      services.runs.checkpoint(requireAuthenticated(request), request.params.id, request.body),
+      services.runs
+        .checkpoint(requireAuthenticated(request), request.params.id, request.body)
+        .then((result) => services.search.afterCheckpoint(request.params.id, request.body, result)),
   );
 
   app.post(

@@ -8,12 +8,14 @@ import { createAdminServices } from './people/admin-service.js';
 import type { AgentService } from './people/agents.js';
 import type { SessionService } from './people/sessions.js';
 import type { UserService } from './people/users.js';
+import { createJournalService, type JournalService } from './journal/journal-service.js';
 import { createPolicyService, type PolicyService } from './policy/policy-service.js';
 import { createRuleService, type RuleService } from './policy/rule-service.js';
 import { type ConfidenceService, createConfidenceService } from './runs/confidence-service.js';
 import { takeUnseenInterventions } from './runs/interventions.js';
 import { createRunService } from './runs/run-service.js';
 import { createStreamService, type StreamService } from './streams/stream-service.js';
+import { createSearchService, type SearchService } from './search/search-service.js';
 import type { GateService, RunService } from './types.js';
 import { createWebhookService, type WebhookService } from './webhook-service.js';
 import { createWorkspaceService, NO_REVIEWS, type WorkspaceService } from './workspace/workspace-service.js';
@@ -38,6 +40,8 @@ export interface Services {
   webhooks: WebhookService;
   workspace: WorkspaceService;
   /** Runs once the app is ready: loads the policy, starts the timeout sweeper, the webhook worker and the audit checkpoints. */
+  journal: JournalService;
+  search: SearchService;
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -60,6 +64,7 @@ export async function createServices(ctx: AppContext): Promise<Services> {
   const webhooks = createWebhookService(ctx);
   return {
     ...admin,
+  const search = createSearchService(ctx);
     audit,
     metrics,
     policies,
@@ -73,18 +78,22 @@ export async function createServices(ctx: AppContext): Promise<Services> {
     workspace: createWorkspaceService(ctx, NO_REVIEWS),
     async start() {
       await policies.start();
+    journal: createJournalService(ctx),
+    search,
       timeouts.start();
       webhooks.start();
       audit.checkpoints.start();
     },
     async close() {
       streams.close();
+      search.start();
       await timeouts.stop();
       await audit.checkpoints.stop();
       await webhooks.close();
       gates.close();
       metrics.close();
       await policies.close();
+      await search.close();
     },
   };
 }
