@@ -36,7 +36,14 @@ export function runOf(ctx: ReviewContext, runId: string | undefined): string {
   return ctx.runId;
 }
 
-/** A review of the session's run: the one named, or the open one, or the newest. */
+/** The review still in progress: waiting for a decision, or for the agent's answer to requested changes. */
+export async function activeReview(ctx: ReviewContext, signal?: AbortSignal): Promise<ReviewDocument | null> {
+  const { items } = await ctx.reviews.reviews(ctx.runId, signal);
+  const active = items.filter((review) => review.status === 'open' || review.status === 'changes_requested');
+  return active.sort((a, b) => b.updatedAt - a.updatedAt)[0] ?? null;
+}
+
+/** A review of the session's run: the one named, or the one in progress, or the newest. */
 export async function reviewOf(
   ctx: ReviewContext,
   reviewId: string | undefined,
@@ -51,22 +58,20 @@ export async function reviewOf(
     }
     return review;
   }
+  const active = await activeReview(ctx, signal);
+  if (active) return active;
   const { items } = await ctx.reviews.reviews(ctx.runId, signal);
-  const open = items.find((review) => review.status === 'open');
   const newest = [...items].sort((a, b) => b.createdAt - a.createdAt)[0];
-  const review = open ?? newest;
-  if (!review) {
+  if (!newest) {
     throw new Error(`run ${ctx.runId} has no review yet: the agent has not checkpointed a phase branch`);
   }
-  return review;
+  return newest;
 }
 
-/** The ref a read defaults to: the open review's branch, else main. */
+/** The ref a read defaults to: the branch of the review in progress, else main. */
 export async function defaultRef(ctx: ReviewContext, signal?: AbortSignal): Promise<string> {
-  const workspace = await ctx.reviews.workspace(ctx.runId, signal);
-  if (workspace.openReviewId === null) return workspace.mainBranch;
-  const { review } = await ctx.reviews.review(workspace.openReviewId, signal);
-  return review.branch;
+  const active = await activeReview(ctx, signal);
+  return active?.branch ?? 'main';
 }
 
 /** A file's diff as unified text with old and new line numbers, for the model to read. */

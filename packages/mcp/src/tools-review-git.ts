@@ -12,7 +12,14 @@ import {
 import { z } from 'zod';
 import type { Extra } from './decision.js';
 import { guarded, toolResult } from './results.js';
-import { defaultRef, diffText, type ReviewContext, runOf, sessionRunInput } from './review-session.js';
+import {
+  activeReview,
+  defaultRef,
+  diffText,
+  type ReviewContext,
+  runOf,
+  sessionRunInput,
+} from './review-session.js';
 import type { ArgsOf } from './schemas.js';
 
 const logInput = {
@@ -37,7 +44,9 @@ const statusOutput = z.object({
   gitUrl: z.string().describe('Clone URL (authenticated like the API)'),
   mainBranch: z.string(),
   branches: z.array(z.object({ name: z.string(), head: z.string() })),
-  openReview: reviewDocumentSchema.nullable().describe('The review waiting for a decision, if any'),
+  openReview: reviewDocumentSchema
+    .nullable()
+    .describe('The review in progress (waiting for a decision, or for the agent’s revision), if any'),
   head: z.string().nullable().describe('The head of the branch under review, else of main'),
 });
 
@@ -84,11 +93,10 @@ async function gitShow(ctx: ReviewContext, args: ArgsOf<typeof showInput>, extra
 
 async function gitStatus(ctx: ReviewContext, args: ArgsOf<typeof statusInput>, extra: Extra) {
   const runId = runOf(ctx, args.runId);
-  const workspace = await ctx.reviews.workspace(runId, extra.signal);
-  const openReview =
-    workspace.openReviewId === null
-      ? null
-      : (await ctx.reviews.review(workspace.openReviewId, extra.signal)).review;
+  const [workspace, openReview] = await Promise.all([
+    ctx.reviews.workspace(runId, extra.signal),
+    activeReview(ctx, extra.signal),
+  ]);
   const main = workspace.branches.find((branch) => branch.name === workspace.mainBranch);
   const head = openReview?.headCommit ?? main?.head ?? null;
   const output = {
@@ -102,8 +110,8 @@ async function gitStatus(ctx: ReviewContext, args: ArgsOf<typeof statusInput>, e
     `run ${runId}: ${workspace.branches.length} branch(es); clone ${workspace.gitUrl}`,
     ...workspace.branches.map((branch) => `  ${branch.name} ${branch.head.slice(0, 12)}`),
     openReview === null
-      ? 'No open review.'
-      : `Open review ${openReview.id}: ${openReview.branch} (phase ${openReview.phase} ${openReview.type}, revision ${openReview.revision}), head ${openReview.headCommit.slice(0, 12)}`,
+      ? 'No review in progress.'
+      : `Review ${openReview.id} (${openReview.status}): ${openReview.branch} (phase ${openReview.phase} ${openReview.type}, revision ${openReview.revision}), head ${openReview.headCommit.slice(0, 12)}`,
   ]);
 }
 
