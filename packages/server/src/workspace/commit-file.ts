@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GatehouseError } from 'gatehouse-hitl-core';
 import { gitText } from './git.js';
-import { checkBranch, checkRepoPath, gitLiteral, LITERAL_PATHS, resolveRef } from './git-refs.js';
+import {
+  checkBranch,
+  checkRepoPath,
+  gitLiteral,
+  identityEnv,
+  LITERAL_PATHS,
+  resolveRef,
+} from './git-refs.js';
 import { MAIN_BRANCH } from './repos.js';
 
 const COMMIT_ID = /^[0-9a-f]{40}$/;
@@ -36,6 +43,7 @@ export async function commitFile(
   const { branch, path, expectedHead } = input;
   checkBranch(branch);
   checkRepoPath(path);
+  const identity = identityEnv(input.identity);
   if (branch === MAIN_BRANCH) {
     throw new GatehouseError('VALIDATION_FAILED', `branch: edits go to a phase branch, not ${MAIN_BRANCH}`, {
       field: 'branch',
@@ -72,7 +80,7 @@ export async function commitFile(
     const tree = await gitText(repo, ['write-tree'], { env });
     if (tree === (await gitText(repo, ['rev-parse', `${head}^{tree}`]))) return head;
     const commit = await gitText(repo, ['commit-tree', tree, '-p', head, '-F', '-'], {
-      env: input.identity,
+      env: identity,
       input: input.message,
     });
     const updated = await gitLiteral(repo, ['update-ref', `refs/heads/${branch}`, commit, head], {

@@ -120,6 +120,24 @@ export async function deleteBranch(repo: string, branch: string): Promise<void> 
   await git(repo, ['update-ref', '-d', `refs/heads/${branch}`]);
 }
 
+const IDENTITY_KEY = /^GIT_(AUTHOR|COMMITTER)_(NAME|EMAIL|DATE)$/;
+
+/** Only the author and committer variables of an identity reach git; anything else is refused. */
+export function identityEnv(identity: Record<string, string>): Record<string, string> {
+  for (const key of Object.keys(identity)) {
+    if (!IDENTITY_KEY.test(key)) {
+      throw new GatehouseError(
+        'VALIDATION_FAILED',
+        `identity: ${key} is not an author or committer setting`,
+        {
+          field: 'identity',
+        },
+      );
+    }
+  }
+  return { ...identity };
+}
+
 /** git with user paths taken literally. */
 export function gitLiteral(repo: string, args: string[], options: GitOptions = {}) {
   return git(repo, args, { ...options, env: { ...LITERAL_PATHS, ...options.env } });

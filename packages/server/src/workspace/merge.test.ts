@@ -91,7 +91,7 @@ describe('squashMerge', () => {
     expect(await resolveRef(repo, 'main')).toBe(main);
   });
 
-  it('refuses a missing branch, main itself, and an empty message', async () => {
+  it('refuses a missing branch, main itself, an empty message and an identity that sets more than author and committer', async () => {
     await expect(
       squashMerge(repo, { branch: 'phase-3-strategic', message: 'm', identity }),
     ).rejects.toMatchObject({
@@ -107,6 +107,9 @@ describe('squashMerge', () => {
       code: 'VALIDATION_FAILED',
       details: { field: 'message' },
     });
+    await expect(
+      squashMerge(repo, { branch: 'phase-1-strategic', message: 'm', identity: { GIT_DIR: '/elsewhere' } }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'identity' } });
     await expect(squashMerge(repo, { branch: '--help', message: 'm', identity })).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
       details: { field: 'branch' },

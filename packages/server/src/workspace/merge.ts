@@ -1,6 +1,6 @@
 import { GatehouseError } from 'gatehouse-hitl-core';
 import { git, gitText } from './git.js';
-import { checkBranch, requireCommit } from './git-refs.js';
+import { checkBranch, identityEnv, requireCommit } from './git-refs.js';
 import { MAIN_BRANCH } from './repos.js';
 
 /** How often a squash merge is recomputed when main moved while it was being made. */
@@ -18,6 +18,7 @@ export async function squashMerge(
   input: { branch: string; message: string; identity: Record<string, string> },
 ): Promise<SquashResult> {
   checkBranch(input.branch);
+  const identity = identityEnv(input.identity);
   if (input.branch === MAIN_BRANCH) {
     throw new GatehouseError('VALIDATION_FAILED', `branch: ${MAIN_BRANCH} cannot be merged into itself`, {
       field: 'branch',
@@ -36,7 +37,7 @@ export async function squashMerge(
     const mainTree = await gitText(repo, ['rev-parse', `${main}^{tree}`]);
     if (merged.tree === mainTree) return { ok: true, commit: main, empty: true };
     const commit = await gitText(repo, ['commit-tree', merged.tree, '-p', main, '-F', '-'], {
-      env: input.identity,
+      env: identity,
       input: input.message,
     });
     // The old value makes the update fail if main moved since it was read: then merge again.
