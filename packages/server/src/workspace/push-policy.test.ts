@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import {
+  canReport,
+  FLUSH_PKT,
+  isPhaseBranch,
+  judgePush,
+  type PushContext,
+  parsePushCommands,
+  pktLine,
+  type RefUpdate,
+  refusalOf,
+  refusalReport,
+  ZERO_ID,
+} from './push-policy.js';
+
+const A = 'a'.repeat(40);
+const B = 'b'.repeat(40);
+const agent: PushContext = { pusher: 'agent', runStatus: 'running', openBranch: null };
+const person: PushContext = { pusher: 'person', runStatus: 'running', openBranch: 'phase-2-tactical-rev-2' };
+
+function update(ref: string, old = ZERO_ID, next = B): RefUpdate {
+  return { ref, old, new: next };
+}
+
+describe('push rules', () => {
+  it.each([
+    ['refs/heads/phase-1-strategic', true],
+    ['refs/heads/phase-12-tactical', true],
+    ['refs/heads/phase-3-tactical-rev-2', true],
+    ['refs/heads/phase-0-strategic', false],
+    ['refs/heads/phase-1-review', false],
+    ['refs/heads/phase-1-strategic-rev-0', false],
+    ['refs/heads/phase-1-strategic/x', false],
+    ['refs/heads/main', false],
+    ['refs/tags/phase-1-strategic', false],
+    ['refs/notes/commits', false],
+    ['phase-1-strategic', false],
+  ])('takes %s as a phase branch: %s', (ref, expected) => {
+    expect(isPhaseBranch(ref)).toBe(expected);
+  });
+
+  it('lets the agent create and advance phase branches only', () => {
+    expect(refusalOf(update('refs/heads/phase-1-strategic'), agent)).toBeNull();
+    expect(refusalOf(update('refs/heads/phase-1-strategic', A, B), agent)).toBeNull();
+    expect(refusalOf(update('refs/heads/main', A, B), agent)).toBe('agents may push phase branches only');
+    expect(refusalOf(update('refs/tags/v1'), agent)).toBe('agents may push phase branches only');
+  });
+
+  it('refuses every deletion, from agents and people', () => {
+    expect(refusalOf(update('refs/heads/phase-1-strategic', A, ZERO_ID), agent)).toBe(
+      'branches cannot be deleted here',
+    );
+    expect(refusalOf(update('refs/heads/phase-2-tactical-rev-2', A, ZERO_ID), person)).toBe(
+      'branches cannot be deleted here',
+    );
+  });
+
+  it('lets people push only the branch under review, and nothing while none is', () => {
+    expect(refusalOf(update('refs/heads/phase-2-tactical-rev-2', A, B), person)).toBeNull();
+    expect(refusalOf(update('refs/heads/phase-2-tactical', A, B), person)).toBe(
+      'people may push only the branch under review (phase-2-tactical-rev-2)',
+    );
+    expect(refusalOf(update('refs/heads/main', A, B), person)).toContain('only the branch under review');
+    expect(refusalOf(update('refs/heads/phase-1-strategic', A, B), { ...person, openBranch: null })).toBe(
+      'no review of this run is open; people push only to a branch under review',
+    );
+  });
+
+  it.each(['stopped', 'completed', 'failed'] as const)('refuses every push to a %s run', (runStatus) => {
+    expect(refusalOf(update('refs/heads/phase-1-strategic'), { ...agent, runStatus })).toBe(
+      `the run is ${runStatus} and takes no more pushes`,
+    );
+  });
+
+  it('refuses a whole push when one of its refs is refused', () => {
+    const updates = [update('refs/heads/phase-1-strategic'), update('refs/heads/main', A, B)];
+    const refused = judgePush(updates, agent);
+    expect(refused && Object.fromEntries(refused)).toEqual({
+      'refs/heads/main': 'agents may push phase branches only',
+      'refs/heads/phase-1-strategic': 'not pushed: main was refused',
+    });
+    expect(judgePush([update('refs/heads/phase-1-strategic')], agent)).toBeNull();
+  });
+});
+
+describe('receive-pack commands', () => {
+  const first = pktLine(
+    `${ZERO_ID} ${B} refs/heads/phase-1-strategic\0report-status side-band-64k agent=git/2.39\n`,
+  );
+  const second = pktLine(`${A} ${B} refs/heads/main\n`);
+
+  it('reads the ref updates and capabilities up to the flush, and where the pack starts', () => {
+    const body = Buffer.concat([first, second, FLUSH_PKT, Buffer.from('PACK…')]);
+    const parsed = parsePushCommands(body);
+    expect(parsed).toEqual({
+      commands: {
+        updates: [
+          { old: ZERO_ID, new: B, ref: 'refs/heads/phase-1-strategic' },
+          { old: A, new: B, ref: 'refs/heads/main' },
+        ],
+        capabilities: ['report-status', 'side-band-64k', 'agent=git/2.39'],
+      },
+      length: first.length + second.length + 4,
+    });
+  });
+
+  it('waits for more bytes while the commands are incomplete', () => {
+    expect(parsePushCommands(first.subarray(0, 30))).toBeNull();
+    expect(parsePushCommands(Buffer.concat([first, second]))).toBeNull();
+  });
+
+  it('skips shallow lines and refuses what is not a command', () => {
+    const shallow = pktLine(`shallow ${A}\n`);
+    const parsed = parsePushCommands(Buffer.concat([shallow, first, FLUSH_PKT]));
+    expect(parsed && 'commands' in parsed ? parsed.commands.updates.length : -1).toBe(1);
+    expect(parsePushCommands(Buffer.concat([pktLine('hello\n'), FLUSH_PKT]))).toEqual({
+      error: 'the push has a command that is not `<old> <new> <ref>`',
+    });
+    expect(parsePushCommands(Buffer.from('zzzz'))).toEqual({
+      error: 'the push does not start with ref-update commands',
+    });
+    expect(parsePushCommands(FLUSH_PKT)).toEqual({ error: 'the push names no refs' });
+  });
+
+  it('answers a refusal as a status report, in side band 1 when asked, with a message on band 2', () => {
+    const parsed = parsePushCommands(Buffer.concat([first, FLUSH_PKT]));
+    if (parsed === null || 'error' in parsed) throw new Error('not parsed');
+    const reasons = new Map([['refs/heads/phase-1-strategic', 'too big']]);
+    const banded = refusalReport(parsed.commands, reasons, { unpack: 'too big', message: 'hello' });
+    const status = Buffer.concat([
+      pktLine('unpack too big\n'),
+      pktLine('ng refs/heads/phase-1-strategic too big\n'),
+      FLUSH_PKT,
+    ]);
+    expect(banded).toEqual(
+      Buffer.concat([
+        pktLine('\u0002hello\n'),
+        pktLine(Buffer.concat([Buffer.from([1]), status])),
+        FLUSH_PKT,
+      ]),
+    );
+    const plain = refusalReport({ ...parsed.commands, capabilities: ['report-status'] }, reasons, {
+      unpack: 'too big',
+    });
+    expect(plain).toEqual(status);
+    expect(canReport(parsed.commands)).toBe(true);
+    expect(canReport({ ...parsed.commands, capabilities: ['side-band-64k'] })).toBe(false);
+  });
+});
