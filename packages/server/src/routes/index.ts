@@ -12,6 +12,7 @@ import { journalRoutes } from './journal.js';
 import { mcpRoutes } from './mcp.js';
 import { metricsRoutes, registerHttpMetrics } from './metrics.js';
 import { policyRoutes } from './policy.js';
+import { reviewRoutes } from './reviews.js';
 import { ruleRoutes } from './rules.js';
 import { runRoutes } from './runs.js';
 import { streamRoutes } from './streams.js';
@@ -37,6 +38,7 @@ export async function registerRoutes(
   await app.register(async (scoped) => ruleRoutes(scoped, ctx, services));
   await app.register(async (scoped) => policyRoutes(scoped, ctx, services));
   await app.register(async (scoped) => runRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => reviewRoutes(scoped, ctx, services));
   await app.register(async (scoped) => confidenceRoutes(scoped, ctx, services));
   await app.register(async (scoped) => streamRoutes(scoped, ctx, services));
   await app.register(async (scoped) => webhookRoutes(scoped, ctx, services));

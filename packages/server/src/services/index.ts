@@ -11,6 +11,7 @@ import type { UserService } from './people/users.js';
 import { createJournalService, type JournalService } from './journal/journal-service.js';
 import { createPolicyService, type PolicyService } from './policy/policy-service.js';
 import { createRuleService, type RuleService } from './policy/rule-service.js';
+import { createReviewService, type ReviewService } from './reviews/review-service.js';
 import { type ConfidenceService, createConfidenceService } from './runs/confidence-service.js';
 import { takeUnseenInterventions } from './runs/interventions.js';
 import { createRunService } from './runs/run-service.js';
@@ -34,6 +35,7 @@ export interface Services {
   rules: RuleService;
   gates: GateService;
   runs: RunService;
+  reviews: ReviewService;
   confidence: ConfidenceService;
   streams: StreamService;
   timeouts: TimeoutSweeper;
@@ -71,6 +73,7 @@ export async function createServices(ctx: AppContext): Promise<Services> {
     rules: createRuleService(ctx),
     gates,
     runs,
+    reviews: createReviewService(ctx),
     confidence,
     streams,
     timeouts,

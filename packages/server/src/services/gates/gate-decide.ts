@@ -20,6 +20,12 @@ import type { Principal } from '../../http/principal.js';
 import { type CommitTools, commit } from '../commit.js';
 import { assertWritten, retryLostUpdates } from '../lost-update.js';
 import { insertRememberedRule, type NewRule } from '../policy/rule-service.js';
+import {
+  type ApprovedMerge,
+  afterReviewDecision,
+  mergeBeforeApproval,
+  recordReviewDecision,
+} from '../reviews/review-decision.js';
 import type { BatchDecideItem, DecideInput, DecideResult } from '../types.js';
 import { announce, cleanText, type GateDeps, loadGate, withoutVersion } from './gate-common.js';
 import { invalidInput } from './gate-input.js';
@@ -187,6 +193,8 @@ interface DecideRequest {
   input: DecideInput;
   /** One click for many gates: only batch-eligible gates may be ended. */
   batch: boolean;
+  /** A phase review's squash merge, made before this decision's transaction. */
+  merge?: ApprovedMerge | null;
 }
 
 async function decideInCommit(
@@ -226,6 +234,7 @@ async function decideInCommit(
     return { gate: next, decision: null, rule: null };
   }
   const created = await recordEnd(deps, tools, next, { user, option: input.option, signature, rule });
+  await recordReviewDecision(tools, next, request.merge ?? null);
   return { gate: next, decision: next.decision, rule: created };
 }
 
@@ -233,13 +242,17 @@ async function decideInCommit(
  * Decides a gate: the first valid decision wins by a conditional update that also checks the
  * deadline; a lost race is retried (N-of-M votes) until the gate has ended.
  */
-export function decideGate(
+export async function decideGate(
   deps: GateDeps,
   principal: Principal,
   gateId: string,
   input: DecideInput,
 ): Promise<DecideResult> {
-  return decideWithRetry(deps, { user: decider(principal), gateId, input, batch: false });
+  const user = decider(principal);
+  const merge = await mergeBeforeApproval(deps.ctx, user, gateId, input.option);
+  const result = await decideWithRetry(deps, { user, gateId, input, batch: false, merge });
+  await afterReviewDecision(deps.ctx, merge);
+  return result;
 }
 
 function decideWithRetry(deps: GateDeps, request: DecideRequest): Promise<DecideResult> {

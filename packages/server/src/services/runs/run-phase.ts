@@ -12,12 +12,16 @@ import {
   resumeAfterFreeze,
   shouldFreeze,
 } from 'gatehouse-hitl-core';
-import type { GatesRepo } from 'gatehouse-hitl-store';
+import type { ReviewDocument, ReviewFeedback } from 'gatehouse-hitl-protocol';
+import type { GatesRepo, ReviewRecord } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/principal.js';
 import { type CommitTools, commit } from '../commit.js';
 import { withoutVersion } from '../gates/gate-common.js';
 import { retryLostUpdates } from '../lost-update.js';
+import { deleteReviewBranches } from '../reviews/review-merge.js';
+import { type PreparedBranch, prepareBranch, recordBranchReview } from '../reviews/review-open.js';
+import { viewOf } from '../reviews/review-records.js';
 import type { GateService } from '../types.js';
 import { announceRunStatus, cancelPendingGates } from './interventions.js';
 import {
@@ -36,6 +40,9 @@ export interface CheckpointInput {
   phase: number;
   type: PhaseType;
   jobComplete: boolean;
+  /** The phase branch pushed for review. */
+  branch?: string | undefined;
+  retrospective?: string | undefined;
 }
 
 /** Whether the run froze for a phase review, and the review gate when it did. */
@@ -43,6 +50,8 @@ export interface CheckpointResult {
   freeze: boolean;
   gate: Gate | null;
   run: RunView;
+  /** The review of the pushed branch, when the checkpoint named one. */
+  review?: ReviewDocument | null;
 }
 
 /** The run after `complete`, with the final review gate when its autonomy level asks for one. */
@@ -60,18 +69,25 @@ export interface ResumeView {
   feedback: string | null;
   /** Null when the review neither approved nor requested changes (rejected, timed out, cancelled). */
   plan: ResumePlan | null;
+  /** The comments to answer and where to push, when the phase was reviewed on its branch. */
+  review?: ReviewFeedback;
 }
 
 const PAGE = 500;
 
-function reviewContext(run: RunDocument, boundary: PhaseBoundary): Record<string, unknown> {
+function reviewContext(
+  run: RunDocument,
+  boundary: PhaseBoundary,
+  branch: PreparedBranch | null,
+): Record<string, unknown> {
   return {
     phase: boundary.phaseNumber,
     type: boundary.phaseType,
     jobComplete: boundary.jobCompleteCalled,
-    branch: phaseBranchName(boundary.phaseNumber, boundary.phaseType),
+    branch: branch?.branch ?? phaseBranchName(boundary.phaseNumber, boundary.phaseType),
     freezeContext: freezeContext(boundary),
     autonomy: run.autonomy,
+    ...(branch === null ? {} : { reviewId: branch.reviewId, head: branch.head }),
   };
 }
 
@@ -103,6 +119,7 @@ async function openReview(
   tools: CommitTools,
   run: RunDocument,
   boundary: PhaseBoundary,
+  branch: PreparedBranch | null = null,
 ): Promise<Gate> {
   const label = boundary.jobCompleteCalled
     ? `Final review of run ${run.id}`
@@ -113,54 +130,113 @@ async function openReview(
     agentId: run.agentId,
     requestedBy: `agent:${run.agentId}`,
     title: run.title ? `${label}: ${run.title}` : label,
-    context: reviewContext(run, boundary),
+    context: reviewContext(run, boundary, branch),
   });
+}
+
+function boundaryOfInput(input: CheckpointInput): PhaseBoundary {
+  return { phaseNumber: input.phase, phaseType: input.type, jobCompleteCalled: input.jobComplete };
+}
+
+/** Checks the run may checkpoint, then the branch (merging it at once when no approval is needed). */
+async function prepareCheckpointBranch(
+  ctx: AppContext,
+  principal: Principal,
+  runId: string,
+  input: CheckpointInput & { branch: string },
+): Promise<PreparedBranch> {
+  const boundary = boundaryOfInput(input);
+  const facts = await ctx.store.read(async (tx) => {
+    const { version: _version, ...run } = await loadRun(tx, runId);
+    assertOwnRun(principal, run);
+    assertLive(run);
+    const freeze = shouldFreeze({ autonomy: run.autonomy, ...boundary });
+    const pending = freeze ? await pendingReviewFor(tx, runId, boundary) : null;
+    if (pending === null) {
+      assertRunMayAct(runId, currentHold(run), 'checkpoint');
+      assertNextPhase(runId, await lastCheckpointOf(tx, run), input.phase);
+    }
+    const existing = await tx.findReview({ runId, ...input, jobComplete: input.jobComplete });
+    return { run, freeze, existing };
+  });
+  return prepareBranch(ctx, { ...facts, input });
 }
 
 /**
  * A phase boundary: freezes the run for a `phase_review` gate when its autonomy level says so,
- * else records the phase and lets the agent go on. A retry gets the same pending review.
+ * else records the phase and lets the agent go on. A retry gets the same pending review. With a
+ * branch it opens (or updates) the phase's review; merged at once when no approval is needed.
  */
-export function checkpointRun(
+export async function checkpointRun(
   ctx: AppContext,
   gates: GateService,
   principal: Principal,
   runId: string,
   input: CheckpointInput,
 ): Promise<CheckpointResult> {
-  return commit(ctx, async (tools) => {
-    const { tx } = tools;
-    const stored = await loadRun(tx, runId);
-    const agentId = assertOwnRun(principal, stored);
-    assertLive(stored);
-    const boundary = {
-      phaseNumber: input.phase,
-      phaseType: input.type,
-      jobCompleteCalled: input.jobComplete,
-    };
-    const freeze = shouldFreeze({ autonomy: stored.autonomy, ...boundary });
-    const existing = freeze ? await pendingReviewFor(tx, runId, boundary) : null;
-    if (existing !== null) return { freeze: true, gate: existing, run: runView(stored) };
-    assertRunMayAct(runId, currentHold(stored), 'checkpoint');
-    assertNextPhase(runId, await lastCheckpointOf(tx, stored), input.phase);
-    const gate = freeze ? await openReview(gates, tools, stored, boundary) : null;
-    const run = await changeRun(tx, runId, (current) => ({
-      ...current,
-      phaseNumber: input.phase,
-      phaseType: input.type,
-      lastCheckpoint: {
-        phase: input.phase,
-        type: input.type,
-        jobComplete: input.jobComplete,
-        gateId: gate?.id ?? null,
-      },
-      ...(gate !== null && input.jobComplete ? { finalReviewGateId: gate.id } : {}),
-    }));
-    const data = { ...boundary, freeze, gateId: gate?.id ?? null, autonomy: stored.autonomy };
-    await tools.audit({ kind: 'run.checkpoint', actor: `agent:${agentId}`, subject: runId, data });
-    await tools.emit({ type: 'run.phase', runId, agentId, gateId: gate?.id ?? null, data });
-    return { freeze, gate, run: runView(run) };
-  });
+  const { branch } = input;
+  const prepared =
+    branch === undefined ? null : await prepareCheckpointBranch(ctx, principal, runId, { ...input, branch });
+  const { result, review } = await commit(ctx, (tools) =>
+    checkpointInCommit(tools, gates, principal, runId, input, prepared),
+  );
+  if (review === null) return result;
+  if (review.status === 'merged') await deleteReviewBranches(ctx, review);
+  return { ...result, review: await viewOf(ctx, review, result.gate) };
+}
+
+async function checkpointInCommit(
+  tools: CommitTools,
+  gates: GateService,
+  principal: Principal,
+  runId: string,
+  input: CheckpointInput,
+  prepared: PreparedBranch | null,
+): Promise<{ result: CheckpointResult; review: ReviewRecord | null }> {
+  const { tx } = tools;
+  const stored = await loadRun(tx, runId);
+  const agentId = assertOwnRun(principal, stored);
+  assertLive(stored);
+  const boundary = boundaryOfInput(input);
+  const freeze = shouldFreeze({ autonomy: stored.autonomy, ...boundary });
+  const existing = freeze ? await pendingReviewFor(tx, runId, boundary) : null;
+  if (existing !== null) {
+    const review = prepared === null ? null : await tx.getReview(prepared.reviewId);
+    return { result: { freeze: true, gate: existing, run: runView(stored) }, review };
+  }
+  assertRunMayAct(runId, currentHold(stored), 'checkpoint');
+  assertNextPhase(runId, await lastCheckpointOf(tx, stored), input.phase);
+  const gate = freeze ? await openReview(gates, tools, stored, boundary, prepared) : null;
+  const run = await changeRun(tx, runId, (current) => ({
+    ...current,
+    phaseNumber: input.phase,
+    phaseType: input.type,
+    lastCheckpoint: {
+      phase: input.phase,
+      type: input.type,
+      jobComplete: input.jobComplete,
+      gateId: gate?.id ?? null,
+    },
+    ...(gate !== null && input.jobComplete ? { finalReviewGateId: gate.id } : {}),
+  }));
+  const data = {
+    ...boundary,
+    freeze,
+    gateId: gate?.id ?? null,
+    autonomy: stored.autonomy,
+    ...(prepared === null ? {} : { branch: prepared.branch, reviewId: prepared.reviewId }),
+  };
+  await tools.audit({ kind: 'run.checkpoint', actor: `agent:${agentId}`, subject: runId, data });
+  await tools.emit({ type: 'run.phase', runId, agentId, gateId: gate?.id ?? null, data });
+  const review =
+    prepared === null
+      ? null
+      : await recordBranchReview(tools, prepared, {
+          run: stored,
+          input: { ...input, branch: prepared.branch },
+          gate,
+        });
+  return { result: { freeze, gate, run: runView(run) }, review };
 }
 
 /** A paused run is held (RUN_HELD); a stopped or finished one is not active. */

@@ -12,6 +12,7 @@ import type { AppContext } from '../../context.js';
 import { actorOf, type Principal } from '../../http/principal.js';
 import { commit } from '../commit.js';
 import { invalidInput } from '../gates/gate-input.js';
+import { withReviewFeedback } from '../reviews/review-service.js';
 import type { GateService, RunDetail, RunService } from '../types.js';
 import {
   announceRunStatus,
@@ -137,12 +138,16 @@ function listFilter(principal: Principal, filter: RunFilter): RunFilter {
 }
 
 async function readRun(ctx: AppContext, principal: Principal, runId: string): Promise<RunDetail> {
-  return ctx.store.read(async (tx) => {
+  const { detail, review } = await ctx.store.read(async (tx) => {
     const { version: _version, ...run } = await loadRun(tx, runId);
     assertCanReadRun(principal, run);
-    const review = await lastDecidedReview(tx, runId);
-    return { run: runView(run), resume: review === null ? null : resumeOf(review) };
+    const decided = await lastDecidedReview(tx, runId);
+    return {
+      detail: { run: runView(run), resume: decided === null ? null : resumeOf(decided) },
+      review: decided,
+    };
   });
+  return withReviewFeedback(ctx, detail, review);
 }
 
 /** Creates the run service: runs, phase checkpoints, completion and interventions. */

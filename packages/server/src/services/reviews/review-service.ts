@@ -1,0 +1,172 @@
+import { type Gate, type PhaseReviewAnswer, phaseBranchName, resumeAfterFreeze } from 'gatehouse-hitl-core';
+import type {
+  FileContent,
+  FileDiff,
+  ReviewComment,
+  ReviewDocument,
+  ReviewFeedback,
+  ReviewFile,
+  ReviewVerdictDocument,
+} from 'gatehouse-hitl-protocol';
+import type { ReviewRecord } from 'gatehouse-hitl-store';
+import type { AppContext } from '../../context.js';
+import type { Principal } from '../../http/principal.js';
+import type { ResumeView } from '../runs/run-phase.js';
+import { assertCanReadRun, loadRun } from '../runs/run-records.js';
+import { addComment, type CommentInput, commentViews, putVerdict, resolveThread } from './review-comments.js';
+import { editFile, reviewDiff, reviewFile, reviewFiles } from './review-files.js';
+import { effectiveStatus, liveHead, loadReview, repoOf, viewOf } from './review-records.js';
+
+/** Reviews (pull requests of phase branches): reading, comments, verdicts and edits. */
+export interface ReviewService {
+  list(principal: Principal, runId: string): Promise<ReviewDocument[]>;
+  get(
+    principal: Principal,
+    reviewId: string,
+  ): Promise<{ review: ReviewDocument; verdicts: ReviewVerdictDocument[] }>;
+  files(principal: Principal, reviewId: string): Promise<{ base: string; head: string; files: ReviewFile[] }>;
+  diff(
+    principal: Principal,
+    reviewId: string,
+    path: string,
+  ): Promise<{ base: string; head: string; diff: FileDiff }>;
+  file(
+    principal: Principal,
+    input: { reviewId: string; path: string; side: 'head' | 'base' },
+  ): Promise<FileContent>;
+  edit(
+    principal: Principal,
+    input: {
+      reviewId: string;
+      path: string;
+      text: string;
+      message?: string | undefined;
+      expectedHead: string;
+    },
+  ): Promise<{ commit: string; review: ReviewDocument }>;
+  comments(principal: Principal, reviewId: string): Promise<ReviewComment[]>;
+  comment(principal: Principal, reviewId: string, input: CommentInput): Promise<ReviewComment>;
+  resolve(
+    principal: Principal,
+    input: { reviewId: string; commentId: string; resolved: boolean },
+  ): Promise<ReviewComment>;
+  verdict(
+    principal: Principal,
+    reviewId: string,
+    input: { path?: string | undefined; verdict: 'approve' | 'request_changes' },
+  ): Promise<ReviewVerdictDocument[]>;
+  /** The branch people may push to (the one under review), or null when no review of the run is open. */
+  openBranch(runId: string): Promise<string | null>;
+  /** The id of the run's review under way (open or changes requested), or null; the run must be readable. */
+  openReviewId(principal: Principal, runId: string): Promise<string | null>;
+  /** What a resumed agent reads after its review asked for changes; null for any other review. */
+  feedback(reviewId: string): Promise<ReviewFeedback | null>;
+}
+
+async function gatesOf(ctx: AppContext, reviews: readonly ReviewRecord[]): Promise<Map<string, Gate>> {
+  const ids = reviews.flatMap((review) => (review.gateId === null ? [] : [review.gateId]));
+  const gates = await ctx.store.read((tx) => Promise.all(ids.map((id) => tx.getGate(id))));
+  return new Map(gates.flatMap((gate) => (gate === null ? [] : [[gate.id, gate] as const])));
+}
+
+/** Where the agent answers: the next `-rev-M` branch when it re-enters the phase, else the next phase's branch. */
+export function nextBranchOf(review: ReviewRecord, feedback: string): string {
+  const boundary = {
+    phaseNumber: review.phase,
+    phaseType: review.type,
+    jobCompleteCalled: review.jobComplete,
+  };
+  const answer: PhaseReviewAnswer = { feedback: feedback.trim() === '' ? 'changes requested' : feedback };
+  const plan = resumeAfterFreeze(boundary, answer);
+  return plan.phaseNumber === review.phase && plan.phaseType === review.type
+    ? phaseBranchName(review.phase, review.type, review.revision + 1)
+    : phaseBranchName(plan.phaseNumber, plan.phaseType);
+}
+
+/** The run's latest review still under way: open, or waiting for the agent's changes. */
+async function reviewUnderWay(ctx: AppContext, runId: string): Promise<ReviewRecord | null> {
+  const reviews = await ctx.store.read((tx) => tx.listReviews(runId));
+  const gates = await gatesOf(ctx, reviews);
+  const open = reviews.filter((review) => {
+    const status = effectiveStatus(review, gates.get(review.gateId ?? '') ?? null);
+    return status === 'open' || status === 'changes_requested';
+  });
+  return open.at(-1) ?? null;
+}
+
+async function readFeedback(ctx: AppContext, reviewId: string): Promise<ReviewFeedback | null> {
+  const found = await ctx.store.read(async (tx) => {
+    const review = await tx.getReview(reviewId);
+    if (review === null || review.status !== 'changes_requested') return null;
+    const gate = review.gateId === null ? null : await tx.getGate(review.gateId);
+    return { review, gate, comments: await tx.listReviewComments(reviewId) };
+  });
+  if (found === null) return null;
+  const { review, gate, comments } = found;
+  const head = await liveHead(await repoOf(ctx, review.runId), review);
+  return {
+    reviewId: review.id,
+    branch: review.branch,
+    nextBranch: nextBranchOf(review, gate?.decision?.feedback ?? ''),
+    headCommit: head,
+    comments: await commentViews(ctx, review, comments),
+  };
+}
+
+/** A run's resume step with its review's feedback when that review asked for changes on a branch. */
+export async function withReviewFeedback<D extends { resume: ResumeView | null }>(
+  ctx: AppContext,
+  detail: D,
+  gate: Gate | null,
+): Promise<D> {
+  const reviewId = gate?.context.reviewId;
+  if (detail.resume === null || typeof reviewId !== 'string') return detail;
+  const review = await readFeedback(ctx, reviewId);
+  return review === null ? detail : { ...detail, resume: { ...detail.resume, review } };
+}
+
+/** Creates the review service. */
+export function createReviewService(ctx: AppContext): ReviewService {
+  return {
+    async list(principal, runId) {
+      const reviews = await ctx.store.read(async (tx) => {
+        const run = await loadRun(tx, runId);
+        assertCanReadRun(principal, run);
+        return tx.listReviews(runId);
+      });
+      const gates = await gatesOf(ctx, reviews);
+      return Promise.all(
+        reviews.map((review) => viewOf(ctx, review, gates.get(review.gateId ?? '') ?? null)),
+      );
+    },
+    async get(principal, reviewId) {
+      const { review, gate, verdicts } = await ctx.store.read(async (tx) => {
+        const stored = await loadReview(tx, principal, reviewId);
+        const found = stored.gateId === null ? null : await tx.getGate(stored.gateId);
+        return { review: stored, gate: found, verdicts: await tx.listReviewVerdicts(reviewId) };
+      });
+      return { review: await viewOf(ctx, review, gate), verdicts };
+    },
+    files: (principal, reviewId) => reviewFiles(ctx, principal, reviewId),
+    diff: (principal, reviewId, path) => reviewDiff(ctx, principal, reviewId, path),
+    file: (principal, input) => reviewFile(ctx, principal, input),
+    edit: (principal, input) => editFile(ctx, principal, input),
+    async comments(principal, reviewId) {
+      const { review, comments } = await ctx.store.read(async (tx) => ({
+        review: await loadReview(tx, principal, reviewId),
+        comments: await tx.listReviewComments(reviewId),
+      }));
+      return commentViews(ctx, review, comments);
+    },
+    comment: (principal, reviewId, input) => addComment(ctx, principal, reviewId, input),
+    resolve: (principal, input) => resolveThread(ctx, principal, input),
+    verdict: (principal, reviewId, input) => putVerdict(ctx, principal, reviewId, input),
+    openBranch: async (runId) => (await reviewUnderWay(ctx, runId))?.branch ?? null,
+    async openReviewId(principal, runId) {
+      const run = await ctx.store.read((tx) => loadRun(tx, runId));
+      assertCanReadRun(principal, run);
+      return (await reviewUnderWay(ctx, runId))?.id ?? null;
+    },
+    feedback: (reviewId) => readFeedback(ctx, reviewId),
+  };
+}
