@@ -160,7 +160,7 @@ export class Workspace {
     if (parsePhaseBranch(branch) === null) {
       throw new TypeError(`the current branch ${branch} is not a phase branch: call startPhaseBranch first`);
     }
-    await this.#git(['push', '--quiet', '--porcelain', 'origin', `HEAD:refs/heads/${branch}`]);
+    await this.#git(['push', '--quiet', 'origin', `HEAD:refs/heads/${branch}`]);
     const commit = (await this.#git(['rev-parse', 'HEAD'])).stdout.trim();
     return { branch, commit };
   }
