@@ -1,4 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -18,6 +20,45 @@ import {
 const PLAN_1 = '# Plan\nStep one: read the data\nStep two: clean it\nStep three: report\n';
 const PLAN_2 =
   '# Plan\nStep one: read the data from data/input.csv\nStep two: clean it (drop empty rows)\nStep three: report\n';
+
+/** A local OpenAI-compatible `/v1/embeddings` stand-in: a bag of hashed words per text. */
+async function startEmbeddings(): Promise<{ url: string; close(): Promise<void> }> {
+  const vector = (text: string) => {
+    const out = new Array<number>(32).fill(0);
+    for (const word of text.toLowerCase().match(/[a-z]{3,}/g) ?? []) {
+      const slot = [...word].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) % 32, 7);
+      out[slot] = (out[slot] ?? 0) + 1;
+    }
+    return out;
+  };
+  const server: Server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => {
+      body += chunk.toString('utf8');
+    });
+    request.on('end', () => {
+      const { input } = JSON.parse(body) as { input: string[] };
+      const data = input.map((text, index) => ({ index, embedding: vector(text) }));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Calls a search tool until the freeze's index answers with hits (it is built in the background). */
+async function searchUntilFound(client: Client, name: string, query: string): Promise<Json> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const answer = await ok(client, name, { query });
+    if (answer.items.length > 0) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${name} found nothing for ${query}`);
+}
 
 /** An MCP client connected in memory to a Gatehouse MCP server built with `options`. */
 async function mcpClient(options: Parameters<typeof createGatehouseMcpServer>[0]): Promise<Client> {
@@ -42,9 +83,11 @@ describe('a review through the review session’s MCP tools', () => {
   let ws: Workspace;
   let agentTools: Client;
   let person: Client;
+  let embeddings: { url: string; close(): Promise<void> };
 
   beforeAll(async () => {
-    server = await startLiveServer();
+    embeddings = await startEmbeddings();
+    server = await startLiveServer({ embeddings: { url: embeddings.url, model: 'stand-in', apiKey: null } });
     dir = mkdtempSync(join(tmpdir(), 'gatehouse-review-mcp-'));
     runId = await createRun(server, { title: 'review flow', autonomy: 'guided' });
     agent = new Gatehouse({ url: server.url, token: server.test.tokens.agent });
@@ -58,6 +101,7 @@ describe('a review through the review session’s MCP tools', () => {
     await agentTools?.close();
     await person?.close();
     await server?.close();
+    await embeddings?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -105,6 +149,13 @@ describe('a review through the review session’s MCP tools', () => {
     expect(textOf(diff)).toContain('    3 +Step two: clean it');
     const file = await ok(person, 'read_workspace_file', { path: 'plan.md' });
     expect(file.file.text).toBe(PLAN_1);
+
+    const text = await searchUntilFound(person, 'search_workspace', 'clean');
+    expect(text.mode).toBe('text');
+    expect(text.items[0]).toMatchObject({ path: 'plan.md', source: 'file' });
+    const meaning = await searchUntilFound(person, 'vector_search', 'read the data');
+    expect(meaning.mode).toBe('semantic');
+    expect(meaning.items.map((hit: Json) => hit.path)).toContain('plan.md');
 
     const first = await ok(person, 'add_review_comment', { path: 'plan.md', line: 2, body: 'Which data?' });
     await ok(person, 'add_review_comment', { path: 'plan.md', line: 3, body: 'Clean how?' });
