@@ -209,6 +209,48 @@ describe('git smart HTTP', () => {
     expect(await gitText(serverRepo(runId), ['branch', '--list'])).toBe('* main');
   });
 
+  it('lets a developer push the branch under review, and only that one, once a review is open', async () => {
+    const runId = await newRun();
+    const agentWork = await cloneWithCommit(runId, 'phase-1-strategic');
+    await mustGit(['push', '--quiet', 'origin', 'phase-1-strategic'], {
+      cwd: agentWork,
+      token: server.test.tokens.agent,
+    });
+    const checkpoint = await server.test.app.inject({
+      method: 'POST',
+      url: `/v1/runs/${runId}/checkpoint`,
+      headers: bearer(server.test.tokens.agent),
+      payload: { phase: 1, type: 'strategic', branch: 'phase-1-strategic' },
+    });
+    const review = (checkpoint.json() as { review: { id: string; status: string } }).review;
+    expect(review.status).toBe('open');
+    const summary = await server.test.app.inject({
+      method: 'GET',
+      url: `/v1/runs/${runId}/workspace`,
+      headers: bearer(server.test.tokens.viewer),
+    });
+    expect((summary.json() as { openReviewId: string }).openReviewId).toBe(review.id);
+
+    const token = server.test.tokens.developer;
+    const dir = tempDir();
+    dirs.push(dir);
+    await mustGit(['clone', '--quiet', '--branch', 'phase-1-strategic', urlOf(runId), 'w'], {
+      cwd: dir.path,
+      token,
+    });
+    const work = join(dir.path, 'w');
+    writeFileSync(join(work, 'notes.md'), '# edited by a person\n');
+    await mustGit(['commit', '--quiet', '-am', 'a person’s edit'], { cwd: work });
+    await mustGit(['push', '--quiet', 'origin', 'phase-1-strategic'], { cwd: work, token });
+    const head = await mustGit(['rev-parse', 'HEAD'], { cwd: work });
+    expect(await gitText(serverRepo(runId), ['rev-parse', 'refs/heads/phase-1-strategic'])).toBe(head);
+    const audit = await server.test.services.audit.query({ subject: runId, kind: 'workspace.pushed' });
+    expect(audit.items.map((event) => event.actor)).toContain(`user:${server.test.ids.developerId}`);
+
+    const other = await runGit(['push', 'origin', 'HEAD:phase-1-tactical'], { cwd: work, token });
+    expect(other.stderr).toContain('(people may push only the branch under review (phase-1-strategic))');
+  });
+
   it('refuses pushes to a stopped run', async () => {
     const runId = await newRun();
     const work = await cloneWithCommit(runId, 'phase-1-strategic');

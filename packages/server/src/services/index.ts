@@ -3,23 +3,27 @@ import type { AppContext } from '../context.js';
 import { type AuditService, createAuditService } from './audit/audit-service.js';
 import { createGateService } from './gates/gate-service.js';
 import { createTimeoutSweeper, type TimeoutSweeper } from './gates/timeout-sweeper.js';
+import { createJournalService, type JournalService } from './journal/journal-service.js';
 import { createMetricsService, type MetricsService } from './metrics/metrics.js';
 import { createAdminServices } from './people/admin-service.js';
 import type { AgentService } from './people/agents.js';
 import type { SessionService } from './people/sessions.js';
 import type { UserService } from './people/users.js';
-import { createJournalService, type JournalService } from './journal/journal-service.js';
 import { createPolicyService, type PolicyService } from './policy/policy-service.js';
 import { createRuleService, type RuleService } from './policy/rule-service.js';
 import { createReviewService, type ReviewService } from './reviews/review-service.js';
 import { type ConfidenceService, createConfidenceService } from './runs/confidence-service.js';
 import { takeUnseenInterventions } from './runs/interventions.js';
 import { createRunService } from './runs/run-service.js';
-import { createStreamService, type StreamService } from './streams/stream-service.js';
 import { createSearchService, type SearchService } from './search/search-service.js';
+import { createStreamService, type StreamService } from './streams/stream-service.js';
 import type { GateService, RunService } from './types.js';
 import { createWebhookService, type WebhookService } from './webhook-service.js';
-import { createWorkspaceService, NO_REVIEWS, type WorkspaceService } from './workspace/workspace-service.js';
+import {
+  createWorkspaceService,
+  reviewsForWorkspace,
+  type WorkspaceService,
+} from './workspace/workspace-service.js';
 
 /**
  * Every service of the server, created once per app. Each area owns its own factory;
@@ -40,10 +44,10 @@ export interface Services {
   streams: StreamService;
   timeouts: TimeoutSweeper;
   webhooks: WebhookService;
-  workspace: WorkspaceService;
-  /** Runs once the app is ready: loads the policy, starts the timeout sweeper, the webhook worker and the audit checkpoints. */
   journal: JournalService;
   search: SearchService;
+  workspace: WorkspaceService;
+  /** Runs once the app is ready: loads the policy, starts the timeout sweeper, the webhook worker and the audit checkpoints. */
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -64,9 +68,9 @@ export async function createServices(ctx: AppContext): Promise<Services> {
   const streams = createStreamService(ctx);
   const timeouts = createTimeoutSweeper(ctx);
   const webhooks = createWebhookService(ctx);
+  const search = createSearchService(ctx);
   return {
     ...admin,
-  const search = createSearchService(ctx);
     audit,
     metrics,
     policies,
@@ -78,25 +82,25 @@ export async function createServices(ctx: AppContext): Promise<Services> {
     streams,
     timeouts,
     webhooks,
-    workspace: createWorkspaceService(ctx, NO_REVIEWS),
-    async start() {
-      await policies.start();
     journal: createJournalService(ctx),
     search,
+    workspace: createWorkspaceService(ctx, reviewsForWorkspace(createReviewService(ctx))),
+    async start() {
+      await policies.start();
       timeouts.start();
       webhooks.start();
       audit.checkpoints.start();
+      search.start();
     },
     async close() {
       streams.close();
-      search.start();
       await timeouts.stop();
       await audit.checkpoints.stop();
       await webhooks.close();
+      await search.close();
       gates.close();
       metrics.close();
       await policies.close();
-      await search.close();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import type { ReviewService } from '../reviews/review-service.js';
 import { createGitHosting, type GitHosting, type GitHostingDeps } from './git-hosting.js';
 import { createWorkspaceBrowse, type WorkspaceBrowse, type WorkspaceBrowseDeps } from './workspace-browse.js';
 
@@ -15,6 +16,19 @@ export const NO_REVIEWS: WorkspaceDeps = {
   openBranch: async () => null,
   openReviewId: async () => null,
 };
+
+/** The workspace's view of the reviews: the branch under review, and the review still waiting on people or the agent. */
+export function reviewsForWorkspace(reviews: Pick<ReviewService, 'list' | 'openBranch'>): WorkspaceDeps {
+  return {
+    openBranch: (runId) => reviews.openBranch(runId),
+    async openReviewId(principal, runId) {
+      const open = (await reviews.list(principal, runId)).filter(
+        (review) => review.status === 'open' || review.status === 'changes_requested',
+      );
+      return open.at(-1)?.id ?? null;
+    },
+  };
+}
 
 export function createWorkspaceService(ctx: AppContext, deps: WorkspaceDeps): WorkspaceService {
   return { ...createWorkspaceBrowse(ctx, deps), git: createGitHosting(ctx, deps) };
