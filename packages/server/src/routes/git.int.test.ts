@@ -10,13 +10,18 @@ import { gitText } from '../workspace/git.js';
 import { ensureRepo, repoPathOf, reposDirOf } from '../workspace/repos.js';
 
 const PUSH_LIMIT = 256 * 1024;
+/** Far below a push: git bodies stream past the JSON body limit. */
+const BODY_LIMIT = 16 * 1024;
 
 describe('git smart HTTP', () => {
   let server: ListeningApp<{ now(): number }>;
   const dirs: Array<{ remove(): void }> = [];
 
   beforeAll(async () => {
-    server = await startListeningApp({ dialect: 'sqlite', config: { gitPushLimitBytes: PUSH_LIMIT } });
+    server = await startListeningApp({
+      dialect: 'sqlite',
+      config: { gitPushLimitBytes: PUSH_LIMIT, bodyLimit: BODY_LIMIT },
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -177,6 +182,10 @@ describe('git smart HTTP', () => {
 
     const wrong = await runGit(['clone', urlOf(runId), 'b'], { cwd: dir.path, token: 'gha_not_a_token' });
     expect(wrong.code).not.toBe(0);
+    const refused = await fetch(`${urlOf(runId)}/info/refs?service=git-upload-pack`, {
+      headers: bearer('gha_not_a_token'),
+    });
+    expect(refused.status).toBe(401);
 
     const basic = `Basic ${Buffer.from(`anyone:${server.test.tokens.viewer}`).toString('base64')}`;
     await mustGit(['clone', '--quiet', urlOf(runId), 'c'], { cwd: dir.path, authorization: basic });
@@ -267,6 +276,20 @@ describe('git smart HTTP', () => {
     });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('remote: the run is stopped and takes no more pushes (RUN_STOPPED)');
+  });
+
+  it('takes a push larger than the API’s JSON body limit but within the push limit', async () => {
+    const runId = await newRun();
+    const work = await cloneWithCommit(runId, 'phase-1-strategic');
+    writeFileSync(join(work, 'noise.bin'), randomBytes(BODY_LIMIT * 4));
+    await mustGit(['add', 'noise.bin'], { cwd: work });
+    await mustGit(['commit', '--quiet', '-m', 'medium'], { cwd: work });
+    await mustGit(['push', '--quiet', 'origin', 'phase-1-strategic'], {
+      cwd: work,
+      token: server.test.tokens.agent,
+    });
+    const head = await mustGit(['rev-parse', 'HEAD'], { cwd: work });
+    expect(await gitText(serverRepo(runId), ['rev-parse', 'refs/heads/phase-1-strategic'])).toBe(head);
   });
 
   it('refuses a push past the size limit with a clear message, keeping nothing', async () => {
