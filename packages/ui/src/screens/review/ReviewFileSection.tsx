@@ -164,7 +164,7 @@ export const ReviewFileSection = memo(function ReviewFileSection(props: ReviewFi
                 onClick={() => setCommenting(true)}
                 aria-label={`Comment on ${file.path}`}
               >
-                Comment on the file
+                Comment
               </button>
             )}
           </div>

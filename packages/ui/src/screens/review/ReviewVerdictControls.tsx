@@ -58,7 +58,7 @@ export function ReviewVerdictControls({
             disabled={busy}
             onClick={() => void give('approve')}
           >
-            {mine === 'approve' ? '✓ Approved' : 'Approve'}
+            Approve
           </button>
           <button
             type="button"
@@ -67,7 +67,7 @@ export function ReviewVerdictControls({
             disabled={busy}
             onClick={() => void give('request_changes')}
           >
-            {mine === 'request_changes' ? '✗ Changes requested' : 'Needs changes'}
+            Request changes
           </button>
         </fieldset>
       ) : (
