@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Gatehouse, type Workspace } from 'gatehouse-hitl-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,11 +12,13 @@ import { createGatehouseMcpServer } from './server.js';
 import {
   callTool,
   createRun,
+  GATEHOUSE_BIN,
   type Json,
   type LiveServer,
   startLiveServer,
   textOf,
 } from './testing/harness.js';
+import { REVIEW_TOOLS } from './tools-review.js';
 
 const PLAN_1 = '# Plan\nStep one: read the data\nStep two: clean it\nStep three: report\n';
 const PLAN_2 =
@@ -244,4 +247,35 @@ describe('a review through the review session’s MCP tools', () => {
     expect(textOf(refused)).toContain(`review ${reviewId} belongs to another run`);
     await foreign.close();
   });
+
+  it('serves the same session over stdio with `gatehouse review mcp --run`', async () => {
+    const config = mkdtempSync(join(tmpdir(), 'gatehouse-review-stdio-'));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        GATEHOUSE_BIN,
+        'review',
+        'mcp',
+        '--run',
+        runId,
+        '--url',
+        server.url,
+        '--token',
+        server.test.tokens.developer,
+      ],
+      env: { ...getDefaultEnvironment(), XDG_CONFIG_HOME: config },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'review-stdio-test', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual([...REVIEW_TOOLS].sort());
+      const job = await ok(client, 'get_run');
+      expect(job.run.id).toBe(runId);
+    } finally {
+      await client.close();
+      rmSync(config, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
