@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   reviewCommentBodySchema,
@@ -21,8 +21,16 @@ import {
   runReviewsParamsSchema,
 } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
-import { requireAuthenticated } from '../http/principal.js';
+import { requireAuthenticated, requireUser } from '../http/principal.js';
 import type { Services } from '../services/index.js';
+
+// Who may write is checked before the request is validated, so a refusal never depends on the input.
+const developer = async (request: FastifyRequest) => {
+  requireUser(request, 'developer');
+};
+const developerOrAgent = async (request: FastifyRequest) => {
+  if (requireAuthenticated(request).kind === 'user') requireUser(request, 'developer');
+};
 
 /** Reviews of phase branches: files, diffs, comments, verdicts and edits in the browser. */
 export async function reviewRoutes(
@@ -87,6 +95,7 @@ export async function reviewRoutes(
   app.put(
     '/v1/reviews/:id/file',
     {
+      preValidation: developer,
       schema: {
         tags,
         params: reviewParamsSchema,
@@ -107,6 +116,7 @@ export async function reviewRoutes(
   app.post(
     '/v1/reviews/:id/comments',
     {
+      preValidation: developerOrAgent,
       schema: {
         tags,
         params: reviewParamsSchema,
@@ -123,6 +133,7 @@ export async function reviewRoutes(
   app.post(
     '/v1/reviews/:id/comments/:commentId/resolve',
     {
+      preValidation: developerOrAgent,
       schema: {
         tags,
         params: reviewCommentParamsSchema,
@@ -142,6 +153,7 @@ export async function reviewRoutes(
   app.post(
     '/v1/reviews/:id/verdicts',
     {
+      preValidation: developer,
       schema: {
         tags,
         params: reviewParamsSchema,

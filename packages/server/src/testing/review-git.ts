@@ -9,7 +9,7 @@ export interface TestClone {
   /** Runs git in the work tree and returns its output, trimmed. */
   git(...args: string[]): string;
   /** Writes files, commits them on the current branch and returns the new head. */
-  commit(files: Record<string, string>, message: string): string;
+  commit(files: Record<string, string | Uint8Array>, message: string): string;
   push(branch: string): void;
   remove(): void;
 }
