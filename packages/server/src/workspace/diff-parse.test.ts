@@ -171,10 +171,32 @@ describe('parseRawNumstat', () => {
       ].join('\0'),
     );
     expect(parseRawNumstat(output)).toEqual([
-      { path: 'bin', oldPath: null, status: 'added', added: 0, removed: 0, binary: true },
-      { path: 'x', oldPath: null, status: 'modified', added: 1, removed: 2, binary: false },
-      { path: 'é t.txt', oldPath: ':odd "name"', status: 'renamed', added: 3, removed: 0, binary: false },
+      {
+        file: { path: 'bin', oldPath: null, status: 'added', added: 0, removed: 0, binary: true },
+        oldId: '0000',
+        newId: '1111',
+      },
+      {
+        file: { path: 'x', oldPath: null, status: 'modified', added: 1, removed: 2, binary: false },
+        oldId: '2222',
+        newId: '3333',
+      },
+      {
+        file: {
+          path: 'é t.txt',
+          oldPath: ':odd "name"',
+          status: 'renamed',
+          added: 3,
+          removed: 0,
+          binary: false,
+        },
+        oldId: '4444',
+        newId: '4444',
+      },
     ]);
+    expect(
+      parseRawNumstat(output.subarray(0, output.indexOf('-\t-')), false).map(({ file }) => file.added),
+    ).toEqual([0, 0, 0]);
   });
 });
 

@@ -1,10 +1,10 @@
+import { isUtf8 } from 'node:buffer';
 import type { DiffHunk, DiffLine, FileDiff, ReviewFile } from 'gatehouse-hitl-protocol';
 
 type FileStatus = FileDiff['status'];
 
 const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 const ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Parses `git diff` output (one or many files) into files and hunks with old and new line numbers. */
 export function parseUnifiedDiff(patch: string): FileDiff[] {
@@ -24,12 +24,8 @@ export function parsePatchBuffer(patch: Buffer, cut = false): FileDiff[] {
   const files = splitBufferSections(bytes).map((section) => {
     const body = section.indexOf('\n@@ ');
     if (body < 0) return parseSection(section.toString('utf8'), true);
-    try {
-      utf8.decode(section.subarray(body));
-      return parseSection(section.toString('utf8'), true);
-    } catch {
-      return parseSection(section.subarray(0, body + 1).toString('utf8'), false);
-    }
+    if (isUtf8(section.subarray(body))) return parseSection(section.toString('utf8'), true);
+    return parseSection(section.subarray(0, body + 1).toString('utf8'), false);
   });
   const last = files.at(-1);
   if (cut && last) last.truncated = true;
@@ -240,37 +236,46 @@ const RAW_STATUS: Record<string, ReviewFile['status']> = {
   C: 'added',
 };
 
+/** A changed file as `git diff-tree --raw` names it, with the blob ids of both sides (zeros when absent). */
+export interface RawChange {
+  file: ReviewFile;
+  oldId: string;
+  newId: string;
+}
+
 /**
  * Parses `git diff-tree -r -z -M --raw [--numstat]`: every raw record, then (with `counts`) every
  * numstat record, in the same order. Names are taken as bytes between NULs, so any character in a path is safe.
  */
-export function parseRawNumstat(output: Buffer, counts = true): ReviewFile[] {
+export function parseRawNumstat(output: Buffer, counts = true): RawChange[] {
   const tokens = output.toString('utf8').split('\0');
   if (tokens.at(-1) === '') tokens.pop();
-  const files: ReviewFile[] = [];
+  const changes: RawChange[] = [];
   let index = 0;
   while (index < tokens.length && (tokens[index] as string).startsWith(':')) {
-    const letter = (tokens[index] as string).split(' ')[4]?.[0] ?? 'M';
+    const [, , oldId = '', newId = '', code = 'M'] = (tokens[index] as string).split(' ');
+    const letter = code[0] ?? 'M';
     const twoNames = letter === 'R' || letter === 'C';
     const first = tokens[index + 1] as string;
     const second = twoNames ? (tokens[index + 2] as string) : first;
-    files.push({
+    const file: ReviewFile = {
       path: second,
       oldPath: letter === 'R' ? first : null,
       status: RAW_STATUS[letter] ?? 'modified',
       added: 0,
       removed: 0,
       binary: false,
-    });
+    };
+    changes.push({ file, oldId, newId });
     index += twoNames ? 3 : 2;
   }
-  if (!counts) return files;
-  for (const file of files) {
+  if (!counts) return changes;
+  for (const { file } of changes) {
     const [added, removed, name] = (tokens[index] ?? '').split('\t');
     index += name === '' ? 3 : 1;
     file.binary = added === '-' && removed === '-';
     file.added = file.binary ? 0 : Number(added) || 0;
     file.removed = file.binary ? 0 : Number(removed) || 0;
   }
-  return files;
+  return changes;
 }

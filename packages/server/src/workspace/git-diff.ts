@@ -1,6 +1,7 @@
 import { GatehouseError } from 'gatehouse-hitl-core';
 import type { FileDiff, ReviewFile } from 'gatehouse-hitl-protocol';
-import { parsePatchBuffer, parseRawNumstat } from './diff-parse.js';
+import { nonTextBlobs } from './blob-text.js';
+import { parsePatchBuffer, parseRawNumstat, type RawChange } from './diff-parse.js';
 import { checkRepoPath, gitLiteral, mergeBase, requireCommit } from './git-refs.js';
 
 /** The most diff text read for one file before it is cut and marked truncated. */
@@ -16,19 +17,30 @@ async function rawChanges(
   from: string,
   to: string,
   options: { path?: string; counts?: boolean } = {},
-): Promise<ReviewFile[]> {
-  const args = [
-    'diff-tree',
-    '-z',
-    '--raw',
-    ...(options.counts ? ['--numstat'] : []),
-    ...DIFF_FLAGS,
-    from,
-    to,
-  ];
+): Promise<RawChange[]> {
+  const counts = options.counts ? ['--numstat'] : [];
+  const args = ['diff-tree', '-z', '--raw', ...counts, ...DIFF_FLAGS, from, to];
   if (options.path !== undefined) args.push('--', options.path);
   const result = await gitLiteral(repo, args);
   return parseRawNumstat(result.stdout, options.counts);
+}
+
+function blobIdsOf(changes: RawChange[]): string[] {
+  return changes.filter(({ file }) => !file.binary).flatMap((change) => [change.oldId, change.newId]);
+}
+
+/** Marks as binary, without counts, the files either side of which is binary or not UTF-8. */
+function markBinary(changes: RawChange[], nonText: Set<string>): void {
+  for (const { file, oldId, newId } of changes) {
+    if (!nonText.has(oldId) && !nonText.has(newId)) continue;
+    file.binary = true;
+    file.added = 0;
+    file.removed = 0;
+  }
+}
+
+async function markNonText(repo: string, changes: RawChange[]): Promise<void> {
+  markBinary(changes, await nonTextBlobs(repo, blobIdsOf(changes)));
 }
 
 async function patchOf(
@@ -46,12 +58,14 @@ async function patchOf(
 
 /** Names from the NUL-separated listing are exact; the patch's own headers may be quoted or ambiguous. */
 function withListedNames(diff: FileDiff, listed: ReviewFile): FileDiff {
+  const binary = diff.binary || listed.binary;
   return {
-    ...diff,
     path: listed.path,
     oldPath: listed.oldPath,
     status: listed.status,
-    binary: diff.binary || listed.binary,
+    binary,
+    hunks: binary ? [] : diff.hunks,
+    truncated: diff.truncated,
   };
 }
 
@@ -66,10 +80,19 @@ function emptyDiff(file: ReviewFile, truncated: boolean): FileDiff {
   };
 }
 
-/** Files changed between merge-base(base, head) and head (a PR's view), renames detected, numstat counts, binary flagged. */
+/**
+ * Files changed between merge-base(base, head) and head (a PR's view), renames detected, numstat
+ * counts; binary and non-UTF-8 files flagged binary, without counts.
+ */
 export async function changedFiles(repo: string, base: string, head: string): Promise<ReviewFile[]> {
   const [from, to] = await Promise.all([mergeBase(repo, base, head), requireCommit(repo, head, 'head')]);
-  return rawChanges(repo, from, to, { counts: true });
+  // Counting lines and reading the blobs both take a while: the cheap listing lets them run side by side.
+  const [changes, nonText] = await Promise.all([
+    rawChanges(repo, from, to, { counts: true }),
+    rawChanges(repo, from, to).then((listed) => nonTextBlobs(repo, blobIdsOf(listed))),
+  ]);
+  markBinary(changes, nonText);
+  return changes.map((change) => change.file);
 }
 
 /** One file's diff from merge-base(base, head) to head, parsed into hunks with old/new line numbers. */
@@ -88,10 +111,13 @@ export async function fileDiff(
     rawChanges(repo, from, to),
     patchOf(repo, from, to, [path], maxBytes),
   ]);
-  const listed = all.find((file) => file.path === path);
-  if (!listed) return unchangedFile(repo, to, path);
-  const { files, cut } =
-    listed.oldPath === null ? first : await patchOf(repo, from, to, [listed.oldPath, path], maxBytes);
+  const change = all.find(({ file }) => file.path === path);
+  if (!change) return unchangedFile(repo, to, path);
+  const listed = change.file;
+  const [{ files, cut }] = await Promise.all([
+    listed.oldPath === null ? first : patchOf(repo, from, to, [listed.oldPath, path], maxBytes),
+    markNonText(repo, [change]),
+  ]);
   const diff = files.find((file) => file.path === path) ?? files[0];
   if (!diff) return emptyDiff(listed, cut);
   return { ...withListedNames(diff, listed), truncated: diff.truncated || cut };
@@ -135,14 +161,16 @@ export async function diffCommits(
   const listed = await rawChanges(repo, from, to, options.path === undefined ? {} : { path: options.path });
   const kept = listed.slice(0, maxFiles);
   if (kept.length === 0) return { files: [], truncated: false };
-  const paths = kept.flatMap((file) => (file.oldPath === null ? [file.path] : [file.oldPath, file.path]));
+  const paths = kept.flatMap(({ file }) => (file.oldPath === null ? [file.path] : [file.oldPath, file.path]));
   // One patch for all files, read up to a budget of maxBytes per file.
-  const { files, cut } = await patchOf(repo, from, to, paths, maxBytes * Math.min(kept.length, 8));
-  const diffs = kept.map((file, index): FileDiff => {
+  const [{ files, cut }] = await Promise.all([
+    patchOf(repo, from, to, paths, maxBytes * Math.min(kept.length, 8)),
+    markNonText(repo, kept),
+  ]);
+  const diffs = kept.map(({ file }, index): FileDiff => {
     const diff =
       files.length === kept.length ? files[index] : files.find((parsed) => parsed.path === file.path);
-    if (!diff) return emptyDiff(file, cut);
-    return { ...withListedNames(diff, file), truncated: diff.truncated };
+    return diff ? withListedNames(diff, file) : emptyDiff(file, cut);
   });
   return { files: diffs, truncated: listed.length > kept.length || cut };
 }

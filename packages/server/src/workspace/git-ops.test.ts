@@ -165,20 +165,41 @@ describe('changedFiles and fileDiff', () => {
     });
   });
 
-  it('shows binary and non-UTF-8 files as binary with no lines', async () => {
+  it('shows binary and non-UTF-8 files as binary with no lines or counts, in the list and the diff alike', async () => {
+    const latin = (text: string) => Buffer.from(text, 'latin1');
+    await commitFiles(repo, 'main', { 'mixed.txt': latin(`caf\xe9\n${lines(10)}`) });
     await commitFiles(
       repo,
       'phase-1-strategic',
       {
         'blob.bin': Buffer.from([0, 1, 2, 3]),
-        'latin1.txt': Buffer.from('caf\xe9\n', 'latin1'),
+        'latin1.txt': latin('caf\xe9\n'),
+        'mixed.txt': latin(`caf\xe9\n${lines(10).replace('line 9\n', 'nine\n')}`),
+        'plain.txt': 'plain\n',
       },
       { from: 'main' },
     );
-    const bin = await fileDiff(repo, 'main', 'phase-1-strategic', 'blob.bin');
-    expect(bin).toMatchObject({ status: 'added', binary: true, hunks: [] });
-    const latin = await fileDiff(repo, 'main', 'phase-1-strategic', 'latin1.txt');
-    expect(latin).toMatchObject({ status: 'added', binary: true, hunks: [] });
+    const files = await changedFiles(repo, 'main', 'phase-1-strategic');
+    expect(files.map(({ path, binary, added, removed }) => ({ path, binary, added, removed }))).toEqual([
+      { path: 'blob.bin', binary: true, added: 0, removed: 0 },
+      { path: 'latin1.txt', binary: true, added: 0, removed: 0 },
+      { path: 'mixed.txt', binary: true, added: 0, removed: 0 },
+      { path: 'plain.txt', binary: false, added: 1, removed: 0 },
+    ]);
+    for (const path of ['blob.bin', 'latin1.txt', 'mixed.txt']) {
+      expect(await fileDiff(repo, 'main', 'phase-1-strategic', path)).toMatchObject({
+        path,
+        binary: true,
+        hunks: [],
+      });
+    }
+    const shown = await diffRefs(repo, 'main', 'phase-1-strategic');
+    expect(shown.files.map((file) => [file.path, file.binary, file.hunks.length])).toEqual([
+      ['blob.bin', true, 0],
+      ['latin1.txt', true, 0],
+      ['mixed.txt', true, 0],
+      ['plain.txt', false, 1],
+    ]);
   });
 
   it('cuts a diff at maxBytes and marks it truncated', async () => {
@@ -232,6 +253,8 @@ describe('reading files, history and diffs', () => {
     });
     expect(await readFile(repo, commit, 'bin.dat')).toMatchObject({ binary: true, text: null, size: 3 });
     expect(await readFile(repo, commit, 'latin.txt')).toMatchObject({ binary: true, text: null, size: 2 });
+    const bom = await commitFiles(repo, 'main', { 'bom.txt': '\ufeffwith a mark\n' });
+    expect((await readFile(repo, bom, 'bom.txt'))?.text).toBe('\ufeffwith a mark\n');
     expect(await readFile(repo, commit, 'missing.md')).toBeNull();
     expect(await readFile(repo, commit, 'docs')).toBeNull();
     await expect(readFile(repo, commit, 'docs/a b “c”.md', { maxBytes: 4 })).rejects.toMatchObject({

@@ -1,8 +1,10 @@
 import { GatehouseError } from 'gatehouse-hitl-core';
 import type { CommitDocument, FileContent, FileDiff } from 'gatehouse-hitl-protocol';
+import { decodeText } from './blob-text.js';
 import { diffCommits } from './git-diff.js';
 import { checkRepoPath, EMPTY_TREE, gitLiteral, requireCommit } from './git-refs.js';
 
+export { decodeText } from './blob-text.js';
 export { commitFile } from './commit-file.js';
 export { parseUnifiedDiff } from './diff-parse.js';
 export { changedFiles, DEFAULT_DIFF_MAX_BYTES, diffRefs, fileDiff } from './git-diff.js';
@@ -22,8 +24,6 @@ export { squashMerge } from './merge.js';
 export const DEFAULT_FILE_MAX_BYTES = 5 * 1024 * 1024;
 /** The most files one listFiles answer holds. */
 export const DEFAULT_LIST_LIMIT = 5000;
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 interface TreeEntry {
   mode: string;
@@ -77,16 +77,6 @@ export async function readFile(
   const blob = (await gitLiteral(repo, ['cat-file', 'blob', entry.id])).stdout;
   const text = decodeText(blob);
   return { path, commit: id, binary: text === null, size: entry.size, text };
-}
-
-/** UTF-8 text, or null for binary (a NUL byte) or bytes that are not UTF-8. */
-export function decodeText(bytes: Uint8Array): string | null {
-  if (bytes.includes(0)) return null;
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    return null;
-  }
 }
 
 /** Files (not folders) at a commit, optionally under one folder, with their sizes. */
