@@ -136,4 +136,34 @@ describe('the phase-review example agent', () => {
       'changes requested: 2 comment(s) to answer on phase-1-strategic-rev-2',
     );
   });
+
+  it('still makes and merges each phase branch under full autonomy, with no one asked', {
+    timeout: 60_000,
+  }, async () => {
+    const workDir = join(root, 'repo');
+    // Looser than the agent's own default: a tech lead starts the run and hands it to the agent.
+    const agentId = server.test.ids.agentId;
+    const started = await server.call(server.test.tokens.techLead, 'POST', '/v1/runs', {
+      agentId,
+      autonomy: 'full',
+    });
+    expect(started.status).toBe(201);
+    const result = await runPhaseReviewAgent({
+      url: server.url,
+      token: server.test.tokens.agent,
+      runId: started.body.run.id,
+      workDir,
+      log: () => {},
+    });
+    expect(result.stopped).toBeNull();
+    expect(result.run.status).toBe('completed');
+    expect(result.phases.map(({ branches, outcome }) => ({ branches, outcome }))).toEqual([
+      { branches: ['phase-1-strategic'], outcome: 'merged' },
+      { branches: ['phase-2-tactical'], outcome: 'merged' },
+    ]);
+    expect(result.answers).toEqual([]);
+    expect(git(workDir, 'log', '--format=%s', 'main').split('\n')).toHaveLength(3);
+    const { items } = await asPerson('GET', '/v1/gates');
+    expect(items).toEqual([]);
+  });
 });
