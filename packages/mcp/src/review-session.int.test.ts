@@ -160,6 +160,13 @@ describe('a review through the review session’s MCP tools', () => {
     expect(meaning.mode).toBe('semantic');
     expect(meaning.items.map((hit: Json) => hit.path)).toContain('plan.md');
 
+    const nowhere = await callTool(person, 'add_review_comment', {
+      path: 'plan.md',
+      line: 99,
+      body: 'Here?',
+    });
+    expect(nowhere.isError).toBe(true);
+    expect(textOf(nowhere)).toMatch(/^error VALIDATION_FAILED: .*no line 99/);
     const first = await ok(person, 'add_review_comment', { path: 'plan.md', line: 2, body: 'Which data?' });
     await ok(person, 'add_review_comment', { path: 'plan.md', line: 3, body: 'Clean how?' });
     await ok(person, 'add_review_comment', { replyTo: first.comment.id, body: 'Name the file, please.' });
