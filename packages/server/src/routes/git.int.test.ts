@@ -356,5 +356,17 @@ describe('git smart HTTP', () => {
     });
     expect(response.status).toBe(400);
     expect(await response.text()).toContain('content-type must be application/x-git-receive-pack-request');
+    const garbage = await fetch(`${urlOf(runId)}/git-receive-pack`, {
+      method: 'POST',
+      headers: {
+        ...bearer(server.test.tokens.agent),
+        'content-type': 'application/x-git-receive-pack-request',
+      },
+      body: 'not pkt-lines at all',
+    });
+    expect(garbage.status).toBe(400);
+    expect(await garbage.text()).toBe(
+      'body: the push does not start with ref-update commands (VALIDATION_FAILED)\n',
+    );
   });
 });

@@ -17,7 +17,7 @@ import {
 import { ensureRepo, reposDirOf } from '../../workspace/repos.js';
 import { commit } from '../commit.js';
 import { assertCanReadRun, loadRun, type RunDocument } from '../runs/run-records.js';
-import { collect, decodedBody, drain, metered, prepend, readHead } from './git-streams.js';
+import { type ByteMeter, collect, decodedBody, drain, metered, prepend, readHead } from './git-streams.js';
 
 /** One smart-HTTP request, as the route hands it over. */
 export interface GitRequest {
@@ -161,6 +161,28 @@ export function createGitHosting(ctx: AppContext, deps: GitHostingDeps): GitHost
     return report(refusalReport(commands, reasons, message === undefined ? {} : { message }));
   }
 
+  /** Runs receive-pack on an accepted push; its short report is held until git is done and the push recorded. */
+  async function land(
+    request: GitRequest,
+    target: { run: RunDocument; repo: string },
+    push: { commands: PushCommands; head: Buffer; body: ByteMeter },
+  ): Promise<GitAnswer> {
+    const { commands, body } = push;
+    const response = await backend(request, 'git-receive-pack', '', prepend(push.head, body));
+    const output = await collect(response.body, REPORT_LIMIT);
+    const { code, stderr } = await response.exited;
+    if (body.exceeded) {
+      await drain(body);
+      const reason = `push is larger than the ${pushLimit} bytes limit`;
+      const reasons = new Map(commands.updates.map((update) => [update.ref, reason] as const));
+      return refuse(commands, reasons, `${reason} (GATEHOUSE_GIT_PUSH_LIMIT_BYTES); nothing was kept`);
+    }
+    if (code !== 0) ctx.log.warn({ runId: target.run.id, code, stderr }, 'git receive-pack failed');
+    const refs = await movedRefs(target.repo, commands.updates);
+    if (refs.length > 0) await recordPush(request, target.run, refs);
+    return answer(response, output);
+  }
+
   return {
     async advertise(request, service) {
       const { run } = await openRun(request);
@@ -173,49 +195,38 @@ export function createGitHosting(ctx: AppContext, deps: GitHostingDeps): GitHost
 
     async uploadPack(request) {
       await openRun(request);
-      if (request.body === null)
-        throw new GatehouseError('VALIDATION_FAILED', 'body: required', { field: 'body' });
-      const body = metered(decodedBody(request.body, request.contentEncoding), UPLOAD_REQUEST_LIMIT, 0);
+      const body = metered(requestBody(request), UPLOAD_REQUEST_LIMIT, 0);
       return answer(await backend(request, 'git-upload-pack', '', body));
     },
 
     async receivePack(request) {
-      const { run, repo } = await openRun(request);
-      const pusher = pusherOf(request.principal, run);
-      if (request.body === null)
-        throw new GatehouseError('VALIDATION_FAILED', 'body: required', { field: 'body' });
-      const body = metered(decodedBody(request.body, request.contentEncoding), pushLimit, DRAIN_LIMIT);
-      const { parsed, head } = await readHead(body, parsePushCommands);
-      if (parsed === null || 'error' in parsed) {
-        await drain(body);
-        const message = parsed === null ? 'the push ended before its commands' : parsed.error;
-        throw new GatehouseError('VALIDATION_FAILED', `body: ${message}`, { field: 'body' });
-      }
-      const { commands } = parsed;
-      const context = {
+      const target = await openRun(request);
+      const pusher = pusherOf(request.principal, target.run);
+      const body = metered(requestBody(request), pushLimit, DRAIN_LIMIT);
+      const { commands, head } = await readCommands(body);
+      const refused = judgePush(commands.updates, {
         pusher,
-        runStatus: run.status,
-        openBranch: pusher === 'person' ? await deps.openBranch(run.id) : null,
-      };
-      const refused = judgePush(commands.updates, context);
-      if (refused !== null) {
-        await drain(body);
-        return refuse(commands, refused);
-      }
-      const response = await backend(request, 'git-receive-pack', '', prepend(head, body));
-      // The report is a few lines: held until git is done, so the push is audited before the client hears.
-      const output = await collect(response.body, REPORT_LIMIT);
-      const { code, stderr } = await response.exited;
-      if (body.exceeded) {
-        await drain(body);
-        const reason = `push is larger than the ${pushLimit} bytes limit`;
-        const reasons = new Map(commands.updates.map((update) => [update.ref, reason] as const));
-        return refuse(commands, reasons, `${reason} (GATEHOUSE_GIT_PUSH_LIMIT_BYTES); nothing was kept`);
-      }
-      if (code !== 0) ctx.log.warn({ runId: run.id, code, stderr }, 'git receive-pack failed');
-      const refs = await movedRefs(repo, commands.updates);
-      if (refs.length > 0) await recordPush(request, run, refs);
-      return answer(response, output);
+        runStatus: target.run.status,
+        openBranch: pusher === 'person' ? await deps.openBranch(target.run.id) : null,
+      });
+      if (refused === null) return land(request, target, { commands, head, body });
+      await drain(body);
+      return refuse(commands, refused);
     },
   };
+}
+
+function requestBody(request: GitRequest): Readable {
+  if (request.body === null)
+    throw new GatehouseError('VALIDATION_FAILED', 'body: required', { field: 'body' });
+  return decodedBody(request.body, request.contentEncoding);
+}
+
+/** The ref updates a push starts with, read before git sees any of it; bad input is drained and refused. */
+async function readCommands(body: ByteMeter): Promise<{ commands: PushCommands; head: Buffer }> {
+  const { parsed, head } = await readHead(body, parsePushCommands);
+  if (parsed !== null && !('error' in parsed)) return { commands: parsed.commands, head };
+  await drain(body);
+  const message = parsed === null ? 'the push ended before its commands' : parsed.error;
+  throw new GatehouseError('VALIDATION_FAILED', `body: ${message}`, { field: 'body' });
 }
