@@ -58,7 +58,7 @@ describe('gatehouse review against a running server', () => {
     personToken = (JSON.parse(stored) as { token: string }).token;
   }, 60_000);
 
-  it('comments on two lines, requests changes, approves the revision; main holds one squashed commit', async () => {
+  it('comments on two lines, requests changes, pushes an edit, approves the revision; main holds one squash commit', async () => {
     const review = await agentPushes(1, PLAN_1);
     const open = await json(['review', 'list']);
     expect(open.items.map((item: Json) => item.id)).toContain(review.id);
@@ -126,6 +126,23 @@ describe('gatehouse review against a running server', () => {
     const revised = await agentPushes(2, PLAN_2);
     expect(revised).toMatchObject({ id: review.id, branch: 'phase-1-strategic-rev-2', status: 'open' });
 
+    // The person's own edit: a commit pushed with git to the branch under review.
+    const person = new Gatehouse({ url: cli.server.url, token: personToken });
+    const mine = await person
+      .workspace(runId, { author: { name: 'Ada Reviewer', email: 'ada@example.com' } })
+      .clone(join(cli.temp.dir, 'person'));
+    await mine.startPhaseBranch({
+      phase: 1,
+      type: 'strategic',
+      revision: 2,
+      from: 'origin/phase-1-strategic-rev-2',
+    });
+    writeFileSync(join(mine.dir, 'plan.md'), PLAN_2.replace('report', 'report to the team'));
+    const edit = await mine.commitAll('plan: who gets the report');
+    await mine.push();
+    const pushed = await json(['review', 'show', review.id]);
+    expect(pushed.review.headCommit).toBe(edit);
+
     const approved = await cli.gatehouse(['review', 'approve', review.id]);
     expect(approved.stderr).toBe('');
     expect(approved.code).toBe(0);
@@ -138,7 +155,7 @@ describe('gatehouse review against a running server', () => {
     const log = await api(personToken, `/v1/runs/${runId}/workspace/log?ref=main`);
     expect(log.commits).toHaveLength(2);
     const file = await api(personToken, `/v1/runs/${runId}/workspace/file?ref=main&path=plan.md`);
-    expect(file.file.text).toBe(PLAN_2);
+    expect(file.file.text).toBe(PLAN_2.replace('report', 'report to the team'));
   }, 120_000);
 
   it('answers an unknown review with exit code 1 and the server’s error', async () => {
