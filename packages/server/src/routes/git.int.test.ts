@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -130,6 +130,22 @@ describe('git smart HTTP', () => {
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain(printed);
     expect(await repoState(runId)).toEqual(before);
+  });
+
+  it('never runs a hook placed in the repository', async () => {
+    const runId = await newRun();
+    const work = await cloneWithCommit(runId, 'phase-1-strategic');
+    const hooks = join(serverRepo(runId), 'hooks');
+    const marker = join(hooks, 'ran');
+    mkdirSync(hooks, { recursive: true });
+    for (const hook of ['pre-receive', 'update', 'post-receive', 'post-update']) {
+      writeFileSync(join(hooks, hook), `#!/bin/sh\ntouch ${marker}\nexit 1\n`, { mode: 0o755 });
+    }
+    await mustGit(['push', '--quiet', 'origin', 'phase-1-strategic'], {
+      cwd: work,
+      token: server.test.tokens.agent,
+    });
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('refuses deleting a branch and a force push', async () => {
