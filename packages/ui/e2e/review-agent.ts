@@ -14,6 +14,7 @@ export interface ReviewFeedbackSeen {
   nextBranch: string;
   headCommit: string;
   comments: {
+    id: string;
     path: string | null;
     line: number | null;
     body: string;
@@ -86,7 +87,7 @@ export class ReviewAgent {
   }
 
   /** Writes files into the working clone and commits them. */
-  async commit(files: Record<string, string>, message: string): Promise<string> {
+  async commit(files: Record<string, string | Buffer>, message: string): Promise<string> {
     for (const [path, text] of Object.entries(files)) {
       const full = join(this.dir, path);
       mkdirSync(dirname(full), { recursive: true });
@@ -131,6 +132,16 @@ export class ReviewAgent {
   async feedback(): Promise<ReviewFeedbackSeen | null> {
     const answer = await this.env.http.call('GET', `/v1/runs/${this.runId}`, { token: this.env.agent.token });
     return (answer.body.resume?.review as ReviewFeedbackSeen | undefined) ?? null;
+  }
+
+  /** Replies to a thread of the review as the agent. */
+  async reply(reviewId: string, parentId: string, body: string): Promise<void> {
+    const answer = await this.env.http.call('POST', `/v1/reviews/${reviewId}/comments`, {
+      token: this.env.agent.token,
+      body: { body, parentId },
+    });
+    if (answer.status !== 200 && answer.status !== 201)
+      throw new Error(`the reply was refused: ${answer.status} ${JSON.stringify(answer.body)}`);
   }
 
   /** The remote's branches, by name. */

@@ -26,6 +26,7 @@ let agent: ReviewAgent;
 let page: Page;
 let reviewId = '';
 let firstGate = '';
+let secondGate = '';
 
 const fileSection = (name: string) => page.getByRole('region', { name, exact: true });
 
@@ -46,11 +47,11 @@ async function commentOnLine(path: string, line: number, body: string): Promise<
     .waitFor();
 }
 
-async function auditKinds(subject: string): Promise<string[]> {
+async function auditOf(subject: string): Promise<{ kind: string; actor: string }[]> {
   const answer = await e2e().api('GET', `/v1/audit?subject=${subject}&limit=500`, {
     token: e2e().admin.token,
   });
-  return (answer.items as { kind: string }[]).map((event) => event.kind);
+  return answer.items;
 }
 
 beforeAll(async () => {
@@ -128,6 +129,14 @@ describe('a phase review on real git', () => {
       'src/health.ts:2 dana-developer: Report the version too.',
     ]);
 
+    // The agent's reply shows on the open page without a reload.
+    const planComment = feedback.comments.find((comment) => comment.path === 'docs/plan.md');
+    await agent.reply(reviewId, planComment?.id ?? '', 'Port 8080, said so on -rev-2.');
+    await page
+      .getByRole('article', { name: 'Thread on line 3 of docs/plan.md' })
+      .getByText('Port 8080, said so on -rev-2.')
+      .waitFor({ timeout: 15_000 });
+
     await agent.branch(feedback.nextBranch, feedback.headCommit);
     const plan = [...PLAN];
     plan[2] = 'The service answers health checks on port 8080.';
@@ -142,6 +151,7 @@ describe('a phase review on real git', () => {
       retrospective: 'Phase 1: a health check that reports its version',
     });
     expect(answer.review?.id).toBe(reviewId);
+    secondGate = answer.gate?.id ?? '';
 
     // No reload: the page follows the run's events.
     await page
@@ -196,24 +206,79 @@ describe('a phase review on real git', () => {
     expect(await agent.git(['show', 'origin/main:src/version.ts'])).toContain('VERSION');
     expect([...(await agent.remoteBranches()).keys()]).toEqual(['main']);
 
-    const kinds = [
-      ...(await auditKinds(reviewId)),
-      ...(await auditKinds(agent.runId)),
-      ...(await auditKinds(firstGate)),
-    ];
-    for (const kind of ['review.opened', 'review.merged', 'workspace.pushed', 'gate.decided'])
-      expect(kinds, `audit holds ${kind}`).toContain(kind);
+    const subjects = [reviewId, agent.runId, firstGate, secondGate];
+    const events = (await Promise.all(subjects.map((subject) => auditOf(subject)))).flat();
+    const count = (kind: string, actor?: string) =>
+      events.filter((event) => event.kind === kind && (actor === undefined || event.actor === actor)).length;
+    const person = `user:${e2e().developer.id}`;
+    expect(count('workspace.pushed')).toBeGreaterThanOrEqual(3);
+    expect(count('review.opened')).toBeGreaterThanOrEqual(2);
+    expect(count('review.comment', person)).toBe(3);
+    expect(count('review.comment', `agent:${e2e().agent.id}`)).toBe(1);
+    expect(count('review.verdict', person)).toBe(1);
+    expect(count('review.comment_resolved', person)).toBe(1);
+    expect(count('gate.decided', person)).toBe(2);
+    expect(count('review.file_edited', person)).toBe(1);
+    expect(count('review.merged')).toBe(1);
     await screenshot(page, 'review-merged');
   });
 
   it('shows a viewer everything but no controls', async () => {
     const viewerPage = await e2e().pageAs(e2e().viewer);
-    await viewerPage.goto(`/reviews/${reviewId}`);
+    await viewerPage.goto(`/runs/${agent.runId}`);
+    await viewerPage.getByRole('link', { name: /phase-1-strategic-rev-2/ }).click();
+    expect(new URL(viewerPage.url()).pathname).toBe(`/reviews/${reviewId}`);
     await viewerPage.getByRole('heading', { name: /Review of/, level: 1 }).waitFor();
     await viewerPage.getByText('Say which port the health check listens on.').first().waitFor();
     expect(
       await viewerPage.getByRole('button', { name: /Approve|Request changes|Edit|Comment on line/ }).count(),
     ).toBe(0);
     await expectAccessible(viewerPage, 'the review screen for a viewer');
+  });
+});
+
+describe('a large review', () => {
+  it('lists 502 files at once, opens only the first small ones, and finds a binary file by filter', async () => {
+    const env = e2e();
+    const big = await ReviewAgent.start(env, 'Generated client');
+    try {
+      const files: Record<string, string | Buffer> = {
+        'assets/logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]),
+        'data/big.txt': `${Array.from({ length: 450 }, (_, n) => `row ${n}`).join('\n')}\n`,
+      };
+      for (let n = 0; n < 500; n++) {
+        files[`src/gen/file-${String(n).padStart(3, '0')}.ts`] = `export const n${n} = ${n};\n`;
+      }
+      await big.branch('phase-1-strategic', 'origin/main');
+      await big.commit(files, 'Generated client');
+      await big.push('phase-1-strategic');
+      const answer = await big.checkpoint({ phase: 1, type: 'strategic', branch: 'phase-1-strategic' });
+      const started = Date.now();
+      await page.goto(`/reviews/${answer.review?.id}`);
+      await page.getByRole('heading', { name: 'Files changed (502)' }).waitFor();
+      await page.getByRole('cell', { name: 'export const n17 = 17;' }).waitFor();
+      const elapsed = Date.now() - started;
+      console.info(`a 502-file review: list and first diffs shown in ${elapsed} ms`);
+      expect(elapsed).toBeLessThan(5_000);
+
+      // The first 100 files are in the page, only the small ones of the first 20 open.
+      expect(await page.locator('section.review-file').count()).toBe(100);
+      expect(await page.locator('table.review-diff').count()).toBe(18);
+      const toggle = (path: string) =>
+        fileSection(path).getByRole('button', { name: path, exact: true }).getAttribute('aria-expanded');
+      await expect(toggle('assets/logo.png')).resolves.toBe('false');
+      await expect(toggle('data/big.txt')).resolves.toBe('false');
+      await expect(toggle('src/gen/file-000.ts')).resolves.toBe('true');
+      await expect(toggle('src/gen/file-050.ts')).resolves.toBe('false');
+
+      await page.getByRole('searchbox', { name: 'Filter files by path' }).fill('logo');
+      await page.getByRole('status').filter({ hasText: '1 of 502 files match.' }).waitFor();
+      await openFile('assets/logo.png');
+      await fileSection('assets/logo.png').getByText('Binary file').waitFor();
+      await page.getByRole('searchbox', { name: 'Filter files by path' }).fill('file-499');
+      await fileSection('src/gen/file-499.ts').waitFor();
+    } finally {
+      big.close();
+    }
   });
 });
