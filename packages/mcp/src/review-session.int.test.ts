@@ -232,7 +232,17 @@ describe('a review through the review session’s MCP tools', () => {
 
     const trail = await ok(person, 'get_audit_trail');
     const kinds = trail.items.map((event: Json) => event.kind);
-    expect(kinds).toEqual(expect.arrayContaining(['gate.opened', 'gate.decided']));
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        'workspace.pushed',
+        'review.opened',
+        'review.comment',
+        'gate.decided',
+        'review.file_edited',
+        'review.merged',
+        'run.journal_appended',
+      ]),
+    );
     expect(trail.complete).toBe(true);
     const found = await ok(person, 'search_audit', { query: 'request_changes' });
     expect(found.items.length).toBeGreaterThan(0);
