@@ -24,33 +24,40 @@ export function isText(bytes: Uint8Array): boolean {
 }
 
 /**
- * The blobs among `ids` that are binary or not UTF-8, read in one `git cat-file --batch`, so a file
- * is shown as binary in the list, the diff and the file view alike.
+ * For each object name (a blob id, or `<commit>:<path>`), whether it is UTF-8 text; null when it is
+ * missing, not a blob, or past the byte budget. One `git cat-file --batch` reads them all.
  */
-export async function nonTextBlobs(
+export async function textFlags(
   repo: string,
-  ids: Iterable<string>,
+  names: string[],
   maxBytes = TEXT_CHECK_MAX_BYTES,
-): Promise<Set<string>> {
-  const wanted = [...new Set(ids)].filter((id) => !ZERO_ID.test(id));
-  const found = new Set<string>();
-  if (wanted.length === 0) return found;
-  const result = await git(repo, ['cat-file', '--batch', '--buffer'], {
-    input: `${wanted.join('\n')}\n`,
-    maxOutputBytes: maxBytes,
-  });
-  const out = result.stdout;
+): Promise<(boolean | null)[]> {
+  const flags: (boolean | null)[] = names.map(() => null);
+  // The batch protocol is one name a line: a name holding a newline is left unread.
+  const asked = names.map((name, index) => ({ name, index })).filter(({ name }) => !name.includes('\n'));
+  if (asked.length === 0) return flags;
+  const input = `${asked.map(({ name }) => name).join('\n')}\n`;
+  const out = (await git(repo, ['cat-file', '--batch', '--buffer'], { input, maxOutputBytes: maxBytes }))
+    .stdout;
   let offset = 0;
-  while (offset < out.length) {
+  for (const { index } of asked) {
     const lineEnd = out.indexOf(0x0a, offset);
     if (lineEnd < 0) break;
-    const [id = '', type = '', size = ''] = out.subarray(offset, lineEnd).toString('latin1').split(' ');
+    const header = out.subarray(offset, lineEnd).toString('utf8');
     offset = lineEnd + 1;
-    if (type === 'missing' || size === '') continue;
-    const end = offset + Number(size);
+    const match = / (blob|tree|commit|tag) (\d+)$/.exec(header);
+    if (!match) continue;
+    const end = offset + Number(match[2]);
     if (end > out.length) break;
-    if (type === 'blob' && !isText(out.subarray(offset, end))) found.add(id);
+    if (match[1] === 'blob') flags[index] = isText(out.subarray(offset, end));
     offset = end + 1;
   }
-  return found;
+  return flags;
+}
+
+/** The blobs among `ids` that are binary or not UTF-8, so a file shows as binary in the list, the diff and the file view alike. */
+export async function nonTextBlobs(repo: string, ids: Iterable<string>): Promise<Set<string>> {
+  const wanted = [...new Set(ids)].filter((id) => !ZERO_ID.test(id));
+  const flags = await textFlags(repo, wanted);
+  return new Set(wanted.filter((_, index) => flags[index] === false));
 }

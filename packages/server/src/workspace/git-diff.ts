@@ -1,6 +1,6 @@
 import { GatehouseError } from 'gatehouse-hitl-core';
 import type { FileDiff, ReviewFile } from 'gatehouse-hitl-protocol';
-import { nonTextBlobs } from './blob-text.js';
+import { nonTextBlobs, textFlags } from './blob-text.js';
 import { parsePatchBuffer, parseRawNumstat, type RawChange } from './diff-parse.js';
 import { checkRepoPath, gitLiteral, mergeBase, requireCommit } from './git-refs.js';
 
@@ -107,18 +107,28 @@ export async function fileDiff(
   const maxBytes = options.maxBytes ?? DEFAULT_DIFF_MAX_BYTES;
   const [from, to] = await Promise.all([mergeBase(repo, base, head), requireCommit(repo, head, 'head')]);
   // A rename is only found with both names in the pathspec: the listing says whether to diff again.
-  const [all, first] = await Promise.all([
+  // Meanwhile both sides are checked for text by path, which holds unless the file was renamed.
+  const [all, first, sides] = await Promise.all([
     rawChanges(repo, from, to),
     patchOf(repo, from, to, [path], maxBytes),
+    textFlags(repo, [`${from}:${path}`, `${to}:${path}`]),
   ]);
   const change = all.find(({ file }) => file.path === path);
   if (!change) return unchangedFile(repo, to, path);
   const listed = change.file;
-  const [{ files, cut }] = await Promise.all([
-    listed.oldPath === null ? first : patchOf(repo, from, to, [listed.oldPath, path], maxBytes),
-    markNonText(repo, [change]),
-  ]);
-  const diff = files.find((file) => file.path === path) ?? files[0];
+  if (listed.oldPath !== null || path.includes('\n')) {
+    const [second] = await Promise.all([
+      patchOf(repo, from, to, [listed.oldPath ?? path, path], maxBytes),
+      markNonText(repo, [change]),
+    ]);
+    return diffOf(listed, second);
+  }
+  if (sides.includes(false)) markBinary([change], new Set([change.oldId, change.newId]));
+  return diffOf(listed, first);
+}
+
+function diffOf(listed: ReviewFile, { files, cut }: { files: FileDiff[]; cut: boolean }): FileDiff {
+  const diff = files.find((file) => file.path === listed.path) ?? files[0];
   if (!diff) return emptyDiff(listed, cut);
   return { ...withListedNames(diff, listed), truncated: diff.truncated || cut };
 }

@@ -202,6 +202,29 @@ describe('changedFiles and fileDiff', () => {
     ]);
   });
 
+  it('checks a renamed file’s old side, and a name holding a newline, for text too', async () => {
+    const latin = Buffer.from(`caf\xe9\n${lines(10)}`, 'latin1');
+    await commitFiles(repo, 'main', { 'old.txt': latin, 'two\nlines.md': lines(10) });
+    await commitFiles(
+      repo,
+      'phase-1-strategic',
+      { 'old.txt': null, 'new.txt': latin, 'two\nlines.md': lines(10).replace('line 4\n', 'four\n') },
+      { from: 'main' },
+    );
+    expect(await fileDiff(repo, 'main', 'phase-1-strategic', 'new.txt')).toMatchObject({
+      status: 'renamed',
+      oldPath: 'old.txt',
+      binary: true,
+      hunks: [],
+    });
+    const multiline = await fileDiff(repo, 'main', 'phase-1-strategic', 'two\nlines.md');
+    expect(multiline).toMatchObject({ path: 'two\nlines.md', status: 'modified', binary: false });
+    expect(multiline.hunks[0]?.lines.find((line) => line.kind === 'add')).toMatchObject({
+      newLine: 4,
+      text: 'four',
+    });
+  });
+
   it('cuts a diff at maxBytes and marks it truncated', async () => {
     await commitFiles(repo, 'phase-1-strategic', { 'big.txt': lines(5000) }, { from: 'main' });
     const diff = await fileDiff(repo, 'main', 'phase-1-strategic', 'big.txt', { maxBytes: 10_000 });
