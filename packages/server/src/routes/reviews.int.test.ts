@@ -77,6 +77,8 @@ describe.each(dialects)('reviews of phase branches on %s', (dialect) => {
     expect(freeze).toBe(true);
     expect(review).toMatchObject({ status: 'open', autoMerged: false, gateId: gate.id });
     expect(gate.context).toMatchObject({ reviewId: review.id, branch: 'phase-1-strategic' });
+    const retried = await checkpoint(run.id, { phase: 1, type: 'strategic', branch: 'phase-1-strategic' });
+    expect(retried.json()).toMatchObject({ freeze: true, gate: { id: gate.id }, review: { id: review.id } });
     const listed = await call('GET', `/v1/runs/${run.id}/reviews`, test.tokens.viewer);
     expect(listed.json().items.map((item: { id: string }) => item.id)).toEqual([review.id]);
     clone.remove();
