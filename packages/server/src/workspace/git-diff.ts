@@ -95,7 +95,10 @@ export async function changedFiles(repo: string, base: string, head: string): Pr
   return changes.map((change) => change.file);
 }
 
-/** One file's diff from merge-base(base, head) to head, parsed into hunks with old/new line numbers. */
+/**
+ * One file's diff from merge-base(base, head) to head, parsed into hunks with old/new line numbers.
+ * A file the branch did not change answers `unchanged`; a path that is no file of the branch, NOT_FOUND.
+ */
 export async function fileDiff(
   repo: string,
   base: string,
@@ -134,8 +137,10 @@ function diffOf(listed: ReviewFile, { files, cut }: { files: FileDiff[]; cut: bo
 }
 
 async function unchangedFile(repo: string, commit: string, path: string): Promise<FileDiff> {
-  const entry = await gitLiteral(repo, ['ls-tree', '-z', commit, '--', path]);
-  if (entry.stdout.length === 0) {
+  const entry = (
+    await gitLiteral(repo, ['ls-tree', '-z', '--full-tree', commit, '--', path])
+  ).stdout.toString('utf8');
+  if (!/^\d+ blob /.test(entry)) {
     throw new GatehouseError('NOT_FOUND', `path: ${path} is neither changed nor in the branch`, {
       field: 'path',
       path,

@@ -237,16 +237,19 @@ describe('changedFiles and fileDiff', () => {
     expect(full.hunks[0]?.lines).toHaveLength(5000);
   });
 
-  it('answers unchanged for a file the branch did not touch, NOT_FOUND for one it does not have', async () => {
-    await commitFiles(repo, 'main', { 'same.txt': 'same\n' });
+  it('answers unchanged for a file the branch did not touch, NOT_FOUND for a path that is no file of it', async () => {
+    await commitFiles(repo, 'main', { 'same.txt': 'same\n', 'dir/inside.txt': 'in\n' });
     await commitFiles(repo, 'phase-1-strategic', { 'other.txt': 'x\n' }, { from: 'main' });
     expect(await fileDiff(repo, 'main', 'phase-1-strategic', 'same.txt')).toMatchObject({
       status: 'unchanged',
       hunks: [],
     });
-    await expect(fileDiff(repo, 'main', 'phase-1-strategic', 'nope.txt')).rejects.toMatchObject({
-      code: 'NOT_FOUND',
-    });
+    for (const path of ['nope.txt', 'dir']) {
+      await expect(fileDiff(repo, 'main', 'phase-1-strategic', path)).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+        details: { field: 'path' },
+      });
+    }
   });
 
   it('refuses paths that leave the repository', async () => {
