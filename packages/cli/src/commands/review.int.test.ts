@@ -70,6 +70,8 @@ describe('gatehouse review against a running server', () => {
     expect(diff.stdout).toContain('diff plan.md (added)');
     expect(diff.stdout).toContain('          3 │+Step two: clean it');
     expect(diff.stdout).not.toContain('\u001b[');
+    const all = await json(['review', 'diff', review.id]);
+    expect(all.items.map((item: Json) => item.diff.path)).toEqual(['plan.md']);
 
     for (const [line, body] of [
       ['2', 'Which data?'],
