@@ -18,6 +18,8 @@ const PLAN = [
   '1. Add the endpoint',
   '2. Test it',
   '',
+  'Raw <b>HTML</b> stays text; [a script link](javascript:alert(1)) is no link.',
+  '',
 ];
 const HEALTH = ['export function health() {', '  return { ok: true };', '}', ''];
 const lines = (text: string[]) => text.join('\n');
@@ -81,7 +83,7 @@ describe('a phase review on real git', () => {
     await page.getByRole('heading', { name: 'Review of phase-1-strategic', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/reviews/${reviewId}`);
     await page.getByRole('heading', { name: 'Files changed (2)' }).waitFor();
-    await fileSection('docs/plan.md').getByText('+8', { exact: true }).waitFor();
+    await fileSection('docs/plan.md').getByText('+10', { exact: true }).waitFor();
     await page.getByRole('cell', { name: 'The service answers health checks.' }).waitFor();
   });
 
@@ -90,6 +92,8 @@ describe('a phase review on real git', () => {
     const rendered = page.getByRole('region', { name: 'docs/plan.md rendered' });
     await rendered.getByRole('heading', { name: 'Steps', level: 2 }).waitFor();
     expect(await rendered.getByRole('listitem').count()).toBe(2);
+    await rendered.getByText('Raw <b>HTML</b> stays text;').waitFor();
+    expect(await rendered.locator('b, script, a').count()).toBe(0);
     await expectAccessible(page, 'the review screen');
     await screenshot(page, 'review');
   });
@@ -234,6 +238,29 @@ describe('a phase review on real git', () => {
       await viewerPage.getByRole('button', { name: /Approve|Request changes|Edit|Comment on line/ }).count(),
     ).toBe(0);
     await expectAccessible(viewerPage, 'the review screen for a viewer');
+  });
+});
+
+describe('a merge that conflicts', () => {
+  it('refuses Approve & merge at the button, names the conflicting file, and leaves the gate pending', async () => {
+    const root = await agent.git(['rev-list', '--max-parents=0', 'origin/main']);
+    await agent.branch('phase-2-tactical', root);
+    await agent.commit({ 'docs/plan.md': '# Another plan\n' }, 'A plan of its own');
+    await agent.push('phase-2-tactical');
+    const answer = await agent.checkpoint({ phase: 2, type: 'tactical', branch: 'phase-2-tactical' });
+    await page.goto(`/reviews/${answer.review?.id}`);
+    await page.getByRole('heading', { name: 'Review of phase-2-tactical', level: 1 }).waitFor();
+
+    await page.getByRole('button', { name: 'Approve & merge' }).click();
+    const refusal = page.locator('.review-decision').getByRole('alert');
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toContain('docs/plan.md');
+    const banner = page.locator('.review-conflicts');
+    await banner.getByText('This branch conflicts with main').waitFor();
+    await banner.getByRole('listitem').filter({ hasText: 'docs/plan.md' }).waitFor();
+    const gate = await e2e().api('GET', `/v1/gates/${answer.gate?.id}`, { token: e2e().admin.token });
+    expect(gate.gate.status).toBe('pending');
+    await expectAccessible(page, 'a review that conflicts with main');
   });
 });
 

@@ -9,7 +9,7 @@ type Busy = 'approve' | 'request_changes' | null;
 /**
  * Ends the phase gate: "Approve & merge" squash-merges the branch; "Request changes" sends the
  * agent back to work with feedback (required). The server's refusal (a conflict with main, the
- * gate decided elsewhere) shows under the button that caused it.
+ * gate decided elsewhere) shows under the button that caused it; either way the review reloads.
  */
 export function ReviewDecision({ review, onDecided }: { review: ReviewDocument; onDecided(): void }) {
   const id = useId();
@@ -43,7 +43,8 @@ export function ReviewDecision({ review, onDecided }: { review: ReviewDocument; 
           ? `This review was already decided elsewhere (${errorText(caught)}); showing it as it is now.`
           : errorText(caught),
       );
-      if (isLostRace(caught)) onDecided();
+      // A refusal may have changed the review too (a merge conflict names its files there).
+      onDecided();
     } finally {
       setBusy(null);
     }
