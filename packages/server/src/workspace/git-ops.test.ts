@@ -289,9 +289,15 @@ describe('reading files, history and diffs', () => {
   });
 
   it('takes paths literally, never as patterns', async () => {
-    await commitFiles(repo, 'main', { 'a*.md': 'star\n', 'ab.md': 'ab\n' });
+    const from = (await resolveRef(repo, 'main')) as string;
+    const star = await commitFiles(repo, 'main', { 'a*.md': 'star\n' });
+    await commitFiles(repo, 'main', { 'ab.md': 'ab\n' });
     expect(await readFile(repo, 'main', 'a*.md')).toMatchObject({ text: 'star\n' });
     expect((await listFiles(repo, 'main', { under: 'a*.md' })).files).toEqual([{ path: 'a*.md', size: 5 }]);
+    expect((await log(repo, 'main', { path: 'a*.md' })).map((commit) => commit.commit)).toEqual([star]);
+    expect((await diffRefs(repo, from, 'main', { path: 'a*.md' })).files.map((file) => file.path)).toEqual([
+      'a*.md',
+    ]);
   });
 
   it('lists files under a folder with sizes, and says when the limit cut the list', async () => {
