@@ -15,8 +15,8 @@ import { policyRoutes } from './policy.js';
 import { reviewRoutes } from './reviews.js';
 import { ruleRoutes } from './rules.js';
 import { runRoutes } from './runs.js';
-import { streamRoutes } from './streams.js';
 import { searchRoutes } from './search.js';
+import { streamRoutes } from './streams.js';
 import { userRoutes } from './users.js';
 import { webhookRoutes } from './webhooks.js';
 import { workspaceRoutes } from './workspace.js';
@@ -43,8 +43,8 @@ export async function registerRoutes(
   await app.register(async (scoped) => streamRoutes(scoped, ctx, services));
   await app.register(async (scoped) => webhookRoutes(scoped, ctx, services));
   await app.register(async (scoped) => mcpRoutes(scoped, ctx, services));
-  await app.register(async (scoped) => gitRoutes(scoped, ctx, services));
-  await app.register(async (scoped) => workspaceRoutes(scoped, ctx, services));
   await app.register(async (scoped) => journalRoutes(scoped, ctx, services));
   await app.register(async (scoped) => searchRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => gitRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => workspaceRoutes(scoped, ctx, services));
 }

@@ -69,6 +69,7 @@ export async function createServices(ctx: AppContext): Promise<Services> {
   const timeouts = createTimeoutSweeper(ctx);
   const webhooks = createWebhookService(ctx);
   const search = createSearchService(ctx);
+  const reviews = createReviewService(ctx);
   return {
     ...admin,
     audit,
@@ -77,14 +78,14 @@ export async function createServices(ctx: AppContext): Promise<Services> {
     rules: createRuleService(ctx),
     gates,
     runs,
-    reviews: createReviewService(ctx),
+    reviews,
     confidence,
     streams,
     timeouts,
     webhooks,
     journal: createJournalService(ctx),
     search,
-    workspace: createWorkspaceService(ctx, reviewsForWorkspace(createReviewService(ctx))),
+    workspace: createWorkspaceService(ctx, reviewsForWorkspace(reviews)),
     async start() {
       await policies.start();
       timeouts.start();
