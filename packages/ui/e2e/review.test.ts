@@ -37,12 +37,28 @@ async function openFile(name: string): Promise<void> {
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
 }
 
-async function commentOnLine(path: string, line: number, body: string): Promise<void> {
+/** Comments on a line by mouse, or with the keyboard only (Enter on the line number, Ctrl+Enter sends). */
+async function commentOnLine(
+  path: string,
+  line: number,
+  body: string,
+  by: 'mouse' | 'keyboard',
+): Promise<void> {
   await openFile(path);
-  await page.getByRole('button', { name: `Comment on line ${line} of ${path}`, exact: true }).click();
+  const number = page.getByRole('button', { name: `Comment on line ${line} of ${path}`, exact: true });
   const box = page.getByRole('textbox', { name: `Comment on line ${line} of ${path}`, exact: true });
-  await box.fill(body);
-  await box.locator('xpath=ancestor::form').getByRole('button', { name: 'Comment', exact: true }).click();
+  if (by === 'keyboard') {
+    await number.focus();
+    await page.keyboard.press('Enter');
+    await box.waitFor();
+    expect(await box.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.keyboard.type(body);
+    await page.keyboard.press('Control+Enter');
+  } else {
+    await number.click();
+    await box.fill(body);
+    await box.locator('xpath=ancestor::form').getByRole('button', { name: 'Comment', exact: true }).click();
+  }
   await page
     .getByRole('article', { name: `Thread on line ${line} of ${path}` })
     .getByText(body)
@@ -99,8 +115,8 @@ describe('a phase review on real git', () => {
   });
 
   it('comments on two lines, and requests changes with feedback', async () => {
-    await commentOnLine('docs/plan.md', 3, 'Say which port the health check listens on.');
-    await commentOnLine('src/health.ts', 2, 'Report the version too.');
+    await commentOnLine('docs/plan.md', 3, 'Say which port the health check listens on.', 'mouse');
+    await commentOnLine('src/health.ts', 2, 'Report the version too.', 'keyboard');
     const verdict = fileSection('src/health.ts').getByRole('button', {
       name: 'Request changes on src/health.ts',
     });
