@@ -258,14 +258,16 @@ describe('a phase review on real git', () => {
 });
 
 describe('a merge that conflicts', () => {
-  it('refuses Approve & merge at the button, names the conflicting file, and leaves the gate pending', async () => {
+  it('shows hidden characters; refuses Approve & merge at the button, names the conflicting file, leaves the gate pending', async () => {
     const root = await agent.git(['rev-list', '--max-parents=0', 'origin/main']);
     await agent.branch('phase-2-tactical', root);
-    await agent.commit({ 'docs/plan.md': '# Another plan\n' }, 'A plan of its own');
+    await agent.commit({ 'docs/plan.md': '# Another plan\u202e reversed\n' }, 'A plan of its own');
     await agent.push('phase-2-tactical');
     const answer = await agent.checkpoint({ phase: 2, type: 'tactical', branch: 'phase-2-tactical' });
     await page.goto(`/reviews/${answer.review?.id}`);
     await page.getByRole('heading', { name: 'Review of phase-2-tactical', level: 1 }).waitFor();
+    // A hidden character in the agent's text shows as its code, not as what it makes the line look like.
+    await page.locator('.review-diff mark.hidden-char').filter({ hasText: 'U+202E' }).waitFor();
 
     await page.getByRole('button', { name: 'Approve & merge' }).click();
     const refusal = page.locator('.review-decision').getByRole('alert');

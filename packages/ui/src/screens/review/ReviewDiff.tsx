@@ -1,5 +1,6 @@
 import { Fragment, useState } from 'react';
 import type { DiffLine, FileDiff } from '../../api/reviews.js';
+import { Revealed } from '../../components/Revealed.js';
 import { ReviewCommentForm } from './ReviewCommentForm.js';
 import { ReviewThreadView } from './ReviewThreadView.js';
 import { lineKey, type ReviewThread } from './review-threads.js';
@@ -87,7 +88,7 @@ export function ReviewDiff({ reviewId, diff, threads, canComment, onComment, onC
                         {KIND_TEXT[line.kind] && (
                           <span className="visually-hidden">{KIND_TEXT[line.kind]}: </span>
                         )}
-                        {line.text}
+                        <Revealed text={line.text} />
                       </td>
                     </tr>
                     {(lineThreads.length > 0 || (key !== null && composing === key)) && anchor && (

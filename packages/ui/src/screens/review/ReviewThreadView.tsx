@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { errorText } from '../../api/client.js';
 import { addReviewComment, type ReviewComment, resolveReviewThread } from '../../api/reviews.js';
 import { RelativeTime } from '../../components/RelativeTime.js';
+import { Revealed } from '../../components/Revealed.js';
 import { ReviewCommentForm } from './ReviewCommentForm.js';
 import type { ReviewThread } from './review-threads.js';
 
@@ -15,7 +16,9 @@ function CommentBody({ comment }: { comment: ReviewComment }) {
           <RelativeTime at={comment.createdAt} />
         </span>
       </p>
-      <p className="review-comment-body">{comment.body}</p>
+      <p className="review-comment-body">
+        <Revealed text={comment.body} />
+      </p>
     </li>
   );
 }
@@ -71,7 +74,10 @@ export function ReviewThreadView({
             {`Was on line ${root.line}`}
             {root.lineText !== null && (
               <>
-                : <code>{root.lineText}</code>
+                :{' '}
+                <code>
+                  <Revealed text={root.lineText} />
+                </code>
               </>
             )}
           </span>
