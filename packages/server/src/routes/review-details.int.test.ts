@@ -63,6 +63,8 @@ describe.each(dialects)('review threads, verdicts, binary files and merge retrie
     const reply = (
       await call('POST', `${url}/comments`, test.tokens.agent, { body: 'because', parentId: root.id })
     ).json().comment;
+    const byAgent = await call('POST', `${url}/comments/${root.id}/resolve`, test.tokens.agent, {});
+    expect(byAgent.statusCode).toBe(403);
     const resolved = await call('POST', `${url}/comments/${root.id}/resolve`, test.tokens.developer, {});
     expect(resolved.json().comment.resolved).toBe(true);
     const reopened = await call('POST', `${url}/comments/${root.id}/resolve`, test.tokens.agent, {

@@ -166,6 +166,16 @@ export async function resolveThread(
     if (found.parentId !== null) {
       throw invalid('commentId', `is a reply; resolve its thread ${found.parentId} instead`);
     }
+    // Agents answer people's threads; only a person closes one a person opened (reopening is stricter).
+    if (input.resolved && principal.kind === 'agent' && found.author !== actorId(actor)) {
+      throw new GatehouseError(
+        'FORBIDDEN',
+        'an agent may resolve only its own threads; a person resolves theirs',
+        {
+          commentId: found.id,
+        },
+      );
+    }
     await tools.tx.setReviewCommentResolved(found.id, input.resolved);
     await recordReviewEvent(tools, stored, {
       kind: 'review.comment_resolved',
