@@ -322,6 +322,7 @@ describe('a large review', () => {
       await page.getByRole('status').filter({ hasText: '1 of 502 files match.' }).waitFor();
       await openFile('assets/logo.png');
       await fileSection('assets/logo.png').getByText('Binary file').waitFor();
+      await expectAccessible(page, 'a large review, filtered');
       await page.getByRole('searchbox', { name: 'Filter files by path' }).fill('file-499');
       await fileSection('src/gen/file-499.ts').waitFor();
     } finally {

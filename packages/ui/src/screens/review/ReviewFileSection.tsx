@@ -118,7 +118,7 @@ export const ReviewFileSection = memo(function ReviewFileSection(props: ReviewFi
           type="button"
           className="review-file-toggle"
           aria-expanded={open}
-          aria-controls={bodyId}
+          aria-controls={open ? bodyId : undefined}
           onClick={() => setOpen(!open)}
         >
           <span aria-hidden="true">{open ? '▾' : '▸'}</span> <span className="mono">{file.path}</span>
