@@ -274,6 +274,21 @@ describe('git smart HTTP', () => {
 
     const other = await runGit(['push', 'origin', 'HEAD:phase-1-tactical'], { cwd: work, token });
     expect(other.stderr).toContain('(people may push only the branch under review (phase-1-strategic))');
+
+    // While people review it, the agent cannot change what an approval would merge.
+    await mustGit(['pull', '--quiet', '--ff-only', 'origin', 'phase-1-strategic'], {
+      cwd: agentWork,
+      token: server.test.tokens.agent,
+    });
+    writeFileSync(join(agentWork, 'notes.md'), '# slipped in after the review opened\n');
+    await mustGit(['commit', '--quiet', '-am', 'late change'], { cwd: agentWork });
+    const late = await runGit(['push', 'origin', 'phase-1-strategic'], {
+      cwd: agentWork,
+      token: server.test.tokens.agent,
+    });
+    expect(late.code).not.toBe(0);
+    expect(late.stderr).toContain('phase-1-strategic is under review: wait for the decision');
+    expect(await gitText(serverRepo(runId), ['rev-parse', 'refs/heads/phase-1-strategic'])).toBe(head);
   });
 
   it('refuses pushes to a stopped run', async () => {

@@ -46,6 +46,14 @@ describe('push rules', () => {
     expect(refusalOf(update('refs/tags/v1'), agent)).toBe('agents may push phase branches only');
   });
 
+  it('keeps the agent off the branch people are reviewing, and lets it answer on the next revision', () => {
+    const frozen = { ...agent, frozenBranch: 'phase-1-strategic' };
+    expect(refusalOf(update('refs/heads/phase-1-strategic', A, B), frozen)).toBe(
+      'phase-1-strategic is under review: wait for the decision, then answer on the next -rev- branch',
+    );
+    expect(refusalOf(update('refs/heads/phase-1-strategic-rev-2'), frozen)).toBeNull();
+  });
+
   it('refuses every deletion, from agents and people', () => {
     expect(refusalOf(update('refs/heads/phase-1-strategic', A, ZERO_ID), agent)).toBe(
       'branches cannot be deleted here',

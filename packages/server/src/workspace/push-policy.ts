@@ -28,6 +28,11 @@ export interface PushContext {
   runStatus: RunStatus;
   /** The branch of the run's open review (people may push only that one); null when none is open. */
   openBranch: string | null;
+  /**
+   * The branch of a review waiting for people's decision: its agent may not change what people are
+   * reviewing (an approval would merge it unseen); it answers on the next `-rev-` branch instead.
+   */
+  frozenBranch?: string | null;
 }
 
 /** True for a branch name an agent may push. */
@@ -52,7 +57,10 @@ export function refusalOf(update: RefUpdate, context: PushContext): string | nul
   if (run !== null) return run;
   if (update.new === ZERO_ID) return 'branches cannot be deleted here';
   if (context.pusher === 'agent') {
-    return isPhaseBranch(update.ref) ? null : 'agents may push phase branches only';
+    if (!isPhaseBranch(update.ref)) return 'agents may push phase branches only';
+    return update.ref === `refs/heads/${context.frozenBranch}`
+      ? `${context.frozenBranch} is under review: wait for the decision, then answer on the next -rev- branch`
+      : null;
   }
   if (context.openBranch === null)
     return 'no review of this run is open; people push only to a branch under review';

@@ -57,6 +57,8 @@ export interface ReviewService {
   ): Promise<ReviewVerdictDocument[]>;
   /** The branch people may push to (the one under review), or null when no review of the run is open. */
   openBranch(runId: string): Promise<string | null>;
+  /** The branch of the run's review waiting for people's decision (its gate pending), or null. */
+  frozenBranch(runId: string): Promise<string | null>;
   /** The id of the run's review under way (open or changes requested), or null; the run must be readable. */
   openReviewId(principal: Principal, runId: string): Promise<string | null>;
   /** What a resumed agent reads after its review asked for changes; null for any other review. */
@@ -84,13 +86,16 @@ export function nextBranchOf(review: ReviewRecord, feedback: string): string {
 }
 
 /** The run's latest review still under way: open, or waiting for the agent's changes. */
-async function reviewUnderWay(ctx: AppContext, runId: string): Promise<ReviewRecord | null> {
+async function reviewUnderWay(
+  ctx: AppContext,
+  runId: string,
+  statuses: readonly string[] = ['open', 'changes_requested'],
+): Promise<ReviewRecord | null> {
   const reviews = await ctx.store.read((tx) => tx.listReviews(runId));
   const gates = await gatesOf(ctx, reviews);
-  const open = reviews.filter((review) => {
-    const status = effectiveStatus(review, gates.get(review.gateId ?? '') ?? null);
-    return status === 'open' || status === 'changes_requested';
-  });
+  const open = reviews.filter((review) =>
+    statuses.includes(effectiveStatus(review, gates.get(review.gateId ?? '') ?? null)),
+  );
   return open.at(-1) ?? null;
 }
 
@@ -162,6 +167,7 @@ export function createReviewService(ctx: AppContext): ReviewService {
     resolve: (principal, input) => resolveThread(ctx, principal, input),
     verdict: (principal, reviewId, input) => putVerdict(ctx, principal, reviewId, input),
     openBranch: async (runId) => (await reviewUnderWay(ctx, runId))?.branch ?? null,
+    frozenBranch: async (runId) => (await reviewUnderWay(ctx, runId, ['open']))?.branch ?? null,
     async openReviewId(principal, runId) {
       const run = await ctx.store.read((tx) => loadRun(tx, runId));
       assertCanReadRun(principal, run);

@@ -57,6 +57,8 @@ export interface GitHosting {
 export interface GitHostingDeps {
   /** The branch of the run's open review, which people may push to; null when none is open. */
   openBranch(runId: string): Promise<string | null>;
+  /** The branch of the run's review waiting for people's decision, which its agent may not change. */
+  frozenBranch(runId: string): Promise<string | null>;
 }
 
 /** Fetch negotiations are small; a body past this is not a git client's. */
@@ -208,6 +210,7 @@ export function createGitHosting(ctx: AppContext, deps: GitHostingDeps): GitHost
         pusher,
         runStatus: target.run.status,
         openBranch: pusher === 'person' ? await deps.openBranch(target.run.id) : null,
+        frozenBranch: pusher === 'agent' ? await deps.frozenBranch(target.run.id) : null,
       });
       if (refused === null) return land(request, target, { commands, head, body });
       await drain(body);

@@ -14,13 +14,17 @@ export type WorkspaceDeps = GitHostingDeps & WorkspaceBrowseDeps;
 /** Reviews are not wired in: people's pushes are refused and no review is open. */
 export const NO_REVIEWS: WorkspaceDeps = {
   openBranch: async () => null,
+  frozenBranch: async () => null,
   openReviewId: async () => null,
 };
 
 /** The workspace's view of the reviews: the branch under review, and the review still waiting on people or the agent. */
-export function reviewsForWorkspace(reviews: Pick<ReviewService, 'list' | 'openBranch'>): WorkspaceDeps {
+export function reviewsForWorkspace(
+  reviews: Pick<ReviewService, 'list' | 'openBranch' | 'frozenBranch'>,
+): WorkspaceDeps {
   return {
     openBranch: (runId) => reviews.openBranch(runId),
+    frozenBranch: (runId) => reviews.frozenBranch(runId),
     async openReviewId(principal, runId) {
       const open = (await reviews.list(principal, runId)).filter(
         (review) => review.status === 'open' || review.status === 'changes_requested',
