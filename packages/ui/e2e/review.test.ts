@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './a11y.js';
+import { PHONE } from './browser.js';
 import { eventually } from './eventually.js';
 import { withE2e } from './harness.js';
 import { ReviewAgent } from './review-agent.js';
@@ -254,6 +255,15 @@ describe('a phase review on real git', () => {
       await viewerPage.getByRole('button', { name: /Approve|Request changes|Edit|Comment on line/ }).count(),
     ).toBe(0);
     await expectAccessible(viewerPage, 'the review screen for a viewer');
+  });
+
+  it('fits a phone: nothing on the review is wider than the screen', async () => {
+    const phone = await e2e().pageAs(e2e().developer, { viewport: PHONE, mobile: true });
+    await phone.goto(`/reviews/${reviewId}`);
+    await phone.getByRole('heading', { name: /Review of/, level: 1 }).waitFor();
+    await phone.getByRole('cell', { name: '2. Test it against a real server' }).waitFor();
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await screenshot(phone, 'review-phone');
   });
 });
 
