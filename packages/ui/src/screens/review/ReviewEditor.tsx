@@ -10,9 +10,9 @@ function isStaleHead(error: unknown): boolean {
 
 /**
  * Edits one file of the branch in the browser: the head version in a text area, committed to the
- * phase branch in this person's name. The edit names the head it was made on, so an agent's push
- * in between is refused (409) instead of overwritten; the file then reloads and the unsaved text
- * stays at hand.
+ * phase branch in this person's name. The edit names the head it was made on, so a push or another
+ * edit in between is refused (409) instead of overwritten; the file then reloads and the unsaved
+ * text stays at hand.
  */
 export function ReviewEditor({
   review,
@@ -68,7 +68,7 @@ export function ReviewEditor({
     } catch (caught) {
       if (isStaleHead(caught)) {
         setError(
-          `The agent pushed to ${review.branch} while you were editing, so nothing was committed. The file has reloaded with its changes; your text is kept below to copy from.`,
+          `${review.branch} moved on while you were editing (a push or another person's edit), so nothing was committed. The file has reloaded with the new version; your text is kept below to copy from.`,
         );
         setUnsaved(shown);
         setText(null);
