@@ -96,7 +96,11 @@ describe('a phase review on real git', () => {
     firstGate = answer.gate?.id ?? '';
 
     await page.goto(`/gates/${firstGate}`);
-    await page.getByRole('link', { name: /Open the review/ }).click();
+    const link = page.getByRole('link', { name: /Open the review/ });
+    await link.waitFor();
+    // The gate's own page no longer claims there is no diff: it links to the review instead.
+    expect(await page.getByText('The agent sent no diff').count()).toBe(0);
+    await link.click();
     await page.getByRole('heading', { name: 'Review of phase-1-strategic', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/reviews/${reviewId}`);
     await page.getByRole('heading', { name: 'Files changed (2)' }).waitFor();

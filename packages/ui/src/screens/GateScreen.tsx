@@ -83,8 +83,12 @@ function LoadedGate({
   const nameOf = usePersonNames(peopleOf(view));
   const signing = useSigningKey(gate.signatureRequired && pending);
   const changes = useMemo(() => gateChanges(gate), [gate]);
+  // A phase branch's review shows its diff on its own screen, linked in the header.
+  const hasReview = typeof gate.context.reviewId === 'string';
   const showDiff =
-    changes.length > 0 || CHANGE_GATE_TYPES.has(gate.type) || gate.options.some((o) => o.id === 'diff');
+    changes.length > 0 ||
+    (CHANGE_GATE_TYPES.has(gate.type) && !hasReview) ||
+    gate.options.some((o) => o.id === 'diff');
   const reasons = confidenceReasons(gate, briefing);
   const decidedByMe = gate.decision?.decidedBy === user.id;
   const agentName = useAgentName(gate.agentId);
