@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './a11y.js';
 import { eventually } from './eventually.js';
 import { withE2e } from './harness.js';
 import { ExampleAgentProcess, gitAs } from './review-example-process.js';
@@ -125,12 +126,16 @@ describe('the phase-review example agent, reviewed in the browser', () => {
       for (const { line, text, body } of ASKS) {
         const edited = `${text} (revised: ${body})`;
         await added(edited).waitFor();
-        await thread(line)
-          .getByText(`Done on phase-1-strategic-rev-2: plan.md line ${line} now reads "${edited}".`)
-          .waitFor();
+        const reply = thread(line)
+          .getByRole('listitem')
+          .filter({
+            hasText: `Done on phase-1-strategic-rev-2: plan.md line ${line} now reads "${edited}".`,
+          });
+        await reply.getByText('agent', { exact: true }).waitFor();
         await thread(line).getByText('Outdated').waitFor();
       }
     });
+    await expectAccessible(page, 'a review the example agent answered');
     expect(agent.output()).toContain('changes requested: 2 comment(s) to answer on phase-1-strategic-rev-2');
     // The rev-2 checkpoint's gate, for the audit below.
     await nextGate();
