@@ -176,7 +176,8 @@ describe('the MCP Inspector CLI', () => {
     expect(result.code, result.stderr).toBe(0);
     const names = (JSON.parse(result.stdout).tools as { name: string }[]).map((tool) => tool.name);
     expect(names).toContain('gatehouse_request_approval');
-    expect(names).toHaveLength(7);
+    expect(names).toContain('gatehouse_journal_append');
+    expect(names).toHaveLength(8);
   });
 
   it('lists the tools of /mcp over Streamable HTTP and calls one', async () => {
@@ -187,7 +188,7 @@ describe('the MCP Inspector CLI', () => {
       {},
     );
     expect(list.code, list.stderr).toBe(0);
-    expect(JSON.parse(list.stdout).tools).toHaveLength(7);
+    expect(JSON.parse(list.stdout).tools).toHaveLength(8);
     const call = await inspector(
       [
         url,

@@ -102,6 +102,10 @@ export function pathValues(route: ApiRoute, objects: MatrixObjects): Record<stri
       versions: '1',
       webhooks: objects.webhookId,
       deliveries: objects.deliveryId,
+      // Well-formed ids of no review or comment: a bad body is judged, then the review is not found.
+      reviews: 'rev_missing',
+      comments: 'cmt_missing',
+      journal: 'jrn_missing',
     };
     values[name] = byResource[resource] ?? 'missing';
   });

@@ -58,6 +58,8 @@ describe('SQLite store', () => {
       '0002_webhooks',
       '0003_accounts',
       '0004_audit_append_only',
+      '0005_reviews',
+      '0006_workspace_search',
     ]);
   });
 
@@ -91,7 +93,14 @@ describe('SQLite store', () => {
     cleanups.push(remove);
     expect(await migrateToLatest({ file })).toEqual({
       dialect: 'sqlite',
-      applied: ['0001_initial', '0002_webhooks', '0003_accounts', '0004_audit_append_only'],
+      applied: [
+        '0001_initial',
+        '0002_webhooks',
+        '0003_accounts',
+        '0004_audit_append_only',
+        '0005_reviews',
+        '0006_workspace_search',
+      ],
     });
     expect(await migrateToLatest({ file })).toEqual({ dialect: 'sqlite', applied: [] });
   });
