@@ -25,6 +25,7 @@ export default defineConfig({
       'gatehouse-hitl-sdk/testing': testing('sdk'),
       'gatehouse-hitl-protocol': src('protocol'),
       'gatehouse-hitl-core': src('core'),
+      'gatehouse-hitl-analysis': src('analysis'),
       'gatehouse-hitl-server': src('server'),
       'gatehouse-hitl-store': src('store'),
       'gatehouse-hitl-sdk': src('sdk'),
