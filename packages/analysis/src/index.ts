@@ -1,3 +1,4 @@
+export { diffToChanges } from './diff-input.js';
 export { languageOf, parseSource, warmUp } from './languages.js';
 export type {
   AnalysisResult,
