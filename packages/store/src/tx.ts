@@ -5,6 +5,7 @@ import * as credentials from './repos/credentials.js';
 import * as gates from './repos/gates.js';
 import * as journal from './repos/journal.js';
 import * as people from './repos/people.js';
+import * as recoveries from './repos/recoveries.js';
 import * as reports from './repos/reports.js';
 import * as reviews from './repos/reviews.js';
 import * as rules from './repos/rules.js';
@@ -53,6 +54,7 @@ type Writes = Pick<
   | WebhookWrites
   | ReviewWrites
   | SearchWrites
+  | RecoveryWrites
 >;
 
 function writes(ctx: TxContext): Writes {
@@ -81,6 +83,17 @@ function writes(ctx: TxContext): Writes {
     ...webhookWrites(ctx),
     ...reviewWrites(ctx),
     ...searchWrites(ctx),
+    ...recoveryWrites(ctx),
+  };
+}
+
+type RecoveryWrites = 'insertRecovery' | 'updateRecovery' | 'insertFalsePositive';
+
+function recoveryWrites(ctx: TxContext): Pick<StoreTx, RecoveryWrites> {
+  return {
+    insertRecovery: (recovery) => recoveries.insertRecovery(ctx, recovery),
+    updateRecovery: (recovery, version) => recoveries.updateRecovery(ctx, recovery, version),
+    insertFalsePositive: (record) => recoveries.insertFalsePositive(ctx, record),
   };
 }
 
@@ -195,6 +208,9 @@ export function createStoreTx(ctx: TxContext, options: { readOnly: boolean }): S
     getSearchIndex: (runId) => searchIndex.getSearchIndex(ctx, runId),
     searchChunksText: (input) => searchIndex.searchChunksText(ctx, input),
     listChunkVectors: (runId) => searchIndex.listChunkVectors(ctx, runId),
+    getRecovery: (runId, key) => recoveries.getRecovery(ctx, runId, key),
+    listRecoveries: (runId) => recoveries.listRecoveries(ctx, runId),
+    listFalsePositives: (filter) => recoveries.listFalsePositives(ctx, filter),
     ...(options.readOnly ? refusedWrites : writes(ctx)),
   };
 }

@@ -7,6 +7,7 @@ import type {
   AuditVerifyOptions,
   StartSigner,
 } from './audit-types.js';
+import type { RecoveriesRepo } from './recovery-types.js';
 import type {
   AgentsRepo,
   AuditRepo,
@@ -40,6 +41,12 @@ export type {
   SignedCheckpoint,
   StartSigner,
 } from './audit-types.js';
+export type {
+  FalsePositiveRecord,
+  RecoveriesRepo,
+  RecoveryAttemptRecord,
+  RecoveryRecord,
+} from './recovery-types.js';
 export type {
   AgentsRepo,
   AuditRepo,
@@ -217,7 +224,8 @@ export type StoreTx = TxClock &
   WebhookDeliveriesRepo &
   ReviewsRepo &
   JournalRepo &
-  SearchIndexRepo;
+  SearchIndexRepo &
+  RecoveriesRepo;
 
 /** Gatehouse's storage port: SQLite and Postgres implement it and pass one contract suite. */
 export interface Store {

@@ -4,6 +4,7 @@ import { describeCommitContract } from './commit.contract.js';
 import { describeGateContract } from './gates.contract.js';
 import type { ContractContext, StoreHarness } from './harness.js';
 import { describeRecordContract } from './records.contract.js';
+import { describeRecoveryContract } from './recoveries.contract.js';
 import { describeReviewContract } from './reviews.contract.js';
 import { describeStreamContract } from './stream.contract.js';
 import { describeWebhookContract } from './webhooks.contract.js';
@@ -38,5 +39,6 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreHar
     describe('stream events and JSON', () => describeStreamContract(ctx));
     describe('webhooks and the outbox', () => describeWebhookContract(ctx));
     describe('reviews', () => describeReviewContract(ctx));
+    describe('recoveries', () => describeRecoveryContract(ctx));
   });
 }

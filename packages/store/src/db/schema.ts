@@ -1,5 +1,6 @@
 import type { Generated, Kysely, QueryResult } from 'kysely';
 import type { JournalEntriesTable, SearchChunksTable, SearchIndexStateTable } from '../search-types.js';
+import type { FalsePositivesTable, RecoveriesTable } from './recovery-tables.js';
 import type { ReviewCommentsTable, ReviewsTable, ReviewVerdictsTable } from './review-tables.js';
 
 /** The two engines the store runs on. */
@@ -242,6 +243,8 @@ export interface Database {
   reviews: ReviewsTable;
   review_comments: ReviewCommentsTable;
   review_verdicts: ReviewVerdictsTable;
+  recoveries: RecoveriesTable;
+  false_positives: FalsePositivesTable;
 }
 
 /** What every query of one unit of work runs with. */

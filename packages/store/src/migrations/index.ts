@@ -7,6 +7,7 @@ import { accountsMigration } from './0003-accounts.js';
 import { auditAppendOnlyMigration } from './0004-audit-append-only.js';
 import { reviewsMigration } from './0005-reviews.js';
 import { workspaceSearchMigration } from './0006-workspace-search.js';
+import { recoveriesMigration } from './0007-recoveries.js';
 
 /** Migrations take a Kysely instance of any table shape. */
 export type MigrationDb = Parameters<Migration['up']>[0];
@@ -23,6 +24,7 @@ export function createMigrationProvider(dialect: Dialect, schema?: string): Migr
     '0004_audit_append_only': auditAppendOnlyMigration(dialect, schema),
     '0005_reviews': reviewsMigration(),
     '0006_workspace_search': workspaceSearchMigration(dialect, schema),
+    '0007_recoveries': recoveriesMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -60,6 +60,7 @@ describe('SQLite store', () => {
       '0004_audit_append_only',
       '0005_reviews',
       '0006_workspace_search',
+      '0007_recoveries',
     ]);
   });
 
@@ -100,6 +101,7 @@ describe('SQLite store', () => {
         '0004_audit_append_only',
         '0005_reviews',
         '0006_workspace_search',
+        '0007_recoveries',
       ],
     });
     expect(await migrateToLatest({ file })).toEqual({ dialect: 'sqlite', applied: [] });
