@@ -1,3 +1,6 @@
+export { coverageDelta, detectCoverageFormat, parseCoverage } from './coverage-report/parse.js';
+export type { CoverageFormat, CoverageReport, FileCoverage } from './coverage-report/report.js';
+export { CoverageReportError } from './coverage-report/report.js';
 export { diffToChanges } from './diff-input.js';
 export { languageOf, parseSource, warmUp } from './languages.js';
 export type {
