@@ -19,6 +19,7 @@ export {
   createAgentResponseSchema,
   revokeTokensResponseSchema,
 } from './agents.js';
+export * from './analysis.js';
 export type {
   AuditEventDocument,
   AuditKeyResponse,
