@@ -4,6 +4,14 @@ export { CoverageReportError } from './coverage-report/report.js';
 export { diffToChanges } from './diff-input.js';
 export { languageOf, parseSource, warmUp } from './languages.js';
 export type {
+  ChangedFile,
+  LanguageContext,
+  LazinessPatternId,
+  PatternDefinition,
+  PatternExample,
+} from './patterns/index.js';
+export { detectLaziness, LAZINESS_PATTERNS } from './patterns/index.js';
+export type {
   AnalysisResult,
   ChangeFacts,
   ChangeInput,

@@ -1,0 +1,101 @@
+import type { Node } from 'web-tree-sitter';
+import { commentBody, type FunctionInfo, functionsByName, isComment, lineOf, normalize } from './syntax.js';
+import type { DetectorInput, LazinessHit } from './types.js';
+
+type Placeholder = 'not_implemented' | 'conventional_stub' | 'empty' | 'trivial_return';
+
+const NOT_IMPLEMENTED = /not\s*(yet\s*)?implemented|\btodo\b|\bfixme\b|unimplemented|\bstub\b/i;
+const TODO_COMMENT = /\b(TODO|FIXME|XXX|HACK)\b/;
+const TRIVIAL_RETURN =
+  /^return\s*(null|undefined|None|nil(\s*,\s*nil)*|\{\s*\}|\[\s*\]|Ok\(\(\)\)|Default::default\(\))?\s*;?$/;
+
+function isDocstring(node: Node): boolean {
+  return (
+    node.type === 'expression_statement' &&
+    node.namedChildren.length === 1 &&
+    node.namedChildren[0]?.type === 'string'
+  );
+}
+
+/** What a one-statement body is a placeholder for, if it is one. */
+function placeholderOf(fn: FunctionInfo): Placeholder | null {
+  const statements = fn.statements.filter((statement) => !isDocstring(statement));
+  if (statements.length === 0) return 'empty';
+  if (statements.length > 1) return null;
+  const only = statements[0] as Node;
+  const text = normalize(only.text);
+  if (/^(todo|unimplemented)!/.test(text)) return 'not_implemented';
+  if (/^(panic!?\(|throw |raise )/.test(text)) {
+    if (NOT_IMPLEMENTED.test(text)) return 'not_implemented';
+    if (/NotImplementedError|UnsupportedOperationException/.test(text)) return 'conventional_stub';
+    return null;
+  }
+  if (text === 'pass' || text === '...') return 'empty';
+  if (TRIVIAL_RETURN.test(text)) return 'trivial_return';
+  return null;
+}
+
+function isAbstract(fn: FunctionInfo): boolean {
+  const holder = fn.node.parent?.type === 'decorated_definition' ? fn.node.parent : null;
+  if (holder?.namedChildren.some((child) => child?.type === 'decorator' && /abstract/.test(child.text)))
+    return true;
+  return /^\s*(export\s+)?(public\s+|protected\s+)?abstract\b/.test(fn.node.text);
+}
+
+function todoCommentsIn(fn: FunctionInfo): string[] {
+  // Python puts a comment that opens a block beside the block, so look in the whole function.
+  return fn.node
+    .descendantsOfType(['comment', 'line_comment', 'block_comment'])
+    .filter((node): node is Node => node !== null && isComment(node) && TODO_COMMENT.test(node.text))
+    .map((node) => normalize(commentBody(node.text)));
+}
+
+const MESSAGES: Record<Placeholder, string> = {
+  not_implemented: 'now only says it is not implemented',
+  conventional_stub: 'now only raises a not-implemented error',
+  empty: 'is now empty',
+  trivial_return: 'now only returns an empty value',
+};
+
+/** Functions whose body became a stub, or lost code to a TODO comment. */
+export function detectPlaceholderBodies({ context, baseConfidence }: DetectorInput): LazinessHit[] {
+  const before = functionsByName(context.before);
+  const hits: LazinessHit[] = [];
+  for (const [name, fn] of functionsByName(context.after)) {
+    const old = before.get(name);
+    const placeholder = placeholderOf(fn);
+    const hit = (confidence: number, message: string): void => {
+      hits.push({
+        pattern: 'lazy.placeholder_body',
+        confidence,
+        line: lineOf(fn.body),
+        name,
+        message: `${name} ${message}`,
+      });
+    };
+    if (old) {
+      if (normalize(old.body.text) === normalize(fn.body.text) || placeholderOf(old) !== null) continue;
+      if (placeholder) {
+        const weight = placeholder === 'trivial_return' ? 0.7 : 1;
+        hit(baseConfidence * weight, `${MESSAGES[placeholder]}; it had a real body before`);
+        continue;
+      }
+      const oldTodos = new Set(todoCommentsIn(old));
+      const newTodos = todoCommentsIn(fn).filter((todo) => !oldTodos.has(todo));
+      if (newTodos.length > 0 && fn.statements.length < old.statements.length) {
+        hit(
+          baseConfidence * 0.85,
+          `lost ${old.statements.length - fn.statements.length} statement(s) to a "${newTodos[0]}" comment`,
+        );
+      }
+      continue;
+    }
+    if (isAbstract(fn)) continue;
+    if (placeholder === 'not_implemented')
+      hit(baseConfidence, `is added as a stub that ${MESSAGES[placeholder].replace('now only ', '')}`);
+    // A base class's NotImplementedError or an immutable view's UnsupportedOperationException is often the design.
+    if (placeholder === 'conventional_stub')
+      hit(Math.min(0.6, baseConfidence * 0.7), 'is added as a stub that only raises a not-implemented error');
+  }
+  return hits;
+}
