@@ -12,8 +12,8 @@ import type {
   RunDocument,
   RunListResponse,
 } from 'gatehouse-hitl-protocol';
-import { decodeWireError } from 'gatehouse-hitl-protocol';
-import { Gatehouse, GatehouseApiError } from 'gatehouse-hitl-sdk';
+import { Gatehouse } from 'gatehouse-hitl-sdk';
+import { type ApiTarget, sendJson } from './http-json.js';
 
 /** Where the MCP server reaches Gatehouse and with whose token. */
 export interface ApiOptions {
@@ -36,7 +36,6 @@ export type DecideResult = DecideResponse;
 
 export type { DecideBody, PolicyView };
 
-const ATTEMPT_TIMEOUT_MS = 30_000;
 const id = (value: string) => encodeURIComponent(value);
 
 /**
@@ -47,13 +46,13 @@ export class GatehouseApi {
   /** The agent client: request, waitForGate, reportConfidence, checkpoint, consume. */
   readonly sdk: Gatehouse;
   readonly #base: string;
-  readonly #token: string;
   readonly #fetch: typeof fetch;
+  readonly #target: ApiTarget;
 
   constructor(options: ApiOptions) {
     this.#base = options.url.replace(/\/+$/, '');
-    this.#token = options.token;
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#target = { base: this.#base, token: options.token, fetch: this.#fetch };
     // Tools wait at most a minute, so a long-poll never needs to be longer than that.
     this.sdk = new Gatehouse({
       url: this.#base,
@@ -66,29 +65,36 @@ export class GatehouseApi {
 
   /** Who the token belongs to. */
   me(signal?: AbortSignal): Promise<Me> {
-    return this.#json('GET', '/v1/me', undefined, signal);
+    return sendJson(this.#target, 'GET', '/v1/me', undefined, signal);
   }
 
   /** The active policy (readable by people and agents). */
   policy(signal?: AbortSignal): Promise<PolicyView> {
-    return this.#json('GET', '/v1/policy', undefined, signal);
+    return sendJson(this.#target, 'GET', '/v1/policy', undefined, signal);
   }
 
   /** A run with its resume plan. */
   run(runId: string, signal?: AbortSignal): Promise<RunDetail> {
-    return this.#json('GET', `/v1/runs/${id(runId)}`, undefined, signal);
+    return sendJson(this.#target, 'GET', `/v1/runs/${id(runId)}`, undefined, signal);
   }
 
   /** The newest runs the token may see. */
   async runs(limit: number, signal?: AbortSignal): Promise<RunDocument[]> {
-    const page = await this.#json<RunListResponse>('GET', `/v1/runs?limit=${limit}`, undefined, signal);
+    const page = await sendJson<RunListResponse>(
+      this.#target,
+      'GET',
+      `/v1/runs?limit=${limit}`,
+      undefined,
+      signal,
+    );
     return page.items;
   }
 
   /** Pending gates, of one run or of everything the token may see. */
   async pendingGates(runId: string | null, signal?: AbortSignal): Promise<GateDocument[]> {
     const run = runId === null ? '' : `&runId=${id(runId)}`;
-    const page = await this.#json<GateListResponse>(
+    const page = await sendJson<GateListResponse>(
+      this.#target,
       'GET',
       `/v1/gates?status=pending&limit=100${run}`,
       undefined,
@@ -99,7 +105,7 @@ export class GatehouseApi {
 
   /** A gate with its Summary of Action. */
   gate(gateId: string, signal?: AbortSignal): Promise<GateViewResponse> {
-    return this.#json('GET', `/v1/gates/${id(gateId)}`, undefined, signal);
+    return sendJson(this.#target, 'GET', `/v1/gates/${id(gateId)}`, undefined, signal);
   }
 
   /** A run's interventions after `after` (epoch ms), oldest first. */
@@ -109,7 +115,8 @@ export class GatehouseApi {
     signal?: AbortSignal,
   ): Promise<InterventionDocument[]> {
     const query = after === null ? '' : `?after=${after}`;
-    const page = await this.#json<InterventionListResponse>(
+    const page = await sendJson<InterventionListResponse>(
+      this.#target,
       'GET',
       `/v1/runs/${id(runId)}/interventions${query}`,
       undefined,
@@ -120,35 +127,6 @@ export class GatehouseApi {
 
   /** Decides a gate; only a person's token may (the server answers 403 to agent tokens). */
   decide(gateId: string, body: DecideBody, signal?: AbortSignal): Promise<DecideResult> {
-    return this.#json('POST', `/v1/gates/${id(gateId)}/decide`, body, signal);
-  }
-
-  async #json<T>(method: 'GET' | 'POST', path: string, body: unknown, signal?: AbortSignal): Promise<T> {
-    const timeout = AbortSignal.timeout(ATTEMPT_TIMEOUT_MS);
-    const headers: Record<string, string> = { authorization: `Bearer ${this.#token}` };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
-    try {
-      response = await this.#fetch(`${this.#base}${path}`, {
-        method,
-        headers,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      });
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      const detail = error instanceof Error ? error.message : String(error);
-      throw new GatehouseApiError(
-        'SERVICE_UNAVAILABLE',
-        `cannot reach the Gatehouse server at ${this.#base}: ${detail}`,
-        { status: 0, details: { url: this.#base }, cause: error },
-      );
-    }
-    const text = await response.text();
-    if (!response.ok) {
-      const retryAfter = response.headers.get('retry-after');
-      throw decodeWireError(response.status, text, { statusText: response.statusText, retryAfter });
-    }
-    return (text === '' ? undefined : JSON.parse(text)) as T;
+    return sendJson(this.#target, 'POST', `/v1/gates/${id(gateId)}/decide`, body, signal);
   }
 }

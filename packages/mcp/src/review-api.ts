@@ -23,13 +23,11 @@ import type {
   WorkspaceResponse,
   WorkspaceShowResponse,
 } from 'gatehouse-hitl-protocol';
-import { decodeWireError } from 'gatehouse-hitl-protocol';
-import { GatehouseApiError } from 'gatehouse-hitl-sdk';
 import type { ApiOptions } from './api.js';
+import { type ApiTarget, sendJson } from './http-json.js';
 
 type Query = Record<string, string | number | undefined>;
 
-const ATTEMPT_TIMEOUT_MS = 30_000;
 const id = (value: string) => encodeURIComponent(value);
 
 function withQuery(path: string, query: Query): string {
@@ -44,14 +42,14 @@ function withQuery(path: string, query: Query): string {
  * comments and edits, search, journal and audit. Every rule is the server's; this only carries calls.
  */
 export class ReviewApi {
-  readonly #base: string;
-  readonly #token: string;
-  readonly #fetch: typeof fetch;
+  readonly #target: ApiTarget;
 
   constructor(options: ApiOptions) {
-    this.#base = options.url.replace(/\/+$/, '');
-    this.#token = options.token;
-    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#target = {
+      base: options.url.replace(/\/+$/, ''),
+      token: options.token,
+      fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+    };
   }
 
   workspace(runId: string, signal?: AbortSignal): Promise<WorkspaceResponse> {
@@ -107,7 +105,13 @@ export class ReviewApi {
   }
 
   editFile(reviewId: string, body: ReviewEditBody, signal?: AbortSignal) {
-    return this.#send<ReviewEditResponse>('PUT', `/v1/reviews/${id(reviewId)}/file`, body, signal);
+    return sendJson<ReviewEditResponse>(
+      this.#target,
+      'PUT',
+      `/v1/reviews/${id(reviewId)}/file`,
+      body,
+      signal,
+    );
   }
 
   comments(reviewId: string, signal?: AbortSignal) {
@@ -115,7 +119,13 @@ export class ReviewApi {
   }
 
   comment(reviewId: string, body: ReviewCommentBody, signal?: AbortSignal) {
-    return this.#send<ReviewCommentResponse>('POST', `/v1/reviews/${id(reviewId)}/comments`, body, signal);
+    return sendJson<ReviewCommentResponse>(
+      this.#target,
+      'POST',
+      `/v1/reviews/${id(reviewId)}/comments`,
+      body,
+      signal,
+    );
   }
 
   journal(
@@ -132,7 +142,13 @@ export class ReviewApi {
 
   /** Appends to the run's journal; the run's own agent only. */
   appendJournal(runId: string, entries: JournalEntryInput[], signal?: AbortSignal) {
-    return this.#send<AppendJournalResponse>('POST', `/v1/runs/${id(runId)}/journal`, { entries }, signal);
+    return sendJson<AppendJournalResponse>(
+      this.#target,
+      'POST',
+      `/v1/runs/${id(runId)}/journal`,
+      { entries },
+      signal,
+    );
   }
 
   audit(
@@ -160,35 +176,6 @@ export class ReviewApi {
   }
 
   #get<T>(path: string, query: Query, signal?: AbortSignal): Promise<T> {
-    return this.#send('GET', withQuery(path, query), undefined, signal);
-  }
-
-  async #send<T>(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<T> {
-    const timeout = AbortSignal.timeout(ATTEMPT_TIMEOUT_MS);
-    const headers: Record<string, string> = { authorization: `Bearer ${this.#token}` };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
-    try {
-      response = await this.#fetch(`${this.#base}${path}`, {
-        method,
-        headers,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      });
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      const detail = error instanceof Error ? error.message : String(error);
-      throw new GatehouseApiError(
-        'SERVICE_UNAVAILABLE',
-        `cannot reach the Gatehouse server at ${this.#base}: ${detail}`,
-        { status: 0, details: { url: this.#base }, cause: error },
-      );
-    }
-    const text = await response.text();
-    if (!response.ok) {
-      const retryAfter = response.headers.get('retry-after');
-      throw decodeWireError(response.status, text, { statusText: response.statusText, retryAfter });
-    }
-    return (text === '' ? undefined : JSON.parse(text)) as T;
+    return sendJson(this.#target, 'GET', withQuery(path, query), undefined, signal);
   }
 }
