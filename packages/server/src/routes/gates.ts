@@ -13,16 +13,13 @@ import {
   gateWaitResponseSchema,
 } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
+import { defined } from '../http/defined.js';
 import { requireAgent, requireAuthenticated, requireUser } from '../http/principal.js';
 import { plainResponseSerializer } from '../http/response-serializer.js';
 import type { Services } from '../services/index.js';
 import { assertStillValid } from '../services/streams/stream-credentials.js';
 import { gateActionRoutes } from './gate-actions.js';
 import { credentialOf } from './streams.js';
-
-function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as never;
-}
 
 /** Gates: requests from agents, listing, reading and long-polling. */
 export async function gateRoutes(base: FastifyInstance, ctx: AppContext, services: Services): Promise<void> {

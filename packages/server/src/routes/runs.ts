@@ -17,12 +17,9 @@ import {
   runResponseSchema,
 } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
+import { defined } from '../http/defined.js';
 import { requireAuthenticated, requireUser } from '../http/principal.js';
 import type { Services } from '../services/index.js';
-
-function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as never;
-}
 
 /** Runs: create, read, list, phase checkpoints, completion and interventions. */
 export async function runRoutes(base: FastifyInstance, _ctx: AppContext, services: Services): Promise<void> {

@@ -15,12 +15,9 @@ import {
   workspaceShowResponseSchema,
 } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
+import { defined } from '../http/defined.js';
 import { requireAuthenticated } from '../http/principal.js';
 import type { Services } from '../services/index.js';
-
-function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as never;
-}
 
 /** `scheme://host[:port]` the request was sent to: the clone URL's base when no public URL is set. */
 function originOf(request: FastifyRequest): string {
