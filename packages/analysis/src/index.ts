@@ -1,3 +1,4 @@
+export { analyzeChange } from './analyze.js';
 export { coverageDelta, detectCoverageFormat, parseCoverage } from './coverage-report/parse.js';
 export type { CoverageFormat, CoverageReport, FileCoverage } from './coverage-report/report.js';
 export { CoverageReportError } from './coverage-report/report.js';
@@ -10,7 +11,7 @@ export type {
   PatternDefinition,
   PatternExample,
 } from './patterns/index.js';
-export { detectLaziness, LAZINESS_PATTERNS } from './patterns/index.js';
+export { detectCrossFileLaziness, detectLaziness, LAZINESS_PATTERNS } from './patterns/index.js';
 export type {
   AnalysisResult,
   ChangeFacts,

@@ -1,8 +1,16 @@
 import type { FileChange, Finding } from '../types.js';
+import { assertionsDeletedAcrossFiles, detectAssertionsDeletedToPass } from './assertion-deleted.js';
 import { patternDefinition } from './catalog.js';
+import { detectSwallowedErrors } from './error-swallowed.js';
+import { detectHardcodedResults, hardcodedReturns } from './hardcoded-result.js';
+import { detectByLines } from './line-rules.js';
+import { detectMockedUnit } from './mock-unit-under-test.js';
 import { detectPlaceholderBodies } from './placeholder-body.js';
 import { detectSuppressions } from './suppression-added.js';
-import type { DetectorInput, LanguageContext, LazinessHit } from './types.js';
+import { expectedValues } from './test-code.js';
+import { detectCommentedOutTests } from './test-commented-out.js';
+import { isTestPath } from './test-files.js';
+import type { ChangedFile, DetectorInput, LanguageContext, LazinessHit } from './types.js';
 
 export { LAZINESS_PATTERNS } from './catalog.js';
 export type {
@@ -13,13 +21,22 @@ export type {
   PatternExample,
 } from './types.js';
 
-const TREE_DETECTORS: readonly ((input: DetectorInput) => LazinessHit[])[] = [
+const DETECTORS: readonly ((input: DetectorInput) => LazinessHit[])[] = [
   detectPlaceholderBodies,
+  detectCommentedOutTests,
   detectSuppressions,
+  detectSwallowedErrors,
+  detectHardcodedResults,
+  detectMockedUnit,
+  detectAssertionsDeletedToPass,
+  detectByLines,
 ];
 
-/** Fills in what the catalog knows about a hit. */
-export function toFinding(file: FileChange, hit: LazinessHit): Finding {
+function baseConfidence(file: FileChange): number {
+  return file.partial ? 0.75 : 0.9;
+}
+
+function toFinding(file: FileChange, hit: LazinessHit): Finding {
   const confidence = Math.round(Math.min(1, Math.max(0, hit.confidence)) * 100) / 100;
   return {
     ...hit,
@@ -30,13 +47,48 @@ export function toFinding(file: FileChange, hit: LazinessHit): Finding {
   };
 }
 
+function byLine(a: Finding, b: Finding): number {
+  return a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0);
+}
+
 /**
  * The laziness patterns a change adds to one file: what is in `after` and not in `before`.
  * @example const findings = await detectLaziness(file, { language, before: await parseSource(language, file.before), after });
  */
 export async function detectLaziness(file: FileChange, context: LanguageContext): Promise<Finding[]> {
   if (file.after === null) return [];
-  const input: DetectorInput = { file, context, baseConfidence: file.partial ? 0.75 : 0.9 };
-  const hits = TREE_DETECTORS.flatMap((detect) => detect(input));
-  return hits.map((hit) => toFinding(file, hit)).sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  const input: DetectorInput = { file, context, baseConfidence: baseConfidence(file) };
+  return DETECTORS.flatMap((detect) => detect(input))
+    .map((hit) => toFinding(file, hit))
+    .sort(byLine);
+}
+
+/**
+ * The patterns that pair a test file with the production file it tests, over a whole change: a
+ * literal returned where another file's test expects it, and an assertion deleted while the code
+ * under test changed. Complements `detectLaziness`, which sees one file at a time.
+ */
+export function detectCrossFileLaziness(files: readonly ChangedFile[]): Finding[] {
+  const tests = files.filter((changed) => isTestPath(changed.file.path));
+  const production = files.filter((changed) => !isTestPath(changed.file.path) && changed.file.after !== null);
+  const findings: Finding[] = [];
+  for (const test of tests) {
+    const expected = expectedValues(test.context.after, test.file.path, test.file.after);
+    for (const code of production) {
+      const hits = [
+        ...hardcodedReturns(code, expected, baseConfidence(code.file), test.file.path),
+        ...assertionsDeletedAcrossFiles(test, code, baseConfidence(test.file)),
+      ];
+      for (const hit of hits)
+        findings.push(toFinding(hit.pattern === 'lazy.hardcoded_result' ? code.file : test.file, hit));
+    }
+  }
+  // Several test files can point at one return, and one test at several changed files: keep the surest.
+  const unique = new Map<string, Finding>();
+  for (const finding of findings) {
+    const key = `${finding.pattern}|${finding.file}|${finding.line}|${finding.name}`;
+    const kept = unique.get(key);
+    if (!kept || kept.confidence < finding.confidence) unique.set(key, finding);
+  }
+  return [...unique.values()].sort(byLine);
 }

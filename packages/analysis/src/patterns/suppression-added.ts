@@ -5,7 +5,7 @@ import type { DetectorInput, LazinessHit } from './types.js';
 
 /** Comment directives that silence a type checker, linter or coverage tool. */
 export const SUPPRESSION_COMMENT =
-  /@ts-(ignore|expect-error|nocheck)|eslint-disable(-next-line|-line)?|biome-ignore|type:\s*ignore|\bnoqa\b|pylint:\s*disable|pyright:\s*ignore|\bnolint\b|NOSONAR|istanbul\s+ignore|c8\s+ignore|pragma:\s*no\s*cover/;
+  /@ts-(ignore|expect-error|nocheck)|eslint-disable(-next-line|-line)?|biome-ignore|type:\s*ignore|\bnoqa\b|pylint:\s*disable|pyright:\s*ignore|\bnolint\b|NOSONAR|istanbul\s+ignore|c8\s+ignore|pragma:\s*no\s*cover|rubocop:\s*disable/;
 
 interface Suppression {
   node: Node;

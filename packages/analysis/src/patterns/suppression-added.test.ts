@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { parseSource } from '../languages.js';
+import type { LanguageId } from '../types.js';
+import { detectLaziness } from './index.js';
+
+async function detect(language: LanguageId, path: string, before: string | null, after: string) {
+  const context = {
+    language,
+    before: before === null ? null : await parseSource(language, before),
+    after: await parseSource(language, after),
+  };
+  return (await detectLaziness({ path, before, after }, context)).filter(
+    (f) => f.pattern === 'lazy.suppression_added',
+  );
+}
+
+describe('lazy.suppression_added', () => {
+  it.each([
+    [
+      'typescript',
+      'a.ts',
+      'const n: number = read();\n',
+      '// @ts-ignore\nconst n: number = read();\n',
+      '@ts-ignore',
+    ],
+    [
+      'typescript',
+      'a.ts',
+      'const n: number = read();\n',
+      '// @ts-expect-error wrong type\nconst n: number = read();\n',
+      '@ts-expect-error',
+    ],
+    ['typescript', 'a.ts', 'const n = 1;\n', '// @ts-nocheck\nconst n = 1;\n', '@ts-nocheck'],
+    [
+      'typescript',
+      'a.ts',
+      'f(x);\n',
+      '// eslint-disable-next-line no-console\nf(x);\n',
+      'eslint-disable-next-line',
+    ],
+    [
+      'typescript',
+      'a.ts',
+      'f(x);\n',
+      '// biome-ignore lint/suspicious/noExplicitAny: later\nf(x);\n',
+      'biome-ignore',
+    ],
+    ['typescript', 'a.ts', 'const c = read(x);\n', 'const c = read(x as any);\n', 'as any'],
+    ['tsx', 'a.tsx', 'const c = <A x={y} />;\n', 'const c = <A x={y as unknown as B} />;\n', 'as unknown as'],
+    ['javascript', 'a.js', 'f(x);\n', '/* istanbul ignore next */\nf(x);\n', 'istanbul ignore'],
+    ['python', 'a.py', 'total = compute(cart)\n', 'total = compute(cart)  # type: ignore\n', 'type: ignore'],
+    ['python', 'a.py', 'import os\n', 'import os  # noqa: F401\n', 'noqa'],
+    [
+      'python',
+      'a.py',
+      'def f():\n    return 1\n',
+      '# pylint: disable=all\ndef f():\n    return 1\n',
+      'pylint: disable',
+    ],
+    [
+      'go',
+      'a.go',
+      'package a\nfunc F() { g() }\n',
+      'package a\nfunc F() { g() } //nolint:errcheck\n',
+      'nolint',
+    ],
+    [
+      'java',
+      'A.java',
+      'class A { List<String> f(Object o) { return (List<String>) o; } }',
+      'class A { @SuppressWarnings("unchecked") List<String> f(Object o) { return (List<String>) o; } }',
+      '@SuppressWarnings',
+    ],
+    [
+      'rust',
+      'a.rs',
+      'fn f() { g(); }\n',
+      '#[allow(unused_must_use)]\nfn f() { g(); }\n',
+      '#[allow(unused_must_use)]',
+    ],
+  ] as const)('flags %s %s: %s', async (language, path, before, after, directive) => {
+    const findings = await detect(language, path, before, after);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ kind: 'laziness', severity: 'medium', confidence: 0.9 });
+    expect(findings[0]?.message).toContain(directive);
+  });
+
+  it('points at the added suppression, not at one that was already there', async () => {
+    const before = '// @ts-ignore\nconst a: number = x;\nconst b: number = y;\n';
+    const after = '// @ts-ignore\nconst a: number = x;\n// @ts-ignore\nconst b: number = y;\n';
+    const findings = await detect('typescript', 'a.ts', before, after);
+    expect(findings.map((f) => f.line)).toEqual([3]);
+  });
+
+  it.each([
+    [
+      'an existing suppression kept while its line changed',
+      'typescript',
+      'a.ts',
+      'function f() {\n  // @ts-ignore\n  return x.y;\n}\n',
+      'function f() {\n  // @ts-ignore\n  return x.y.z;\n}\n',
+    ],
+    [
+      'an existing suppression moved down by new code',
+      'python',
+      'a.py',
+      'import os  # noqa\n',
+      'import sys\n\nimport os  # noqa\n',
+    ],
+    ['a cast to a real type', 'typescript', 'a.ts', 'const a = x;\n', 'const a = x as Cart;\n'],
+    ['a plain comment', 'go', 'a.go', 'package a\n', 'package a\n// Lint runs in CI.\n'],
+    [
+      'another annotation',
+      'java',
+      'A.java',
+      'class A { void f() {} }',
+      'class A { @Override public String toString() { return ""; } }',
+    ],
+    ['a derive attribute', 'rust', 'a.rs', 'struct A;\n', '#[derive(Debug)]\nstruct A;\n'],
+  ] as const)('does not flag %s', async (_, language, path, before, after) => {
+    expect(await detect(language, path, before, after)).toEqual([]);
+  });
+
+  it('reads suppressions in other languages by line, at lower confidence', async () => {
+    const findings = await detect('other', 'a.rb', 'x = 1\n', 'x = 1 # rubocop:disable all\ny = 2 # noqa\n');
+    expect(findings.map((f) => [f.line, f.confidence])).toEqual([
+      [1, 0.55],
+      [2, 0.55],
+    ]);
+  });
+});

@@ -1,0 +1,65 @@
+import { addedOccurrences } from './added.js';
+import { commentBody, commentsOf, normalize } from './syntax.js';
+import type { DetectorInput, LazinessHit } from './types.js';
+
+/** A line that declares a test or asserts something, in any of the supported languages. */
+export const TEST_CODE =
+  /\b(it|test|describe)(\.\w+)?\s*\(|\bexpect\s*\(|\bassert\w*(!|\s*\(|\s+\S)|\bdef test_|\bfunc Test|@Test\b|#\[test\]|\bt\.(Error|Errorf|Fatal|Fatalf)\b|\brequire\.\w+\(/;
+
+interface CommentLine {
+  /** 0-based row in the new text. */
+  row: number;
+  text: string;
+}
+
+const LINE_COMMENT = /^\s*(\/\/+|#+|\/\*+|\*(?!\/)|--)\s?(.*?)(\*\/)?\s*$/;
+
+function commentLines({ file, context }: DetectorInput): CommentLine[] {
+  if (context.after) {
+    return commentsOf(context.after).flatMap((node) =>
+      commentBody(node.text)
+        .split('\n')
+        .map((text, index) => ({ row: node.startPosition.row + index, text: normalize(text) })),
+    );
+  }
+  return (file.after ?? '').split('\n').flatMap((line, row) => {
+    const match = LINE_COMMENT.exec(line);
+    return match ? [{ row, text: normalize(match[2] ?? '') }] : [];
+  });
+}
+
+function linesOf(text: string | null): string[] {
+  return (text ?? '')
+    .split('\n')
+    .map(normalize)
+    .filter((line) => line.length > 0);
+}
+
+/** Tests and assertions the change removed whose code now sits in comments. */
+export function detectCommentedOutTests(input: DetectorInput): LazinessHit[] {
+  const { file, context, baseConfidence } = input;
+  if (file.before === null) return [];
+  const removed = new Set(addedOccurrences(linesOf(file.after), linesOf(file.before), [(line) => line]));
+  const hits = commentLines(input).filter((line) => line.text.length >= 6 && removed.has(line.text));
+  if (!hits.some((line) => TEST_CODE.test(line.text))) return [];
+  // One finding per run of adjacent commented-out lines.
+  const blocks: CommentLine[][] = [];
+  for (const line of hits.sort((a, b) => a.row - b.row)) {
+    const last = blocks.at(-1);
+    if (last && line.row - (last.at(-1)?.row ?? 0) <= 2) last.push(line);
+    else blocks.push([line]);
+  }
+  const confidence = context.after ? baseConfidence : Math.min(0.6, baseConfidence);
+  return blocks
+    .filter((block) => block.some((line) => TEST_CODE.test(line.text)))
+    .map((block) => {
+      const first = block.find((line) => TEST_CODE.test(line.text)) ?? block[0];
+      return {
+        pattern: 'lazy.test_commented_out',
+        confidence,
+        line: (block[0]?.row ?? 0) + 1,
+        name: null,
+        message: `comments out ${block.length} line(s) of test code that the change removed, starting \`${first?.text.slice(0, 80)}\``,
+      };
+    });
+}
