@@ -1,3 +1,5 @@
+import type { Selectable } from 'kysely';
+import type { ReviewCommentsTable } from '../db/review-tables.js';
 import type { TxContext } from '../db/schema.js';
 import type { ReviewCommentRecord, ReviewRecord, ReviewVerdictRecord } from '../review-types.js';
 import { changed, int, intOrNull, parseJson } from './rows.js';
@@ -104,21 +106,7 @@ export async function insertReviewComment({ db }: TxContext, comment: ReviewComm
     .execute();
 }
 
-interface CommentRow {
-  id: string;
-  review_id: string;
-  parent_id: string | null;
-  path: string | null;
-  line: number | null;
-  side: string | null;
-  commit_id: string;
-  line_text: string | null;
-  author: string;
-  author_name: string;
-  body: string;
-  resolved: number;
-  created_at: number;
-}
+type CommentRow = Selectable<ReviewCommentsTable>;
 
 function commentOf(row: CommentRow): ReviewCommentRecord {
   return {
