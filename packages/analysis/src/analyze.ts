@@ -1,0 +1,101 @@
+import type { Tree } from 'web-tree-sitter';
+import { compareChange, type ScannedFile, type SideScan } from './compare.js';
+import { findExports } from './exports.js';
+import { factsOf } from './facts.js';
+import { languageOf, parseSource } from './languages.js';
+import { detectLaziness } from './patterns/index.js';
+import { isTestPath } from './patterns/test-files.js';
+import { scanTests } from './tests.js';
+import type {
+  AnalysisResult,
+  ChangeInput,
+  CoverageSummary,
+  FileChange,
+  Finding,
+  LanguageId,
+} from './types.js';
+
+/** Whole files parsed cleanly, whole files with syntax errors, a diff's hunks, line rules alone. */
+const CONFIDENCE = { whole: 0.95, broken: 0.85, partial: 0.8, lines: 0.55 } as const;
+
+function confidenceOf(language: LanguageId, file: FileChange, trees: (Tree | null)[]): number {
+  if (language === 'other') return CONFIDENCE.lines;
+  if (file.partial) return CONFIDENCE.partial;
+  return trees.some((tree) => tree?.rootNode.hasError) ? CONFIDENCE.broken : CONFIDENCE.whole;
+}
+
+function scanSide(language: LanguageId, tree: Tree | null, text: string | null): SideScan | null {
+  if (text === null) return null;
+  return { tests: scanTests(language, tree, text), exports: findExports(language, tree, text) };
+}
+
+function scanFile(
+  file: FileChange,
+  language: LanguageId,
+  before: Tree | null,
+  after: Tree | null,
+): ScannedFile {
+  const beforeScan = scanSide(language, before, file.before);
+  const afterScan = scanSide(language, after, file.after);
+  const hasTests = (beforeScan?.tests.tests.length ?? 0) + (afterScan?.tests.tests.length ?? 0) > 0;
+  return {
+    path: file.path,
+    before: beforeScan,
+    after: afterScan,
+    isTestFile: hasTests || isTestPath(file.path) || isTestPath(file.oldPath ?? file.path),
+    confidence: confidenceOf(language, file, [before, after]),
+  };
+}
+
+/** A coverage drop, as a finding; the rule's threshold (2 points) is the gate's, not the finding's. */
+function coverageFinding(
+  coverage: { before: CoverageSummary; after: CoverageSummary },
+  delta: number | null,
+): Finding[] {
+  if (delta === null || delta >= 0) return [];
+  const message = `Line coverage fell from ${coverage.before.linePercent}% to ${coverage.after.linePercent}% (${delta} points).`;
+  const severity = delta < -2 ? 'high' : 'low';
+  return [
+    {
+      kind: 'coverage_dropped',
+      pattern: 'coverage.dropped',
+      severity,
+      confidence: 1,
+      file: '',
+      line: null,
+      name: null,
+      message,
+    },
+  ];
+}
+
+/**
+ * Analyses a change: tests removed, added and replaced, assertions removed or weakened, skips added,
+ * public API removed, the laziness patterns, and the coverage delta, with the facts the gates read.
+ * Each side of each file is parsed once; trees are freed before returning.
+ * @example const { findings, facts } = await analyzeChange({ files: diffToChanges(diff) });
+ */
+export async function analyzeChange(input: ChangeInput): Promise<AnalysisResult> {
+  const started = performance.now();
+  const languages: Partial<Record<LanguageId, number>> = {};
+  const scanned: ScannedFile[] = [];
+  const findings: Finding[] = [];
+  const trees: Tree[] = [];
+  try {
+    for (const file of input.files) {
+      const language = languageOf(file.path);
+      languages[language] = (languages[language] ?? 0) + 1;
+      const before = file.before === null ? null : await parseSource(language, file.before);
+      const after = file.after === null ? null : await parseSource(language, file.after);
+      for (const tree of [before, after]) if (tree) trees.push(tree);
+      scanned.push(scanFile(file, language, before, after));
+      findings.push(...(await detectLaziness(file, { language, before, after })));
+    }
+  } finally {
+    for (const tree of trees) tree.delete();
+  }
+  findings.unshift(...compareChange(scanned));
+  const facts = factsOf(findings, input.coverage);
+  if (input.coverage) findings.push(...coverageFinding(input.coverage, facts.coverageDelta));
+  return { findings, facts, languages, durationMs: Math.round((performance.now() - started) * 10) / 10 };
+}

@@ -1,0 +1,198 @@
+import type { Node, Tree } from 'web-tree-sitter';
+import type { LanguageId } from './types.js';
+
+/** A name a file offers to other code. */
+export interface ExportedName {
+  name: string;
+  /** 1-based. */
+  line: number;
+  /** `class` covers classes, structs, enums, traits and interfaces (a removed one is worse). */
+  kind: 'class' | 'function' | 'value' | 'type';
+}
+
+const line = (node: Node) => node.startPosition.row + 1;
+const nameOf = (node: Node | null) => node?.childForFieldName('name')?.text ?? '';
+
+const JS_KINDS: Record<string, ExportedName['kind']> = {
+  function_declaration: 'function',
+  generator_function_declaration: 'function',
+  function_signature: 'function',
+  class_declaration: 'class',
+  abstract_class_declaration: 'class',
+  interface_declaration: 'class',
+  enum_declaration: 'class',
+  type_alias_declaration: 'type',
+};
+
+function jsExports(root: Node): ExportedName[] {
+  const names: ExportedName[] = [];
+  for (const statement of root.descendantsOfType('export_statement')) {
+    if (!statement) continue;
+    const declaration = statement.childForFieldName('declaration');
+    const isDefault = statement.children.some((child) => child?.type === 'default');
+    if (declaration) {
+      const kind = JS_KINDS[declaration.type];
+      if (kind)
+        names.push({ name: isDefault ? 'default' : nameOf(declaration), line: line(statement), kind });
+      for (const declarator of declaration.descendantsOfType('variable_declarator')) {
+        const id = declarator?.childForFieldName('name');
+        if (id?.type === 'identifier')
+          names.push({ name: id.text, line: line(declarator as Node), kind: 'value' });
+      }
+    } else if (isDefault) {
+      names.push({ name: 'default', line: line(statement), kind: 'value' });
+    }
+    for (const specifier of statement.descendantsOfType('export_specifier')) {
+      const name = specifier?.childForFieldName('alias') ?? specifier?.childForFieldName('name');
+      if (specifier && name) names.push({ name: name.text, line: line(specifier), kind: 'value' });
+    }
+  }
+  return names;
+}
+
+/** Python: top-level public defs and classes, limited to `__all__` when the module declares it. */
+function pythonExports(root: Node): ExportedName[] {
+  const names: ExportedName[] = [];
+  let declared: Set<string> | null = null;
+  for (const assignment of root.descendantsOfType('assignment')) {
+    if (assignment?.startPosition.column !== 0 || assignment.childForFieldName('left')?.text !== '__all__')
+      continue;
+    declared = new Set([...assignment.text.matchAll(/['"]([\w.]+)['"]/g)].map((match) => match[1] as string));
+  }
+  for (const type of ['function_definition', 'class_definition'] as const) {
+    for (const definition of root.descendantsOfType(type)) {
+      if (!definition) continue;
+      const holder = definition.parent?.type === 'decorated_definition' ? definition.parent : definition;
+      if (holder.startPosition.column !== 0) continue;
+      const name = nameOf(definition);
+      if (name.startsWith('_') || (declared && !declared.has(name))) continue;
+      names.push({ name, line: line(definition), kind: type === 'class_definition' ? 'class' : 'function' });
+    }
+  }
+  return names;
+}
+
+const capitalised = (name: string) => /^[A-Z]/.test(name);
+
+/** Go: capitalised top-level functions, methods (`Type.Method`), types, constants and variables. */
+function goExports(root: Node): ExportedName[] {
+  const names: ExportedName[] = [];
+  for (const fn of root.descendantsOfType('function_declaration')) {
+    if (fn && capitalised(nameOf(fn))) names.push({ name: nameOf(fn), line: line(fn), kind: 'function' });
+  }
+  for (const method of root.descendantsOfType('method_declaration')) {
+    if (!method || !capitalised(nameOf(method))) continue;
+    const receiver =
+      method.childForFieldName('receiver')?.descendantsOfType('type_identifier')[0]?.text ?? '';
+    if (capitalised(receiver))
+      names.push({ name: `${receiver}.${nameOf(method)}`, line: line(method), kind: 'function' });
+  }
+  for (const spec of root.descendantsOfType(['type_spec', 'const_spec', 'var_spec'])) {
+    if (!spec || spec.parent?.parent?.type === 'block' || spec.parent?.parent?.parent?.type === 'block')
+      continue;
+    const kind = spec.type === 'type_spec' ? 'class' : 'value';
+    for (const id of spec.childrenForFieldName('name')) {
+      if (id && capitalised(id.text)) names.push({ name: id.text, line: line(id), kind });
+    }
+  }
+  return names;
+}
+
+const JAVA_TYPES = ['class_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration'];
+const isPublic = (node: Node) =>
+  node.namedChildren.some((child) => child?.type === 'modifiers' && /\bpublic\b/.test(child.text));
+
+/** Java: public classes (and interfaces, enums, records) and their public methods and fields. */
+function javaExports(root: Node): ExportedName[] {
+  const names: ExportedName[] = [];
+  for (const type of root.descendantsOfType(JAVA_TYPES)) {
+    if (!type || !isPublic(type)) continue;
+    const owner = nameOf(type);
+    names.push({ name: owner, line: line(type), kind: 'class' });
+    const body = type.childForFieldName('body');
+    const inInterface = type.type === 'interface_declaration';
+    for (const member of body?.namedChildren ?? []) {
+      if (!member || !(inInterface || isPublic(member))) continue;
+      if (member.type === 'method_declaration') {
+        names.push({ name: `${owner}.${nameOf(member)}`, line: line(member), kind: 'function' });
+      } else if (member.type === 'field_declaration') {
+        for (const declarator of member.childrenForFieldName('declarator')) {
+          if (declarator)
+            names.push({ name: `${owner}.${nameOf(declarator)}`, line: line(member), kind: 'value' });
+        }
+      }
+    }
+  }
+  return names;
+}
+
+const RUST_KINDS: Record<string, ExportedName['kind']> = {
+  function_item: 'function',
+  struct_item: 'class',
+  enum_item: 'class',
+  trait_item: 'class',
+  union_item: 'class',
+  const_item: 'value',
+  static_item: 'value',
+  type_item: 'type',
+  mod_item: 'class',
+  macro_definition: 'function',
+};
+
+/** Rust: `pub` items (not `pub(crate)`), methods as `Type::method`, outside `#[cfg(test)]` modules. */
+function rustExports(root: Node): ExportedName[] {
+  const names: ExportedName[] = [];
+  for (const item of root.descendantsOfType(Object.keys(RUST_KINDS))) {
+    if (!item) continue;
+    const visibility = item.namedChildren.find((child) => child?.type === 'visibility_modifier');
+    if (visibility?.text !== 'pub') continue;
+    let owner = '';
+    let inTests = false;
+    for (let node = item.parent; node; node = node.parent) {
+      if (node.type === 'impl_item' && owner === '') owner = node.childForFieldName('type')?.text ?? '';
+      if (node.type === 'mod_item' && /#\[cfg\(test\)\]/.test(node.previousNamedSibling?.text ?? ''))
+        inTests = true;
+    }
+    if (inTests) continue;
+    const name = owner ? `${owner}::${nameOf(item)}` : nameOf(item);
+    names.push({ name, line: line(item), kind: RUST_KINDS[item.type] ?? 'value' });
+  }
+  return names;
+}
+
+const LINE_EXPORT =
+  /^\s*(?:export\s+(?:default\s+)?(?:async\s+)?|pub\s+|public\s+(?:static\s+|final\s+|abstract\s+)*)(?<kind>function|class|interface|struct|enum|trait|const|let|var|fn|def|object|module)\s+(?<name>\w+)/;
+
+/** Exported names by line rules, for languages without a grammar. */
+function lineExports(text: string): ExportedName[] {
+  const names: ExportedName[] = [];
+  text.split('\n').forEach((source, index) => {
+    const groups = LINE_EXPORT.exec(source)?.groups;
+    if (!groups?.name) return;
+    const kind = /class|interface|struct|enum|trait|object|module/.test(groups.kind ?? '')
+      ? 'class'
+      : 'function';
+    names.push({ name: groups.name, line: index + 1, kind });
+  });
+  return names;
+}
+
+/** The public API one side of a file declares. */
+export function findExports(language: LanguageId, tree: Tree | null, text: string): ExportedName[] {
+  if (language === 'other' || tree === null) return lineExports(text);
+  const root = tree.rootNode;
+  switch (language) {
+    case 'typescript':
+    case 'tsx':
+    case 'javascript':
+      return jsExports(root);
+    case 'python':
+      return pythonExports(root);
+    case 'go':
+      return goExports(root);
+    case 'java':
+      return javaExports(root);
+    case 'rust':
+      return rustExports(root);
+  }
+}

@@ -1,0 +1,218 @@
+import type { Node } from 'web-tree-sitter';
+import { goStrength, javaStrength, rustStrength } from './assertion-strength.js';
+import type { RawScan } from './tests.js';
+import { lineOf, normalise, squeeze, stringValue } from './tests.js';
+
+const GO_TEST = /^(Test|Benchmark|Fuzz)([A-Z0-9_]|$)/;
+const GO_ASSERT = /^(Error|Errorf|Fatal|Fatalf|Fail|FailNow)$/;
+const GO_SKIP = /^(Skip|Skipf|SkipNow)$/;
+
+/** The condition of the `if` a call sits in, when it is the only reason the call runs. */
+function ifCondition(node: Node): string | null {
+  for (let parent = node.parent; parent; parent = parent.parent) {
+    if (parent.type === 'if_statement') return normalise(parent.childForFieldName('condition')?.text ?? '');
+    if (parent.type === 'function_declaration' || parent.type === 'func_literal') return null;
+  }
+  return null;
+}
+
+function enclosing(node: Node, keys: Map<number, string>): string {
+  for (let parent = node.parent; parent; parent = parent.parent) {
+    const key = keys.get(parent.id);
+    if (key !== undefined) return key;
+  }
+  return '';
+}
+
+/** Go: `func TestX(t *testing.T)` and its `t.Run` subtests; `t.Error`/`t.Fatal` and testify. */
+export function goTests(root: Node): RawScan {
+  const scan: RawScan = { tests: [], assertions: [], skips: [] };
+  const keys = new Map<number, string>();
+  for (const fn of root.descendantsOfType('function_declaration')) {
+    const name = fn?.childForFieldName('name')?.text ?? '';
+    if (
+      !fn ||
+      !GO_TEST.test(name) ||
+      !/\*testing\.[TBF]\b/.test(fn.childForFieldName('parameters')?.text ?? '')
+    )
+      continue;
+    keys.set(fn.id, name);
+    const body = squeeze(fn.childForFieldName('body')?.text ?? '');
+    scan.tests.push({
+      name,
+      key: name,
+      line: lineOf(fn),
+      endLine: fn.endPosition.row + 1,
+      skipped: false,
+      body,
+    });
+  }
+  const calls = root.descendantsOfType('call_expression');
+  for (const call of calls) {
+    const callee = call?.childForFieldName('function');
+    if (!call || callee?.type !== 'selector_expression') continue;
+    const receiver = callee.childForFieldName('operand')?.text ?? '';
+    const method = callee.childForFieldName('field')?.text ?? '';
+    const args = call.childForFieldName('arguments');
+    if (method === 'Run' && args?.namedChildren[0]?.type === 'interpreted_string_literal') {
+      const name = stringValue(args.namedChildren[0].text);
+      const key = `${enclosing(call, keys)}/${name}`;
+      const literal = args.namedChildren[1];
+      if (literal) keys.set(literal.id, key);
+      const body = squeeze(literal?.text ?? '');
+      scan.tests.push({
+        name,
+        key,
+        line: lineOf(call),
+        endLine: call.endPosition.row + 1,
+        skipped: false,
+        body,
+      });
+    } else if (GO_SKIP.test(method)) {
+      scan.skips.push({
+        line: lineOf(call),
+        scope: enclosing(call, keys),
+        kind: `t.${method.replace(/f$|Now$/, '')}`,
+      });
+    } else if (receiver === 'assert' || receiver === 'require' || GO_ASSERT.test(method)) {
+      const condition = ifCondition(call);
+      const subject =
+        receiver === 'assert' || receiver === 'require'
+          ? (args?.namedChildren[1]?.text ?? '')
+          : (condition ?? '');
+      scan.assertions.push({
+        line: lineOf(call),
+        text: normalise(call.text),
+        subject: squeeze(subject),
+        strength: goStrength(receiver, method, condition),
+      });
+    }
+  }
+  return scan;
+}
+
+const JAVA_TEST = /^@(Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate|Property)\b/;
+const JAVA_SKIP = /^@(Disabled\w*|Ignore|EnabledIf\w*|EnabledOn\w*)\b/;
+const JAVA_ASSERT_ROOT = /^(assert\w*|fail|verify)$/;
+
+function annotationsOf(declaration: Node): Node[] {
+  const modifiers = declaration.namedChildren.find((child) => child?.type === 'modifiers');
+  return (modifiers?.namedChildren ?? []).filter(
+    (child): child is Node => child?.type === 'marker_annotation' || child?.type === 'annotation',
+  );
+}
+
+/** The innermost call of a fluent chain: `assertThat(x)` in `assertThat(x).isEqualTo(1)`. */
+function chainRoot(call: Node): Node {
+  let node = call;
+  for (let object = node.childForFieldName('object'); object?.type === 'method_invocation'; ) {
+    node = object;
+    object = node.childForFieldName('object');
+  }
+  return node;
+}
+
+/** JUnit 4/5 and TestNG: methods annotated `@Test`; `assert*`, AssertJ/Hamcrest `assertThat`, `fail`, `verify`. */
+export function javaTests(root: Node): RawScan {
+  const scan: RawScan = { tests: [], assertions: [], skips: [] };
+  for (const cls of root.descendantsOfType('class_declaration')) {
+    if (!cls) continue;
+    const name = cls.childForFieldName('name')?.text ?? '';
+    for (const annotation of annotationsOf(cls)) {
+      const kind = JAVA_SKIP.exec(annotation.text)?.[0];
+      if (kind) scan.skips.push({ line: lineOf(annotation), scope: name, kind });
+    }
+  }
+  for (const method of root.descendantsOfType('method_declaration')) {
+    if (!method) continue;
+    const annotations = annotationsOf(method);
+    if (!annotations.some((annotation) => JAVA_TEST.test(annotation.text))) continue;
+    const name = method.childForFieldName('name')?.text ?? '';
+    const cls = method.parent?.parent?.childForFieldName('name')?.text ?? '';
+    const key = cls ? `${cls}.${name}` : name;
+    let skipped = false;
+    for (const annotation of annotations) {
+      const kind = JAVA_SKIP.exec(annotation.text)?.[0];
+      if (!kind) continue;
+      skipped = true;
+      scan.skips.push({ line: lineOf(annotation), scope: key, kind });
+    }
+    const body = squeeze(method.childForFieldName('body')?.text ?? '');
+    scan.tests.push({ name, key, line: lineOf(method), endLine: method.endPosition.row + 1, skipped, body });
+  }
+  for (const call of root.descendantsOfType('method_invocation')) {
+    if (!call) continue;
+    if (call.parent?.type !== 'expression_statement') continue;
+    const first = chainRoot(call);
+    const rootName = first.childForFieldName('name')?.text ?? '';
+    if (!JAVA_ASSERT_ROOT.test(rootName)) continue;
+    const decider = call.childForFieldName('name')?.text ?? '';
+    const args = call.childForFieldName('arguments')?.text ?? '';
+    const rootArgs = first.childForFieldName('arguments');
+    const subject = rootArgs?.namedChildren.at(rootName === 'assertEquals' ? -1 : 0)?.text ?? '';
+    scan.assertions.push({
+      line: lineOf(call),
+      text: normalise(call.text),
+      subject: squeeze(subject),
+      strength: javaStrength(decider, first.id === call.id ? args : `${rootArgs?.text ?? ''}${args}`),
+    });
+  }
+  return scan;
+}
+
+/** The `#[...]` attributes written just before a Rust item. */
+function attributesOf(item: Node): Node[] {
+  const attributes: Node[] = [];
+  for (
+    let node = item.previousNamedSibling;
+    node?.type === 'attribute_item';
+    node = node.previousNamedSibling
+  ) {
+    attributes.unshift(node);
+  }
+  return attributes;
+}
+
+const RUST_TEST = /^#\[\s*(test|[\w:]*::test|rstest|test_case|quickcheck|proptest)\b/;
+const RUST_ASSERT =
+  /^(assert|assert_eq|assert_ne|debug_assert|debug_assert_eq|debug_assert_ne|assert_matches)$/;
+
+/** Rust: fns with `#[test]`/`#[tokio::test]`/`#[rstest]`, `#[ignore]`; `assert!`, `assert_eq!`, `assert_ne!`. */
+export function rustTests(root: Node): RawScan {
+  const scan: RawScan = { tests: [], assertions: [], skips: [] };
+  for (const fn of root.descendantsOfType('function_item')) {
+    if (!fn) continue;
+    const attributes = attributesOf(fn);
+    if (!attributes.some((attribute) => RUST_TEST.test(attribute.text))) continue;
+    const name = fn.childForFieldName('name')?.text ?? '';
+    const modules: string[] = [];
+    for (let node = fn.parent; node; node = node.parent) {
+      if (node.type === 'mod_item') modules.unshift(node.childForFieldName('name')?.text ?? '');
+    }
+    const key = [...modules, name].join('::');
+    const ignore = attributes.find((attribute) => /^#\[\s*ignore\b/.test(attribute.text));
+    if (ignore) scan.skips.push({ line: lineOf(ignore), scope: key, kind: '#[ignore]' });
+    const line = lineOf(attributes[0] ?? fn);
+    const body = squeeze(fn.childForFieldName('body')?.text ?? '');
+    scan.tests.push({
+      name,
+      key,
+      line,
+      endLine: fn.endPosition.row + 1,
+      skipped: ignore !== undefined,
+      body,
+    });
+  }
+  for (const macro of root.descendantsOfType('macro_invocation')) {
+    const name = macro?.childForFieldName('macro')?.text ?? '';
+    if (!macro || !RUST_ASSERT.test(name)) continue;
+    const tokens = macro.namedChildren.find((child) => child?.type === 'token_tree')?.text ?? '';
+    scan.assertions.push({
+      line: lineOf(macro),
+      text: normalise(macro.text),
+      subject: squeeze(tokens.slice(1).split(',')[0] ?? ''),
+      strength: rustStrength(name, tokens),
+    });
+  }
+  return scan;
+}

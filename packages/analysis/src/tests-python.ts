@@ -1,0 +1,113 @@
+import type { Node } from 'web-tree-sitter';
+import { pythonAssertStrength, pythonCallStrength } from './assertion-strength.js';
+import type { RawScan } from './tests.js';
+import { lineOf, normalise, squeeze } from './tests.js';
+
+const SKIP_DECORATOR =
+  /^@\s*(pytest\.mark\.(skip|skipif|xfail)|unittest\.(skip|skipIf|skipUnless|expectedFailure)|(skip|skipIf|skipUnless|expectedFailure))\b/;
+const SKIP_CALL = /^(pytest\.(skip|xfail)|self\.skipTest|unittest\.skip)\b/;
+
+function decoratorsOf(definition: Node): Node[] {
+  const parent = definition.parent;
+  if (parent?.type !== 'decorated_definition') return [];
+  return parent.namedChildren.filter((child): child is Node => child?.type === 'decorator');
+}
+
+function isTestClass(node: Node): boolean {
+  const name = node.childForFieldName('name')?.text ?? '';
+  return name.startsWith('Test') || /TestCase\b/.test(node.childForFieldName('superclasses')?.text ?? '');
+}
+
+/** The enclosing class of a definition, through a decorated definition and the class body. */
+function classOf(definition: Node): Node | null {
+  for (let node = definition.parent; node; node = node.parent) {
+    if (node.type === 'class_definition') return node;
+    if (node.type === 'function_definition') return null;
+  }
+  return null;
+}
+
+function skipKind(decorator: Node): string | null {
+  const match = SKIP_DECORATOR.exec(decorator.text);
+  return match ? (match[1] ?? null) : null;
+}
+
+/** pytest and unittest: `test_*` functions and `Test*`/`TestCase` classes' methods; `assert` and `self.assert*`. */
+export function pythonTests(root: Node): RawScan {
+  const scan: RawScan = { tests: [], assertions: [], skips: [] };
+  for (const cls of root.descendantsOfType('class_definition')) {
+    if (!cls || !isTestClass(cls)) continue;
+    const name = cls.childForFieldName('name')?.text ?? '';
+    for (const decorator of decoratorsOf(cls)) {
+      const kind = skipKind(decorator);
+      if (kind) scan.skips.push({ line: lineOf(decorator), scope: name, kind });
+    }
+  }
+  const keyOfFunction = new Map<number, string>();
+  for (const fn of root.descendantsOfType('function_definition')) {
+    const name = fn?.childForFieldName('name')?.text ?? '';
+    if (!fn || !name.startsWith('test')) continue;
+    const cls = classOf(fn);
+    if (cls && !isTestClass(cls)) continue;
+    const key = cls ? `${cls.childForFieldName('name')?.text ?? ''}.${name}` : name;
+    keyOfFunction.set(fn.id, key);
+    const decorators = decoratorsOf(fn);
+    let skipped = false;
+    for (const decorator of decorators) {
+      const kind = skipKind(decorator);
+      if (!kind) continue;
+      skipped = true;
+      scan.skips.push({ line: lineOf(decorator), scope: key, kind });
+    }
+    const start = decorators[0] ?? fn;
+    scan.tests.push({
+      name,
+      key,
+      line: lineOf(start),
+      endLine: fn.endPosition.row + 1,
+      skipped,
+      body: squeeze(fn.childForFieldName('body')?.text ?? ''),
+    });
+  }
+  for (const statement of root.descendantsOfType('assert_statement')) {
+    if (!statement) continue;
+    const expression = normalise(statement.text.replace(/^assert\s+/, '').split(/,\s*(?=["'f])/)[0] ?? '');
+    const subject = expression.split(/\s(==|!=|is|in|not in|<|>|<=|>=)\s/)[0] ?? expression;
+    scan.assertions.push({
+      line: lineOf(statement),
+      text: normalise(statement.text),
+      subject: squeeze(subject),
+      strength: pythonAssertStrength(expression),
+    });
+  }
+  for (const call of root.descendantsOfType('call')) {
+    const callee = call?.childForFieldName('function');
+    if (!call || callee?.type !== 'attribute') continue;
+    const method = callee.childForFieldName('attribute')?.text ?? '';
+    const args = call.childForFieldName('arguments');
+    if (SKIP_CALL.test(callee.text)) {
+      scan.skips.push({ line: lineOf(call), scope: enclosingKey(call, keyOfFunction), kind: callee.text });
+    } else if (/^(assert|fail$)/.test(method)) {
+      scan.assertions.push({
+        line: lineOf(call),
+        text: normalise(call.text),
+        subject: squeeze(args?.namedChildren[0]?.text ?? ''),
+        strength: pythonCallStrength(method, args?.text ?? ''),
+      });
+    }
+  }
+  for (const assignment of root.descendantsOfType('assignment')) {
+    if (assignment?.childForFieldName('left')?.text !== 'pytestmark') continue;
+    const kind = /pytest\.mark\.(skip|skipif|xfail)\b/.exec(assignment.text)?.[0];
+    if (kind) scan.skips.push({ line: lineOf(assignment), scope: '', kind });
+  }
+  return scan;
+}
+
+function enclosingKey(node: Node, keys: Map<number, string>): string {
+  for (let parent = node.parent; parent; parent = parent.parent) {
+    const key = keys.get(parent.id);
+    if (key !== undefined) return key;
+  }
+  return '';
+}

@@ -1,0 +1,139 @@
+import type { Node, Tree } from 'web-tree-sitter';
+import type { Strength } from './assertion-strength.js';
+import { lineTestScan } from './fallback.js';
+import { goTests, javaTests, rustTests } from './tests-compiled.js';
+import { jsTests } from './tests-js.js';
+import { pythonTests } from './tests-python.js';
+import type { LanguageId } from './types.js';
+
+/** One assertion in a test. */
+export interface Assertion {
+  /** 1-based. */
+  line: number;
+  /** Whitespace-normalised source text. */
+  text: string;
+  /** What is asserted about (the `expect(...)` argument, the compared expression), for pairing old and new. */
+  subject: string;
+  strength: Strength;
+}
+
+/** One test case found in a source. */
+export interface TestCase {
+  /** The test's own name (`adds two numbers`, `test_add`, `TestAdd`). */
+  name: string;
+  /** The name with its suites/classes/modules (`math > adds two numbers`, `TestMath.test_add`), unique in a file. */
+  key: string;
+  /** 1-based lines of its first and last line. */
+  line: number;
+  endLine: number;
+  /** Skipped by its own marker (`it.skip`, `@Disabled`, `#[ignore]`…) or a skip call in its body. */
+  skipped: boolean;
+  /** The body's text without whitespace, to recognise a test moved under another name. */
+  body: string;
+  assertions: Assertion[];
+  /** Found by a line rule in a fragment the parser could not read (lower confidence). */
+  byLine?: boolean;
+}
+
+/** A skip: a marker on a test or suite, or a skip call in a body. */
+export interface SkipMarker {
+  line: number;
+  /** The skipped test's or suite's name, `''` for a whole file. */
+  scope: string;
+  /** The marker normalised (`it.skip`, `pytest.mark.skip`, `t.Skip`, `@Disabled`, `#[ignore]`). */
+  kind: string;
+}
+
+/** The tests of one side of a file. */
+export interface TestScan {
+  tests: TestCase[];
+  /** Assertions outside any test found (a hunk that shows a test's body without its head). */
+  orphanAssertions: Assertion[];
+  skips: SkipMarker[];
+}
+
+/** What a language module finds in a tree; the shared code puts assertions into their tests. */
+export interface RawScan {
+  tests: Omit<TestCase, 'assertions'>[];
+  assertions: Assertion[];
+  skips: SkipMarker[];
+}
+
+export function normalise(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+export function squeeze(text: string): string {
+  return text.replace(/\s+/g, '');
+}
+
+/** 1-based first line of a node. */
+export function lineOf(node: Node): number {
+  return node.startPosition.row + 1;
+}
+
+/** Unquotes a string literal's text (`'a'`, `"a"`, `` `a` ``, `r"a"`). */
+export function stringValue(text: string): string {
+  return text.replace(/^[rbuf]*(['"`]{1,3})([\s\S]*)\1$/i, '$2');
+}
+
+const SCANNERS: Record<Exclude<LanguageId, 'other'>, (root: Node) => RawScan> = {
+  typescript: jsTests,
+  tsx: jsTests,
+  javascript: jsTests,
+  python: pythonTests,
+  go: goTests,
+  java: javaTests,
+  rust: rustTests,
+};
+
+/** Index of the innermost test holding `line`, tests sorted by first line; -1 for none. */
+function holderOf(tests: readonly Omit<TestCase, 'assertions'>[], line: number): number {
+  let low = 0;
+  let high = tests.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if ((tests[middle] as TestCase).line <= line) {
+      found = middle;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  for (let i = found; i >= 0; i--) if ((tests[i] as TestCase).endLine >= line) return i;
+  return -1;
+}
+
+/** Tests the parser missed in a broken fragment, found by the line rules, between the parsed ones. */
+function addLineTests(raw: RawScan, text: string, language: LanguageId): void {
+  const known = new Set(raw.tests.map((test) => test.line));
+  const extra = lineTestScan(text, language).tests.filter((test) => !known.has(test.line));
+  if (extra.length === 0) return;
+  raw.tests.push(...extra.map((test) => ({ ...test, byLine: true })));
+  raw.tests.sort((a, b) => a.line - b.line);
+  // A line-found test ends where the next test starts: its real end is outside the fragment.
+  for (let i = 0; i < raw.tests.length; i++) {
+    const test = raw.tests[i] as TestCase;
+    if (test.byLine) test.endLine = (raw.tests[i + 1]?.line ?? Number.MAX_SAFE_INTEGER) - 1;
+  }
+}
+
+/**
+ * The tests, assertions and skips of one side of a file: from its tree for parsed languages (with
+ * line rules for what a broken fragment hides), from line rules alone for the others.
+ */
+export function scanTests(language: LanguageId, tree: Tree | null, text: string): TestScan {
+  if (language === 'other' || tree === null) return lineTestScan(text, language);
+  const raw = SCANNERS[language](tree.rootNode);
+  raw.tests.sort((a, b) => a.line - b.line);
+  if (tree.rootNode.hasError) addLineTests(raw, text, language);
+  const tests: TestCase[] = raw.tests.map((test) => ({ ...test, assertions: [] }));
+  const orphanAssertions: Assertion[] = [];
+  for (const assertion of raw.assertions) {
+    const holder = holderOf(tests, assertion.line);
+    if (holder < 0) orphanAssertions.push(assertion);
+    else tests[holder]?.assertions.push(assertion);
+  }
+  const skippedScopes = new Set(raw.skips.map((skip) => skip.scope));
+  for (const test of tests) if (skippedScopes.has(test.key)) test.skipped = true;
+  return { tests, orphanAssertions, skips: raw.skips };
+}
