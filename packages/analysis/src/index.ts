@@ -1,5 +1,4 @@
 export { analyzeChange } from './analyze.js';
-export { analyzeChange } from './analyze.js';
 export { coverageDelta, detectCoverageFormat, parseCoverage } from './coverage-report/parse.js';
 export type { CoverageFormat, CoverageReport, FileCoverage } from './coverage-report/report.js';
 export { CoverageReportError } from './coverage-report/report.js';
