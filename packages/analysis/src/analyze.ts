@@ -3,7 +3,7 @@ import { compareChange, type ScannedFile, type SideScan } from './compare.js';
 import { findExports } from './exports.js';
 import { factsOf } from './facts.js';
 import { languageOf, parseSource } from './languages.js';
-import { detectLaziness } from './patterns/index.js';
+import { type ChangedFile, detectCrossFileLaziness, detectLaziness } from './patterns/index.js';
 import { isTestPath } from './patterns/test-files.js';
 import { scanTests } from './tests.js';
 import type {
@@ -81,6 +81,7 @@ export async function analyzeChange(input: ChangeInput): Promise<AnalysisResult>
   const scanned: ScannedFile[] = [];
   const findings: Finding[] = [];
   const trees: Tree[] = [];
+  const changed: ChangedFile[] = [];
   try {
     for (const file of input.files) {
       const language = languageOf(file.path);
@@ -89,8 +90,11 @@ export async function analyzeChange(input: ChangeInput): Promise<AnalysisResult>
       const after = file.after === null ? null : await parseSource(language, file.after);
       for (const tree of [before, after]) if (tree) trees.push(tree);
       scanned.push(scanFile(file, language, before, after));
-      findings.push(...(await detectLaziness(file, { language, before, after })));
+      const context = { language, before, after };
+      changed.push({ file, context });
+      findings.push(...(await detectLaziness(file, context)));
     }
+    findings.push(...detectCrossFileLaziness(changed));
   } finally {
     for (const tree of trees) tree.delete();
   }

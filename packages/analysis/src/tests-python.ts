@@ -85,7 +85,7 @@ export function pythonTests(root: Node): RawScan {
     if (!call || callee?.type !== 'attribute') continue;
     const method = callee.childForFieldName('attribute')?.text ?? '';
     const args = call.childForFieldName('arguments');
-    if (SKIP_CALL.test(callee.text)) {
+    if (SKIP_CALL.test(callee.text) && call.parent?.type !== 'decorator') {
       scan.skips.push({ line: lineOf(call), scope: enclosingKey(call, keyOfFunction), kind: callee.text });
     } else if (/^(assert|fail$)/.test(method)) {
       scan.assertions.push({

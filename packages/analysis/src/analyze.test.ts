@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeChange } from './analyze.js';
+import type { FileChange, FindingKind } from './types.js';
+
+const DESTRUCTIVE: readonly FindingKind[] = [
+  'test_removed',
+  'test_replaced',
+  'assertion_removed',
+  'assertion_weakened',
+  'skip_added',
+  'export_removed',
+];
+
+/** The destructive findings of a one-file change, as `kind name@line`, in order. */
+async function findingsOf(path: string, before: string | null, after: string | null): Promise<string[]> {
+  const { findings } = await analyzeChange({ files: [{ path, before, after }] });
+  return findings
+    .filter((item) => DESTRUCTIVE.includes(item.kind))
+    .map((item) => `${item.kind} ${item.name ?? ''}@${item.line}`);
+}
+
+const ts = (body: string) => `import { add } from './add';\n\ndescribe('add', () => {\n${body}\n});\n`;
+
+describe('TypeScript and JavaScript', () => {
+  it.each([
+    [
+      'a test removed',
+      ts(
+        "  it('adds', () => {\n    expect(add(1, 2)).toBe(3);\n  });\n  it('zero', () => {\n    expect(add(0, 0)).toBe(0);\n  });",
+      ),
+      ts("  it('adds', () => {\n    expect(add(1, 2)).toBe(3);\n  });"),
+      ['test_removed add > zero@7'],
+    ],
+    [
+      'an assertion removed',
+      ts("  it('adds', () => {\n    expect(add(1, 2)).toBe(3);\n    expect(add(2, 2)).toBe(4);\n  });"),
+      ts("  it('adds', () => {\n    expect(add(1, 2)).toBe(3);\n  });"),
+      ['assertion_removed add > adds@6'],
+    ],
+    [
+      'toBe weakened to toBeDefined',
+      ts("  it('adds', () => {\n    expect(add(1, 2)).toBe(3);\n  });"),
+      ts("  it('adds', () => {\n    expect(add(1, 2)).toBeDefined();\n  });"),
+      ['assertion_weakened add > adds@5'],
+    ],
+    [
+      'an exact value weakened to expect.any',
+      ts("  it('adds', () => {\n    expect(add(1, 2)).toEqual({ sum: 3 });\n  });"),
+      ts("  it('adds', () => {\n    expect(add(1, 2)).toEqual(expect.any(Object));\n  });"),
+      ['assertion_weakened add > adds@5'],
+    ],
+    [
+      'a number loosened to toBeGreaterThan(0)',
+      ts("  it('adds', () => {\n    expect(add(1, 2)).toBe(3);\n  });"),
+      ts("  it('adds', () => {\n    expect(add(1, 2)).toBeGreaterThan(0);\n  });"),
+      ['assertion_weakened add > adds@5'],
+    ],
+    [
+      'a value check replaced by not.toThrow',
+      ts("  it('adds', () => {\n    expect(add(1, 2)).toBe(3);\n  });"),
+      ts("  it('adds', () => {\n    expect(() => add(1, 2)).not.toThrow();\n  });"),
+      ['assertion_weakened add > adds@5'],
+    ],
+    [
+      'it.skip added',
+      ts("  it('adds', () => {\n    expect(add(1, 2)).toBe(3);\n  });"),
+      ts("  it.skip('adds', () => {\n    expect(add(1, 2)).toBe(3);\n  });"),
+      ['skip_added add > adds@4'],
+    ],
+    ['xit added', ts("  it('adds', () => {});"), ts("  xit('adds', () => {});"), ['skip_added add > adds@4']],
+    [
+      'describe.skip added',
+      ts("  it('adds', () => {});"),
+      ts("  it('adds', () => {});").replace('describe(', 'describe.skip('),
+      ['skip_added add@3'],
+    ],
+    [
+      'it.todo in place of a test',
+      ts("  it('adds', () => {\n    expect(add(1, 2)).toBe(3);\n  });"),
+      ts("  it.todo('adds');"),
+      ['skip_added add > adds@4', 'assertion_removed add > adds@5'],
+    ],
+  ])('flags %s', async (_name, before, after, expected) => {
+    expect((await findingsOf('src/add.test.ts', before, after)).sort()).toEqual([...expected].sort());
+  });
+
+  it.each([
+    [
+      'a test renamed with the same body',
+      ts("  it('adds', () => {\n    expect(add(1, 2)).toBe(3);\n  });"),
+      ts("  it('adds two numbers', () => {\n    expect(add(1, 2)).toBe(3);\n  });"),
+    ],
+    [
+      'an assertion rewritten equivalently',
+      ts("  it('adds', () => {\n    expect(add(1, 2)).toEqual(3);\n  });"),
+      ts("  it('adds', () => {\n    expect(add(1,  2)).toStrictEqual(3);\n  });"),
+    ],
+    [
+      'an assertion made stronger',
+      ts("  it('adds', () => {\n    expect(add(1, 2)).toBeDefined();\n  });"),
+      ts("  it('adds', () => {\n    expect(add(1, 2)).toBe(3);\n  });"),
+    ],
+    [
+      'a .only removed',
+      ts("  it.only('adds', () => {\n    expect(add(1, 2)).toBe(3);\n  });"),
+      ts("  it('adds', () => {\n    expect(add(1, 2)).toBe(3);\n  });"),
+    ],
+    ['a skip removed', ts("  it.skip('adds', () => {});"), ts("  it('adds', () => {});")],
+  ])('does not flag %s', async (_name, before, after) => {
+    expect(
+      (await findingsOf('src/add.test.ts', before, after)).filter(
+        (item) => !item.startsWith('test_replaced'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('counts every test of a deleted test file, and reads JavaScript test files alike', async () => {
+    const before = "test('a', () => { assert.equal(f(), 1); });\ntest('b', () => { assert.ok(g()); });\n";
+    expect(await findingsOf('test/f.spec.js', before, null)).toEqual([
+      'test_removed a@1',
+      'test_removed b@2',
+    ]);
+    expect(
+      await findingsOf('test/f.spec.js', before, before.replace('assert.equal(f(), 1)', 'assert.ok(f())')),
+    ).toEqual(['assertion_weakened a@1']);
+  });
+
+  it('calls a test moved to another file replaced, not removed, and still compares its assertions', async () => {
+    const moved = "it('adds', () => {\n  expect(add(1, 2)).toBe(3);\n});\n";
+    const files: FileChange[] = [
+      { path: 'a.test.ts', before: `${moved}it('keeps', () => {});\n`, after: "it('keeps', () => {});\n" },
+      { path: 'b.test.ts', before: null, after: moved.replace('toBe(3)', 'toBeTruthy()') },
+    ];
+    const { findings, facts } = await analyzeChange({ files });
+    const destructive = findings.filter((item) => DESTRUCTIVE.includes(item.kind));
+    expect(destructive.map((item) => `${item.kind} ${item.file}@${item.line} ${item.severity}`)).toEqual([
+      'test_replaced b.test.ts@1 low',
+      'assertion_weakened b.test.ts@2 medium',
+    ]);
+    expect(facts).toMatchObject({
+      testsRemoved: 1,
+      replacementTests: 1,
+      testsAdded: 0,
+      assertionsWeakened: 1,
+    });
+  });
+
+  it('flags exported functions and classes removed, not private helpers nor names exported again elsewhere', async () => {
+    const before =
+      'export function add() {}\nexport class Calc {}\nexport const PI = 3;\nfunction helper() {}\nexport { helper as assist };\n';
+    const after = 'export function add() {}\n';
+    const { findings } = await analyzeChange({
+      files: [
+        { path: 'src/calc.ts', before, after },
+        { path: 'src/pi.ts', before: null, after: 'export const PI = 3;\n' },
+      ],
+    });
+    expect(findings.map((item) => `${item.kind} ${item.name} ${item.severity}`)).toEqual([
+      'export_removed Calc high',
+      'export_removed assist medium',
+    ]);
+  });
+});
