@@ -4,6 +4,7 @@ import type { Action, Command, Io } from './command.js';
 import { adminCommand } from './commands/admin.js';
 import { agentsCommand } from './commands/agents.js';
 import { auditCommand } from './commands/audit.js';
+import { checkCommand } from './commands/check.js';
 import { gatesCommand } from './commands/gates.js';
 import { hookCommand } from './commands/hook.js';
 import { inboxCommand } from './commands/inbox.js';
@@ -38,6 +39,7 @@ export const COMMANDS: readonly Command[] = [
   adminCommand,
   webhooksCommand,
   hookCommand,
+  checkCommand,
   mcpCommand,
 ];
 
