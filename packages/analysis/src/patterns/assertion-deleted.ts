@@ -67,11 +67,17 @@ export function removedAssertions({ file, context }: ChangedFile): RemovedAssert
   if (!context.before || !context.after) return [];
   const afterScopes = new Map<string, Node>();
   for (const fn of functionsOf(context.after)) afterScopes.set(testScope(fn.body), fn.node);
-  const removed = addedOccurrences(
-    assertionsOf(context.after, file.path),
-    assertionsOf(context.before, file.path),
-    [(a) => `${a.scope}|${a.text}`],
-  );
+  const before = assertionsOf(context.before, file.path);
+  const after = assertionsOf(context.after, file.path);
+  const key = (a: Assertion): string => `${a.scope}|${a.text}`;
+  // An assertion rewritten in place (a new expected value) is not one deleted: count per test.
+  const added = new Map<string, number>();
+  for (const a of addedOccurrences(before, after, [key])) added.set(a.scope, (added.get(a.scope) ?? 0) + 1);
+  const removed = addedOccurrences(after, before, [key]).filter((a) => {
+    const rewritten = added.get(a.scope) ?? 0;
+    if (rewritten > 0) added.set(a.scope, rewritten - 1);
+    return rewritten === 0;
+  });
   return removed.flatMap((a) => {
     const test = afterScopes.get(a.scope);
     let holder: Node | null = a.node.parent;

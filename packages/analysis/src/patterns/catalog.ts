@@ -169,7 +169,7 @@ export const LAZINESS_PATTERNS: readonly PatternDefinition[] = [
     severity: 'critical',
     languages: [...PARSED],
     description:
-      "In one change a test loses an assertion and the production code it exercises changes too: the test was bent to the code. (An assertion removed on its own is the analysis's `assertion_removed` finding.)",
+      "In one change a test loses an assertion and the production code it exercises changes too: the test was bent to the code. (An assertion removed on its own is the analysis's `assertion.removed` finding, high.)",
     examples: [
       {
         language: 'typescript',

@@ -28,6 +28,18 @@ function commentLines({ file, context }: DetectorInput): CommentLine[] {
   });
 }
 
+/** The new text with its comments blanked, so a block comment's lines don't count as code kept. */
+function codeOf({ file, context }: DetectorInput): string {
+  let text = file.after ?? '';
+  for (const node of commentsOf(context.after).reverse()) {
+    text =
+      text.slice(0, node.startIndex) +
+      text.slice(node.startIndex, node.endIndex).replace(/[^\n]/g, ' ') +
+      text.slice(node.endIndex);
+  }
+  return text;
+}
+
 function linesOf(text: string | null): string[] {
   return (text ?? '')
     .split('\n')
@@ -39,7 +51,7 @@ function linesOf(text: string | null): string[] {
 export function detectCommentedOutTests(input: DetectorInput): LazinessHit[] {
   const { file, context, baseConfidence } = input;
   if (file.before === null) return [];
-  const removed = new Set(addedOccurrences(linesOf(file.after), linesOf(file.before), [(line) => line]));
+  const removed = new Set(addedOccurrences(linesOf(codeOf(input)), linesOf(file.before), [(line) => line]));
   const hits = commentLines(input).filter((line) => line.text.length >= 6 && removed.has(line.text));
   if (!hits.some((line) => TEST_CODE.test(line.text))) return [];
   // One finding per run of adjacent commented-out lines.

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { languageOf, parseSource } from '../languages.js';
+import { detectLaziness } from './index.js';
+
+async function detect(path: string, before: string | null, after: string) {
+  const language = languageOf(path);
+  const context = {
+    language,
+    before: before === null ? null : await parseSource(language, before),
+    after: await parseSource(language, after),
+  };
+  return (await detectLaziness({ path, before, after }, context)).filter(
+    (f) => f.pattern === 'lazy.mock_unit_under_test',
+  );
+}
+
+const TS_TEST =
+  "import { total } from './cart';\nimport { price } from './prices';\n\nit('adds', () => {\n  expect(total(cart)).toBe(110);\n});\n";
+const PY_TEST = 'from shop.cart import total\n\ndef test_total():\n    assert total(cart) == 110\n';
+const JAVA_TEST =
+  'class CartTest {\n  @Test void total() {\n    Prices prices = mock(Prices.class);\n    assertEquals(110, new Cart(prices).total());\n  }\n}\n';
+
+describe('lazy.mock_unit_under_test', () => {
+  it.each([
+    ['src/cart.test.ts', TS_TEST, TS_TEST.replace('\nit(', "\nvi.mock('./cart');\n\nit("), 4],
+    [
+      'src/cart.spec.js',
+      TS_TEST,
+      TS_TEST.replace('\nit(', "\njest.mock('./cart.js', () => ({ total: () => 110 }));\n\nit("),
+      4,
+    ],
+    [
+      'tests/test_cart.py',
+      PY_TEST,
+      PY_TEST.replace('\ndef test_total', "\n@patch('shop.cart.total', return_value=110)\ndef test_total"),
+      3,
+    ],
+    [
+      'src/test/java/CartTest.java',
+      JAVA_TEST,
+      JAVA_TEST.replace(
+        'assertEquals(110, new Cart(prices).total());',
+        'Cart cart = mock(Cart.class);\n    assertEquals(110, cart.total());',
+      ),
+      4,
+    ],
+    [
+      'CartTest.java',
+      JAVA_TEST,
+      JAVA_TEST.replace('class CartTest {\n', 'class CartTest {\n  @Mock\n  private Cart cart;\n'),
+      3,
+    ],
+  ] as const)('flags %s mocking its own subject', async (path, before, after, line) => {
+    const findings = await detect(path, before, after);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ line, severity: 'high', confidence: 0.9 });
+  });
+
+  it('gives a partial mock that keeps the real module a confidence a person should check', async () => {
+    const after = TS_TEST.replace(
+      '\nit(',
+      "\nvi.mock('./cart', async (importOriginal) => ({ ...(await importOriginal()), audit: vi.fn() }));\n\nit(",
+    );
+    const findings = await detect('src/cart.test.ts', TS_TEST, after);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]?.confidence).toBeLessThan(0.7);
+  });
+
+  it.each([
+    [
+      'a mock of a dependency',
+      'src/cart.test.ts',
+      TS_TEST,
+      TS_TEST.replace('\nit(', "\nvi.mock('./prices');\n\nit("),
+    ],
+    [
+      'a mock that was already there',
+      'src/cart.test.ts',
+      `vi.mock('./cart');\n${TS_TEST}`,
+      `vi.mock('./cart');\n${TS_TEST}\n`,
+    ],
+    [
+      'a patch of what the unit calls',
+      'tests/test_cart.py',
+      PY_TEST,
+      PY_TEST.replace('\ndef test_total', "\n@patch('shop.cart.requests')\ndef test_total"),
+    ],
+    [
+      'a Mockito mock of a collaborator',
+      'CartTest.java',
+      JAVA_TEST.replace('    Prices prices = mock(Prices.class);\n', ''),
+      JAVA_TEST,
+    ],
+    ['a mock in a file that is not a test', 'src/cart.ts', 'export {};\n', "vi.mock('./cart');\n"],
+  ] as const)('does not flag %s', async (_, path, before, after) => {
+    expect(await detect(path, before, after)).toEqual([]);
+  });
+});
