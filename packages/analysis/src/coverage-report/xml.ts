@@ -50,5 +50,10 @@ export function parseXml(text: string, options: ParseXmlOptions): Record<string,
     parseAttributeValue: false,
     isArray: (name: string) => arrays.has(name),
   });
-  return parser.parse(text) as Record<string, unknown>;
+  try {
+    return parser.parse(text) as Record<string, unknown>;
+  } catch (error) {
+    // e.g. a DOCTYPE naming an external entity: refused, never fetched.
+    throw new XmlError(`cannot read the XML: ${(error as Error).message}`);
+  }
 }
