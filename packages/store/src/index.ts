@@ -31,6 +31,7 @@ export type {
   CheckpointSource,
   ClaimedWebhookDelivery,
   CredentialRecord,
+  DetectionRecord,
   FalsePositiveRecord,
   GateFilter,
   GatesRepo,
@@ -41,6 +42,7 @@ export type {
   JournalRepo,
   OutboxEvent,
   Page,
+  PatternCounts,
   PoliciesRepo,
   PolicyVersion,
   RecoveriesRepo,
@@ -81,4 +83,6 @@ export type {
   WebhookDeliveryStatus,
   WebhookRecord,
   WebhooksRepo,
+  WhitelistRecord,
+  WhitelistsRepo,
 } from './types.js';

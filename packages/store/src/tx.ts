@@ -14,6 +14,7 @@ import * as searchIndex from './repos/search-index.js';
 import * as stream from './repos/stream.js';
 import * as deliveries from './repos/webhook-deliveries.js';
 import * as webhooks from './repos/webhooks.js';
+import * as whitelists from './repos/whitelists.js';
 import type { StoreTx } from './types.js';
 
 type WebhookWrites =
@@ -55,6 +56,7 @@ type Writes = Pick<
   | ReviewWrites
   | SearchWrites
   | RecoveryWrites
+  | WhitelistWrites
 >;
 
 function writes(ctx: TxContext): Writes {
@@ -84,6 +86,26 @@ function writes(ctx: TxContext): Writes {
     ...reviewWrites(ctx),
     ...searchWrites(ctx),
     ...recoveryWrites(ctx),
+    ...whitelistWrites(ctx),
+  };
+}
+
+type WhitelistWrites =
+  | 'insertWhitelist'
+  | 'updateWhitelist'
+  | 'addWhitelistSuppressed'
+  | 'deleteWhitelist'
+  | 'insertDetections'
+  | 'setPatternAlert';
+
+function whitelistWrites(ctx: TxContext): Pick<StoreTx, WhitelistWrites> {
+  return {
+    insertWhitelist: (entry) => whitelists.insertWhitelist(ctx, entry),
+    updateWhitelist: (entry) => whitelists.updateWhitelist(ctx, entry),
+    addWhitelistSuppressed: (id, by) => whitelists.addWhitelistSuppressed(ctx, id, by),
+    deleteWhitelist: (id) => whitelists.deleteWhitelist(ctx, id),
+    insertDetections: (records) => whitelists.insertDetections(ctx, records),
+    setPatternAlert: (pattern, at) => whitelists.setPatternAlert(ctx, pattern, at),
   };
 }
 
@@ -211,6 +233,11 @@ export function createStoreTx(ctx: TxContext, options: { readOnly: boolean }): S
     getRecovery: (runId, key) => recoveries.getRecovery(ctx, runId, key),
     listRecoveries: (runId) => recoveries.listRecoveries(ctx, runId),
     listFalsePositives: (filter) => recoveries.listFalsePositives(ctx, filter),
+    getWhitelist: (id) => whitelists.getWhitelist(ctx, id),
+    listWhitelists: () => whitelists.listWhitelists(ctx),
+    listDetections: (filter) => whitelists.listDetections(ctx, filter),
+    countDetections: () => whitelists.countDetections(ctx),
+    getPatternAlert: (pattern) => whitelists.getPatternAlert(ctx, pattern),
     ...(options.readOnly ? refusedWrites : writes(ctx)),
   };
 }

@@ -26,6 +26,7 @@ import type {
 } from './repositories.js';
 import type { ReviewsRepo } from './review-types.js';
 import type { JournalRepo, SearchIndexRepo } from './search-types.js';
+import type { WhitelistsRepo } from './whitelist-types.js';
 
 // Audit and webhook records and the repositories' roles have files of their own; everything that
 // imports the port finds them here.
@@ -90,6 +91,12 @@ export type {
   WebhookDeliveryStatus,
   WebhookRecord,
 } from './webhook-types.js';
+export type {
+  DetectionRecord,
+  PatternCounts,
+  WhitelistRecord,
+  WhitelistsRepo,
+} from './whitelist-types.js';
 
 /** A page of results with an opaque cursor for the next one. */
 export interface Page<T> {
@@ -225,7 +232,8 @@ export type StoreTx = TxClock &
   ReviewsRepo &
   JournalRepo &
   SearchIndexRepo &
-  RecoveriesRepo;
+  RecoveriesRepo &
+  WhitelistsRepo;
 
 /** Gatehouse's storage port: SQLite and Postgres implement it and pass one contract suite. */
 export interface Store {

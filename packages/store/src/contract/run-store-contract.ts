@@ -8,6 +8,7 @@ import { describeRecoveryContract } from './recoveries.contract.js';
 import { describeReviewContract } from './reviews.contract.js';
 import { describeStreamContract } from './stream.contract.js';
 import { describeWebhookContract } from './webhooks.contract.js';
+import { describeWhitelistContract } from './whitelists.contract.js';
 
 export type { ContractContext, StoreHarness } from './harness.js';
 
@@ -40,5 +41,6 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreHar
     describe('webhooks and the outbox', () => describeWebhookContract(ctx));
     describe('reviews', () => describeReviewContract(ctx));
     describe('recoveries', () => describeRecoveryContract(ctx));
+    describe('whitelists', () => describeWhitelistContract(ctx));
   });
 }

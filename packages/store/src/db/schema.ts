@@ -2,6 +2,7 @@ import type { Generated, Kysely, QueryResult } from 'kysely';
 import type { JournalEntriesTable, SearchChunksTable, SearchIndexStateTable } from '../search-types.js';
 import type { FalsePositivesTable, RecoveriesTable } from './recovery-tables.js';
 import type { ReviewCommentsTable, ReviewsTable, ReviewVerdictsTable } from './review-tables.js';
+import type { DetectionsTable, PatternAlertsTable, WhitelistsTable } from './whitelist-tables.js';
 
 /** The two engines the store runs on. */
 export type Dialect = 'sqlite' | 'postgres';
@@ -245,6 +246,9 @@ export interface Database {
   review_verdicts: ReviewVerdictsTable;
   recoveries: RecoveriesTable;
   false_positives: FalsePositivesTable;
+  whitelists: WhitelistsTable;
+  detections: DetectionsTable;
+  pattern_alerts: PatternAlertsTable;
 }
 
 /** What every query of one unit of work runs with. */

@@ -8,6 +8,7 @@ import { auditAppendOnlyMigration } from './0004-audit-append-only.js';
 import { reviewsMigration } from './0005-reviews.js';
 import { workspaceSearchMigration } from './0006-workspace-search.js';
 import { recoveriesMigration } from './0007-recoveries.js';
+import { whitelistsMigration } from './0008-whitelists.js';
 
 /** Migrations take a Kysely instance of any table shape. */
 export type MigrationDb = Parameters<Migration['up']>[0];
@@ -25,6 +26,7 @@ export function createMigrationProvider(dialect: Dialect, schema?: string): Migr
     '0005_reviews': reviewsMigration(),
     '0006_workspace_search': workspaceSearchMigration(dialect, schema),
     '0007_recoveries': recoveriesMigration(),
+    '0008_whitelists': whitelistsMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -61,6 +61,7 @@ describe('SQLite store', () => {
       '0005_reviews',
       '0006_workspace_search',
       '0007_recoveries',
+      '0008_whitelists',
     ]);
   });
 
@@ -102,6 +103,7 @@ describe('SQLite store', () => {
         '0005_reviews',
         '0006_workspace_search',
         '0007_recoveries',
+        '0008_whitelists',
       ],
     });
     expect(await migrateToLatest({ file })).toEqual({ dialect: 'sqlite', applied: [] });
