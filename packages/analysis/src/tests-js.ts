@@ -10,37 +10,68 @@ const CONTEXT_SKIP = new Set(['this', 'ctx', 'context', 't', 'test']);
 
 interface Chain {
   names: string[];
-  /** The arguments of the innermost call of the chain: `expect(x)`'s `(x)`. */
+  /** The arguments of the first call of the chain: `expect(x)`'s `(x)`. */
   rootArgs: string;
+  /** The arguments of the last call: `toBe(1)`'s `(1)`. */
+  args: string;
 }
 
-/** `expect(a).not.toBe(1)` → names `expect, not, toBe`, root arguments `(a)`. */
-function chainOf(call: Node): Chain {
-  const names: string[] = [];
-  let rootArgs = '';
-  let node = call.childForFieldName('function');
-  while (node) {
-    if (node.type === 'member_expression') {
-      names.unshift(node.childForFieldName('property')?.text ?? '');
-      node = node.childForFieldName('object');
-    } else if (node.type === 'call_expression') {
-      rootArgs = node.childForFieldName('arguments')?.text ?? '';
-      node = node.childForFieldName('function');
-    } else {
-      if (node.type === 'identifier' || node.type === 'this') names.unshift(node.text);
-      break;
+const CLOSE: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
+
+/** The end of the bracketed group or string literal that starts at `start` in `text`. */
+function skipGroup(text: string, start: number): number {
+  const stack: string[] = [];
+  for (let i = start; i < text.length; i++) {
+    const char = text[i] as string;
+    if (char === "'" || char === '"' || char === '`') {
+      i++;
+      while (i < text.length && text[i] !== char) i += text[i] === '\\' ? 2 : 1;
+      if (stack.length === 0) return i + 1;
+    } else if (CLOSE[char]) stack.push(CLOSE[char]);
+    else if (char === stack.at(-1)) {
+      stack.pop();
+      if (stack.length === 0) return i + 1;
     }
   }
-  return { names, rootArgs };
+  return text.length;
 }
 
-/** A call that is a link of a longer chain (`expect(a)` in `expect(a).toBe(1)`) is not the whole statement. */
-function isChainLink(call: Node): boolean {
-  const parent = call.parent;
-  if (!parent) return false;
-  if (parent.type === 'member_expression') return parent.childForFieldName('object')?.id === call.id;
-  if (parent.type === 'call_expression') return parent.childForFieldName('function')?.id === call.id;
-  return false;
+/**
+ * `expect(a).not.toBe(1)` → names `expect, not, toBe`, root arguments `(a)`, arguments `(1)`: read
+ * from the call's text, which is far cheaper than walking its nodes through the WebAssembly boundary.
+ */
+function chainOf(text: string): Chain {
+  const names: string[] = [];
+  let rootArgs: string | null = null;
+  let args = '';
+  const identifier = /[A-Za-z_$][\w$]*/y;
+  for (let i = 0; i < text.length; ) {
+    const char = text[i] as string;
+    if (char === '(' || char === '[' || char === '{' || char === '<') {
+      const end = char === '<' ? text.indexOf('>', i) + 1 || text.length : skipGroup(text, i);
+      if (char === '(') {
+        args = text.slice(i, end);
+        rootArgs ??= args;
+      }
+      i = end;
+    } else if (char === '.' || char === '?' || char === '!' || /\s/.test(char)) i++;
+    else {
+      identifier.lastIndex = i;
+      const match = identifier.exec(text);
+      if (!match) break;
+      names.push(match[0]);
+      i += match[0].length;
+    }
+  }
+  return { names, rootArgs: rootArgs ?? '', args };
+}
+
+const IDENTIFIER = /[A-Za-z_$][\w$]*/y;
+
+/** The identifier a call starts with, read from the source. */
+function baseAt(source: string, index: number): string {
+  IDENTIFIER.lastIndex = index;
+  return IDENTIFIER.exec(source)?.[0] ?? '';
 }
 
 function isAssertion(names: string[]): boolean {
@@ -55,16 +86,6 @@ function nameOf(call: Node): string | null {
   return first.type === 'identifier' || first.type === 'member_expression' ? first.text : null;
 }
 
-/** The suites around a test call, outermost first. */
-function suitePath(call: Node, suites: Map<number, string>): string[] {
-  const path: string[] = [];
-  for (let node = call.parent; node; node = node.parent) {
-    const suite = suites.get(node.id);
-    if (suite !== undefined) path.unshift(suite);
-  }
-  return path;
-}
-
 function bodyOf(call: Node): string {
   const args = call.childForFieldName('arguments')?.namedChildren ?? [];
   const fn = args.find((arg) => arg.type === 'arrow_function' || arg.type === 'function_expression');
@@ -77,63 +98,104 @@ function bodyOf(call: Node): string {
   );
 }
 
+interface Head {
+  call: Node;
+  names: string[];
+  start: number;
+  end: number;
+  suite: boolean;
+}
+
 /** vitest, jest and mocha: `it`/`test` cases in `describe` suites, `expect`/`assert`/`should` assertions. */
 export function jsTests(root: Node): RawScan {
   const scan: RawScan = { tests: [], assertions: [], skips: [] };
-  const calls = root.descendantsOfType('call_expression');
-  const heads: { call: Node; chain: Chain; name: string; suite: boolean }[] = [];
-  const suites = new Map<number, string>();
-  const contextSkips: Node[] = [];
-  for (const call of calls) {
-    if (!call || isChainLink(call)) continue;
-    const chain = chainOf(call);
-    const base = chain.names[0] ?? '';
+  const source = root.text;
+  // The root starts at the first token, not at 0, when the text opens with blank lines.
+  const offset = root.startIndex;
+  const heads: Head[] = [];
+  const contextSkips: Head[] = [];
+  let lastStart = -1;
+  for (const call of root.descendantsOfType('call_expression')) {
+    // Pre-order: a chain's outer call comes first; the inner ones (`expect(a)`) start at the same place.
+    if (!call || call.startIndex === lastStart) continue;
+    const start = call.startIndex - offset;
+    const base = baseAt(source, start);
+    const lineEnd = source.indexOf('\n', start);
+    const shouldStyle = source.slice(start, lineEnd < 0 ? undefined : lineEnd).includes('.should');
+    if (
+      !TESTS.has(base) &&
+      !SUITES.has(base) &&
+      !base.startsWith('expect') &&
+      base !== 'assert' &&
+      !CONTEXT_SKIP.has(base) &&
+      !shouldStyle
+    )
+      continue;
+    lastStart = call.startIndex;
     if (TESTS.has(base) || SUITES.has(base)) {
-      const name = nameOf(call);
-      if (name === null) continue;
-      const suite = SUITES.has(base);
-      heads.push({ call, chain, name, suite });
-      if (suite) suites.set(call.id, name);
-    } else if (isAssertion(chain.names)) {
-      scan.assertions.push(toAssertion(call, chain));
-    } else if (chain.names.at(-1) === 'skip' && CONTEXT_SKIP.has(base) && chain.names.length === 2) {
-      contextSkips.push(call);
+      const callee = call.childForFieldName('function');
+      const names = chainOf(callee?.text ?? base).names;
+      heads.push({ call, names, start: call.startIndex, end: call.endIndex, suite: SUITES.has(base) });
+      continue;
+    }
+    const text = call.text;
+    const chain = chainOf(text);
+    if (isAssertion(chain.names)) scan.assertions.push(toAssertion(call, text, chain));
+    else if (chain.names.at(-1) === 'skip' && chain.names.length === 2) {
+      contextSkips.push({
+        call,
+        names: chain.names,
+        start: call.startIndex,
+        end: call.endIndex,
+        suite: false,
+      });
     }
   }
-  const keys = new Map<number, string>();
-  for (const { call, chain, name, suite } of heads) {
-    const key = [...suitePath(call, suites), name].join(' > ');
-    keys.set(call.id, key);
-    const base = chain.names[0] ?? '';
-    const modifier = chain.names.find((part) => SKIPPING.has(part));
-    const skipped = base.startsWith('x') || modifier !== undefined;
-    if (skipped)
-      scan.skips.push({ line: lineOf(call), scope: key, kind: modifier ? `${base}.${modifier}` : base });
-    if (suite) continue;
-    const line = lineOf(call);
-    scan.tests.push({ name, key, line, endLine: call.endPosition.row + 1, skipped, body: bodyOf(call) });
+  const keyed = keyHeads(heads, scan);
+  for (const skip of contextSkips) {
+    const holder = keyed.findLast((head) => head.start <= skip.start && head.end >= skip.end);
+    scan.skips.push({ line: lineOf(skip.call), scope: holder?.key ?? '', kind: 'context.skip' });
   }
-  for (const call of contextSkips) scan.skips.push(contextSkip(call, keys));
   return scan;
 }
 
-function contextSkip(call: Node, keys: Map<number, string>): SkipMarker {
-  let scope = '';
-  for (let node = call.parent; node && scope === ''; node = node.parent) scope = keys.get(node.id) ?? '';
-  return { line: lineOf(call), scope, kind: 'context.skip' };
+/** Names each head after its suites (a stack over heads in document order) and records tests and skips. */
+function keyHeads(heads: Head[], scan: RawScan): (Head & { key: string })[] {
+  const stack: { name: string; end: number }[] = [];
+  const keyed: (Head & { key: string })[] = [];
+  for (const head of heads) {
+    while (stack.length > 0 && (stack.at(-1)?.end ?? 0) < head.start) stack.pop();
+    const name = nameOf(head.call);
+    if (name === null) continue;
+    const key = [...stack.map((suite) => suite.name), name].join(' > ');
+    keyed.push({ ...head, key });
+    if (head.suite) stack.push({ name, end: head.end });
+    const base = head.names[0] ?? '';
+    const modifier = head.names.find((part) => SKIPPING.has(part));
+    const skipped = base.startsWith('x') || modifier !== undefined;
+    const line = lineOf(head.call);
+    if (skipped) scan.skips.push({ line, scope: key, kind: modifier ? `${base}.${modifier}` : base });
+    if (head.suite) continue;
+    scan.tests.push({
+      name,
+      key,
+      line,
+      endLine: head.call.endPosition.row + 1,
+      skipped,
+      body: bodyOf(head.call),
+    });
+  }
+  return keyed;
 }
 
-function toAssertion(call: Node, chain: Chain): Assertion {
-  const args = call.childForFieldName('arguments')?.text ?? '';
+function toAssertion(call: Node, text: string, chain: Chain): Assertion {
   const matcher = chain.names.at(-1) ?? '';
-  const single = chain.names.length === 1 || (chain.names[0] === 'assert' && chain.rootArgs === '');
-  const subject = single
-    ? (call.childForFieldName('arguments')?.namedChildren[0]?.text ?? '')
-    : chain.rootArgs;
+  const single = chain.names.length === 1 || (chain.names[0] === 'assert' && chain.rootArgs === chain.args);
+  const subject = single ? (chain.args.slice(1).split(',')[0] ?? '') : chain.rootArgs;
   return {
     line: lineOf(call),
-    text: normalise(call.text),
+    text: normalise(text),
     subject: squeeze(subject),
-    strength: jsStrength(matcher, chain.names.includes('not'), args),
+    strength: jsStrength(matcher, chain.names.includes('not'), chain.args),
   };
 }

@@ -103,10 +103,13 @@ function holderOf(tests: readonly Omit<TestCase, 'assertions'>[], line: number):
   return -1;
 }
 
-/** Tests the parser missed in a broken fragment, found by the line rules, between the parsed ones. */
-function addLineTests(raw: RawScan, text: string, language: LanguageId): void {
+/** Tests and skips the parser missed in a broken fragment, found by the line rules. */
+function addLineFindings(raw: RawScan, text: string, language: LanguageId): void {
+  const lines = lineTestScan(text, language);
+  const knownSkips = new Set(raw.skips.map((skip) => skip.line));
+  raw.skips.push(...lines.skips.filter((skip) => !knownSkips.has(skip.line)));
   const known = new Set(raw.tests.map((test) => test.line));
-  const extra = lineTestScan(text, language).tests.filter((test) => !known.has(test.line));
+  const extra = lines.tests.filter((test) => !known.has(test.line));
   if (extra.length === 0) return;
   raw.tests.push(...extra.map((test) => ({ ...test, byLine: true })));
   raw.tests.sort((a, b) => a.line - b.line);
@@ -125,7 +128,7 @@ export function scanTests(language: LanguageId, tree: Tree | null, text: string)
   if (language === 'other' || tree === null) return lineTestScan(text, language);
   const raw = SCANNERS[language](tree.rootNode);
   raw.tests.sort((a, b) => a.line - b.line);
-  if (tree.rootNode.hasError) addLineTests(raw, text, language);
+  if (tree.rootNode.hasError) addLineFindings(raw, text, language);
   const tests: TestCase[] = raw.tests.map((test) => ({ ...test, assertions: [] }));
   const orphanAssertions: Assertion[] = [];
   for (const assertion of raw.assertions) {
