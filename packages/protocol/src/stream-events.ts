@@ -20,6 +20,7 @@ export const STREAM_EVENT_NAMES = [
   'request.denied',
   'workspace.pushed',
   'review.updated',
+  'analysis.false_positive_rate',
 ] as const;
 
 /** The name of one stream event, e.g. `gate.decided`. */

@@ -142,11 +142,13 @@ export {
 } from './ids.js';
 export * from './journal.js';
 export type {
+  AnalysisMetrics,
   MetricsBucket,
   MetricsFigures,
   MetricsSummary,
 } from './metrics.js';
 export {
+  analysisMetricsSchema,
   metricsFiguresSchema,
   metricsSummarySchema,
 } from './metrics.js';
@@ -300,4 +302,5 @@ export {
   webhookParamsSchema,
   webhookResponseSchema,
 } from './webhooks.js';
+export * from './whitelists.js';
 export * from './workspace.js';

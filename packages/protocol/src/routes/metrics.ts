@@ -37,6 +37,34 @@ const bucketSchema = z.object({
   ...countsByStatus(),
 });
 
+/** Seed 001's analysis metrics; docs/analysis.md defines each. Rates are 0–1, null without a denominator. */
+export const analysisMetricsSchema = z.object({
+  escalationRate: rate.describe('recoveries escalated to a person / recoveries started'),
+  recoverySuccessRate: rate.describe('recoveries resolved by the agent, no gate / recoveries ended'),
+  averageAttemptsBeforeEscalation: z.number().nullable().describe('mean attempts of escalated recoveries'),
+  humanDecisionTime: z.object({
+    count: z.number(),
+    averageSeconds: z.number().nullable(),
+    medianSeconds: z.number().nullable(),
+    p90Seconds: z.number().nullable(),
+  }),
+  falsePositiveRate: rate.describe('confirmed false positives / detections'),
+  detectionPrecision: rate.describe(
+    'violation / (violation + legitimate + whitelist) on decided false-positive gates',
+  ),
+  whitelistGrowth: z.object({
+    active: z.number(),
+    expired: z.number(),
+    createdLast30Days: z.number(),
+    rate: rate.describe('createdLast30Days / entries that existed 30 days ago'),
+  }),
+  destructiveActionRate: rate.describe('destructive_action gates / changes analysed in runs'),
+  approvalRate: rate.describe('destructive_action gates a person approved / decided by a person'),
+  alternativeFoundRate: rate.describe(
+    'rejected or suggested destructive_action gates whose run completed / all of them',
+  ),
+});
+
 /** `GET /v1/metrics/summary`. */
 export const metricsSummarySchema = z.object({
   generatedAt: z.number(),
@@ -49,6 +77,9 @@ export const metricsSummarySchema = z.object({
       buckets: z.array(bucketSchema).describe('Oldest first, empty buckets included'),
     })
     .describe('Gates over time by the bucket they opened in and their status now'),
+  analysis: analysisMetricsSchema
+    .optional()
+    .describe('Change analysis, recovery, false positives, whitelists'),
 });
 
 /** Counts and rates of one slice of gates (all, one agent, one type). */
@@ -56,3 +87,4 @@ export type MetricsFigures = z.infer<typeof metricsFiguresSchema>;
 /** Gates opened in one time bucket, by their status now. */
 export type MetricsBucket = z.infer<typeof bucketSchema>;
 export type MetricsSummary = z.infer<typeof metricsSummarySchema>;
+export type AnalysisMetrics = z.infer<typeof analysisMetricsSchema>;
