@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { jsStrength } from './assertion-strength.js';
-import type { Assertion, RawScan, SkipMarker } from './tests.js';
+import type { Assertion, RawScan } from './tests.js';
 import { lineOf, normalise, squeeze, stringValue } from './tests.js';
 
 const TESTS = new Set(['it', 'test', 'specify', 'xit', 'xtest', 'fit', 'bench']);
