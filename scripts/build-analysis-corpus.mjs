@@ -41,9 +41,13 @@ function gitDirOf(repository) {
   const cached = join(values.cache, `${repository.replace('/', '+')}.git`);
   if (!existsSync(cached)) {
     mkdirSync(values.cache, { recursive: true });
-    execFileSync('git', ['clone', '--bare', '--filter=blob:none', `https://github.com/${repository}`, cached], {
-      stdio: 'inherit',
-    });
+    execFileSync(
+      'git',
+      ['clone', '--bare', '--filter=blob:none', `https://github.com/${repository}`, cached],
+      {
+        stdio: 'inherit',
+      },
+    );
   }
   return cached;
 }
@@ -120,7 +124,9 @@ for (const label of labels) {
     label: change.label,
     why: change.why,
   };
-  writeFileSync(join(CORPUS, 'changes', `${label.id}.json`), `${JSON.stringify(ordered, null, 1)}\n`);
+  writeFileSync(join(CORPUS, 'changes', `${label.id}.json`), `${JSON.stringify(ordered, null, 2)}\n`);
   written += 1;
 }
+// Biome's JSON layout, so `biome check` passes on the data as on the code.
+execFileSync(join(ROOT, 'node_modules/.bin/biome'), ['format', '--write', CORPUS], { stdio: 'ignore' });
 console.log(`${written} changes written to bench/corpus/changes/`);
