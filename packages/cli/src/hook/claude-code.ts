@@ -14,6 +14,7 @@ import {
   runSteered,
   steered,
 } from './answers.js';
+import { analyzeEdit } from './edit-analysis.js';
 import { createHookHttp, type HookHttp, OutOfTime, ServerRefused } from './hook-http.js';
 import { createLedger, fingerprint, type Ledger } from './ledger.js';
 
@@ -300,8 +301,8 @@ async function decidePreToolUse(input: PreToolUseInput, run: HookRun): Promise<P
     );
   }
   try {
-    const ledger = createLedger(settings.stateDir);
-    return await ask({ input, settings, http, ledger, call, timeLeft });
+    const asking = { input, settings, http, ledger: createLedger(settings.stateDir), call, timeLeft };
+    return (await analyzeEdit(asking)) ?? (await ask(asking));
   } catch (error) {
     return failureAnswer(call, error, settings);
   }
