@@ -12,6 +12,7 @@ const BENCHMARKS = [
   './hook.bench.js',
   './audit-verify.bench.js',
   './review.bench.js',
+  './analysis.bench.js',
 ];
 
 const filters = process.argv.slice(2);
