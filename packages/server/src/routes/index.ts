@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Services } from '../services/index.js';
 import { agentRoutes } from './agents.js';
+import { analysisRoutes } from './analysis.js';
 import { auditRoutes } from './audit.js';
 import { authRoutes } from './auth.js';
 import { confidenceRoutes } from './confidence.js';
@@ -40,6 +41,7 @@ export async function registerRoutes(
   await app.register(async (scoped) => runRoutes(scoped, ctx, services));
   await app.register(async (scoped) => reviewRoutes(scoped, ctx, services));
   await app.register(async (scoped) => confidenceRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => analysisRoutes(scoped, ctx, services));
   await app.register(async (scoped) => streamRoutes(scoped, ctx, services));
   await app.register(async (scoped) => webhookRoutes(scoped, ctx, services));
   await app.register(async (scoped) => mcpRoutes(scoped, ctx, services));

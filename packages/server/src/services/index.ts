@@ -1,5 +1,6 @@
 import { createGateCatalog } from 'gatehouse-hitl-core';
 import type { AppContext } from '../context.js';
+import { type AnalysisService, createAnalysisService } from './analysis/analysis-service.js';
 import { type AuditService, createAuditService } from './audit/audit-service.js';
 import { createGateService } from './gates/gate-service.js';
 import { createTimeoutSweeper, type TimeoutSweeper } from './gates/timeout-sweeper.js';
@@ -47,6 +48,7 @@ export interface Services {
   journal: JournalService;
   search: SearchService;
   workspace: WorkspaceService;
+  analysis: AnalysisService;
   /** Runs once the app is ready: loads the policy, starts the timeout sweeper, the webhook worker and the audit checkpoints. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -86,6 +88,7 @@ export async function createServices(ctx: AppContext): Promise<Services> {
     journal: createJournalService(ctx),
     search,
     workspace: createWorkspaceService(ctx, reviewsForWorkspace(reviews)),
+    analysis: createAnalysisService(ctx, { gates }),
     async start() {
       await policies.start();
       timeouts.start();

@@ -50,6 +50,9 @@ export const ROUTE_BODIES: Record<string, unknown> = {
     proof: `${'A'.repeat(86)}==`,
   },
   'POST /v1/confidence': { score: 50, reasons: ['sample reason'] },
+  'POST /v1/analyze': {
+    files: [{ path: 'src/a.ts', before: 'export const a = 1;\n', after: 'export const a = 2;\n' }],
+  },
   'PATCH /v1/webhooks/{id}': { description: 'sample description' },
 };
 

@@ -17,6 +17,7 @@ import {
 } from 'gatehouse-hitl-core';
 import type { RememberedRule } from 'gatehouse-hitl-store';
 import type { Principal } from '../../http/principal.js';
+import { recordAnalysisDecision } from '../analysis/analysis-decisions.js';
 import { type CommitTools, commit } from '../commit.js';
 import { assertWritten, retryLostUpdates } from '../lost-update.js';
 import { insertRememberedRule, type NewRule } from '../policy/rule-service.js';
@@ -172,6 +173,7 @@ async function recordEnd(
   const rule = extra.rule === null ? null : await insertRememberedRule(tools, deps.ctx.ids, extra.rule);
   if (next.type === 'recovery_escalation' && decision.option === 'retry')
     await resetRecovery(tools.tx, next.runId);
+  await recordAnalysisDecision(deps.ctx, tools, next);
   await refreshRunStatus(tools, next.runId);
   return rule;
 }

@@ -1,0 +1,138 @@
+import type { ChangeFacts } from 'gatehouse-hitl-analysis';
+import type { Gate, TriggerEvaluation } from 'gatehouse-hitl-core';
+import type { RecoveryRecord } from 'gatehouse-hitl-store';
+import type { CommitTools } from '../commit.js';
+import type { GateService } from '../types.js';
+import { destructiveContextOf, type KeyedFinding } from './findings.js';
+
+/** Who asks and for which action: a run's agent with its tool call, or a person reporting. */
+export interface GateOrigin {
+  runId: string | null;
+  agentId: string | null;
+  requestedBy: string;
+  action?: { tool: string; args: Record<string, unknown> } | undefined;
+}
+
+/** The seed's audit record fields known when the gate opens; the decision adds decision, reason and time spent. */
+function auditContext(
+  gate: string,
+  trigger: readonly string[],
+  pattern: string | null,
+  attempts: number | null,
+) {
+  return { auditContext: { gate, trigger: [...trigger], pattern, attempts } };
+}
+
+function open(
+  gates: GateService,
+  tools: CommitTools,
+  origin: GateOrigin,
+  gate: {
+    type: string;
+    title: string;
+    context: Record<string, unknown>;
+    risk?: 'critical' | undefined;
+  },
+): Promise<Gate> {
+  return gates.openInCommit(tools, {
+    type: gate.type,
+    runId: origin.runId ?? undefined,
+    agentId: origin.agentId,
+    requestedBy: origin.requestedBy,
+    title: gate.title,
+    context: gate.context,
+    ...(gate.risk === undefined ? {} : { risk: gate.risk }),
+    ...(origin.action === undefined ? {} : { tool: origin.action.tool, args: origin.action.args }),
+  });
+}
+
+/** A `destructive_action` gate with the change's facts and its destructive findings, for the briefing. */
+export function openDestructiveGate(
+  gates: GateService,
+  tools: CommitTools,
+  origin: GateOrigin,
+  change: { facts: ChangeFacts; evaluation: TriggerEvaluation; findings: readonly KeyedFinding[] },
+): Promise<Gate> {
+  const findings = change.findings.filter((finding) => finding.kind !== 'laziness');
+  return open(gates, tools, origin, {
+    type: 'destructive_action',
+    title: `Destructive change: ${change.evaluation.reasons.join('; ')}`.slice(0, 200),
+    context: {
+      ...destructiveContextOf(change.facts),
+      triggerRules: change.evaluation.rules,
+      reasons: change.evaluation.reasons,
+      files: [...new Set(findings.map((finding) => finding.file))],
+      findings,
+      ...auditContext('destructive_action', change.evaluation.rules, findings[0]?.pattern ?? null, null),
+    },
+  });
+}
+
+/** A `recovery_escalation` gate for one finding the agent did not fix, with its attempts. */
+export function openRecoveryGate(
+  gates: GateService,
+  tools: CommitTools,
+  origin: GateOrigin,
+  escalation: { recovery: RecoveryRecord; evaluation: TriggerEvaluation; finding: KeyedFinding },
+): Promise<Gate> {
+  const { recovery, evaluation, finding } = escalation;
+  const critical = recovery.severity === 'critical';
+  return open(gates, tools, origin, {
+    type: 'recovery_escalation',
+    title: `Recovery escalation: ${finding.pattern} in ${finding.file}`.slice(0, 200),
+    ...(critical ? { risk: 'critical' as const } : {}),
+    context: {
+      findingKey: recovery.key,
+      pattern: recovery.pattern,
+      severity: recovery.severity.toUpperCase(),
+      files: [recovery.file],
+      line: finding.line,
+      name: finding.name,
+      message: finding.message,
+      recoveryAttempts: recovery.attempts,
+      maxAttempts: 3,
+      reasons: evaluation.reasons,
+      triggerRules: evaluation.rules,
+      infiniteLoopDetected: evaluation.rules.includes('infinite_loop'),
+      recoveryHistory: recovery.history.map(
+        (attempt) => `Attempt ${attempt.attempt}: ${attempt.message} (line ${attempt.line ?? '—'})`,
+      ),
+      ...auditContext('recovery_escalation', evaluation.rules, recovery.pattern, recovery.attempts),
+    },
+  });
+}
+
+/** A `false_positive_override` gate: the detection was unsure, or a person reported it wrong. */
+export function openFalsePositiveGate(
+  gates: GateService,
+  tools: CommitTools,
+  origin: GateOrigin,
+  report: {
+    finding: Pick<KeyedFinding, 'key' | 'pattern' | 'file' | 'line' | 'name'> & {
+      confidence?: number | undefined;
+    };
+    evaluation: TriggerEvaluation;
+    reportedBy?: string | undefined;
+    reason?: string | undefined;
+  },
+): Promise<Gate> {
+  const { finding, evaluation } = report;
+  return open(gates, tools, origin, {
+    type: 'false_positive_override',
+    title: `Possible false positive: ${finding.pattern} in ${finding.file}`.slice(0, 200),
+    context: {
+      findingKey: finding.key,
+      pattern: finding.pattern,
+      files: [finding.file],
+      line: finding.line,
+      name: finding.name,
+      ...(finding.confidence === undefined ? {} : { detectionConfidence: finding.confidence }),
+      falsePositiveReported: report.reportedBy !== undefined,
+      ...(report.reportedBy === undefined ? {} : { reportedBy: report.reportedBy }),
+      ...(report.reason === undefined ? {} : { report: report.reason }),
+      reasons: evaluation.reasons,
+      triggerRules: evaluation.rules,
+      ...auditContext('false_positive_override', evaluation.rules, finding.pattern, null),
+    },
+  });
+}

@@ -1,0 +1,164 @@
+import type { AnalysisResult, ChangeInput, CoverageSummary, FileChange } from 'gatehouse-hitl-analysis';
+import { evaluateTrigger, type Gate, GatehouseError } from 'gatehouse-hitl-core';
+import type { AppContext } from '../../context.js';
+import type { Principal } from '../../http/principal.js';
+import { commit } from '../commit.js';
+import { invalidInput } from '../gates/gate-input.js';
+import { retryLostUpdates } from '../lost-update.js';
+import { assertCanReadRun, loadRun } from '../runs/run-records.js';
+import type { GateService } from '../types.js';
+import { openFalsePositiveGate } from './analysis-gates.js';
+import { recordRunChange } from './analysis-run.js';
+import { type AnalysisEngine, packageEngine } from './engine.js';
+import { destructiveEvaluation, findingKey, type KeyedFinding, keyed, verdictOf } from './findings.js';
+import { recoveryDocument } from './recoveries.js';
+
+type Coverage =
+  | { before: string; after: string }
+  | { before: { linePercent: number }; after: { linePercent: number } };
+
+/** A change to analyse: a unified diff or files before and after, with coverage if there is any. */
+export interface AnalyzeInput {
+  runId?: string | undefined;
+  diff?: string | undefined;
+  files?:
+    | { path: string; oldPath?: string | undefined; before: string | null; after: string | null }[]
+    | undefined;
+  coverage?: Coverage | undefined;
+  action?: { tool: string; args: Record<string, unknown> } | undefined;
+}
+
+/** A person's word that a finding is wrong. */
+export interface FindingReportInput {
+  runId?: string | undefined;
+  finding: {
+    pattern: string;
+    file: string;
+    line?: number | null | undefined;
+    name?: string | null | undefined;
+    confidence?: number | undefined;
+  };
+  reason: string;
+}
+
+export interface AnalyzeResult {
+  findings: KeyedFinding[];
+  facts: AnalysisResult['facts'];
+  verdict: ReturnType<typeof verdictOf>;
+  gates: Gate[];
+  durationMs: number;
+}
+
+/** Change analysis wired into the gates, and the recovery state it keeps per run and finding. */
+export interface AnalysisService {
+  analyze(principal: Principal, input: AnalyzeInput): Promise<AnalyzeResult>;
+  reportFinding(principal: Extract<Principal, { kind: 'user' }>, input: FindingReportInput): Promise<Gate>;
+  recoveries(principal: Principal, runId: string): Promise<ReturnType<typeof recoveryDocument>[]>;
+}
+
+function summaryOf(
+  engine: AnalysisEngine,
+  report: string | { linePercent: number },
+  field: string,
+): CoverageSummary {
+  if (typeof report !== 'string') return { linePercent: report.linePercent, linesFound: 0, linesHit: 0 };
+  try {
+    return engine.parseCoverage(report);
+  } catch (error) {
+    throw invalidInput(
+      field,
+      `is not an lcov, Istanbul JSON summary or Cobertura XML report (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+}
+
+function changeOf(engine: AnalysisEngine, input: AnalyzeInput): ChangeInput {
+  let files: FileChange[];
+  if (input.diff !== undefined) {
+    files = engine.diffToChanges(input.diff);
+    if (files.length === 0)
+      throw invalidInput('diff', 'holds no file changes; send a unified diff (git diff)');
+  } else {
+    files = (input.files ?? []).map((file) => ({ ...file, oldPath: file.oldPath ?? null }));
+  }
+  const coverage =
+    input.coverage === undefined
+      ? undefined
+      : {
+          before: summaryOf(engine, input.coverage.before, 'coverage.before'),
+          after: summaryOf(engine, input.coverage.after, 'coverage.after'),
+        };
+  return { files, coverage };
+}
+
+/** Creates the analysis service; `engine` defaults to the installed analysis package. */
+export function createAnalysisService(
+  ctx: AppContext,
+  deps: { gates: GateService; engine?: AnalysisEngine },
+): AnalysisService {
+  const engine = deps.engine ?? packageEngine();
+  return {
+    async analyze(principal, input) {
+      if (principal.kind === 'anonymous')
+        throw new GatehouseError('UNAUTHENTICATED', 'log in or send a bearer token');
+      const change = changeOf(engine, input);
+      const result = await engine.analyzeChange(change);
+      const findings = keyed(result.findings);
+      const destructive = destructiveEvaluation(result.facts);
+      const answer = {
+        findings,
+        facts: result.facts,
+        verdict: verdictOf(findings, destructive),
+        durationMs: result.durationMs,
+      };
+      const { runId } = input;
+      if (runId === undefined) return { ...answer, gates: [] };
+      const gates = await retryLostUpdates(() =>
+        commit(ctx, (tools) =>
+          recordRunChange(deps.gates, tools, principal, {
+            runId,
+            files: change.files,
+            findings,
+            facts: result.facts,
+            destructive,
+            action: input.action,
+          }),
+        ),
+      );
+      return { ...answer, gates };
+    },
+    reportFinding(principal, input) {
+      return commit(ctx, async (tools) => {
+        const run = input.runId === undefined ? null : await loadRun(tools.tx, input.runId);
+        const finding = {
+          pattern: input.finding.pattern,
+          file: input.finding.file,
+          line: input.finding.line ?? null,
+          name: input.finding.name ?? null,
+          confidence: input.finding.confidence,
+        };
+        const evaluation = evaluateTrigger('false_positive_override', {
+          falsePositiveReported: true,
+          detectionConfidence: finding.confidence,
+        });
+        const origin = {
+          runId: run?.id ?? null,
+          agentId: run?.agentId ?? null,
+          requestedBy: `user:${principal.id}`,
+        };
+        return openFalsePositiveGate(deps.gates, tools, origin, {
+          finding: { ...finding, key: findingKey(finding) },
+          evaluation,
+          reportedBy: principal.name,
+          reason: input.reason,
+        });
+      });
+    },
+    async recoveries(principal, runId) {
+      return ctx.store.read(async (tx) => {
+        assertCanReadRun(principal, await loadRun(tx, runId));
+        return (await tx.listRecoveries(runId)).map(recoveryDocument);
+      });
+    },
+  };
+}
