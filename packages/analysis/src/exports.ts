@@ -74,6 +74,11 @@ function pythonExports(root: Node): ExportedName[] {
 
 const capitalised = (name: string) => /^[A-Z]/.test(name);
 
+function insideFunction(node: Node): boolean {
+  for (let parent = node.parent; parent; parent = parent.parent) if (parent.type === 'block') return true;
+  return false;
+}
+
 /** Go: capitalised top-level functions, methods (`Type.Method`), types, constants and variables. */
 function goExports(root: Node): ExportedName[] {
   const names: ExportedName[] = [];
@@ -88,8 +93,7 @@ function goExports(root: Node): ExportedName[] {
       names.push({ name: `${receiver}.${nameOf(method)}`, line: line(method), kind: 'function' });
   }
   for (const spec of root.descendantsOfType(['type_spec', 'const_spec', 'var_spec'])) {
-    if (!spec || spec.parent?.parent?.type === 'block' || spec.parent?.parent?.parent?.type === 'block')
-      continue;
+    if (!spec || insideFunction(spec)) continue;
     const kind = spec.type === 'type_spec' ? 'class' : 'value';
     for (const id of spec.childrenForFieldName('name')) {
       if (id && capitalised(id.text)) names.push({ name: id.text, line: line(id), kind });
