@@ -11,6 +11,14 @@ import type {
   RunDocument as Run,
   RunResponse,
 } from 'gatehouse-hitl-protocol';
+import {
+  type AnalysisAnswer,
+  type AnalysisDecision,
+  type AnalyzeAndWaitOptions,
+  type AnalyzeOptions,
+  decideAnalysis,
+  requestAnalysis,
+} from './analysis.js';
 import { type Backoff, DEFAULT_BACKOFF, sleep } from './backoff.js';
 import { GatehouseApiError } from './errors.js';
 import { followRunEvents, type RunEvent, type RunEventOptions } from './events.js';
@@ -191,6 +199,34 @@ export class Gatehouse {
       band: response.band ?? null,
       outcome,
     };
+  }
+
+  /**
+   * Analyses a change (a unified diff, or files before and after): tests removed or skipped,
+   * assertions weakened, exports removed, laziness patterns. With `runId`, the server opens the
+   * gates the findings call for (destructive action, recovery escalation, false positive) and
+   * returns them pending; `analyzeAndWait` waits for them.
+   *
+   * @example
+   * const { findings, verdict } = await gate.analyze({ diff: execSync('git diff').toString() });
+   * if (verdict.destructive.triggered) console.log(findings.map((f) => `${f.file}:${f.line} ${f.pattern}`));
+   */
+  analyze(options: AnalyzeOptions): Promise<AnalysisAnswer> {
+    return requestAnalysis(this.#transport, options);
+  }
+
+  /**
+   * Analyses a change in a run and, when gates were opened, waits for a person to decide each of
+   * them; act on the change only when `proceed` is true.
+   *
+   * @example
+   * const { proceed, blocking } = await gate.analyzeAndWait({ runId, files: [{ path, before, after }] });
+   * if (proceed) writeFileSync(path, after);
+   * else console.log(blocking.map((answer) => answer.reason ?? answer.outcome));
+   */
+  async analyzeAndWait(options: AnalyzeAndWaitOptions): Promise<AnalysisDecision> {
+    const analysis = await requestAnalysis(this.#transport, options);
+    return decideAnalysis(analysis, options, (gateId, signal) => this.waitForGate(gateId, { signal }));
   }
 
   /**

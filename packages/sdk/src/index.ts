@@ -6,6 +6,15 @@ export type {
   ReviewFeedback,
   WorkspaceResponse,
 } from 'gatehouse-hitl-protocol';
+export type {
+  AnalysisAnswer,
+  AnalysisDecision,
+  AnalyzeAndWaitOptions,
+  AnalyzeCoverage,
+  AnalyzeFile,
+  AnalyzeOptions,
+  Finding,
+} from './analysis.js';
 export type { Backoff } from './backoff.js';
 export { backoffDelay } from './backoff.js';
 export { Gatehouse } from './client.js';
