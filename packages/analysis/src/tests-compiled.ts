@@ -47,11 +47,34 @@ export function goTests(root: Node): RawScan {
       body,
     });
   }
+  // testify suites: `func (s *CartSuite) TestTotal()` runs as a test of the suite.
+  for (const method of root.descendantsOfType('method_declaration')) {
+    const name = method?.childForFieldName('name')?.text ?? '';
+    if (!method || !GO_TEST.test(name)) continue;
+    const receiver =
+      method.childForFieldName('receiver')?.descendantsOfType('type_identifier')[0]?.text ?? '';
+    const key = `${receiver}.${name}`;
+    keys.set(method.id, key);
+    const body = squeeze(method.childForFieldName('body')?.text ?? '');
+    scan.tests.push({
+      name,
+      key,
+      line: lineOf(method),
+      endLine: method.endPosition.row + 1,
+      skipped: false,
+      body,
+    });
+  }
   const calls = root.descendantsOfType('call_expression');
   for (const call of calls) {
     const callee = call?.childForFieldName('function');
     if (!call || callee?.type !== 'selector_expression') continue;
-    const receiver = callee.childForFieldName('operand')?.text ?? '';
+    const operand = callee.childForFieldName('operand')?.text ?? '';
+    // testify: `assert.X`, `require.X`, and in suites `s.X`, `s.Require().X`, `s.Assert().X`.
+    const receiver =
+      /^(assert|require|s|suite)$/.test(operand) || /\.(Require|Assert)\(\)$/.test(operand)
+        ? 'assert'
+        : operand;
     const method = callee.childForFieldName('field')?.text ?? '';
     const args = call.childForFieldName('arguments');
     if (method === 'Run' && args?.namedChildren[0]?.type === 'interpreted_string_literal') {

@@ -78,6 +78,9 @@ describe('scanTests', () => {
       'func helper(t *testing.T) {}',
     ].join('\n');
     expect(await summary('go', text)).toEqual(['TestA 2 [3]', 'TestA/sub 6 skipped [1]']);
+    const suite =
+      'package a\nfunc (s *CartSuite) TestTotal() {\n\ts.Equal(3, Total())\n}\nfunc (s *CartSuite) helper() {}\n';
+    expect(await summary('go', suite)).toEqual(['CartSuite.TestTotal 2 [3]']);
   });
 
   it('finds JUnit tests with class keys and AssertJ chains, and Rust tests in modules', async () => {
