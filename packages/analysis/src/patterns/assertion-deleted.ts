@@ -1,56 +1,28 @@
-import type { Node, Tree } from 'web-tree-sitter';
+import type { Tree } from 'web-tree-sitter';
 import { addedOccurrences } from './added.js';
-import { functionsOf, lineOf, normalize } from './syntax.js';
-import { isInTestCode } from './test-code.js';
+import { normalize } from './syntax.js';
 import { isTestPath, stemOf, subjectOf } from './test-files.js';
+import { type Container, indexOf, statementsOf } from './tree-index.js';
 import type { ChangedFile, DetectorInput, LazinessHit } from './types.js';
 
 const ASSERTION =
   /^(expect\s*\(|assert|self\.assert|t\.(Error|Errorf|Fatal|Fatalf)\b|require\.\w|assert\.\w|verify\(|Assertions\.|.*\)\.should\b|if .*\{\s*t\.(Error|Fatal))/;
 
-const FUNCTION_NODE =
-  /^(function_declaration|function_expression|arrow_function|method_definition|function_definition|method_declaration|function_item|func_literal)$/;
-const TEST_CALL = /^(it|test|describe|suite|context)(\.\w+)?$/;
-
-function ownTestName(node: Node): string | null {
-  const named = node.childForFieldName('name');
-  if (named) return named.text;
-  const call = node.parent?.type === 'arguments' ? node.parent.parent : null;
-  const callee = call?.childForFieldName('function')?.text ?? '';
-  if (call?.type === 'call_expression' && TEST_CALL.test(callee)) {
-    const title = call.childForFieldName('arguments')?.namedChildren[0];
-    if (title) return `${callee.split('.')[0]}(${title.text})`;
-  }
-  return null;
-}
-
-/** A test's name by its functions and `describe`/`it` titles, stable when lines move. */
-function testScope(node: Node): string {
-  const parts: string[] = [];
-  for (let up: Node | null = node; up; up = up.parent) {
-    if (FUNCTION_NODE.test(up.type)) parts.unshift(ownTestName(up) ?? '<anonymous>');
-  }
-  return parts.join(' > ') || '<top>';
-}
-
 interface Assertion {
+  /** The test it is in, by its functions and `describe`/`it` titles. */
   scope: string;
   text: string;
-  node: Node;
+  fn: Container | null;
 }
 
 function assertionsOf(tree: Tree | null, path: string): Assertion[] {
-  if (!tree) return [];
-  const found: Assertion[] = [];
-  for (const node of tree.rootNode.descendantsOfType([
-    'expression_statement',
-    'assert_statement',
-    'if_statement',
-  ])) {
-    if (!node || !ASSERTION.test(normalize(node.text)) || !isInTestCode(node, path)) continue;
-    found.push({ scope: testScope(node), text: normalize(node.text), node });
-  }
-  return found;
+  const wholeFile = isTestPath(path);
+  return statementsOf(indexOf(tree), 'expression_statement', 'assert_statement', 'if_statement').flatMap(
+    (found) => {
+      if (!(wholeFile || found.inTest) || !ASSERTION.test(found.text)) return [];
+      return [{ scope: found.testScope, text: normalize(found.text), fn: found.fn }];
+    },
+  );
 }
 
 export interface RemovedAssertion {
@@ -64,9 +36,11 @@ export interface RemovedAssertion {
 
 /** Assertions removed from tests that are still there after the change (a removed test is another finding). */
 export function removedAssertions({ file, context }: ChangedFile): RemovedAssertion[] {
-  if (!context.before || !context.after) return [];
-  const afterScopes = new Map<string, Node>();
-  for (const fn of functionsOf(context.after)) afterScopes.set(testScope(fn.body), fn.node);
+  const afterIndex = indexOf(context.after);
+  if (!context.before || !afterIndex) return [];
+  const afterScopes = new Map<string, Container>();
+  for (const fn of afterIndex.functions)
+    if (!afterScopes.has(fn.testScope)) afterScopes.set(fn.testScope, fn);
   const before = assertionsOf(context.before, file.path);
   const after = assertionsOf(context.after, file.path);
   const key = (a: Assertion): string => `${a.scope}|${a.text}`;
@@ -80,28 +54,34 @@ export function removedAssertions({ file, context }: ChangedFile): RemovedAssert
   });
   return removed.flatMap((a) => {
     const test = afterScopes.get(a.scope);
-    let holder: Node | null = a.node.parent;
-    while (holder && !FUNCTION_NODE.test(holder.type)) holder = holder.parent;
-    return test
-      ? [{ scope: a.scope, text: a.text, testText: holder?.text ?? a.text, line: lineOf(test) }]
-      : [];
+    return test ? [{ scope: a.scope, text: a.text, testText: a.fn?.text ?? a.text, line: test.row + 1 }] : [];
   });
 }
 
 /** Short names of the production functions whose body the change alters, adds or removes. */
 export function changedProductionFunctions({ file, context }: ChangedFile): Set<string> {
-  const bodies = (tree: Tree | null): Map<string, string> => {
-    const map = new Map<string, string>();
-    for (const fn of functionsOf(tree)) {
-      if (!isInTestCode(fn.node, file.path)) map.set(fn.name, normalize(fn.body.text));
-    }
+  const changed = new Set<string>();
+  if (isTestPath(file.path)) return changed;
+  const bodies = (tree: Tree | null): Map<string, Container> => {
+    const map = new Map<string, Container>();
+    for (const fn of indexOf(tree)?.functions ?? [])
+      if (!fn.inTest && !map.has(fn.name)) map.set(fn.name, fn);
     return map;
   };
   const before = bodies(context.before);
   const after = bodies(context.after);
-  const changed = new Set<string>();
   for (const name of new Set([...before.keys(), ...after.keys()])) {
-    if (before.get(name) !== after.get(name)) changed.add(name.split('.').pop() ?? name);
+    const old = before.get(name);
+    const now = after.get(name);
+    const oldText = old?.body?.text;
+    const newText = now?.body?.text;
+    if (
+      oldText === undefined ||
+      newText === undefined ||
+      (oldText !== newText && normalize(oldText) !== normalize(newText))
+    ) {
+      changed.add((now ?? old)?.ownName ?? name);
+    }
   }
   return changed;
 }

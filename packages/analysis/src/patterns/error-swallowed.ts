@@ -1,117 +1,133 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import type { LanguageId } from '../types.js';
 import { addedOccurrences } from './added.js';
-import { blockStatements, functionsByName, isComment, lineOf, normalize, scopeName } from './syntax.js';
+import { blockStatements, isComment, lineOf, normalize } from './syntax.js';
+import { enclosingFunction, functionsByName, indexOf, type Located, statementsOf } from './tree-index.js';
 import type { DetectorInput, LazinessHit } from './types.js';
 
 interface Swallow {
-  node: Node;
+  line: number;
   what: string;
   /** Lower when a comment explains the silence. */
   weight: number;
   scope: string;
+  /** The line it starts on and the one before, to tell apart identical handlers in one function. */
+  context: string;
 }
 
 function hasComment(block: Node): boolean {
   return block.namedChildren.some((child) => child !== null && isComment(child));
 }
 
-function emptyHandler(node: Node, block: Node | null, what: string): Swallow | null {
-  if (!block) return null;
-  const statements = blockStatements(block).filter(
-    (s) => !['pass_statement'].includes(s.type) && s.text !== '...',
-  );
-  if (statements.length > 0) return null;
-  return { node, what, weight: hasComment(block) ? 0.7 : 1, scope: scopeName(node) };
+function isEmptyHandler(block: Node | null): boolean {
+  if (!block) return false;
+  return blockStatements(block).every((s) => s.type === 'pass_statement' || s.text === '...');
 }
 
 // A bare `return` may return a named `err` result, so only returns with values count.
 const IGNORED_ERROR_RETURN =
   /^return\s+(nil|\w+\{\}|""|0|false|true)(\s*,\s*(nil|\w+\{\}|""|0|false|true))*$/;
+const PROMISE_CATCH =
+  /\.catch\(\s*(?:async\s*)?(?:\(\s*\w*\s*\)|\w+)\s*=>\s*(\{\s*(?:\/\/[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*\}|undefined|null|void 0)\s*\)|\.catch\(\s*function\s*\w*\s*\(\s*\w*\s*\)\s*\{\s*\}\s*\)/g;
 
-function swallowsOf(tree: Tree | null, language: LanguageId): Swallow[] {
-  if (!tree) return [];
+const PREFIX: Record<string, RegExp> = {
+  catch_clause: /^/,
+  except_clause: /^/,
+  assignment_statement: /^_\s*=/,
+  let_declaration: /^let\s+_\s*=/,
+  expression_statement: /\.ok\(\)\s*;$/,
+  if_statement: /^if\s+\w*[eE]rr/,
+};
+
+/** What a statement drops, if it drops an error: `[what, weight]`. */
+function swallowed(found: Located, language: LanguageId): [string, number] | null {
+  // Most statements are none of these: look at the text only when its start says it may be.
+  const text = PREFIX[found.type]?.test(found.text) ? normalize(found.text) : '';
+  switch (found.type) {
+    case 'catch_clause': {
+      const body = found.node.childForFieldName('body');
+      return isEmptyHandler(body) ? ['an empty catch', body && hasComment(body) ? 0.7 : 1] : null;
+    }
+    case 'except_clause': {
+      const body = found.node.namedChildren.find((child) => child?.type === 'block') ?? null;
+      const head = `\`${normalize(found.text.split(':')[0] ?? 'except')}: pass\``;
+      return isEmptyHandler(body) ? [head, body && hasComment(body) ? 0.7 : 1] : null;
+    }
+    case 'assignment_statement':
+      return language === 'go' && /^_ = \w*[eE]rr\w*$/.test(text) ? [`\`${text}\``, 1] : null;
+    case 'let_declaration':
+      // `let _ =` is also how Rust drops values that are not Results, so it counts for less.
+      return language === 'rust' && /^let _ = .*\)\s*;$/.test(text) ? ['`let _ =` on a call', 0.8] : null;
+    case 'expression_statement':
+      return language === 'rust' && /\.ok\(\)\s*;$/.test(text) ? ['`.ok();`', 1] : null;
+    case 'if_statement': {
+      const condition = /^if (\w*[eE]rr\w* != nil) \{/.exec(text)?.[1];
+      const consequence = condition && language === 'go' ? found.node.childForFieldName('consequence') : null;
+      if (!consequence) return null;
+      const body = blockStatements(consequence);
+      const only = normalize(body[0]?.text ?? '');
+      const dropped = body.length === 0 || (body.length === 1 && IGNORED_ERROR_RETURN.test(only));
+      return dropped ? [`\`if ${condition} { ${only} }\` dropping the error`, 1] : null;
+    }
+    default:
+      return null;
+  }
+}
+
+function swallowsOf(tree: Tree | null, text: string | null, language: LanguageId): Swallow[] {
+  const index = indexOf(tree);
+  if (!index || text === null) return [];
+  const lines = text.split('\n');
+  const contextOf = (row: number): string => normalize(`${lines[row - 1] ?? ''} ${lines[row] ?? ''}`);
   const found: Swallow[] = [];
-  const push = (swallow: Swallow | null): void => {
-    if (swallow) found.push(swallow);
-  };
-  const root = tree.rootNode;
-  for (const clause of root.descendantsOfType('catch_clause')) {
-    if (clause) push(emptyHandler(clause, clause.childForFieldName('body'), 'an empty catch'));
-  }
-  for (const clause of root.descendantsOfType('except_clause')) {
-    const block = clause?.namedChildren.find((child) => child?.type === 'block') ?? null;
-    if (clause)
-      push(emptyHandler(clause, block, `\`${normalize(clause.text.split(':')[0] ?? 'except')}: pass\``));
-  }
-  for (const call of root.descendantsOfType('call_expression')) {
-    const callee = call?.childForFieldName('function');
-    const handler = call?.childForFieldName('arguments')?.namedChildren[0];
-    if (
-      !call ||
-      callee?.type !== 'member_expression' ||
-      callee.childForFieldName('property')?.text !== 'catch'
-    )
-      continue;
-    if (!handler || !['arrow_function', 'function_expression'].includes(handler.type)) continue;
-    const body = handler.childForFieldName('body');
-    if (body?.type === 'statement_block') push(emptyHandler(call, body, '`.catch(() => {})`'));
-    else if (body && /^(undefined|null|void 0)$/.test(body.text))
-      push({ node: call, what: `\`.catch(() => ${body.text})\``, weight: 1, scope: scopeName(call) });
-  }
-  for (const statement of root.descendantsOfType([
+  const types = [
+    'catch_clause',
+    'except_clause',
     'assignment_statement',
     'let_declaration',
     'expression_statement',
-  ])) {
-    if (!statement) continue;
-    const text = normalize(statement.text);
-    if (language === 'go' && statement.type === 'assignment_statement' && /^_ = \w*[eE]rr\w*$/.test(text)) {
-      push({ node: statement, what: `\`${text}\``, weight: 1, scope: scopeName(statement) });
-    } else if (
-      language === 'rust' &&
-      statement.type === 'let_declaration' &&
-      /^let _ = .*\)\s*;$/.test(text)
-    ) {
-      // `let _ =` is also how Rust drops values that are not Results, so it counts for less.
-      push({ node: statement, what: '`let _ =` on a call', weight: 0.8, scope: scopeName(statement) });
-    } else if (
-      language === 'rust' &&
-      statement.type === 'expression_statement' &&
-      /\.ok\(\)\s*;$/.test(text)
-    ) {
-      push({ node: statement, what: '`.ok();`', weight: 1, scope: scopeName(statement) });
+    'if_statement',
+  ];
+  for (const statement of statementsOf(index, ...types)) {
+    const hit = swallowed(statement, language);
+    if (hit) {
+      const [what, weight] = hit;
+      found.push({
+        line: statement.row + 1,
+        what,
+        weight,
+        scope: statement.scope,
+        context: contextOf(statement.row),
+      });
     }
   }
-  for (const statement of root.descendantsOfType('if_statement')) {
-    const condition = statement?.childForFieldName('condition');
-    const consequence = statement?.childForFieldName('consequence');
-    if (!statement || !consequence || !/^\w*[eE]rr\w* != nil$/.test(normalize(condition?.text ?? '')))
-      continue;
-    const body = blockStatements(consequence);
-    const dropped =
-      body.length === 0 || (body.length === 1 && IGNORED_ERROR_RETURN.test(normalize(body[0]?.text ?? '')));
-    if (dropped)
-      push({
-        node: statement,
-        what: `\`if ${condition?.text} { ${normalize(body[0]?.text ?? '')} }\` dropping the error`,
-        weight: 1,
-        scope: scopeName(statement),
+  if (language === 'typescript' || language === 'tsx' || language === 'javascript') {
+    for (const match of text.matchAll(PROMISE_CATCH)) {
+      const row = text.slice(0, match.index).split('\n').length - 1;
+      const weight = /\/[/*]/.test(match[0]) ? 0.7 : 1;
+      const what = `\`.catch(() => ${match[1]?.startsWith('{') ? '{}' : (match[1] ?? '{}')})\``;
+      found.push({
+        line: row + 1,
+        what,
+        weight,
+        scope: enclosingFunction(index, match.index)?.name ?? '<top>',
+        context: contextOf(row),
       });
+    }
   }
   return found;
 }
 
-function countIn(node: Node, pattern: RegExp): number {
-  return node.text.match(pattern)?.length ?? 0;
+function countIn(node: Node | null, pattern: RegExp): number {
+  return node?.text.match(pattern)?.length ?? 0;
 }
 
 /** Rust functions that traded error handling (`?`, `Err(`, `match`) for `unwrap_or_default()`. */
 function defaultsReplacingHandling({ context, baseConfidence }: DetectorInput): LazinessHit[] {
   if (context.language !== 'rust') return [];
-  const before = functionsByName(context.before);
+  const before = functionsByName(indexOf(context.before));
   const hits: LazinessHit[] = [];
-  for (const [name, fn] of functionsByName(context.after)) {
+  for (const [name, fn] of functionsByName(indexOf(context.after))) {
     const old = before.get(name);
     if (!old) continue;
     const handled = /\?[;.)\s]|\bErr\(|\bmatch\b/g;
@@ -120,11 +136,11 @@ function defaultsReplacingHandling({ context, baseConfidence }: DetectorInput): 
       countIn(fn.body, defaults) > countIn(old.body, defaults) &&
       countIn(fn.body, handled) < countIn(old.body, handled)
     ) {
-      const line = fn.body.text.split('\n').findIndex((text) => text.includes('unwrap_or_default'));
+      const line = (fn.body?.text ?? '').split('\n').findIndex((text) => text.includes('unwrap_or_default'));
       hits.push({
         pattern: 'lazy.error_swallowed',
         confidence: baseConfidence * 0.8,
-        line: lineOf(fn.body) + Math.max(0, line),
+        line: lineOf(fn.body ?? fn.node) + Math.max(0, line),
         name,
         message: `${name} now falls back to unwrap_or_default() where it handled the error`,
       });
@@ -137,14 +153,14 @@ function defaultsReplacingHandling({ context, baseConfidence }: DetectorInput): 
 export function detectSwallowedErrors(input: DetectorInput): LazinessHit[] {
   const { context, baseConfidence } = input;
   const added = addedOccurrences(
-    swallowsOf(context.before, context.language),
-    swallowsOf(context.after, context.language),
-    [(s) => `${s.what}|${normalize(s.node.parent?.text ?? s.node.text)}`, (s) => `${s.what}|${s.scope}`],
+    swallowsOf(context.before, input.file.before, context.language),
+    swallowsOf(context.after, input.file.after, context.language),
+    [(s) => `${s.what}|${s.scope}|${s.context}`, (s) => `${s.what}|${s.scope}`],
   );
   const hits: LazinessHit[] = added.map((s) => ({
     pattern: 'lazy.error_swallowed',
     confidence: baseConfidence * s.weight,
-    line: lineOf(s.node),
+    line: s.line,
     name: s.scope === '<top>' ? null : s.scope,
     message: `adds ${s.what}, so the error is lost`,
   }));

@@ -1,7 +1,8 @@
 import { addedOccurrences } from './added.js';
-import { functionsByName, isTrivialValue, lineOf, normalize } from './syntax.js';
+import { isTrivialValue, normalize } from './syntax.js';
 import { expectedValues, type LiteralReturn, literalReturns } from './test-code.js';
 import { isTestPath } from './test-files.js';
+import { functionsByName, indexOf } from './tree-index.js';
 import type { ChangedFile, DetectorInput, LazinessHit } from './types.js';
 
 /** Production code asking whether it runs under a test runner. */
@@ -45,15 +46,15 @@ export function hardcodedReturns(
   const added = addedOccurrences(literalReturns(production, 'before'), literalReturns(production, 'after'), [
     key,
   ]);
-  const existed = functionsByName(production.context.before);
+  const existed = functionsByName(indexOf(production.context.before));
   return added
     .filter((r) => expected.has(r.value) && !isTrivialValue(r.value))
     .map((r) => ({
       pattern: 'lazy.hardcoded_result' as const,
       confidence: existed.has(r.scope) ? baseConfidence : Math.min(0.6, baseConfidence),
-      line: lineOf(r.node),
+      line: r.line,
       name: r.scope,
-      message: `${r.scope} now returns ${r.node.text.replace(/^return\s*/, '').slice(0, 60)}, the value ${testFile ? `a test in ${testFile}` : 'a test in this file'} expects`,
+      message: `${r.scope} now returns ${r.text.replace(/^return\s*/, '').slice(0, 60)}, the value ${testFile ? `a test in ${testFile}` : 'a test in this file'} expects`,
     }));
 }
 

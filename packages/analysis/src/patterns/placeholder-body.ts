@@ -1,5 +1,6 @@
 import type { Node } from 'web-tree-sitter';
-import { commentBody, type FunctionInfo, functionsByName, isComment, lineOf, normalize } from './syntax.js';
+import { blockStatements, commentBody, lineOf, normalize } from './syntax.js';
+import { type Container, functionsByName, indexOf, type TreeIndex } from './tree-index.js';
 import type { DetectorInput, LazinessHit } from './types.js';
 
 type Placeholder = 'not_implemented' | 'conventional_stub' | 'empty' | 'trivial_return';
@@ -18,8 +19,10 @@ function isDocstring(node: Node): boolean {
 }
 
 /** What a one-statement body is a placeholder for, if it is one. */
-function placeholderOf(fn: FunctionInfo): Placeholder | null {
-  const statements = fn.statements.filter((statement) => !isDocstring(statement));
+function placeholderOf(fn: Container): Placeholder | null {
+  // A placeholder is a line or two; a long body is real code, and listing its statements costs.
+  if ((fn.body?.text.length ?? 0) > 400) return null;
+  const statements = statementsIn(fn).filter((statement) => !isDocstring(statement));
   if (statements.length === 0) return 'empty';
   if (statements.length > 1) return null;
   const only = statements[0] as Node;
@@ -35,19 +38,30 @@ function placeholderOf(fn: FunctionInfo): Placeholder | null {
   return null;
 }
 
-function isAbstract(fn: FunctionInfo): boolean {
+function sameBody(a: Container, b: Container): boolean {
+  const before = a.body?.text ?? '';
+  const after = b.body?.text ?? '';
+  return before === after || normalize(before) === normalize(after);
+}
+
+function statementsIn(fn: Container): Node[] {
+  return fn.body ? blockStatements(fn.body) : [];
+}
+
+function isAbstract(fn: Container): boolean {
   const holder = fn.node.parent?.type === 'decorated_definition' ? fn.node.parent : null;
   if (holder?.namedChildren.some((child) => child?.type === 'decorator' && /abstract/.test(child.text)))
     return true;
   return /^\s*(export\s+)?(public\s+|protected\s+)?abstract\b/.test(fn.node.text);
 }
 
-function todoCommentsIn(fn: FunctionInfo): string[] {
+function todoCommentsIn(fn: Container, index: TreeIndex): string[] {
   // Python puts a comment that opens a block beside the block, so look in the whole function.
-  return fn.node
-    .descendantsOfType(['comment', 'line_comment', 'block_comment'])
-    .filter((node): node is Node => node !== null && isComment(node) && TODO_COMMENT.test(node.text))
-    .map((node) => normalize(commentBody(node.text)));
+  return index.comments
+    .filter(
+      (comment) => comment.start >= fn.start && comment.end <= fn.end && TODO_COMMENT.test(comment.text),
+    )
+    .map((comment) => normalize(commentBody(comment.text)));
 }
 
 const MESSAGES: Record<Placeholder, string> = {
@@ -59,34 +73,36 @@ const MESSAGES: Record<Placeholder, string> = {
 
 /** Functions whose body became a stub, or lost code to a TODO comment. */
 export function detectPlaceholderBodies({ context, baseConfidence }: DetectorInput): LazinessHit[] {
-  const before = functionsByName(context.before);
+  const beforeIndex = indexOf(context.before);
+  const afterIndex = indexOf(context.after);
+  if (!afterIndex) return [];
+  const before = functionsByName(beforeIndex);
   const hits: LazinessHit[] = [];
-  for (const [name, fn] of functionsByName(context.after)) {
+  for (const [name, fn] of functionsByName(afterIndex)) {
     const old = before.get(name);
+    if (old && sameBody(old, fn)) continue;
     const placeholder = placeholderOf(fn);
     const hit = (confidence: number, message: string): void => {
       hits.push({
         pattern: 'lazy.placeholder_body',
         confidence,
-        line: lineOf(fn.body),
+        line: lineOf(fn.body ?? fn.node),
         name,
         message: `${name} ${message}`,
       });
     };
     if (old) {
-      if (normalize(old.body.text) === normalize(fn.body.text) || placeholderOf(old) !== null) continue;
+      if (placeholderOf(old) !== null) continue;
       if (placeholder) {
         const weight = placeholder === 'trivial_return' ? 0.7 : 1;
         hit(baseConfidence * weight, `${MESSAGES[placeholder]}; it had a real body before`);
         continue;
       }
-      const oldTodos = new Set(todoCommentsIn(old));
-      const newTodos = todoCommentsIn(fn).filter((todo) => !oldTodos.has(todo));
-      if (newTodos.length > 0 && fn.statements.length < old.statements.length) {
-        hit(
-          baseConfidence * 0.85,
-          `lost ${old.statements.length - fn.statements.length} statement(s) to a "${newTodos[0]}" comment`,
-        );
+      const oldTodos = new Set(beforeIndex ? todoCommentsIn(old, beforeIndex) : []);
+      const newTodos = todoCommentsIn(fn, afterIndex).filter((todo) => !oldTodos.has(todo));
+      const lost = newTodos.length > 0 ? statementsIn(old).length - statementsIn(fn).length : 0;
+      if (lost > 0) {
+        hit(baseConfidence * 0.85, `lost ${lost} statement(s) to a "${newTodos[0]}" comment`);
       }
       continue;
     }

@@ -1,6 +1,7 @@
-import type { Node, Tree } from 'web-tree-sitter';
+import type { Tree } from 'web-tree-sitter';
 import { addedOccurrences } from './added.js';
-import { commentsOf, lineOf, normalize, scopeName } from './syntax.js';
+import { normalize } from './syntax.js';
+import { indexOf, type Located, statementsOf } from './tree-index.js';
 import type { DetectorInput, LazinessHit } from './types.js';
 
 /** Comment directives that silence a type checker, linter or coverage tool. */
@@ -8,7 +9,7 @@ export const SUPPRESSION_COMMENT =
   /@ts-(ignore|expect-error|nocheck)|eslint-disable(-next-line|-line)?|biome-ignore|type:\s*ignore|\bnoqa\b|pylint:\s*disable|pyright:\s*ignore|\bnolint\b|NOSONAR|istanbul\s+ignore|c8\s+ignore|pragma:\s*no\s*cover|rubocop:\s*disable/;
 
 interface Suppression {
-  node: Node;
+  line: number;
   /** The directive itself, e.g. `@ts-ignore` or `as any`. */
   directive: string;
   /** The code it covers, so a kept directive on a moved line still matches. */
@@ -16,66 +17,59 @@ interface Suppression {
   scope: string;
 }
 
-function coveredLine(lines: readonly string[], row: number, node: Node): string {
-  const own = (lines[row] ?? '').replace(node.text.split('\n')[0] ?? '', '').trim();
+/** The rest of a directive's line, or the next non-empty line when it stands alone. */
+function coveredLine(lines: readonly string[], found: Located): string {
+  const own = (lines[found.row] ?? '').replace(found.text.split('\n')[0] ?? '', '').trim();
   if (own) return normalize(own);
-  for (let next = node.endPosition.row + 1; next < lines.length; next++) {
+  for (let next = found.row + found.text.split('\n').length; next < lines.length; next++) {
     const text = lines[next]?.trim();
     if (text) return normalize(text);
   }
   return '';
 }
 
-function castDirective(node: Node): string | null {
-  const type = node.namedChildren[1];
-  const inner = node.namedChildren[0];
-  if (type?.text === 'any') return 'as any';
-  if (inner?.type === 'as_expression' && inner.namedChildren[1]?.text === 'unknown') return 'as unknown as';
-  return null;
+function directiveOf(found: Located): string | null {
+  switch (found.type) {
+    case 'comment':
+    case 'line_comment':
+    case 'block_comment': {
+      const directive = SUPPRESSION_COMMENT.exec(found.text)?.[0];
+      return directive ? normalize(directive) : null;
+    }
+    case 'as_expression':
+      // Nested casts are separate nodes: only the one a directive ends is counted.
+      if (/\bas\s+any$/.test(found.text)) return 'as any';
+      return /\bas\s+unknown\s+as\s+[\w.$<>[\]|&, ]+$/.test(found.text) ? 'as unknown as' : null;
+    case 'annotation':
+    case 'marker_annotation':
+      return found.text.startsWith('@SuppressWarnings') ? normalize(found.text) : null;
+    default:
+      return /^#!?\[\s*allow\s*\(/.test(found.text) ? normalize(found.text) : null;
+  }
 }
 
 function suppressionsOf(tree: Tree | null, text: string | null): Suppression[] {
-  if (!tree || text === null) return [];
+  const index = indexOf(tree);
+  if (!index || text === null) return [];
   const lines = text.split('\n');
-  const found: Suppression[] = [];
-  for (const comment of commentsOf(tree)) {
-    const directive = SUPPRESSION_COMMENT.exec(comment.text)?.[0];
-    if (!directive) continue;
-    const target = coveredLine(lines, comment.startPosition.row, comment);
-    found.push({ node: comment, directive: normalize(directive), target, scope: scopeName(comment) });
-  }
-  const statementOf = (node: Node): string => {
-    let up: Node = node;
-    while (up.parent && !/statement|declaration|item/.test(up.type)) up = up.parent;
-    return normalize(up.text);
-  };
-  for (const cast of tree.rootNode.descendantsOfType('as_expression')) {
-    if (!cast || cast.parent?.type === 'as_expression') continue;
-    const directive = castDirective(cast);
-    if (directive) found.push({ node: cast, directive, target: statementOf(cast), scope: scopeName(cast) });
-  }
-  for (const annotation of tree.rootNode.descendantsOfType(['annotation', 'marker_annotation'])) {
-    if (annotation?.childForFieldName('name')?.text !== 'SuppressWarnings') continue;
-    const holder = annotation.parent?.parent;
-    const target = holder ? normalize(holder.text.replace(annotation.text, '')).slice(0, 200) : '';
-    found.push({
-      node: annotation,
-      directive: normalize(annotation.text),
-      target,
-      scope: scopeName(annotation),
-    });
-  }
-  for (const attribute of tree.rootNode.descendantsOfType(['attribute_item', 'inner_attribute_item'])) {
-    if (!attribute || !/^#!?\[\s*allow\s*\(/.test(attribute.text)) continue;
-    const target = coveredLine(lines, attribute.startPosition.row, attribute);
-    found.push({
-      node: attribute,
-      directive: normalize(attribute.text),
-      target,
-      scope: scopeName(attribute),
-    });
-  }
-  return found;
+  const candidates = [
+    ...index.comments,
+    ...statementsOf(
+      index,
+      'as_expression',
+      'annotation',
+      'marker_annotation',
+      'attribute_item',
+      'inner_attribute_item',
+    ),
+  ];
+  return candidates.flatMap((found) => {
+    const directive = directiveOf(found);
+    if (!directive) return [];
+    const target =
+      found.type === 'as_expression' ? normalize(lines[found.row] ?? '') : coveredLine(lines, found);
+    return [{ line: found.row + 1, directive, target, scope: found.scope }];
+  });
 }
 
 /** Type-check, lint and coverage suppressions, and `as any` casts, that the change adds. */
@@ -88,7 +82,7 @@ export function detectSuppressions({ file, context, baseConfidence }: DetectorIn
   return added.map((s) => ({
     pattern: 'lazy.suppression_added',
     confidence: baseConfidence,
-    line: lineOf(s.node),
+    line: s.line,
     name: null,
     message: `adds \`${s.directive}\`${s.target ? ` over \`${s.target.slice(0, 80)}\`` : ''}`,
   }));

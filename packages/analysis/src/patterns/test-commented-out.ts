@@ -1,5 +1,6 @@
 import { addedOccurrences } from './added.js';
-import { commentBody, commentsOf, normalize } from './syntax.js';
+import { commentBody, normalize } from './syntax.js';
+import { indexOf } from './tree-index.js';
 import type { DetectorInput, LazinessHit } from './types.js';
 
 /** A line that declares a test or asserts something, in any of the supported languages. */
@@ -15,11 +16,12 @@ interface CommentLine {
 const LINE_COMMENT = /^\s*(\/\/+|#+|\/\*+|\*(?!\/)|--)\s?(.*?)(\*\/)?\s*$/;
 
 function commentLines({ file, context }: DetectorInput): CommentLine[] {
-  if (context.after) {
-    return commentsOf(context.after).flatMap((node) =>
-      commentBody(node.text)
+  const index = indexOf(context.after);
+  if (index) {
+    return index.comments.flatMap((comment) =>
+      commentBody(comment.text)
         .split('\n')
-        .map((text, index) => ({ row: node.startPosition.row + index, text: normalize(text) })),
+        .map((text, offset) => ({ row: comment.row + offset, text: normalize(text) })),
     );
   }
   return (file.after ?? '').split('\n').flatMap((line, row) => {
@@ -30,14 +32,18 @@ function commentLines({ file, context }: DetectorInput): CommentLine[] {
 
 /** The new text with its comments blanked, so a block comment's lines don't count as code kept. */
 function codeOf({ file, context }: DetectorInput): string {
-  let text = file.after ?? '';
-  for (const node of commentsOf(context.after).reverse()) {
-    text =
-      text.slice(0, node.startIndex) +
-      text.slice(node.startIndex, node.endIndex).replace(/[^\n]/g, ' ') +
-      text.slice(node.endIndex);
+  const text = file.after ?? '';
+  const comments = indexOf(context.after)?.comments ?? [];
+  if (comments.length === 0) return text;
+  // One pass: the code between comments, and each comment's newlines only.
+  const parts: string[] = [];
+  let at = 0;
+  for (const comment of comments) {
+    parts.push(text.slice(at, comment.start), comment.text.replace(/[^\n]/g, ''));
+    at = comment.end;
   }
-  return text;
+  parts.push(text.slice(at));
+  return parts.join('');
 }
 
 function linesOf(text: string | null): string[] {
