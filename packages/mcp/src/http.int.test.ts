@@ -177,7 +177,8 @@ describe('the MCP Inspector CLI', () => {
     const names = (JSON.parse(result.stdout).tools as { name: string }[]).map((tool) => tool.name);
     expect(names).toContain('gatehouse_request_approval');
     expect(names).toContain('gatehouse_journal_append');
-    expect(names).toHaveLength(8);
+    expect(names).toContain('gatehouse_analyze_change');
+    expect(names).toHaveLength(9);
   });
 
   it('lists the tools of /mcp over Streamable HTTP and calls one', async () => {
@@ -188,7 +189,7 @@ describe('the MCP Inspector CLI', () => {
       {},
     );
     expect(list.code, list.stderr).toBe(0);
-    expect(JSON.parse(list.stdout).tools).toHaveLength(8);
+    expect(JSON.parse(list.stdout).tools).toHaveLength(9);
     const call = await inspector(
       [
         url,

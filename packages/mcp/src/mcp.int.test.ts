@@ -11,6 +11,7 @@ import {
 } from './testing/harness.js';
 
 const TOOLS = [
+  'gatehouse_analyze_change',
   'gatehouse_checkpoint',
   'gatehouse_get_interventions',
   'gatehouse_journal_append',

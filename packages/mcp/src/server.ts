@@ -3,6 +3,7 @@ import { GatehouseApi } from './api.js';
 import { type McpLogger, SILENT_LOGGER, type ToolContext } from './context.js';
 import { createElicitor, type Operator } from './elicit.js';
 import { registerResources } from './resources.js';
+import { registerAnalysisTools } from './tools-analysis.js';
 import { registerApprovalTools } from './tools-approval.js';
 import { registerGuardrailsTools } from './tools-guardrails.js';
 import { createReviewMcpServer } from './tools-review.js';
@@ -82,6 +83,7 @@ export function createGatehouseMcpServer(options: GatehouseMcpOptions): McpServe
   registerApprovalTools(server, ctx);
   registerGuardrailsTools(server, ctx);
   registerRunTools(server, ctx);
+  registerAnalysisTools(server, ctx);
   registerJournalAppendTool(server, ctx, options);
   registerResources(server, ctx);
   return server;
