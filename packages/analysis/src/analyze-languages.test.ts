@@ -131,6 +131,29 @@ const flagged: Row[] = [
     ['export_removed Add', 'export_removed Calc', 'export_removed Calc.Sum'],
   ],
   [
+    'Java: a JUnit 3 test removed',
+    'CalcTest.java',
+    'public class CalcTest extends TestCase {\n  public void testAdd() {\n    assertEquals(3, Calc.add(1, 2));\n  }\n  public void testZero() {\n    assertEquals(0, Calc.add(0, 0));\n  }\n}\n',
+    'public class CalcTest extends TestCase {\n  public void testAdd() {\n    assertEquals(3, Calc.add(1, 2));\n  }\n}\n',
+    ['test_removed CalcTest.testZero'],
+  ],
+  [
+    'Python: a skip mark on one parametrised case',
+    'test_calc.py',
+    py('@pytest.mark.parametrize("n", [1, 2])\ndef test_add(n):\n    assert add(n, 0) == n'),
+    py(
+      '@pytest.mark.parametrize("n", [pytest.param(1, marks=pytest.mark.skip(reason="ci")), 2])\ndef test_add(n):\n    assert add(n, 0) == n',
+    ),
+    ['skip_added test_add'],
+  ],
+  [
+    'Rust: #[ignore] with a comment after it',
+    'tests/calc.rs',
+    '#[test]\nfn adds() {\n    assert_eq!(add(1, 2), 3);\n}\n',
+    '#[test]\n#[ignore] // flaky, see #1\nfn adds() {\n    assert_eq!(add(1, 2), 3);\n}\n',
+    ['skip_added adds'],
+  ],
+  [
     'Java: a test removed',
     'CalcTest.java',
     java(
@@ -270,6 +293,20 @@ const legitimate: Row[] = [
     'CalcTest.java',
     java('  @Test\n  void adds() {\n    assertEquals(3, Calc.add(1, 2));\n  }'),
     java('  @Test\n  void adds() {\n    assertThat(Calc.add(1, 2)).isEqualTo(3);\n  }'),
+    [],
+  ],
+  [
+    'Java: assertFalse(a.equals(b)) rewritten as assertNotEquals',
+    'CalcTest.java',
+    java('  @Test\n  void differs() {\n    assertFalse(a.equals(b));\n  }'),
+    java('  @Test\n  void differs() {\n    assertNotEquals(a, b);\n  }'),
+    [],
+  ],
+  [
+    'Python: a helper with an assertion removed from a whole test file',
+    'test_calc.py',
+    py('def check(x):\n    assert x\n\n\ndef test_add():\n    assert add(1, 2) == 3'),
+    py('def test_add():\n    assert add(1, 2) == 3'),
     [],
   ],
   [

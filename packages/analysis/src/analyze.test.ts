@@ -67,6 +67,12 @@ describe('TypeScript and JavaScript', () => {
       ts("  it.skip('adds', () => {\n    expect(add(1, 2)).toBe(3);\n  });"),
       ['skip_added add > adds@4'],
     ],
+    [
+      'a test function made to skip on a condition',
+      "import { test } from 'vitest';\ntest('a', () => {});\n",
+      "import { test as base } from 'vitest';\nconst test = base.skipIf(isCi);\ntest('a', () => {});\n",
+      ['skip_added @2'],
+    ],
     ['xit added', ts("  it('adds', () => {});"), ts("  xit('adds', () => {});"), ['skip_added add > adds@4']],
     [
       'describe.skip added',
@@ -99,6 +105,13 @@ describe('TypeScript and JavaScript', () => {
       'an assertion made stronger',
       ts("  it('adds', () => {\n    expect(add(1, 2)).toBeDefined();\n  });"),
       ts("  it('adds', () => {\n    expect(add(1, 2)).toBe(3);\n  });"),
+    ],
+    [
+      'the one test of a suite renamed and reworded',
+      ts("  it('returns true', () => {\n    utils.accepts('text/html').should.be.true;\n  });"),
+      ts(
+        "  it('returns the value', () => {\n    utils.accepts('text/html').should.equal('text/html');\n  });",
+      ),
     ],
     [
       'a .only removed',

@@ -43,6 +43,7 @@ function scanFile(
     before: beforeScan,
     after: afterScan,
     isTestFile: hasTests || isTestPath(file.path) || isTestPath(file.oldPath ?? file.path),
+    partial: file.partial === true,
     confidence: confidenceOf(language, file, [before, after]),
   };
 }

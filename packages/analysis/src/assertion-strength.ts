@@ -113,6 +113,7 @@ export function javaStrength(method: string, args: string): Strength {
   if (method === 'assertThat')
     return /\b(equalTo|is|sameInstance|contains)\(/.test(args) ? capped(3, args) : 2;
   if (method === 'assertTrue' || method === 'isTrue') return /==|\.equals\(/.test(args) ? 2 : 1;
+  if (method === 'assertFalse' || method === 'isFalse') return 1;
   if (method === 'isGreaterThan' || method === 'isPositive')
     return ZERO_BOUND.test(args) || method === 'isPositive' ? 1 : 2;
   if (JAVA_EXACT.test(method)) return capped(3, args);

@@ -15,6 +15,8 @@ export interface ScannedFile {
   after: SideScan | null;
   /** Whether the file holds tests (by its path or its content): its exports are not API. */
   isTestFile: boolean;
+  /** Only the hunks of a diff are known. */
+  partial: boolean;
   confidence: number;
 }
 
@@ -25,6 +27,7 @@ interface Located {
 
 const MIN_BODY = 16;
 const SIMILAR = 0.7;
+const SUITE_RENAME_SIMILAR = 0.4;
 /** Removed × added tests of one file above which the similarity pass is left out (it is quadratic). */
 const MAX_SIMILARITY_PAIRS = 400;
 
@@ -160,6 +163,34 @@ export function compareAssertions(
   return findings;
 }
 
+const suiteOf = (key: string) => key.slice(0, Math.max(0, key.lastIndexOf(' > ')));
+
+/** The only test removed from a suite and the only one added to it, in one file: the test was renamed. */
+function pairAloneInSuite(
+  lost: Located[],
+  added: Located[],
+  used: Set<Located>,
+  replaced: [Located, Located][],
+): void {
+  const place = (entry: Located) =>
+    suiteOf(entry.test.key) === '' ? '' : `${entry.file.path}\u0000${suiteOf(entry.test.key)}`;
+  const removedBySuite = indexBy(lost, place);
+  const addedBySuite = indexBy(
+    added.filter((entry) => !used.has(entry)),
+    place,
+  );
+  for (const [suite, removed] of removedBySuite) {
+    const candidates = addedBySuite.get(suite);
+    const [old] = removed;
+    const [next] = candidates ?? [];
+    if (removed.length !== 1 || candidates?.length !== 1 || !old || !next) continue;
+    // Still a rename only when something of the old body is left.
+    if (similarity(old.test.body, next.test.body) < SUITE_RENAME_SIMILAR) continue;
+    used.add(next);
+    replaced.push([old, next]);
+  }
+}
+
 /** Removed tests that reappear (same name, same body, or a similar body in the same file) are replaced. */
 function matchReplacements(removed: Located[], added: Located[], replaced: [Located, Located][]): Located[] {
   const used = new Set<Located>();
@@ -173,8 +204,10 @@ function matchReplacements(removed: Located[], added: Located[], replaced: [Loca
     if (match) replaced.push([entry, match]);
     else lost.push(entry);
   }
+  pairAloneInSuite(lost, added, used, replaced);
   const stillLost: Located[] = [];
   for (const entry of lost) {
+    if (replaced.some(([old]) => old === entry)) continue;
     const candidates = added.filter((other) => !used.has(other) && other.file === entry.file);
     const affordable = candidates.length * lost.length <= MAX_SIMILARITY_PAIRS;
     const match = affordable
@@ -251,7 +284,8 @@ function testFindings(files: readonly ScannedFile[]): Finding[] {
       findings.push({ ...item, name: next.test.key });
   }
   for (const file of files) {
-    if (!file.isTestFile || !file.before || !file.after) continue;
+    // In whole files an assertion outside a test sits in a helper or fixture; only a hunk hides test heads.
+    if (!file.partial || !file.isTestFile || !file.before || !file.after) continue;
     findings.push(
       ...compareAssertions(
         file,

@@ -26,6 +26,12 @@ describe('findExports', () => {
       ],
     ],
     [
+      'javascript',
+      "exports.a = 1;\nmodule.exports.b = function () {};\nmodule.exports = { c, d: 1, 'e': 2, f() {} };\nfunction g() { exports.inner = 1; }\n",
+      ['function a@1', 'function b@2', 'function c@3', 'function d@3', 'function e@3', 'function f@3'],
+    ],
+    ['javascript', 'function middleman() {}\nmodule.exports = middleman;\n', ['function middleman@2']],
+    [
       'python',
       'def public():\n    def inner():\n        pass\n\n\ndef _private():\n    pass\n\n\n@dataclass\nclass Model:\n    def method(self):\n        pass\n',
       ['function public@1', 'class Model@11'],

@@ -50,6 +50,36 @@ function jsExports(root: Node): ExportedName[] {
   return names;
 }
 
+/** The names a `module.exports = …` value offers: an object's keys, an identifier, else `default`. */
+function moduleExportNames(value: Node | null): string[] {
+  if (value?.type === 'identifier') return [value.text];
+  if (value?.type !== 'object') return ['default'];
+  return value.namedChildren.flatMap((member) => {
+    if (member?.type === 'shorthand_property_identifier') return [member.text];
+    const key = member?.childForFieldName('key') ?? member?.childForFieldName('name');
+    return key && /^(property_identifier|identifier|string)$/.test(key.type)
+      ? [key.text.replace(/^['"]|['"]$/g, '')]
+      : [];
+  });
+}
+
+/** CommonJS: `exports.x = …`, `module.exports.x = …`, `module.exports = { a, b: c }` at the top level. */
+function commonJsExports(root: Node): ExportedName[] {
+  const names: ExportedName[] = [];
+  for (const assignment of root.descendantsOfType('assignment_expression')) {
+    if (!assignment || assignment.startPosition.column !== 0) continue;
+    const left = assignment.childForFieldName('left')?.text ?? '';
+    const member = /^(?:module\.)?exports\.([\w$]+)$/.exec(left)?.[1];
+    const listed = member
+      ? [member]
+      : left === 'module.exports'
+        ? moduleExportNames(assignment.childForFieldName('right'))
+        : [];
+    for (const name of listed) names.push({ name, line: line(assignment), kind: 'function' });
+  }
+  return names;
+}
+
 /** Python: top-level public defs and classes, limited to `__all__` when the module declares it. */
 function pythonExports(root: Node): ExportedName[] {
   const names: ExportedName[] = [];
@@ -189,7 +219,7 @@ export function findExports(language: LanguageId, tree: Tree | null, text: strin
     case 'typescript':
     case 'tsx':
     case 'javascript':
-      return jsExports(root);
+      return [...jsExports(root), ...commonJsExports(root)];
     case 'python':
       return pythonExports(root);
     case 'go':

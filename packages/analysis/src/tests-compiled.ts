@@ -135,7 +135,14 @@ function chainRoot(call: Node): Node {
   return node;
 }
 
-/** JUnit 4/5 and TestNG: methods annotated `@Test`; `assert*`, AssertJ/Hamcrest `assertThat`, `fail`, `verify`. */
+/** JUnit 3: `public void testX()` in a class that extends a `TestCase`. */
+function isJUnit3Test(method: Node, name: string): boolean {
+  if (!name.startsWith('test') || method.childForFieldName('parameters')?.text !== '()') return false;
+  const cls = method.parent?.parent;
+  return /TestCase\b|Test\b/.test(cls?.childForFieldName('superclass')?.text ?? '');
+}
+
+/** JUnit 3/4/5 and TestNG: methods annotated `@Test`; `assert*`, AssertJ/Hamcrest `assertThat`, `fail`, `verify`. */
 export function javaTests(root: Node): RawScan {
   const scan: RawScan = { tests: [], assertions: [], skips: [] };
   for (const cls of root.descendantsOfType('class_declaration')) {
@@ -149,8 +156,9 @@ export function javaTests(root: Node): RawScan {
   for (const method of root.descendantsOfType('method_declaration')) {
     if (!method) continue;
     const annotations = annotationsOf(method);
-    if (!annotations.some((annotation) => JAVA_TEST.test(annotation.text))) continue;
     const name = method.childForFieldName('name')?.text ?? '';
+    if (!annotations.some((annotation) => JAVA_TEST.test(annotation.text)) && !isJUnit3Test(method, name))
+      continue;
     const cls = method.parent?.parent?.childForFieldName('name')?.text ?? '';
     const key = cls ? `${cls}.${name}` : name;
     let skipped = false;
@@ -186,12 +194,9 @@ export function javaTests(root: Node): RawScan {
 /** The `#[...]` attributes written just before a Rust item. */
 function attributesOf(item: Node): Node[] {
   const attributes: Node[] = [];
-  for (
-    let node = item.previousNamedSibling;
-    node?.type === 'attribute_item';
-    node = node.previousNamedSibling
-  ) {
-    attributes.unshift(node);
+  for (let node = item.previousNamedSibling; node; node = node.previousNamedSibling) {
+    if (node.type === 'attribute_item') attributes.unshift(node);
+    else if (node.type !== 'line_comment' && node.type !== 'block_comment') break;
   }
   return attributes;
 }

@@ -74,6 +74,14 @@ function baseAt(source: string, index: number): string {
   return IDENTIFIER.exec(source)?.[0] ?? '';
 }
 
+const CONDITIONAL = /^[\w$]+\.(skipIf|runIf)\(/;
+
+/** Whether a call starting with `base` can be a test, a suite, an assertion or a skip (read from the source, no node access). */
+function isCandidate(base: string, lineText: string): boolean {
+  if (TESTS.has(base) || SUITES.has(base) || CONTEXT_SKIP.has(base)) return true;
+  return base.startsWith('expect') || base === 'assert' || lineText.includes('.should');
+}
+
 function isAssertion(names: string[]): boolean {
   const root = names[0] ?? '';
   return root.startsWith('expect') || root === 'assert' || names[1] === 'assert' || names.includes('should');
@@ -121,16 +129,9 @@ export function jsTests(root: Node): RawScan {
     const start = call.startIndex - offset;
     const base = baseAt(source, start);
     const lineEnd = source.indexOf('\n', start);
-    const shouldStyle = source.slice(start, lineEnd < 0 ? undefined : lineEnd).includes('.should');
-    if (
-      !TESTS.has(base) &&
-      !SUITES.has(base) &&
-      !base.startsWith('expect') &&
-      base !== 'assert' &&
-      !CONTEXT_SKIP.has(base) &&
-      !shouldStyle
-    )
-      continue;
+    const lineText = source.slice(start, lineEnd < 0 ? undefined : lineEnd);
+    const conditional = CONDITIONAL.test(lineText);
+    if (!isCandidate(base, lineText) && !conditional) continue;
     lastStart = call.startIndex;
     if (TESTS.has(base) || SUITES.has(base)) {
       const callee = call.childForFieldName('function');
@@ -140,6 +141,11 @@ export function jsTests(root: Node): RawScan {
     }
     const text = call.text;
     const chain = chainOf(text);
+    if (conditional && !isAssertion(chain.names)) {
+      // `const test = baseTest.skipIf(cond)`: the file's tests run through a name that may skip them all.
+      scan.skips.push({ line: lineOf(call), scope: '', kind: chain.names.join('.') });
+      continue;
+    }
     if (isAssertion(chain.names)) scan.assertions.push(toAssertion(call, text, chain));
     else if (chain.names.at(-1) === 'skip' && chain.names.length === 2) {
       contextSkips.push({

@@ -29,7 +29,11 @@ function classOf(definition: Node): Node | null {
 
 function skipKind(decorator: Node): string | null {
   const match = SKIP_DECORATOR.exec(decorator.text);
-  return match ? (match[1] ?? null) : null;
+  if (match) return match[1] ?? null;
+  // `pytest.param(…, marks=pytest.mark.skip(…))` skips one case of a parametrised test.
+  return /\bmarks\s*=[^)]*?pytest\.mark\.(skip|skipif|xfail)\b/.exec(decorator.text)
+    ? 'pytest.param marks'
+    : null;
 }
 
 /** pytest and unittest: `test_*` functions and `Test*`/`TestCase` classes' methods; `assert` and `self.assert*`. */
