@@ -67,7 +67,7 @@ function moduleExportNames(value: Node | null): string[] {
 function commonJsExports(root: Node): ExportedName[] {
   const names: ExportedName[] = [];
   for (const assignment of root.descendantsOfType('assignment_expression')) {
-    if (!assignment || assignment.startPosition.column !== 0) continue;
+    if (assignment?.startPosition.column !== 0) continue;
     const left = assignment.childForFieldName('left')?.text ?? '';
     const member = /^(?:module\.)?exports\.([\w$]+)$/.exec(left)?.[1];
     const listed = member
