@@ -1,8 +1,10 @@
 // Claude Code hook start-up: the whole `gatehouse hook claude-code` process for a tool call the policy
 // allows (spawn → answer → exit, against a Gatehouse node in a child process), vs. a bare `node -e 0`
 // measured in the same run, alternating so both see the same machine load. It runs before every tool call.
+// An Edit in a run also sends its change to POST /v1/analyze: its figure has the allowed Read in the
+// same run as baseline, so the difference is the time change analysis adds to an edit.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,12 +45,97 @@ function readCall(i) {
   });
 }
 
-async function hookOnce(env, i) {
-  const run = await timeProcess([LAUNCHER, 'hook', 'claude-code'], { env, input: readCall(i) });
+/** A harmless Edit of a 15-test file exactly as Claude Code hands it to a PreToolUse hook. */
+function editCall(i, file) {
+  return JSON.stringify({
+    session_id: 'bench-session',
+    transcript_path: '/tmp/bench-session.jsonl',
+    cwd: '/home/dev/shop',
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Edit',
+    tool_input: { file_path: file, old_string: 'total([7, 3])', new_string: 'total([3, 7])' },
+    tool_use_id: `toolu_benchedit${i}`,
+  });
+}
+
+/** A test file of 15 tests (about 110 lines), the size of a typical unit test file. */
+function cartTests() {
+  const tests = Array.from(
+    { length: 15 },
+    (_, i) => `
+  it('sums basket ${i}', () => {
+    const items = [${i}, ${i + 1}, ${i + 2}];
+    const sum = total(items);
+    expect(sum).toBe(${3 * i + 3});
+    expect(items).toHaveLength(3);
+  });
+`,
+  );
+  return `import { describe, expect, it } from 'vitest';
+import { total } from './cart.js';
+
+describe('cart', () => {
+  it('sums in any order', () => {
+    expect(total([7, 3])).toBe(10);
+  });
+${tests.join('')}});
+`;
+}
+
+async function hookOnce(env, input) {
+  const run = await timeProcess([LAUNCHER, 'hook', 'claude-code'], { env, input });
   const decision = run.stdout === '' ? null : JSON.parse(run.stdout).hookSpecificOutput?.permissionDecision;
   if (run.code !== 0 || decision !== 'allow')
     throw new Error(`the hook did not allow: ${run.code} ${run.stdout}`);
   return run.ms;
+}
+
+/** Lets Edit (and the baseline's Read) through by policy: the figure is the analysis plus the usual allowed request. */
+const EDITS_ALLOWED = `name: bench-edits
+defaultAction: gate
+rules:
+  - id: bench-edits-allowed
+    priority: 300
+    match: { tools: [Edit, Read] }
+    action: allow
+    reason: Edits are checked by change analysis.
+`;
+
+async function api(node, token, method, path, body) {
+  const response = await fetch(`${node.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** An Edit and a Read in the same run, alternating; the Read is the Edit's baseline. */
+async function editFigures(node, env, stateDir) {
+  await api(node, node.tokens.admin, 'PUT', '/v1/policy', { source: EDITS_ALLOWED, format: 'yaml' });
+  const { run } = await api(node, node.tokens.agents[0].token, 'POST', '/v1/runs', { title: 'bench edits' });
+  const file = join(stateDir, 'cart.test.ts');
+  writeFileSync(file, cartTests());
+  const inRun = { ...env, GATEHOUSE_RUN_ID: run.id };
+  const read = [];
+  const edit = [];
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    const baseline = await hookOnce(inRun, readCall(i));
+    const measured = await hookOnce(inRun, editCall(i, file));
+    if (i < WARMUP) continue;
+    read.push(baseline);
+    edit.push(measured);
+  }
+  const added = summary(edit.map((ms, i) => ms - (read[i] ?? ms)));
+  const base = summary(read);
+  const value = summary(edit);
+  report('hook.claude-code.edit.p50', { value: value.p50, unit: 'ms', baseline: base.p50 });
+  report('hook.claude-code.edit.p90', { value: value.p90, unit: 'ms', baseline: base.p90 });
+  console.log(
+    `hook.claude-code.edit: change analysis adds ${added.p50.toFixed(1)} ms at p50 (target ≤ 50 ms)`,
+  );
 }
 
 function summary(samples) {
@@ -72,11 +159,12 @@ export async function run() {
   try {
     for (let i = 0; i < WARMUP + RUNS; i++) {
       const baseline = (await timeProcess(['-e', '0'], { env })).ms;
-      const measured = await hookOnce(env, i);
+      const measured = await hookOnce(env, readCall(i));
       if (i < WARMUP) continue;
       bare.push(baseline);
       hook.push(measured);
     }
+    await editFigures(node, env, stateDir);
   } finally {
     await node.stop();
     rmSync(stateDir, { recursive: true, force: true });
