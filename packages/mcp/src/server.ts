@@ -19,6 +19,7 @@ export const GATEHOUSE_INSTRUCTIONS = `Gatehouse is the human-in-the-loop gate f
 - Act only on status "approved", with exactly those arguments, once. "denied": do not do it; tell the user the reason. "steered": do not do it; follow the instructions as the user's next instruction. "timed_out" or "cancelled": do not do it. "pending": do nothing of it yet and call gatehouse_wait_for_decision with the gateId until it is decided.
 - Obey every denial. Never work around a gate, split an action to avoid one, or ask again with different arguments to get another answer.
 - Report your confidence with guardrails_report_confidence when you finish a task; if it escalates, wait for the decision before going on.
+- Before you keep a code change that deletes, skips or weakens tests or removes exported code, call gatehouse_analyze_change with its diff and keep it only when proceed is true.
 - Call gatehouse_checkpoint at each phase boundary; if the run freezes, wait for the phase review and follow its feedback.
 - Call gatehouse_get_interventions before each new step: "stop" ends your work, "pause" means wait, "steer" instructions replace your current instruction.
 - guardrails_get_context shows the rules in force and the gates waiting for a person.
