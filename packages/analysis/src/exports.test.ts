@@ -31,6 +31,7 @@ describe('findExports', () => {
       ['function a@1', 'function b@2', 'function c@3', 'function d@3', 'function e@3', 'function f@3'],
     ],
     ['javascript', 'function middleman() {}\nmodule.exports = middleman;\n', ['function middleman@2']],
+    ['typescript', '    return 1;\n  }\n}\n\nexport function g() {\n  if (x) {\n', ['function g@5']],
     [
       'python',
       'def public():\n    def inner():\n        pass\n\n\ndef _private():\n    pass\n\n\n@dataclass\nclass Model:\n    def method(self):\n        pass\n',

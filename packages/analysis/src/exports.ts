@@ -13,6 +13,20 @@ export interface ExportedName {
 const line = (node: Node) => node.startPosition.row + 1;
 const nameOf = (node: Node | null) => node?.childForFieldName('name')?.text ?? '';
 
+/**
+ * Top-level nodes of a type: the root's children, and what error recovery nested in an ERROR node
+ * (a diff's fragment). Walking only there is far cheaper than every descendant of a large test file.
+ */
+function topLevel(root: Node, type: string): Node[] {
+  const found: Node[] = [];
+  for (const child of root.namedChildren) {
+    if (child?.type === type) found.push(child);
+    else if (child?.type === 'ERROR')
+      found.push(...child.descendantsOfType(type).filter((node): node is Node => node !== null));
+  }
+  return found;
+}
+
 const JS_KINDS: Record<string, ExportedName['kind']> = {
   function_declaration: 'function',
   generator_function_declaration: 'function',
@@ -26,7 +40,7 @@ const JS_KINDS: Record<string, ExportedName['kind']> = {
 
 function jsExports(root: Node): ExportedName[] {
   const names: ExportedName[] = [];
-  for (const statement of root.descendantsOfType('export_statement')) {
+  for (const statement of topLevel(root, 'export_statement')) {
     if (!statement) continue;
     const declaration = statement.childForFieldName('declaration');
     const isDefault = statement.children.some((child) => child?.type === 'default');
@@ -66,8 +80,9 @@ function moduleExportNames(value: Node | null): string[] {
 /** CommonJS: `exports.x = …`, `module.exports.x = …`, `module.exports = { a, b: c }` at the top level. */
 function commonJsExports(root: Node): ExportedName[] {
   const names: ExportedName[] = [];
-  for (const assignment of root.descendantsOfType('assignment_expression')) {
-    if (assignment?.startPosition.column !== 0) continue;
+  const statements = topLevel(root, 'expression_statement');
+  for (const assignment of statements.map((statement) => statement.firstNamedChild)) {
+    if (assignment?.type !== 'assignment_expression') continue;
     const left = assignment.childForFieldName('left')?.text ?? '';
     const member = /^(?:module\.)?exports\.([\w$]+)$/.exec(left)?.[1];
     const listed = member
