@@ -20,6 +20,7 @@ import { searchRoutes } from './search.js';
 import { streamRoutes } from './streams.js';
 import { userRoutes } from './users.js';
 import { webhookRoutes } from './webhooks.js';
+import { whitelistRoutes } from './whitelists.js';
 import { workspaceRoutes } from './workspace.js';
 
 /** Every route module, registered under its prefix. */
@@ -42,6 +43,7 @@ export async function registerRoutes(
   await app.register(async (scoped) => reviewRoutes(scoped, ctx, services));
   await app.register(async (scoped) => confidenceRoutes(scoped, ctx, services));
   await app.register(async (scoped) => analysisRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => whitelistRoutes(scoped, ctx, services));
   await app.register(async (scoped) => streamRoutes(scoped, ctx, services));
   await app.register(async (scoped) => webhookRoutes(scoped, ctx, services));
   await app.register(async (scoped) => mcpRoutes(scoped, ctx, services));

@@ -20,6 +20,7 @@ import { createSearchService, type SearchService } from './search/search-service
 import { createStreamService, type StreamService } from './streams/stream-service.js';
 import type { GateService, RunService } from './types.js';
 import { createWebhookService, type WebhookService } from './webhook-service.js';
+import { createWhitelistService, type WhitelistService } from './whitelists/whitelist-service.js';
 import {
   createWorkspaceService,
   reviewsForWorkspace,
@@ -49,6 +50,7 @@ export interface Services {
   search: SearchService;
   workspace: WorkspaceService;
   analysis: AnalysisService;
+  whitelists: WhitelistService;
   /** Runs once the app is ready: loads the policy, starts the timeout sweeper, the webhook worker and the audit checkpoints. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -72,6 +74,7 @@ export async function createServices(ctx: AppContext): Promise<Services> {
   const webhooks = createWebhookService(ctx);
   const search = createSearchService(ctx);
   const reviews = createReviewService(ctx);
+  const whitelists = createWhitelistService(ctx, { gates });
   return {
     ...admin,
     audit,
@@ -88,7 +91,8 @@ export async function createServices(ctx: AppContext): Promise<Services> {
     journal: createJournalService(ctx),
     search,
     workspace: createWorkspaceService(ctx, reviewsForWorkspace(reviews)),
-    analysis: createAnalysisService(ctx, { gates }),
+    analysis: createAnalysisService(ctx, { gates, whitelists }),
+    whitelists,
     async start() {
       await policies.start();
       timeouts.start();

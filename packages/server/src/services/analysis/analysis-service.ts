@@ -7,6 +7,8 @@ import { invalidInput } from '../gates/gate-input.js';
 import { retryLostUpdates } from '../lost-update.js';
 import { assertCanReadRun, loadRun } from '../runs/run-records.js';
 import type { GateService } from '../types.js';
+import { factsWithout } from '../whitelists/whitelist-match.js';
+import type { WhitelistService } from '../whitelists/whitelist-service.js';
 import { openFalsePositiveGate } from './analysis-gates.js';
 import { recordRunChange } from './analysis-run.js';
 import { type AnalysisEngine, packageEngine } from './engine.js';
@@ -94,7 +96,11 @@ function changeOf(engine: AnalysisEngine, input: AnalyzeInput): ChangeInput {
 /** Creates the analysis service; `engine` defaults to the installed analysis package. */
 export function createAnalysisService(
   ctx: AppContext,
-  deps: { gates: GateService; engine?: AnalysisEngine },
+  deps: {
+    gates: GateService;
+    whitelists: Pick<WhitelistService, 'screen' | 'recordInCommit'>;
+    engine?: AnalysisEngine;
+  },
 ): AnalysisService {
   const engine = deps.engine ?? packageEngine();
   return {
@@ -103,27 +109,35 @@ export function createAnalysisService(
         throw new GatehouseError('UNAUTHENTICATED', 'log in or send a bearer token');
       const change = changeOf(engine, input);
       const result = await engine.analyzeChange(change);
-      const findings = keyed(result.findings);
-      const destructive = destructiveEvaluation(result.facts);
+      const agentId = principal.kind === 'agent' ? principal.id : null;
+      const screenInput = { findings: keyed(result.findings), files: change.files, agentId };
+      const screened = await deps.whitelists.screen(screenInput);
+      const findings = screened.kept;
+      const facts = factsWithout(
+        result.facts,
+        screened.suppressed.map(({ finding }) => finding),
+      );
+      const destructive = destructiveEvaluation(facts);
       const answer = {
         findings,
-        facts: result.facts,
+        facts,
         verdict: verdictOf(findings, destructive),
         durationMs: result.durationMs,
       };
       const { runId } = input;
       if (runId === undefined) return { ...answer, gates: [] };
       const gates = await retryLostUpdates(() =>
-        commit(ctx, (tools) =>
-          recordRunChange(deps.gates, tools, principal, {
+        commit(ctx, async (tools) => {
+          await deps.whitelists.recordInCommit(tools, { ...screenInput, runId }, screened);
+          return recordRunChange(deps.gates, tools, principal, {
             runId,
             files: change.files,
             findings,
-            facts: result.facts,
+            facts,
             destructive,
             action: input.action,
-          }),
-        ),
+          });
+        }),
       );
       return { ...answer, gates };
     },

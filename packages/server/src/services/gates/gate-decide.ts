@@ -28,6 +28,7 @@ import {
   recordReviewDecision,
 } from '../reviews/review-decision.js';
 import type { BatchDecideItem, DecideInput, DecideResult } from '../types.js';
+import { recordWhitelistDecision } from '../whitelists/whitelist-decisions.js';
 import { announce, cleanText, type GateDeps, loadGate, withoutVersion } from './gate-common.js';
 import { invalidInput } from './gate-input.js';
 import { appendRunInstruction, refreshRunStatus } from './gate-run.js';
@@ -174,6 +175,7 @@ async function recordEnd(
   if (next.type === 'recovery_escalation' && decision.option === 'retry')
     await resetRecovery(tools.tx, next.runId);
   await recordAnalysisDecision(deps.ctx, tools, next);
+  await recordWhitelistDecision(tools, deps.ctx.ids, next);
   await refreshRunStatus(tools, next.runId);
   return rule;
 }

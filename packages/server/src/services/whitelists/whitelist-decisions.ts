@@ -1,0 +1,122 @@
+import { type Gate, GatehouseError, hasRole, type IdGenerator } from 'gatehouse-hitl-core';
+import type { WhitelistRecord } from 'gatehouse-hitl-store';
+import type { CommitTools } from '../commit.js';
+import { invalidInput } from '../gates/gate-input.js';
+import { checkPatternRate } from './pattern-rates.js';
+import { WHITELIST_MS } from './whitelist-match.js';
+import { renewed } from './whitelist-review.js';
+
+/** Least role that may create, renew or delete a whitelist entry. */
+export const WHITELIST_ROLE = 'tech_lead';
+export const JUSTIFICATION_MIN = 10;
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+async function assertMayWhitelist(tools: CommitTools, userId: string): Promise<void> {
+  const user = await tools.tx.getUser(userId);
+  if (user !== null && hasRole(user.role, WHITELIST_ROLE)) return;
+  throw new GatehouseError(
+    'ROLE_TOO_LOW',
+    `whitelisting needs role ${WHITELIST_ROLE} or higher; choose Legitimate, or ask a tech lead`,
+    { required: WHITELIST_ROLE, role: user?.role ?? null },
+  );
+}
+
+async function decideReview(tools: CommitTools, gate: Gate, entryId: string): Promise<void> {
+  const { tx } = tools;
+  const decision = gate.decision;
+  const entry = await tx.getWhitelist(entryId);
+  if (decision === null || entry === null || entry.reviewGateId !== gate.id) return;
+  const subject = entry.id;
+  if (decision.option === 'whitelist' || decision.option === 'legitimate') {
+    await tx.updateWhitelist(renewed(entry, tx.now));
+    await tools.audit({
+      kind: 'whitelist.renewed',
+      actor: `user:${decision.decidedBy}`,
+      subject,
+      data: { gateId: gate.id },
+    });
+  } else if (decision.option === 'violation') {
+    await tx.deleteWhitelist(entry.id);
+    await tools.audit({
+      kind: 'whitelist.deleted',
+      actor: `user:${decision.decidedBy}`,
+      subject,
+      data: { gateId: gate.id },
+    });
+  }
+}
+
+async function whitelistFinding(
+  tools: CommitTools,
+  ids: IdGenerator,
+  gate: Gate,
+  key: string,
+): Promise<void> {
+  const { tx } = tools;
+  const decision = gate.decision;
+  if (decision === null) return;
+  await assertMayWhitelist(tools, decision.decidedBy);
+  const justification = (decision.reason ?? '').trim();
+  if (justification.length < JUSTIFICATION_MIN)
+    throw invalidInput('reason', `must justify the whitelist in at least ${JUSTIFICATION_MIN} characters`);
+  const files = gate.context.files;
+  const file = Array.isArray(files) && typeof files[0] === 'string' ? files[0] : null;
+  const pattern = text(gate.context.pattern) ?? key.split('|')[0] ?? key;
+  const entry: WhitelistRecord = {
+    id: ids.next('wl'),
+    pattern,
+    scope: file === null ? 'global' : 'file',
+    path: file,
+    agentId: null,
+    justification,
+    createdBy: `user:${decision.decidedBy}`,
+    createdAt: tx.now,
+    expiresAt: tx.now + WHITELIST_MS,
+    reviewedAt: null,
+    reviewGateId: null,
+    sourceGateId: gate.id,
+    suppressed: 0,
+  };
+  await tx.insertWhitelist(entry);
+  // Whitelisting says the detection was wrong here: it counts as a confirmed false positive.
+  await tx.insertFalsePositive({
+    id: ids.next('fp'),
+    pattern,
+    runId: gate.runId,
+    findingKey: key,
+    file: file ?? '',
+    gateId: gate.id,
+    confirmedBy: decision.decidedBy,
+    createdAt: tx.now,
+  });
+  await tools.audit({
+    kind: 'whitelist.created',
+    actor: entry.createdBy,
+    subject: entry.id,
+    data: { pattern, scope: entry.scope, path: entry.path, gateId: gate.id, justification },
+  });
+}
+
+/**
+ * A person ended a false_positive_override gate: a re-review gate renews (Whitelist, Legitimate) or
+ * removes (Violation) its entry; Whitelist on a finding creates an entry with the reason as its
+ * justification; a confirmed false positive may push its pattern's rate over 10 %.
+ */
+export async function recordWhitelistDecision(
+  tools: CommitTools,
+  ids: IdGenerator,
+  gate: Gate,
+): Promise<void> {
+  const decision = gate.decision;
+  if (gate.type !== 'false_positive_override' || decision === null) return;
+  const review = text(gate.context.whitelistReview);
+  if (review !== null) return decideReview(tools, gate, review);
+  const key = text(gate.context.findingKey);
+  const pattern = text(gate.context.pattern);
+  if (key !== null && decision.option === 'whitelist') await whitelistFinding(tools, ids, gate, key);
+  if (pattern !== null && (decision.option === 'whitelist' || decision.option === 'legitimate'))
+    await checkPatternRate(tools, pattern);
+}

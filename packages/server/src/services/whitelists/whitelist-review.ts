@@ -1,0 +1,65 @@
+import type { Gate } from 'gatehouse-hitl-core';
+import type { WhitelistRecord } from 'gatehouse-hitl-store';
+import type { CommitTools } from '../commit.js';
+import type { GateService } from '../types.js';
+import { isActive, WHITELIST_DAYS, WHITELIST_MS } from './whitelist-match.js';
+
+export const REVIEW_ACTOR = 'system:whitelists';
+
+/** The entry renewed: 90 more days from `now`, reviewed now, its review gate done with. */
+export function renewed(entry: WhitelistRecord, now: number, justification?: string): WhitelistRecord {
+  return {
+    ...entry,
+    ...(justification === undefined ? {} : { justification }),
+    expiresAt: now + WHITELIST_MS,
+    reviewedAt: now,
+    reviewGateId: null,
+  };
+}
+
+async function openReview(gates: GateService, tools: CommitTools, entry: WhitelistRecord): Promise<Gate> {
+  return gates.openInCommit(tools, {
+    type: 'false_positive_override',
+    agentId: entry.agentId,
+    requestedBy: REVIEW_ACTOR,
+    title:
+      `Whitelist expired: ${entry.pattern} ${entry.scope === 'file' ? `in ${entry.path}` : 'everywhere'}`.slice(
+        0,
+        200,
+      ),
+    context: {
+      whitelistReview: entry.id,
+      pattern: entry.pattern,
+      scope: entry.scope,
+      files: entry.path === null ? [] : [entry.path],
+      justification: entry.justification,
+      suppressed: entry.suppressed,
+      expiredAt: entry.expiresAt,
+      reasons: [
+        `the whitelist entry expired after ${WHITELIST_DAYS} days: Whitelist renews it, Violation removes it`,
+      ],
+    },
+  });
+}
+
+/**
+ * Opens a re-review gate for every expired entry that has none yet, in the caller's commit.
+ * The entry's `reviewGateId` is the fence: one gate per expiry, whichever request gets here first.
+ */
+export async function reviewExpired(gates: GateService, tools: CommitTools): Promise<Gate[]> {
+  const { tx } = tools;
+  const opened: Gate[] = [];
+  for (const entry of await tx.listWhitelists()) {
+    if (isActive(entry, tx.now) || entry.reviewGateId !== null) continue;
+    const gate = await openReview(gates, tools, entry);
+    await tx.updateWhitelist({ ...entry, reviewGateId: gate.id });
+    await tools.audit({
+      kind: 'whitelist.expired',
+      actor: REVIEW_ACTOR,
+      subject: entry.id,
+      data: { pattern: entry.pattern, gateId: gate.id, expiresAt: entry.expiresAt },
+    });
+    opened.push(gate);
+  }
+  return opened;
+}
