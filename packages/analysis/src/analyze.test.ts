@@ -73,6 +73,12 @@ describe('TypeScript and JavaScript', () => {
       "import { test as base } from 'vitest';\nconst test = base.skipIf(isCi);\ntest('a', () => {});\n",
       ['skip_added @2'],
     ],
+    [
+      'a should chain weakened over two lines',
+      ts("  it('accepts', () => {\n    utils.accepts('text/html')\n      .should.equal('text/html');\n  });"),
+      ts("  it('accepts', () => {\n    utils.accepts('text/html')\n      .should.be.ok;\n  });"),
+      ['assertion_weakened add > accepts@5'],
+    ],
     ['xit added', ts("  it('adds', () => {});"), ts("  xit('adds', () => {});"), ['skip_added add > adds@4']],
     [
       'describe.skip added',

@@ -36,36 +36,61 @@ function skipGroup(text: string, start: number): number {
   return text.length;
 }
 
+/** The next character that is not white space, from `index` on. */
+function nextSolid(text: string, index: number): number {
+  let i = index;
+  while (i < text.length && /\s/.test(text[i] as string)) i++;
+  return i;
+}
+
 /**
- * `expect(a).not.toBe(1)` → names `expect, not, toBe`, root arguments `(a)`, arguments `(1)`: read
- * from the call's text, which is far cheaper than walking its nodes through the WebAssembly boundary.
+ * `expect(a).not.toBe(1)` → names `expect, not, toBe`, root arguments `(a)`, arguments `(1)`, read
+ * from the source at `start` up to where the chain ends: far cheaper than walking its nodes through
+ * the WebAssembly boundary.
  */
-function chainOf(text: string): Chain {
+function chainAt(text: string, start = 0): Chain & { end: number } {
   const names: string[] = [];
   let rootArgs: string | null = null;
   let args = '';
   const identifier = /[A-Za-z_$][\w$]*/y;
-  for (let i = 0; i < text.length; ) {
+  let i = start;
+  let linked = true;
+  while (i < text.length) {
     const char = text[i] as string;
-    if (char === '(' || char === '[' || char === '{' || char === '<') {
+    if (char === '(' || char === '[' || char === '<') {
       const end = char === '<' ? text.indexOf('>', i) + 1 || text.length : skipGroup(text, i);
       if (char === '(') {
         args = text.slice(i, end);
         rootArgs ??= args;
       }
       i = end;
-    } else if (char === '.' || char === '?' || char === '!' || /\s/.test(char)) i++;
-    else {
+      linked = false;
+    } else if (char === '.' || char === '?' || char === '!') {
+      i++;
+      linked = true;
+    } else if (/\s/.test(char)) {
+      const next = nextSolid(text, i);
+      const following = text[next] ?? '';
+      if (!linked && following !== '.' && following !== '?' && following !== '(') break;
+      i = next;
+    } else {
       identifier.lastIndex = i;
-      const match = identifier.exec(text);
+      const match = linked ? identifier.exec(text) : null;
       if (!match) break;
       names.push(match[0]);
       i += match[0].length;
+      linked = false;
     }
   }
-  return { names, rootArgs: rootArgs ?? '', args };
+  return { names, rootArgs: rootArgs ?? '', args, end: i };
 }
 
+/** A chain read from a callee's own text (`it.skip`, `test.each(table)`). */
+function chainOf(text: string): Chain {
+  return chainAt(text);
+}
+
+const MAX_ASSERTION_CHARS = 2000;
 const IDENTIFIER = /[A-Za-z_$][\w$]*/y;
 
 /** The identifier a call starts with, read from the source. */
@@ -75,11 +100,12 @@ function baseAt(source: string, index: number): string {
 }
 
 const CONDITIONAL = /^[\w$]+\.(skipIf|runIf)\(/;
+const SHOULD = /^[^;{}]*\.should\b/;
 
 /** Whether a call starting with `base` can be a test, a suite, an assertion or a skip (read from the source, no node access). */
 function isCandidate(base: string, lineText: string): boolean {
   if (TESTS.has(base) || SUITES.has(base) || CONTEXT_SKIP.has(base)) return true;
-  return base.startsWith('expect') || base === 'assert' || lineText.includes('.should');
+  return base.startsWith('expect') || base === 'assert' || SHOULD.test(lineText);
 }
 
 function isAssertion(names: string[]): boolean {
@@ -128,8 +154,8 @@ export function jsTests(root: Node): RawScan {
     if (!call || call.startIndex === lastStart) continue;
     const start = call.startIndex - offset;
     const base = baseAt(source, start);
-    const lineEnd = source.indexOf('\n', start);
-    const lineText = source.slice(start, lineEnd < 0 ? undefined : lineEnd);
+    // Enough of the source to see a `.should` chained on the next lines.
+    const lineText = source.slice(start, start + 200);
     const conditional = CONDITIONAL.test(lineText);
     if (!isCandidate(base, lineText) && !conditional) continue;
     lastStart = call.startIndex;
@@ -139,8 +165,10 @@ export function jsTests(root: Node): RawScan {
       heads.push({ call, names, start: call.startIndex, end: call.endIndex, suite: SUITES.has(base) });
       continue;
     }
-    const text = call.text;
-    const chain = chainOf(text);
+    const read = chainAt(source, start);
+    // A bracket the reader misjudged (say, in a regular expression) would run on: trust the node then.
+    const text = read.end - start > MAX_ASSERTION_CHARS ? call.text : source.slice(start, read.end);
+    const chain = text.length === read.end - start ? read : chainOf(text);
     if (conditional && !isAssertion(chain.names)) {
       // `const test = baseTest.skipIf(cond)`: the file's tests run through a name that may skip them all.
       scan.skips.push({ line: lineOf(call), scope: '', kind: chain.names.join('.') });
