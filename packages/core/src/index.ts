@@ -37,6 +37,8 @@ export { briefingConfidenceBand, buildBriefing } from './briefing.js';
 export { canonicalJson, payloadText } from './canonical-json.js';
 export type { GateCatalog, ProceedOnTimeoutInput } from './catalog.js';
 export { canProceedOnTimeout, createGateCatalog, endingOptions, findOption } from './catalog.js';
+export type { ChangeCounts } from './change-facts.js';
+export { destructiveContextOfChange } from './change-facts.js';
 export type { Clock, IdGenerator } from './clock.js';
 export { createFakeClock, createSequentialIds, toIso } from './clock.js';
 export type {

@@ -1,6 +1,6 @@
 import type { AnalysisResult, ChangeFacts, Finding } from 'gatehouse-hitl-analysis';
 import { describe, expect, it } from 'vitest';
-import { blockingFindings, decideCheck, destructiveContext } from './check-verdict.js';
+import { blockingFindings, decideCheck } from './check-verdict.js';
 
 const NO_FACTS: ChangeFacts = {
   testsRemoved: 0,
@@ -81,16 +81,6 @@ describe('decideCheck', () => {
     expect(decideCheck(result({}, findings), 'high').verdict).toBe('pass');
     expect(decideCheck(result({}, findings), 'medium').verdict).toBe('fail');
     expect(decideCheck(result({}, findings), 'low').verdict).toBe('fail');
-  });
-});
-
-describe('destructiveContext', () => {
-  it('names the action by what was removed, tests first', () => {
-    expect(destructiveContext({ ...NO_FACTS, testsRemoved: 1, featuresRemoved: 1 }).actionType).toBe(
-      'test_deletion',
-    );
-    expect(destructiveContext({ ...NO_FACTS, featuresRemoved: 1 }).actionType).toBe('feature_removal');
-    expect(destructiveContext(NO_FACTS)).not.toHaveProperty('actionType');
   });
 });
 

@@ -1,5 +1,5 @@
 import type { AnalysisResult, ChangeFacts, Finding, Severity } from 'gatehouse-hitl-analysis';
-import { type DestructiveActionInput, evaluateTrigger } from 'gatehouse-hitl-core';
+import { destructiveContextOfChange, evaluateTrigger } from 'gatehouse-hitl-core';
 
 /** pass: nothing to stop; gate: the server would open a destructive-action gate; fail: findings at or above --fail-on. */
 export type CheckVerdict = 'pass' | 'gate' | 'fail';
@@ -14,25 +14,6 @@ export interface CheckReport {
   destructive: { triggered: boolean; reasons: string[]; autoApproved: string | null };
 }
 
-/**
- * The analysis facts as seed 001's destructive-action context. A change without coverage reports
- * counts as coverage maintained: nothing says it dropped.
- */
-export function destructiveContext(facts: ChangeFacts): DestructiveActionInput {
-  const actionType =
-    facts.testsRemoved > 0 ? 'test_deletion' : facts.featuresRemoved > 0 ? 'feature_removal' : undefined;
-  return {
-    ...(actionType === undefined ? {} : { actionType }),
-    testsRemoved: facts.testsRemoved,
-    replacementTests: facts.replacementTests,
-    coverageDelta: facts.coverageDelta ?? 0,
-    coverageMaintained: facts.coverageDelta === null || facts.coverageDelta >= 0,
-    featuresRemoved: facts.featuresRemoved,
-    assertionsWeakened: facts.assertionsWeakened,
-    skipPatternsAdded: facts.skipPatternsAdded,
-  };
-}
-
 /** Findings at or above `failOn`, which fail the check whatever the gate rules say. */
 export function blockingFindings(findings: readonly Finding[], failOn: Severity): Finding[] {
   const floor = SEVERITIES.indexOf(failOn);
@@ -41,7 +22,7 @@ export function blockingFindings(findings: readonly Finding[], failOn: Severity)
 
 /** Decides like the server: core's destructive-action rules first, then the --fail-on threshold. */
 export function decideCheck(result: AnalysisResult, failOn: Severity): CheckReport {
-  const evaluation = evaluateTrigger('destructive_action', destructiveContext(result.facts));
+  const evaluation = evaluateTrigger('destructive_action', destructiveContextOfChange(result.facts));
   const verdict: CheckVerdict = evaluation.trigger
     ? 'gate'
     : blockingFindings(result.findings, failOn).length > 0

@@ -1,9 +1,9 @@
 import type { ChangeFacts } from 'gatehouse-hitl-analysis';
-import type { Gate, TriggerEvaluation } from 'gatehouse-hitl-core';
+import { destructiveContextOfChange, type Gate, type TriggerEvaluation } from 'gatehouse-hitl-core';
 import type { RecoveryRecord } from 'gatehouse-hitl-store';
 import type { CommitTools } from '../commit.js';
 import type { GateService } from '../types.js';
-import { destructiveContextOf, type KeyedFinding } from './findings.js';
+import type { KeyedFinding } from './findings.js';
 
 /** Who asks and for which action: a run's agent with its tool call, or a person reporting. */
 export interface GateOrigin {
@@ -58,7 +58,7 @@ export function openDestructiveGate(
     type: 'destructive_action',
     title: `Destructive change: ${change.evaluation.reasons.join('; ')}`.slice(0, 200),
     context: {
-      ...destructiveContextOf(change.facts),
+      ...destructiveContextOfChange(change.facts),
       triggerRules: change.evaluation.rules,
       reasons: change.evaluation.reasons,
       files: [...new Set(findings.map((finding) => finding.file))],

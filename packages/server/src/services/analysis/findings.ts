@@ -1,5 +1,10 @@
 import type { ChangeFacts, FileChange, Finding } from 'gatehouse-hitl-analysis';
-import { evaluateTrigger, TRIGGER_LIMITS, type TriggerEvaluation } from 'gatehouse-hitl-core';
+import {
+  destructiveContextOfChange,
+  evaluateTrigger,
+  TRIGGER_LIMITS,
+  type TriggerEvaluation,
+} from 'gatehouse-hitl-core';
 import { sha256Hex } from '../../auth/secrets.js';
 
 /** A finding with the key that names it across analyses of one run. */
@@ -20,37 +25,9 @@ export function fingerprintOf(files: readonly FileChange[], path: string): strin
   return sha256Hex(file?.after ?? '');
 }
 
-/** The destructive action the change amounts to; only a pure test deletion may pass as a refactoring. */
-function actionTypeOf(facts: ChangeFacts): string | undefined {
-  if (facts.skipPatternsAdded > 0) return 'test_skip';
-  if (facts.featuresRemoved > 0) return 'feature_removal';
-  if (facts.testsRemoved > 0) return 'test_deletion';
-  if (facts.assertionsWeakened > TRIGGER_LIMITS.maxAssertionsWeakened) return 'assertion_weakening';
-  if ((facts.coverageDelta ?? 0) < TRIGGER_LIMITS.minCoverageDelta) return 'coverage_regression';
-  return undefined;
-}
-
-/**
- * The analysis facts in the camelCase fields of core's destructive-action rules. Coverage is
- * maintained when it did not drop, or when no coverage reports came with the change.
- */
-export function destructiveContextOf(facts: ChangeFacts): Record<string, unknown> {
-  const actionType = actionTypeOf(facts);
-  return {
-    ...(actionType === undefined ? {} : { actionType }),
-    testsRemoved: facts.testsRemoved,
-    coverageDelta: facts.coverageDelta ?? 0,
-    featuresRemoved: facts.featuresRemoved,
-    assertionsWeakened: facts.assertionsWeakened,
-    skipPatternsAdded: facts.skipPatternsAdded,
-    replacementTests: facts.replacementTests,
-    coverageMaintained: facts.coverageDelta === null || facts.coverageDelta >= 0,
-  };
-}
-
 /** Core's destructive-action rules over the change's facts. */
 export function destructiveEvaluation(facts: ChangeFacts): TriggerEvaluation {
-  return evaluateTrigger('destructive_action', destructiveContextOf(facts));
+  return evaluateTrigger('destructive_action', destructiveContextOfChange(facts));
 }
 
 /** Below core's detection threshold (0.7), a person decides whether the finding is real. */

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { destructiveContextOfChange } from './change-facts.js';
+import { evaluateTrigger } from './escalation.js';
+
+const NONE = {
+  testsRemoved: 0,
+  replacementTests: 0,
+  assertionsWeakened: 0,
+  skipPatternsAdded: 0,
+  featuresRemoved: 0,
+  coverageDelta: null,
+};
+
+describe('destructiveContextOfChange', () => {
+  it('names the action strictest first: a skip, then a removed feature, then a test deletion', () => {
+    const of = (counts: Partial<typeof NONE>) =>
+      destructiveContextOfChange({ ...NONE, ...counts }).actionType;
+    expect(of({ skipPatternsAdded: 1, testsRemoved: 1 })).toBe('test_skip');
+    expect(of({ featuresRemoved: 1, testsRemoved: 1 })).toBe('feature_removal');
+    expect(of({ testsRemoved: 1 })).toBe('test_deletion');
+    expect(of({})).toBeUndefined();
+  });
+
+  it('lets only a pure test deletion, every test replaced and coverage kept, pass as a refactoring', () => {
+    const moved = destructiveContextOfChange({ ...NONE, testsRemoved: 2, replacementTests: 2 });
+    expect(evaluateTrigger('destructive_action', moved)).toMatchObject({ trigger: false });
+    const withFeature = destructiveContextOfChange({
+      ...NONE,
+      testsRemoved: 2,
+      replacementTests: 2,
+      featuresRemoved: 1,
+    });
+    expect(evaluateTrigger('destructive_action', withFeature).trigger).toBe(true);
+    const coverageDropped = destructiveContextOfChange({
+      ...NONE,
+      testsRemoved: 1,
+      replacementTests: 1,
+      coverageDelta: -0.5,
+    });
+    expect(evaluateTrigger('destructive_action', coverageDropped).trigger).toBe(true);
+  });
+});

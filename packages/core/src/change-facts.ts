@@ -1,0 +1,43 @@
+import { type DestructiveActionInput, TRIGGER_LIMITS } from './escalation.js';
+
+/** The counts a change analysis reports, as seed 001's destructive-action rules read them. */
+export interface ChangeCounts {
+  testsRemoved: number;
+  replacementTests: number;
+  assertionsWeakened: number;
+  skipPatternsAdded: number;
+  featuresRemoved: number;
+  /** Percentage points, after − before; null without coverage reports. */
+  coverageDelta: number | null;
+}
+
+/**
+ * The destructive action a change amounts to, strictest first: a skip or a removed feature is never
+ * judged as a test deletion, so only a pure test deletion may pass as a test refactoring.
+ */
+function actionTypeOf(counts: ChangeCounts): string | undefined {
+  if (counts.skipPatternsAdded > 0) return 'test_skip';
+  if (counts.featuresRemoved > 0) return 'feature_removal';
+  if (counts.testsRemoved > 0) return 'test_deletion';
+  if (counts.assertionsWeakened > TRIGGER_LIMITS.maxAssertionsWeakened) return 'assertion_weakening';
+  if ((counts.coverageDelta ?? 0) < TRIGGER_LIMITS.minCoverageDelta) return 'coverage_regression';
+  return undefined;
+}
+
+/**
+ * A change's counts in the fields of the destructive-action rules. Coverage is maintained when it did
+ * not drop, or when no coverage reports came with the change (nothing says it dropped).
+ */
+export function destructiveContextOfChange(counts: ChangeCounts): DestructiveActionInput {
+  const actionType = actionTypeOf(counts);
+  return {
+    ...(actionType === undefined ? {} : { actionType }),
+    testsRemoved: counts.testsRemoved,
+    coverageDelta: counts.coverageDelta ?? 0,
+    featuresRemoved: counts.featuresRemoved,
+    assertionsWeakened: counts.assertionsWeakened,
+    skipPatternsAdded: counts.skipPatternsAdded,
+    replacementTests: counts.replacementTests,
+    coverageMaintained: counts.coverageDelta === null || counts.coverageDelta >= 0,
+  };
+}
