@@ -133,6 +133,25 @@ describe('TypeScript and JavaScript', () => {
     ).toEqual([]);
   });
 
+  it('calls tests renamed and reworded in one suite replaced, but not an unrelated test added where one was removed', async () => {
+    const before = ts(
+      "  it('returns true', () => {\n    accepts('text/html', '').should.be.true;\n  });\n  it('returns false', () => {\n    accepts('text/html', 'image/png').should.be.false;\n  });",
+    );
+    const renamed = ts(
+      "  it('returns the value', () => {\n    accepts('text/html', '').should.equal('text/html');\n  });\n  it('returns undefined', () => {\n    accepts('text/html', 'image/png').should.equal(undefined);\n  });",
+    );
+    expect(await findingsOf('test/accepts.test.js', before, renamed)).toEqual([
+      'test_replaced add > returns true@4',
+      'test_replaced add > returns false@7',
+    ]);
+    const unrelated = ts(
+      "  it('returns true', () => {\n    accepts('text/html', '').should.be.true;\n  });\n  it('parses a header', () => {\n    parse('a=1').should.eql({ a: 1 });\n  });",
+    );
+    expect(await findingsOf('test/accepts.test.js', before, unrelated)).toEqual([
+      'test_removed add > returns false@7',
+    ]);
+  });
+
   it('counts every test of a deleted test file, and reads JavaScript test files alike', async () => {
     const before = "test('a', () => { assert.equal(f(), 1); });\ntest('b', () => { assert.ok(g()); });\n";
     expect(await findingsOf('test/f.spec.js', before, null)).toEqual([

@@ -165,8 +165,14 @@ export function compareAssertions(
 
 const suiteOf = (key: string) => key.slice(0, Math.max(0, key.lastIndexOf(' > ')));
 
-/** The only test removed from a suite and the only one added to it, in one file: the test was renamed. */
-function pairAloneInSuite(
+/** Above this many tests renamed in one suite, pairing them in order is a guess. */
+const MAX_SUITE_RENAMES = 20;
+
+/**
+ * As many tests removed from a suite as added to it, in one file, in the same order and each pair
+ * still alike: the tests were renamed (and reworded).
+ */
+function pairRenamedInSuite(
   lost: Located[],
   added: Located[],
   used: Set<Located>,
@@ -180,14 +186,16 @@ function pairAloneInSuite(
     place,
   );
   for (const [suite, removed] of removedBySuite) {
-    const candidates = addedBySuite.get(suite);
-    const [old] = removed;
-    const [next] = candidates ?? [];
-    if (removed.length !== 1 || candidates?.length !== 1 || !old || !next) continue;
-    // Still a rename only when something of the old body is left.
-    if (similarity(old.test.body, next.test.body) < SUITE_RENAME_SIMILAR) continue;
-    used.add(next);
-    replaced.push([old, next]);
+    const candidates = addedBySuite.get(suite) ?? [];
+    if (removed.length !== candidates.length || removed.length > MAX_SUITE_RENAMES) continue;
+    const pairs = removed.map((old, index) => [old, candidates[index]] as [Located, Located]);
+    // Still renames only when something of each old body is left.
+    if (!pairs.every(([old, next]) => similarity(old.test.body, next.test.body) >= SUITE_RENAME_SIMILAR))
+      continue;
+    for (const pair of pairs) {
+      used.add(pair[1]);
+      replaced.push(pair);
+    }
   }
 }
 
@@ -204,7 +212,7 @@ function matchReplacements(removed: Located[], added: Located[], replaced: [Loca
     if (match) replaced.push([entry, match]);
     else lost.push(entry);
   }
-  pairAloneInSuite(lost, added, used, replaced);
+  pairRenamedInSuite(lost, added, used, replaced);
   const stillLost: Located[] = [];
   for (const entry of lost) {
     if (replaced.some(([old]) => old === entry)) continue;
