@@ -33,6 +33,18 @@ describe('lazy.assertion_deleted_to_pass', () => {
     expect(findings[0]?.message).toContain('toBe(110)');
   });
 
+  it('gives a test that now calls a new helper a confidence a person should check (the assertion may have moved there)', async () => {
+    const helper =
+      "export async function totalOf(cart) {\n  const value = total(cart);\n  if (value !== 110) throw new Error('total');\n  return value;\n}\n";
+    const moved = CART_TEST.replace('    expect(total(cart)).toBe(110);\n', '    await totalOf(cart);\n');
+    const findings = detectCrossFileLaziness([
+      await changed('src/cart.ts', CART, CART.replace('i.price', 'i.net')),
+      await changed('src/testing/totals.ts', null, helper),
+      await changed('src/cart.test.ts', CART_TEST, moved),
+    ]);
+    expect(findings.map((f) => [f.pattern, f.confidence])).toEqual([[PATTERN, 0.63]]);
+  });
+
   it.each([
     [
       'python',

@@ -1,7 +1,7 @@
 import type { Tree } from 'web-tree-sitter';
 import { addedOccurrences } from './added.js';
 import { normalize } from './syntax.js';
-import { isTestPath, stemOf, subjectOf } from './test-files.js';
+import { isTestPath } from './test-files.js';
 import { type Container, indexOf, statementsOf } from './tree-index.js';
 import type { ChangedFile, DetectorInput, LazinessHit } from './types.js';
 
@@ -30,6 +30,8 @@ export interface RemovedAssertion {
   text: string;
   /** The test's text before, to see which functions it calls. */
   testText: string;
+  /** The test's text after, to see whether a new helper took the assertion over. */
+  afterText: string;
   /** Where the test starts after the change. */
   line: number;
 }
@@ -54,7 +56,17 @@ export function removedAssertions({ file, context }: ChangedFile): RemovedAssert
   });
   return removed.flatMap((a) => {
     const test = afterScopes.get(a.scope);
-    return test ? [{ scope: a.scope, text: a.text, testText: a.fn?.text ?? a.text, line: test.row + 1 }] : [];
+    return test
+      ? [
+          {
+            scope: a.scope,
+            text: a.text,
+            testText: a.fn?.text ?? a.text,
+            afterText: test.text,
+            line: test.row + 1,
+          },
+        ]
+      : [];
   });
 }
 
@@ -116,29 +128,27 @@ export function detectAssertionsDeletedToPass({
   });
 }
 
-/** Across files: a test file lost an assertion while the production file it tests changed. */
-export function assertionsDeletedAcrossFiles(
-  test: ChangedFile,
-  production: ChangedFile,
-  baseConfidence: number,
-): LazinessHit[] {
-  if (!isTestPath(test.file.path) || isTestPath(production.file.path)) return [];
-  if (
-    production.file.before === null ||
-    production.file.after === null ||
-    production.file.before === production.file.after
-  )
-    return [];
-  const removed = removedAssertions(test);
-  if (removed.length === 0) return [];
-  const changed = changedProductionFunctions(production);
-  const stem = stemOf(production.file.path);
-  const related =
-    subjectOf(test.file.path) === stem ||
-    new RegExp(`['"][^'"]*\\b${stem.replace(/\W/g, '')}\\b[^'"]*['"]`).test(test.file.before ?? '');
+/**
+ * Across files: a test lost an assertion while production code it calls (`changed`) or the file it
+ * tests (`related`) changed. A test that now calls a helper the change adds may have moved the
+ * assertion there, so that case counts for less.
+ */
+export function assertionsDeletedAcrossFiles(options: {
+  removed: readonly RemovedAssertion[];
+  changed: ReadonlySet<string>;
+  production: string;
+  related: boolean;
+  newHelpers: ReadonlySet<string>;
+  baseConfidence: number;
+}): LazinessHit[] {
+  const { removed, changed, production, related, newHelpers, baseConfidence } = options;
   return removed.flatMap((assertion) => {
+    const moved = [...newHelpers].some((helper) =>
+      new RegExp(`\\b${helper.replace(/[^\w$]/g, '')}\\(`).test(assertion.afterText),
+    );
+    const weight = moved ? 0.7 : 1;
     const name = exercised(assertion, changed);
-    if (name) return [hit(assertion, baseConfidence, `\`${name}\` in ${production.file.path}`)];
-    return related ? [hit(assertion, baseConfidence * 0.8, production.file.path)] : [];
+    if (name) return [hit(assertion, baseConfidence * weight, `\`${name}\` in ${production}`)];
+    return related ? [hit(assertion, baseConfidence * 0.8 * weight, production)] : [];
   });
 }

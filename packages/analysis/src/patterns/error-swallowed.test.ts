@@ -111,6 +111,15 @@ describe('lazy.error_swallowed', () => {
     expect(findings[0]?.message).toContain(what);
   });
 
+  it.each([
+    ['await server.close().catch(() => undefined);\n'],
+    ['try {\n  await rm(dir, { recursive: true });\n} catch {}\n'],
+  ])('gives an error dropped while tearing down a confidence a person should check: %s', async (after) => {
+    const findings = await detect('typescript', 'a.ts', 'export {};\n', `export {};\n${after}`);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]?.confidence).toBeLessThan(0.7);
+  });
+
   it('gives a catch with only an explaining comment a confidence a person should check', async () => {
     const findings = await detect(
       'typescript',

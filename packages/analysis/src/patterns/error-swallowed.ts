@@ -39,6 +39,14 @@ const PREFIX: Record<string, RegExp> = {
   if_statement: /^if\s+\w*[eE]rr/,
 };
 
+// Errors while tearing down (closing, removing, stopping) are routinely ignored on purpose.
+const CLEANUP_CALL =
+  /\b(close|destroy|end|kill|unlink|rm|rmdir|rmSync|stop|disconnect|release|terminate|cancel|abort|unsubscribe|cleanup|shutdown|quit|dispose)\w*\([^()]*\)\s*;?\s*\}?\s*$/i;
+
+function isCleanup(text: string): boolean {
+  return CLEANUP_CALL.test(text.trim());
+}
+
 /** What a statement drops, if it drops an error: `[what, weight]`. */
 function swallowed(found: Located, language: LanguageId): [string, number] | null {
   // Most statements are none of these: look at the text only when its start says it may be.
@@ -46,7 +54,10 @@ function swallowed(found: Located, language: LanguageId): [string, number] | nul
   switch (found.type) {
     case 'catch_clause': {
       const body = found.node.childForFieldName('body');
-      return isEmptyHandler(body) ? ['an empty catch', body && hasComment(body) ? 0.7 : 1] : null;
+      if (!isEmptyHandler(body)) return null;
+      const tried = found.node.parent?.childForFieldName('body');
+      const weight = (body && hasComment(body) ? 0.7 : 1) * (tried && isCleanup(tried.text) ? 0.7 : 1);
+      return ['an empty catch', weight];
     }
     case 'except_clause': {
       const body = found.node.namedChildren.find((child) => child?.type === 'block') ?? null;
@@ -104,7 +115,8 @@ function swallowsOf(tree: Tree | null, text: string | null, language: LanguageId
   if (language === 'typescript' || language === 'tsx' || language === 'javascript') {
     for (const match of text.matchAll(PROMISE_CATCH)) {
       const row = text.slice(0, match.index).split('\n').length - 1;
-      const weight = /\/[/*]/.test(match[0]) ? 0.7 : 1;
+      const call = text.slice(Math.max(0, match.index - 80), match.index);
+      const weight = (/\/[/*]/.test(match[0]) ? 0.7 : 1) * (isCleanup(call) ? 0.7 : 1);
       const what = `\`.catch(() => ${match[1]?.startsWith('{') ? '{}' : (match[1] ?? '{}')})\``;
       found.push({
         line: row + 1,

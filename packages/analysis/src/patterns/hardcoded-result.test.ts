@@ -181,6 +181,28 @@ describe('lazy.hardcoded_result', () => {
     expect(await inFile(path, before, after)).toEqual([]);
   });
 
+  it('does not pair a function with a test of another module that happens to expect its value', async () => {
+    const findings = detectCrossFileLaziness([
+      await changed(
+        'src/status.ts',
+        'export function status(r) {\n  return r.state;\n}\n',
+        "export function status(r) {\n  return 'paused';\n}\n",
+      ),
+      await changed(
+        'src/cli.test.ts',
+        null,
+        "import { run } from './cli';\nit('pauses', () => expect(run()).toBe('paused'));\n",
+      ),
+    ]);
+    expect(findings).toEqual([]);
+  });
+
+  it('does not read a test-runner check quoted in a string or a comment as a branch', async () => {
+    const after =
+      "export const EXAMPLE = \"if 'pytest' in sys.modules: return 110\";\n// process.env.NODE_ENV === 'test'\n";
+    expect(await inFile('src/catalog.ts', null, after)).toEqual([]);
+  });
+
   it('does not flag a test file that sets NODE_ENV', async () => {
     expect(await inFile('src/app.test.ts', null, "process.env.NODE_ENV === 'test';\n")).toEqual([]);
   });

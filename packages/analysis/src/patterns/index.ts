@@ -1,15 +1,14 @@
 import type { FileChange, Finding } from '../types.js';
-import { assertionsDeletedAcrossFiles, detectAssertionsDeletedToPass } from './assertion-deleted.js';
+import { detectAssertionsDeletedToPass } from './assertion-deleted.js';
 import { patternDefinition } from './catalog.js';
+import { crossFileHits, dedupe } from './cross-file.js';
 import { detectSwallowedErrors } from './error-swallowed.js';
-import { detectHardcodedResults, hardcodedReturns } from './hardcoded-result.js';
+import { detectHardcodedResults } from './hardcoded-result.js';
 import { detectByLines } from './line-rules.js';
 import { detectMockedUnit } from './mock-unit-under-test.js';
 import { detectPlaceholderBodies } from './placeholder-body.js';
 import { detectSuppressions } from './suppression-added.js';
-import { expectedValues } from './test-code.js';
 import { detectCommentedOutTests } from './test-commented-out.js';
-import { isTestPath } from './test-files.js';
 import type { ChangedFile, DetectorInput, LanguageContext, LazinessHit } from './types.js';
 
 export { LAZINESS_PATTERNS } from './catalog.js';
@@ -65,30 +64,10 @@ export async function detectLaziness(file: FileChange, context: LanguageContext)
 
 /**
  * The patterns that pair a test file with the production file it tests, over a whole change: a
- * literal returned where another file's test expects it, and an assertion deleted while the code
- * under test changed. Complements `detectLaziness`, which sees one file at a time.
+ * literal returned where a related test expects it, and an assertion deleted while the code under
+ * test changed. Complements `detectLaziness`, which sees one file at a time.
  */
 export function detectCrossFileLaziness(files: readonly ChangedFile[]): Finding[] {
-  const tests = files.filter((changed) => isTestPath(changed.file.path));
-  const production = files.filter((changed) => !isTestPath(changed.file.path) && changed.file.after !== null);
-  const findings: Finding[] = [];
-  for (const test of tests) {
-    const expected = expectedValues(test.context.after, test.file.path, test.file.after);
-    for (const code of production) {
-      const hits = [
-        ...hardcodedReturns(code, expected, baseConfidence(code.file), test.file.path),
-        ...assertionsDeletedAcrossFiles(test, code, baseConfidence(test.file)),
-      ];
-      for (const hit of hits)
-        findings.push(toFinding(hit.pattern === 'lazy.hardcoded_result' ? code.file : test.file, hit));
-    }
-  }
-  // Several test files can point at one return, and one test at several changed files: keep the surest.
-  const unique = new Map<string, Finding>();
-  for (const finding of findings) {
-    const key = `${finding.pattern}|${finding.file}|${finding.line}|${finding.name}`;
-    const kept = unique.get(key);
-    if (!kept || kept.confidence < finding.confidence) unique.set(key, finding);
-  }
-  return [...unique.values()].sort(byLine);
+  const findings = crossFileHits(files).map(({ file, hit }) => toFinding(file.file, hit));
+  return dedupe(findings).sort(byLine);
 }

@@ -1,6 +1,6 @@
 import { addedOccurrences } from './added.js';
 import { SUPPRESSION_COMMENT } from './suppression-added.js';
-import { normalize } from './syntax.js';
+import { normalizeLine } from './syntax.js';
 import type { DetectorInput, LazinessHit, LazinessPatternId } from './types.js';
 
 /** Line rules for files no grammar parses: the same patterns, matched on added lines, at lower confidence. */
@@ -22,7 +22,7 @@ const RULES: readonly { pattern: LazinessPatternId; test: RegExp; message: strin
 export function detectByLines({ file, context }: DetectorInput): LazinessHit[] {
   if (context.after !== null) return [];
   const lines = (text: string | null) =>
-    (text ?? '').split('\n').map((line, row) => ({ row, text: normalize(line) }));
+    (text ?? '').split('\n').map((line, row) => ({ row, text: normalizeLine(line) }));
   const added = addedOccurrences(lines(file.before), lines(file.after), [(line) => line.text]);
   return added.flatMap((line) =>
     RULES.filter((rule) => rule.test.test(line.text)).map((rule) => ({

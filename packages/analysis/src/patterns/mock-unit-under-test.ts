@@ -1,5 +1,5 @@
 import { addedOccurrences } from './added.js';
-import { normalize } from './syntax.js';
+import { normalizeLine } from './syntax.js';
 import { subjectOf } from './test-files.js';
 import type { DetectorInput, LazinessHit } from './types.js';
 
@@ -9,7 +9,7 @@ interface Line {
 }
 
 function linesOf(text: string | null): Line[] {
-  return (text ?? '').split('\n').map((line, row) => ({ row, text: normalize(line) }));
+  return (text ?? '').split('\n').map((line, row) => ({ row, text: normalizeLine(line) }));
 }
 
 /** `./cart`, `../src/cart.js`, `./cart/index` all name the module `cart`. */
@@ -57,7 +57,7 @@ function javaMock(line: string, subject: string, previous: string): { weight: nu
 /** A test file that mocks the module or class it tests, added by the change. */
 export function detectMockedUnit({ file, context, baseConfidence }: DetectorInput): LazinessHit[] {
   const subject = subjectOf(file.path);
-  if (!subject || file.after === null) return [];
+  if (!subject || file.after === null || !/mock|patch/i.test(file.after)) return [];
   const after = file.after;
   const added = addedOccurrences(linesOf(file.before), linesOf(after), [(line) => line.text]);
   const allLines = linesOf(after);

@@ -10,6 +10,12 @@ export function normalize(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/** `normalize` for one line, fast on the common line with no runs of whitespace inside. */
+export function normalizeLine(line: string): string {
+  const trimmed = line.trim();
+  return /\s\s|\t/.test(trimmed) ? trimmed.replace(/\s+/g, ' ') : trimmed;
+}
+
 /** The statements of a block, without comments; Go wraps them in a statement list. */
 export function blockStatements(block: Node): Node[] {
   const named = block.namedChildren.filter((child): child is Node => child !== null && !isComment(child));

@@ -32,7 +32,7 @@ export interface LiteralReturn {
   text: string;
 }
 
-const RETURN_LITERAL = new RegExp(`^return\\s+(${LITERAL})\\s*;?$`);
+export const RETURN_LITERAL = new RegExp(`^return\\s+(${LITERAL})\\s*;?$`);
 
 /** Literals returned by production functions, in `return` statements or as a Rust function's tail. */
 export function literalReturns(changed: ChangedFile, side: 'before' | 'after'): LiteralReturn[] {

@@ -1,5 +1,5 @@
 import { addedOccurrences } from './added.js';
-import { commentBody, normalize } from './syntax.js';
+import { commentBody, normalizeLine } from './syntax.js';
 import { indexOf } from './tree-index.js';
 import type { DetectorInput, LazinessHit } from './types.js';
 
@@ -21,12 +21,12 @@ function commentLines({ file, context }: DetectorInput): CommentLine[] {
     return index.comments.flatMap((comment) =>
       commentBody(comment.text)
         .split('\n')
-        .map((text, offset) => ({ row: comment.row + offset, text: normalize(text) })),
+        .map((text, offset) => ({ row: comment.row + offset, text: normalizeLine(text) })),
     );
   }
   return (file.after ?? '').split('\n').flatMap((line, row) => {
     const match = LINE_COMMENT.exec(line);
-    return match ? [{ row, text: normalize(match[2] ?? '') }] : [];
+    return match ? [{ row, text: normalizeLine(match[2] ?? '') }] : [];
   });
 }
 
@@ -49,7 +49,7 @@ function codeOf({ file, context }: DetectorInput): string {
 function linesOf(text: string | null): string[] {
   return (text ?? '')
     .split('\n')
-    .map(normalize)
+    .map(normalizeLine)
     .filter((line) => line.length > 0);
 }
 
@@ -57,8 +57,10 @@ function linesOf(text: string | null): string[] {
 export function detectCommentedOutTests(input: DetectorInput): LazinessHit[] {
   const { file, context, baseConfidence } = input;
   if (file.before === null) return [];
+  const comments = commentLines(input).filter((line) => line.text.length >= 6);
+  if (!comments.some((line) => TEST_CODE.test(line.text))) return [];
   const removed = new Set(addedOccurrences(linesOf(codeOf(input)), linesOf(file.before), [(line) => line]));
-  const hits = commentLines(input).filter((line) => line.text.length >= 6 && removed.has(line.text));
+  const hits = comments.filter((line) => removed.has(line.text));
   if (!hits.some((line) => TEST_CODE.test(line.text))) return [];
   // One finding per run of adjacent commented-out lines.
   const blocks: CommentLine[][] = [];
