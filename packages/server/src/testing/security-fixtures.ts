@@ -109,6 +109,7 @@ export function pathValues(route: ApiRoute, objects: MatrixObjects): Record<stri
       reviews: 'rev_missing',
       comments: 'cmt_missing',
       journal: 'jrn_missing',
+      whitelists: 'wl_missing',
     };
     values[name] = byResource[resource] ?? 'missing';
   });
