@@ -5,6 +5,7 @@ import {
   removedAssertions,
 } from './assertion-deleted.js';
 import { addedLiteralReturns, hardcodedReturns } from './hardcoded-result.js';
+import { escapeRegExp } from './syntax.js';
 import { expectedValues } from './test-code.js';
 import { isTestPath, stemOf, subjectOf } from './test-files.js';
 import { functionsByName, indexOf } from './tree-index.js';
@@ -12,10 +13,6 @@ import type { ChangedFile, LazinessHit } from './types.js';
 
 function directoryOf(path: string): string {
   return path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
@@ -28,7 +25,7 @@ export function isRelated(test: ChangedFile, production: ChangedFile): boolean {
   if (test.context.language === 'go')
     return directoryOf(test.file.path) === directoryOf(production.file.path);
   const text = `${test.file.before ?? ''}\n${test.file.after ?? ''}`;
-  const name = escape(stem);
+  const name = escapeRegExp(stem);
   return new RegExp(
     `['"][^'"\\n]*\\b${name}(\\.\\w+)?['"]|\\b(from|import)\\s+[\\w.]*\\b${name}\\b|\\bnew\\s+${name}\\b`,
   ).test(text);

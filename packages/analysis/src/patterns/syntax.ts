@@ -69,3 +69,8 @@ export function isTrivialValue(value: string): boolean {
 export function lineOf(node: Node): number {
   return node.startPosition.row + 1;
 }
+
+/** Text to match literally inside a RegExp. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
