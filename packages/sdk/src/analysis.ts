@@ -40,7 +40,8 @@ export type AnalyzeAndWaitOptions = AnalyzeOptions & {
 /** The analysis: findings (file, line, pattern, severity, confidence), facts, verdict and the gates it opened. */
 export type AnalysisAnswer = AnalyzeResponse;
 
-export type Finding = FindingDocument;
+/** One thing the analysis noticed: file, line, pattern, severity, confidence, name and message. */
+export type AnalysisFinding = FindingDocument;
 
 /** The analysis and the answer of every gate it opened. */
 export interface AnalysisDecision {

@@ -9,11 +9,11 @@ export type {
 export type {
   AnalysisAnswer,
   AnalysisDecision,
+  AnalysisFinding,
   AnalyzeAndWaitOptions,
   AnalyzeCoverage,
   AnalyzeFile,
   AnalyzeOptions,
-  Finding,
 } from './analysis.js';
 export type { Backoff } from './backoff.js';
 export { backoffDelay } from './backoff.js';

@@ -84,6 +84,12 @@ describe('the Claude Code hook analyses Edit, Write and MultiEdit against a real
     return items.filter((gate: Json) => ANALYSIS_GATES.has(gate.type));
   }
 
+  /** The analyses the server recorded in the run, newest first. */
+  async function analyses(): Promise<Json[]> {
+    const query = `kind=analysis.recorded&subject=${runId}&order=desc&limit=100`;
+    return (await call(test.tokens.admin, 'GET', `/v1/audit?${query}`)).items;
+  }
+
   beforeAll(async () => {
     test = await createTestApp({ dialect: 'sqlite' });
     url = await test.app.listen({ host: '127.0.0.1', port: 0 });
@@ -141,8 +147,9 @@ describe('the Claude Code hook analyses Edit, Write and MultiEdit against a real
     expect(rejected.decision?.permissionDecisionReason).toContain('keep the total test');
   });
 
-  it('lets a harmless Edit go on to the usual request, which the policy allows', async () => {
+  it('analyses a harmless Edit and goes on to the usual request, which the policy allows', async () => {
     const before = (await analysisGates()).length;
+    const recorded = (await analyses()).length;
     const run = await hook(
       edit('Edit', {
         file_path: join(work.dir, 'cart.ts'),
@@ -156,15 +163,22 @@ describe('the Claude Code hook analyses Edit, Write and MultiEdit against a real
       permissionDecisionReason: expect.stringContaining('Edit allowed by rule edits-allowed'),
     });
     expect(await analysisGates()).toHaveLength(before);
+    const [latest, ...older] = await analyses();
+    expect(older).toHaveLength(recorded);
+    expect(latest.data).toMatchObject({ findings: [], gates: [], facts: { testsRemoved: 0 } });
   });
 
   it('analyses a Write of a new file as added, with nothing to remove', async () => {
     const before = (await analysisGates()).length;
+    const recorded = (await analyses()).length;
     const run = await hook(
       edit('Write', { file_path: join(work.dir, 'tax.test.ts'), content: "it('adds tax', () => {});\n" }),
     );
     expect(run.decision?.permissionDecisionReason).toContain('Write allowed by rule edits-allowed');
     expect(await analysisGates()).toHaveLength(before);
+    const [latest, ...older] = await analyses();
+    expect(older).toHaveLength(recorded);
+    expect(latest.data).toMatchObject({ gates: [], facts: { testsAdded: 1, testsRemoved: 0 } });
   });
 
   it('asks about a MultiEdit that skips a test and deletes another, and lets its retry through once approved', async () => {
@@ -191,6 +205,7 @@ describe('the Claude Code hook analyses Edit, Write and MultiEdit against a real
 
   it('leaves an Edit whose old_string does not match to Claude Code, without analysing it', async () => {
     const before = (await analysisGates()).length;
+    const recorded = (await analyses()).length;
     const run = await hook(
       edit('Edit', {
         file_path: join(work.dir, 'cart.test.ts'),
@@ -200,6 +215,7 @@ describe('the Claude Code hook analyses Edit, Write and MultiEdit against a real
     );
     expect(run.decision?.permissionDecisionReason).toContain('Edit allowed by rule edits-allowed');
     expect(await analysisGates()).toHaveLength(before);
+    expect(await analyses()).toHaveLength(recorded);
   });
 
   it('fails closed when the server cannot be reached', async () => {
