@@ -61,6 +61,18 @@ function reportPercentiles(name, measured, baseline) {
   }
 }
 
+function reportSet(prefix, outcomes) {
+  const scores = scoreCorpus(outcomes);
+  const labelled = outcomes.filter(({ change }) => change.label.cutsCorners).length;
+  console.log(
+    `analysis ${prefix}corpus: ${outcomes.length} changes, ${labelled} cutting corners, ${outcomes.length - labelled} legitimate`,
+  );
+  for (const kind of SCORED_KINDS) reportRates(`${prefix}${kind}`, scores.kinds[kind]);
+  reportRates(`${prefix}destructive findings`, scores.destructive);
+  reportRates(`${prefix}destructive verdict`, scores.verdict);
+  reportRates(`${prefix}destructive verdict or laziness`, scores.verdictOrLaziness);
+}
+
 async function accuracy(analysis, corpus) {
   const outcomes = [];
   const perChange = [];
@@ -74,15 +86,15 @@ async function accuracy(analysis, corpus) {
     outcomes.push({ change, result: await analysis.analyzeChange(input) });
     perChange.push(msSince(start));
   }
-  const scores = scoreCorpus(outcomes);
-  const labelled = corpus.filter((change) => change.label.cutsCorners).length;
-  console.log(
-    `analysis corpus: ${corpus.length} changes, ${labelled} cutting corners, ${corpus.length - labelled} legitimate`,
+  reportSet(
+    '',
+    outcomes.filter(({ change }) => change.set === undefined),
   );
-  for (const kind of SCORED_KINDS) reportRates(kind, scores.kinds[kind]);
-  reportRates('destructive findings', scores.destructive);
-  reportRates('destructive verdict', scores.verdict);
-  reportRates('destructive verdict or laziness', scores.verdictOrLaziness);
+  // Changes from other repositories, kept apart so the rules are not tuned to them.
+  reportSet(
+    'held-out ',
+    outcomes.filter(({ change }) => change.set === 'holdout'),
+  );
   // Whole files before and after, as a coding agent's edit reaches the hook.
   reportPercentiles('analysis one corpus change', perChange, perChangeBaseline);
 }

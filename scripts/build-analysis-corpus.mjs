@@ -70,6 +70,16 @@ function changedFiles(gitDir, parent, commit) {
   });
 }
 
+/**
+ * The files the label is about: the test files, and the other source files only when the label
+ * names removed exports or the change touches no test file (a rename of source files, say).
+ */
+function relevant(files, label) {
+  const tests = files.filter((file) => TEST_PATH.test(file.path) || TEST_PATH.test(file.oldPath ?? ''));
+  if (tests.length === 0 || label.label.kinds.includes('export_removed')) return files;
+  return tests;
+}
+
 /** Keeps the change under the size limit: tests first, then the smallest source files. */
 function trim(files) {
   const size = (file) => (file.before?.length ?? 0) + (file.after?.length ?? 0);
@@ -102,7 +112,7 @@ function buildChange(label) {
     files.push(file);
   }
   const { paths: _paths, ...rest } = label;
-  return { ...rest, commit, parent, files: trim(files) };
+  return { ...rest, commit, parent, files: trim(relevant(files, label)) };
 }
 
 const labels = JSON.parse(readFileSync(join(CORPUS, 'labels.json'), 'utf8'));
@@ -116,6 +126,7 @@ for (const label of labels) {
     continue;
   }
   const ordered = {
+    ...(change.set ? { set: change.set } : {}),
     id: change.id,
     repository: change.repository,
     commit: change.commit,
