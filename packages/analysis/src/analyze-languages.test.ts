@@ -233,6 +233,13 @@ const flagged: Row[] = [
 
 const legitimate: Row[] = [
   [
+    'Python: tests folded into a parametrised test',
+    'test_calc.py',
+    py('def test_one():\n    assert add(1, 0) == 1\n\n\ndef test_two():\n    assert add(2, 0) == 2'),
+    py('@pytest.mark.parametrize("n", [1, 2])\ndef test_identity(n):\n    assert add(n, 0) == n'),
+    ['test_replaced test_one', 'test_replaced test_two'],
+  ],
+  [
     'Python: a test renamed',
     'test_calc.py',
     py('def test_add():\n    result = add(1, 2)\n    assert result == 3'),

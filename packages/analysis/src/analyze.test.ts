@@ -152,6 +152,21 @@ describe('TypeScript and JavaScript', () => {
     ]);
   });
 
+  it('calls tests folded into one table-driven test replaced', async () => {
+    const before = ts(
+      "  it('adds one and two', () => {\n    expect(add(1, 2)).toBe(3);\n  });\n  it('adds two and two', () => {\n    expect(add(2, 2)).toBe(4);\n  });",
+    );
+    const after = ts(
+      "  it.each([[1, 2, 3], [2, 2, 4]])('adds %i and %i', (a, b, sum) => {\n    expect(add(a, b)).toBe(sum);\n  });",
+    );
+    const { findings, facts } = await analyzeChange({ files: [{ path: 'add.test.ts', before, after }] });
+    expect(findings.filter((item) => DESTRUCTIVE.includes(item.kind)).map((item) => item.kind)).toEqual([
+      'test_replaced',
+      'test_replaced',
+    ]);
+    expect(facts).toMatchObject({ testsRemoved: 2, replacementTests: 2, testsAdded: 0 });
+  });
+
   it('counts every test of a deleted test file, and reads JavaScript test files alike', async () => {
     const before = "test('a', () => { assert.equal(f(), 1); });\ntest('b', () => { assert.ok(g()); });\n";
     expect(await findingsOf('test/f.spec.js', before, null)).toEqual([

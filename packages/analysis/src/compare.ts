@@ -1,5 +1,6 @@
 import type { ExportedName } from './exports.js';
 import type { Assertion, TestCase, TestScan } from './tests.js';
+import { squeeze } from './tests.js';
 import type { Finding } from './types.js';
 
 /** One side of a file as the extractors saw it. */
@@ -28,6 +29,7 @@ interface Located {
 const MIN_BODY = 16;
 const SIMILAR = 0.7;
 const SUITE_RENAME_SIMILAR = 0.4;
+const TABLE_SIMILAR = 0.6;
 /** Removed × added tests of one file above which the similarity pass is left out (it is quadratic). */
 const MAX_SIMILARITY_PAIRS = 400;
 
@@ -71,9 +73,20 @@ function tokens(body: string): Set<string> {
   return new Set(body.split(/\W+/).filter(Boolean));
 }
 
+const ASSERTING =
+  /^(expect\w*|assert\w*|to[A-Z]\w*|is[A-Z]\w*|should\w*|it|test|describe|require|equal|Equal|Errorf?|Fatalf?|fail)$/;
+
+/** The code a body calls, assertion verbs left out: what a table's rows share with the tests they replace. */
+function calledNames(body: string): Set<string> {
+  const names = [...body.matchAll(/([A-Za-z_$][\w$]*)\s*[(!]/g)].map((match) => match[1] as string);
+  return new Set(names.filter((name) => !ASSERTING.test(name)));
+}
+
 function similarity(a: string, b: string): number {
-  const left = tokens(a);
-  const right = tokens(b);
+  return jaccard(tokens(a), tokens(b));
+}
+
+function jaccard(left: Set<string>, right: Set<string>): number {
   let shared = 0;
   for (const token of left) if (right.has(token)) shared++;
   const all = left.size + right.size - shared;
@@ -199,35 +212,67 @@ function pairRenamedInSuite(
   }
 }
 
+/** Tests folded into a new table-driven test of the same file (`it.each`, `parametrize`): several may become one. */
+function pairIntoTables(
+  lost: Located[],
+  added: Located[],
+  used: Set<Located>,
+  replaced: [Located, Located][],
+): void {
+  const tables = added.filter((entry) => entry.test.parameterised);
+  if (tables.length === 0) return;
+  const paired = new Set(replaced.map(([old]) => old));
+  for (const entry of lost) {
+    if (paired.has(entry)) continue;
+    const calls = calledNames(entry.test.body);
+    if (calls.size === 0) continue;
+    const table = tables.find(
+      (other) => other.file === entry.file && jaccard(calls, calledNames(other.test.body)) >= TABLE_SIMILAR,
+    );
+    if (!table) continue;
+    used.add(table);
+    replaced.push([entry, table]);
+  }
+}
+
 /** Removed tests that reappear (same name, same body, or a similar body in the same file) are replaced. */
 function matchReplacements(removed: Located[], added: Located[], replaced: [Located, Located][]): Located[] {
   const used = new Set<Located>();
   const byName = indexBy(added, (entry) => normaliseName(entry.test.name));
-  const byBody = indexBy(added, (entry) => (entry.test.body.length >= MIN_BODY ? entry.test.body : ''));
+  const bodyKey = (test: TestCase) => {
+    const body = squeeze(test.body);
+    return body.length >= MIN_BODY ? body : '';
+  };
+  const byBody = indexBy(added, (entry) => bodyKey(entry.test));
   const lost: Located[] = [];
   for (const entry of removed) {
     const match =
-      take(byName, normaliseName(entry.test.name), used) ??
-      take(byBody, entry.test.body.length >= MIN_BODY ? entry.test.body : '', used);
+      take(byName, normaliseName(entry.test.name), used) ?? take(byBody, bodyKey(entry.test), used);
     if (match) replaced.push([entry, match]);
     else lost.push(entry);
   }
   pairRenamedInSuite(lost, added, used, replaced);
-  const stillLost: Located[] = [];
-  for (const entry of lost) {
-    if (replaced.some(([old]) => old === entry)) continue;
-    const candidates = added.filter((other) => !used.has(other) && other.file === entry.file);
-    const affordable = candidates.length * lost.length <= MAX_SIMILARITY_PAIRS;
+  pairIntoTables(lost, added, used, replaced);
+  const paired = new Set(replaced.map(([old]) => old));
+  const stillLost = lost.filter((entry) => !paired.has(entry));
+  const addedByFile = indexBy(
+    added.filter((entry) => !used.has(entry)),
+    (entry) => entry.file.path,
+  );
+  const unmatched: Located[] = [];
+  for (const entry of stillLost) {
+    const candidates = (addedByFile.get(entry.file.path) ?? []).filter((other) => !used.has(other));
+    const affordable = candidates.length * stillLost.length <= MAX_SIMILARITY_PAIRS;
     const match = affordable
       ? candidates.find((other) => similarity(entry.test.body, other.test.body) >= SIMILAR)
       : undefined;
     if (match) {
       used.add(match);
       replaced.push([entry, match]);
-    } else stillLost.push(entry);
+    } else unmatched.push(entry);
   }
   added.splice(0, added.length, ...added.filter((entry) => !used.has(entry)));
-  return stillLost;
+  return unmatched;
 }
 
 function testFindings(files: readonly ScannedFile[]): Finding[] {

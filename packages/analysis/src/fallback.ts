@@ -64,7 +64,7 @@ export function lineTestScan(text: string, _language: LanguageId): TestScan {
   const close = (endLine: number) => {
     if (!current) return;
     current.endLine = endLine;
-    current.body = bodyLines.join('').replace(/\s+/g, '');
+    current.body = bodyLines.join(' ').replace(/\s+/g, ' ').trim();
     bodyLines.length = 0;
   };
   for (let i = 0; i < lines.length; i++) {

@@ -37,7 +37,7 @@ export function goTests(root: Node): RawScan {
     )
       continue;
     keys.set(fn.id, name);
-    const body = squeeze(fn.childForFieldName('body')?.text ?? '');
+    const body = normalise(fn.childForFieldName('body')?.text ?? '');
     scan.tests.push({
       name,
       key: name,
@@ -55,7 +55,7 @@ export function goTests(root: Node): RawScan {
       method.childForFieldName('receiver')?.descendantsOfType('type_identifier')[0]?.text ?? '';
     const key = `${receiver}.${name}`;
     keys.set(method.id, key);
-    const body = squeeze(method.childForFieldName('body')?.text ?? '');
+    const body = normalise(method.childForFieldName('body')?.text ?? '');
     scan.tests.push({
       name,
       key,
@@ -82,7 +82,7 @@ export function goTests(root: Node): RawScan {
       const key = `${enclosing(call, keys)}/${name}`;
       const literal = args.namedChildren[1];
       if (literal) keys.set(literal.id, key);
-      const body = squeeze(literal?.text ?? '');
+      const body = normalise(literal?.text ?? '');
       scan.tests.push({
         name,
         key,
@@ -168,8 +168,19 @@ export function javaTests(root: Node): RawScan {
       skipped = true;
       scan.skips.push({ line: lineOf(annotation), scope: key, kind });
     }
-    const body = squeeze(method.childForFieldName('body')?.text ?? '');
-    scan.tests.push({ name, key, line: lineOf(method), endLine: method.endPosition.row + 1, skipped, body });
+    const body = normalise(method.childForFieldName('body')?.text ?? '');
+    const parameterised = annotations.some((annotation) =>
+      /^@(ParameterizedTest|TestFactory|Theory)\b/.test(annotation.text),
+    );
+    scan.tests.push({
+      name,
+      key,
+      line: lineOf(method),
+      endLine: method.endPosition.row + 1,
+      skipped,
+      body,
+      parameterised,
+    });
   }
   for (const call of root.descendantsOfType('method_invocation')) {
     if (!call) continue;
@@ -221,7 +232,7 @@ export function rustTests(root: Node): RawScan {
     const ignore = attributes.find((attribute) => /^#\[\s*ignore\b/.test(attribute.text));
     if (ignore) scan.skips.push({ line: lineOf(ignore), scope: key, kind: '#[ignore]' });
     const line = lineOf(attributes[0] ?? fn);
-    const body = squeeze(fn.childForFieldName('body')?.text ?? '');
+    const body = normalise(fn.childForFieldName('body')?.text ?? '');
     scan.tests.push({
       name,
       key,

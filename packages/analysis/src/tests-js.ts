@@ -123,7 +123,7 @@ function nameOf(call: Node): string | null {
 function bodyOf(call: Node): string {
   const args = call.childForFieldName('arguments')?.namedChildren ?? [];
   const fn = args.find((arg) => arg.type === 'arrow_function' || arg.type === 'function_expression');
-  return squeeze(
+  return normalise(
     fn?.childForFieldName('body')?.text ??
       args
         .slice(1)
@@ -217,6 +217,7 @@ function keyHeads(heads: Head[], scan: RawScan): (Head & { key: string })[] {
       endLine: head.call.endPosition.row + 1,
       skipped,
       body: bodyOf(head.call),
+      parameterised: head.names.includes('each') || head.names.includes('for'),
     });
   }
   return keyed;

@@ -70,7 +70,8 @@ export function pythonTests(root: Node): RawScan {
       line: lineOf(start),
       endLine: fn.endPosition.row + 1,
       skipped,
-      body: squeeze(fn.childForFieldName('body')?.text ?? ''),
+      body: normalise(fn.childForFieldName('body')?.text ?? ''),
+      parameterised: decorators.some((decorator) => /\.parametrize\b|\bparameterized\b/.test(decorator.text)),
     });
   }
   for (const statement of root.descendantsOfType('assert_statement')) {

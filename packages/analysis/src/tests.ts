@@ -28,11 +28,13 @@ export interface TestCase {
   endLine: number;
   /** Skipped by its own marker (`it.skip`, `@Disabled`, `#[ignore]`…) or a skip call in its body. */
   skipped: boolean;
-  /** The body's text without whitespace, to recognise a test moved under another name. */
+  /** The body's text, white space collapsed, to recognise a test moved under another name. */
   body: string;
   assertions: Assertion[];
   /** Found by a line rule in a fragment the parser could not read (lower confidence). */
   byLine?: boolean;
+  /** Runs once per row of a table (`it.each`, `@pytest.mark.parametrize`, `@ParameterizedTest`). */
+  parameterised?: boolean;
 }
 
 /** A skip: a marker on a test or suite, or a skip call in a body. */
