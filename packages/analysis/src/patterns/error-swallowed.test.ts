@@ -79,7 +79,7 @@ describe('lazy.error_swallowed', () => {
       'java',
       'A.java',
       'class A { void f() throws IOException { save(); } }',
-      'class A { void f() { try { save(); } catch (IOException e) {} } }',
+      'class A { void f() { try { save(); } catch (Exception e) {} } }',
       'empty catch',
     ],
     [
@@ -119,6 +119,23 @@ describe('lazy.error_swallowed', () => {
     expect(findings).toHaveLength(1);
     expect(findings[0]?.confidence).toBeLessThan(0.7);
   });
+
+  it.each([
+    ['python', 'a.py', 'try:\n    import ujson as json\nexcept ImportError:\n    pass\n'],
+    ['python', 'a.py', 'try:\n    next(it)\nexcept (StopIteration, KeyError) as e:\n    pass\n'],
+    [
+      'java',
+      'A.java',
+      'class A { void f() { try { n = Integer.parseInt(s); } catch (final NumberFormatException e) {} } }',
+    ],
+  ] as const)(
+    'gives a handler for one named exception a confidence a person should check (%s)',
+    async (language, path, after) => {
+      const findings = await detect(language, path, null, after);
+      expect(findings).toHaveLength(1);
+      expect(findings[0]?.confidence).toBeLessThan(0.7);
+    },
+  );
 
   it('gives a catch with only an explaining comment a confidence a person should check', async () => {
     const findings = await detect(

@@ -43,6 +43,22 @@ const PREFIX: Record<string, RegExp> = {
 const CLEANUP_CALL =
   /\b(close|destroy|end|kill|unlink|rm|rmdir|rmSync|stop|disconnect|release|terminate|cancel|abort|unsubscribe|cleanup|shutdown|quit|dispose)\w*\([^()]*\)\s*;?\s*\}?\s*$/i;
 
+/** The exception types a Python `except` or a Java `catch` names; empty for a bare or untyped handler. */
+function caughtTypes(found: Located): string {
+  if (found.type === 'except_clause') {
+    return (found.text.split(':')[0] ?? '').replace(/^except\*?/, '').replace(/\bas\s+\w+\s*$/, '');
+  }
+  const parameter =
+    found.node.namedChildren.find((child) => child?.type === 'catch_formal_parameter')?.text ?? '';
+  return parameter.replace(/\bfinal\s+/, '').replace(/\s+\w+\s*$/, '');
+}
+
+/** A handler for named exceptions (`except ImportError`, `catch (NumberFormatException e)`), not for every error. */
+function isNarrow(found: Located): boolean {
+  const types = caughtTypes(found);
+  return /\w/.test(types) && !/\b(Exception|BaseException|Throwable|RuntimeException|Error)\b/.test(types);
+}
+
 function isCleanup(text: string): boolean {
   return CLEANUP_CALL.test(text.trim());
 }
@@ -56,13 +72,18 @@ function swallowed(found: Located, language: LanguageId): [string, number] | nul
       const body = found.node.childForFieldName('body');
       if (!isEmptyHandler(body)) return null;
       const tried = found.node.parent?.childForFieldName('body');
-      const weight = (body && hasComment(body) ? 0.7 : 1) * (tried && isCleanup(tried.text) ? 0.7 : 1);
+      const weight =
+        (body && hasComment(body) ? 0.7 : 1) *
+        (tried && isCleanup(tried.text) ? 0.7 : 1) *
+        (isNarrow(found) ? 0.7 : 1);
       return ['an empty catch', weight];
     }
     case 'except_clause': {
       const body = found.node.namedChildren.find((child) => child?.type === 'block') ?? null;
       const head = `\`${normalize(found.text.split(':')[0] ?? 'except')}: pass\``;
-      return isEmptyHandler(body) ? [head, body && hasComment(body) ? 0.7 : 1] : null;
+      return isEmptyHandler(body)
+        ? [head, (body && hasComment(body) ? 0.7 : 1) * (isNarrow(found) ? 0.7 : 1)]
+        : null;
     }
     case 'assignment_statement':
       return language === 'go' && /^_ = \w*[eE]rr\w*$/.test(text) ? [`\`${text}\``, 1] : null;

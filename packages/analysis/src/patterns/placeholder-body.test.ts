@@ -99,6 +99,17 @@ describe('lazy.placeholder_body', () => {
     expect(findings[0]?.line).toBe(2);
   });
 
+  it('gives a new method that raises NotImplementedError, often a base class design, a confidence a person should check', async () => {
+    const findings = await detect(
+      'python',
+      'a.py',
+      'class Base:\n    pass\n',
+      'class Base:\n    def close(self):\n        raise NotImplementedError\n',
+    );
+    expect(findings).toHaveLength(1);
+    expect(findings[0]?.confidence).toBeLessThanOrEqual(0.6);
+  });
+
   it.each([
     [
       'an abstract method that was already pass',

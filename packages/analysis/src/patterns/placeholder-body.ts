@@ -29,7 +29,10 @@ function placeholderOf(fn: Container): Placeholder | null {
   const text = normalize(only.text);
   if (/^(todo|unimplemented)!/.test(text)) return 'not_implemented';
   if (/^(panic!?\(|throw |raise )/.test(text)) {
-    if (NOT_IMPLEMENTED.test(text)) return 'not_implemented';
+    // `NotImplementedError` itself is the convention, not a note that says "not implemented".
+    if (NOT_IMPLEMENTED.test(text.replace(/NotImplemented(Error)?|UnsupportedOperationException/g, ''))) {
+      return 'not_implemented';
+    }
     if (/NotImplementedError|UnsupportedOperationException/.test(text)) return 'conventional_stub';
     return null;
   }
