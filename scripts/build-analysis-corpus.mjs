@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Builds the change-analysis corpus: for each labelled commit in bench/corpus/labels.json, writes
-// bench/corpus/changes/<id>.json with the whole before/after text of the commit's source files, read
-// from a git copy of the public repository. Re-runnable: the output depends only on the labels and
-// the commits, so running it again rewrites the same files.
+// bench/corpus/changes/<id>.json with the whole before/after text of the commit's files that the label
+// is about, read from a git copy of the public repository. Re-runnable: the output depends only on the
+// labels and the commits, so running it again rewrites the same files. docs/analysis-accuracy.md says
+// how the commits were chosen and labelled.
 //
 //   node scripts/build-analysis-corpus.mjs [--mirrors <dir>] [--cache <dir>] [--only <id>…]
 //
