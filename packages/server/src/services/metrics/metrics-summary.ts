@@ -1,4 +1,5 @@
 import { GATE_STATUSES, type Gate, type GateStatus } from 'gatehouse-hitl-core';
+import type { AnalysisMetrics } from 'gatehouse-hitl-protocol';
 
 /** Review figures for one slice (everything, one agent or one gate type). */
 export interface MetricsFigures {
@@ -42,6 +43,8 @@ export interface MetricsSummary {
   byAgent: (MetricsFigures & { agentId: string | null })[];
   byType: (MetricsFigures & { type: string })[];
   overTime: MetricsTimeline;
+  /** Seed 001's analysis metrics (added by the metrics service). */
+  analysis?: AnalysisMetrics;
 }
 
 /** Bucket sizes to pick from, smallest first: a minute up to 30 days. */

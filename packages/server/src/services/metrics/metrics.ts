@@ -1,6 +1,8 @@
 import type { Gate } from 'gatehouse-hitl-core';
 import type { StreamEvent } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
+import { loadAnalysisHistory } from './analysis-history.js';
+import { analysisMetrics, renderAnalysisGauges } from './analysis-metrics.js';
 import { isHumanDecision, type MetricsSummary, type RequestCounts, summarize } from './metrics-summary.js';
 import { createCounter, createHistogram, renderGauge } from './prometheus.js';
 
@@ -142,6 +144,7 @@ export function createMetricsService(ctx: AppContext): MetricsService {
 
     async render() {
       const pending = await ctx.store.read((tx) => tx.countGates({ status: 'pending' }));
+      const analysis = analysisMetrics(await loadAnalysisHistory(ctx, await allGates(ctx)));
       const gated = requests.get({ outcome: 'gated' });
       const all = gated + requests.get({ outcome: 'allowed' }) + requests.get({ outcome: 'denied' });
       return `${[
@@ -152,6 +155,7 @@ export function createMetricsService(ctx: AppContext): MetricsService {
         escalated.render(),
         decisionTime.render(),
         renderGauge('gatehouse_gates_pending', 'Gates waiting for a decision now.', pending),
+        renderAnalysisGauges(analysis),
         renderGauge(
           'gatehouse_escalation_rate',
           'Share of agent requests that opened a gate, since this node started.',
@@ -172,7 +176,8 @@ export function createMetricsService(ctx: AppContext): MetricsService {
 
     async summary() {
       const [gates, counts] = await Promise.all([allGates(ctx), requestCounts(ctx)]);
-      return summarize(gates, counts, ctx.clock.now());
+      const analysis = analysisMetrics(await loadAnalysisHistory(ctx, gates));
+      return { ...summarize(gates, counts, ctx.clock.now()), analysis };
     },
 
     settled() {
