@@ -233,6 +233,13 @@ const flagged: Row[] = [
 
 const legitimate: Row[] = [
   [
+    'Rust: assert_eq! rewritten as a snapshot assert_data_eq!',
+    'tests/help.rs',
+    '#[test]\nfn help() {\n    assert_eq!(render(), EXPECTED);\n}\n',
+    '#[test]\nfn help() {\n    assert_data_eq!(render(), str![[r#"usage"#]]);\n}\n',
+    [],
+  ],
+  [
     'Python: tests folded into a parametrised test',
     'test_calc.py',
     py('def test_one():\n    assert add(1, 0) == 1\n\n\ndef test_two():\n    assert add(2, 0) == 2'),

@@ -120,6 +120,11 @@ describe('TypeScript and JavaScript', () => {
       ),
     ],
     [
+      'a should property rewritten as assert(null == …)',
+      ts("  it('rejects', () => {\n    accepts('a', 'b').should.be.false;\n  });"),
+      ts("  it('rejects', () => {\n    assert(null == accepts('a', 'b'));\n  });"),
+    ],
+    [
       'a .only removed',
       ts("  it.only('adds', () => {\n    expect(add(1, 2)).toBe(3);\n  });"),
       ts("  it('adds', () => {\n    expect(add(1, 2)).toBe(3);\n  });"),
@@ -165,6 +170,24 @@ describe('TypeScript and JavaScript', () => {
       'test_replaced',
     ]);
     expect(facts).toMatchObject({ testsRemoved: 2, replacementTests: 2, testsAdded: 0 });
+  });
+
+  it('calls assertions moved into a test split off moved, not removed', async () => {
+    const before = ts(
+      "  it('handles errors', () => {\n    expect(one()).toThrow('a');\n    expect(nested()).toThrow('b');\n  });",
+    );
+    const after = ts(
+      "  it('handles errors', () => {\n    expect(one()).toThrow('a');\n  });\n  it('handles nested errors', () => {\n    expect(nested()).toThrow('b');\n  });",
+    );
+    expect(await findingsOf('errors.test.ts', before, after)).toEqual([]);
+  });
+
+  it('compares the assertions of a test helper file that has no tests of its own', async () => {
+    const before =
+      'module.exports = function validate(error) {\n  expect(error instanceof Error).toEqual(true);\n  expect(/x/.test(error.message)).toEqual(true);\n};\n';
+    const after =
+      'module.exports = function validate(error) {\n  expect(/x/.test(error.message)).toEqual(true);\n};\n';
+    expect(await findingsOf('test/specs/__validate.js', before, after)).toEqual(['assertion_removed @2']);
   });
 
   it('counts every test of a deleted test file, and reads JavaScript test files alike', async () => {

@@ -15,6 +15,9 @@ import type {
   LanguageId,
 } from './types.js';
 
+/** Test helpers and fixtures live in test directories too, beside the test files. */
+const TEST_DIRECTORY = /(^|\/)(tests?|specs?|__tests__|testing)\//;
+
 /** Whole files parsed cleanly, whole files with syntax errors, a diff's hunks, line rules alone. */
 const CONFIDENCE = { whole: 0.95, broken: 0.85, partial: 0.8, lines: 0.55 } as const;
 
@@ -42,7 +45,9 @@ function scanFile(
     path: file.path,
     before: beforeScan,
     after: afterScan,
-    isTestFile: hasTests || isTestPath(file.path) || isTestPath(file.oldPath ?? file.path),
+    isTestFile:
+      hasTests ||
+      [file.path, file.oldPath ?? file.path].some((path) => isTestPath(path) || TEST_DIRECTORY.test(path)),
     partial: file.partial === true,
     confidence: confidenceOf(language, file, [before, after]),
   };

@@ -43,6 +43,16 @@ const JS_WEAK = new Set(['toBeDefined', 'toBeTruthy', 'toBeTypeOf', 'ok', 'exist
 const BOUNDS =
   /^(toBeGreaterThan|toBeGreaterThanOrEqual|toBeLessThan|toBeLessThanOrEqual|above|least|greaterThan|isGreaterThan|Greater|GreaterOrEqual)$/;
 
+/** `assert(a == b)` pins a value, `assert(a > 0)` a relation, `assert(a)` only truth. */
+function truthStrength(args: string): Strength {
+  if (/[^=!<>]===?[^=]/.test(args)) return 3;
+  if (/!==?/.test(args)) return 1;
+  return /[<>]|\binstanceof\b/.test(args) ? 2 : 1;
+}
+
+/** Booleans and empty values pinned by chai/should properties (`.should.be.true`). */
+const JS_EXACT_PROPERTIES = new Set(['true', 'false', 'null', 'undefined', 'NaN', 'empty']);
+
 /** A JS/TS assertion by its last matcher (`toBe`), whether `.not` precedes it, and its arguments. */
 export function jsStrength(matcher: string, negated: boolean, args: string): Strength {
   if (negated) return matcher === 'toThrow' || JS_EXACT.has(matcher) || JS_WEAK.has(matcher) ? 1 : 2;
@@ -50,8 +60,9 @@ export function jsStrength(matcher: string, negated: boolean, args: string): Str
   if (matcher === 'toThrow' || matcher === 'toThrowError' || matcher === 'throws' || matcher === 'rejects') {
     return args.replace(/[()\s]/g, '') === '' ? 2 : 3;
   }
-  if (JS_EXACT.has(matcher)) return capped(3, args);
-  if (JS_WEAK.has(matcher) || matcher === 'assert' || matcher === 'expect') return 1;
+  if (JS_EXACT.has(matcher) || JS_EXACT_PROPERTIES.has(matcher)) return capped(3, args);
+  if (matcher === 'assert' || matcher === 'ok' || matcher === 'expect') return truthStrength(args);
+  if (JS_WEAK.has(matcher)) return 1;
   return capped(2, args);
 }
 
@@ -123,8 +134,8 @@ export function javaStrength(method: string, args: string): Strength {
 
 /** A Rust assertion macro by its name and token tree. */
 export function rustStrength(macro: string, tokens: string): Strength {
-  if (macro === 'assert_eq' || macro === 'debug_assert_eq') return 3;
-  if (macro === 'assert_ne' || macro === 'debug_assert_ne') return 1;
+  if (macro.endsWith('_eq')) return 3;
+  if (macro.endsWith('_ne')) return 1;
   if (macro === 'assert_matches' || macro === 'matches') return 2;
   if (/\.is_(ok|some|err|none)\(\)\s*\)?\s*$/.test(tokens) || /^\(\s*!?\s*[\w.]+\s*\)$/.test(tokens))
     return 1;

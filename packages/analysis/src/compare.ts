@@ -124,8 +124,9 @@ export function compareAssertions(
   file: ScannedFile,
   before: readonly Assertion[],
   after: readonly Assertion[],
-  confidence: number,
+  options: { confidence: number; movedTo?: Map<string, number> },
 ): Finding[] {
+  const { confidence, movedTo } = options;
   const left = new Map<string, number>();
   for (const assertion of after) left.set(assertion.text, (left.get(assertion.text) ?? 0) + 1);
   const removed: Assertion[] = [];
@@ -145,7 +146,11 @@ export function compareAssertions(
   for (const old of removed) {
     const replacement = take(bySubject, old.subject, used) ?? added.find((assertion) => !used.has(assertion));
     if (replacement) used.add(replacement);
-    if (!replacement) {
+    const moved = movedTo?.get(old.text) ?? 0;
+    if (!replacement && moved > 0) {
+      // The assertion went to a test this change adds (a test split in two): moved, not removed.
+      movedTo?.set(old.text, moved - 1);
+    } else if (!replacement) {
       findings.push(
         finding({
           kind: 'assertion_removed',
@@ -331,24 +336,36 @@ function testFindings(files: readonly ScannedFile[]): Finding[] {
       }),
     );
   }
+  const movedTo = new Map<string, number>();
+  for (const { test } of added) {
+    for (const assertion of test.assertions)
+      movedTo.set(assertion.text, (movedTo.get(assertion.text) ?? 0) + 1);
+  }
   for (const [old, next] of [...kept, ...replaced]) {
     const confidence = confidenceOf(next.file, old.test, next.test);
-    for (const item of compareAssertions(next.file, old.test.assertions, next.test.assertions, confidence))
+    for (const item of compareAssertions(next.file, old.test.assertions, next.test.assertions, {
+      confidence,
+      movedTo,
+    }))
       findings.push({ ...item, name: next.test.key });
   }
   for (const file of files) {
-    // In whole files an assertion outside a test sits in a helper or fixture; only a hunk hides test heads.
-    if (!file.partial || !file.isTestFile || !file.before || !file.after) continue;
+    if (!file.isTestFile || !file.before || !file.after || !comparesOrphans(file)) continue;
+    const { orphanAssertions: before } = file.before.tests;
     findings.push(
-      ...compareAssertions(
-        file,
-        file.before.tests.orphanAssertions,
-        file.after.tests.orphanAssertions,
-        file.confidence,
-      ),
+      ...compareAssertions(file, before, file.after.tests.orphanAssertions, { confidence: file.confidence }),
     );
   }
   return findings;
+}
+
+/**
+ * Assertions outside tests count in a diff's hunks (a test's head may lie outside them) and in test
+ * helpers with no tests of their own; in a whole file with tests they sit in fixtures and go with them.
+ */
+function comparesOrphans(file: ScannedFile): boolean {
+  if (file.partial) return true;
+  return (file.before?.tests.tests.length ?? 0) === 0 && (file.after?.tests.tests.length ?? 0) === 0;
 }
 
 function skipKey(file: ScannedFile, scope: string): string {

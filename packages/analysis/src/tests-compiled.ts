@@ -213,8 +213,7 @@ function attributesOf(item: Node): Node[] {
 }
 
 const RUST_TEST = /^#\[\s*(test|[\w:]*::test|rstest|test_case|quickcheck|proptest)\b/;
-const RUST_ASSERT =
-  /^(assert|assert_eq|assert_ne|debug_assert|debug_assert_eq|debug_assert_ne|assert_matches)$/;
+const RUST_ASSERT = /^(debug_)?assert\w*$|^\w+_(eq|ne)$/;
 
 /** Rust: fns with `#[test]`/`#[tokio::test]`/`#[rstest]`, `#[ignore]`; `assert!`, `assert_eq!`, `assert_ne!`. */
 export function rustTests(root: Node): RawScan {
