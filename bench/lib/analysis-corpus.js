@@ -2,7 +2,7 @@
 // per finding kind and per verdict, at the level of a change (a kind is predicted when the analysis
 // reports at least one finding of that kind for the change).
 import { readdirSync, readFileSync } from 'node:fs';
-import { evaluateTrigger, TRIGGER_LIMITS } from '../../packages/core/dist/index.js';
+import { destructiveContextOfChange, evaluateTrigger } from '../../packages/core/dist/index.js';
 
 const CHANGES = new URL('../corpus/changes/', import.meta.url);
 
@@ -36,28 +36,9 @@ export function changeInput(change) {
   };
 }
 
-function actionTypeOf(facts) {
-  if (facts.skipPatternsAdded > 0) return 'test_skip';
-  if (facts.featuresRemoved > 0) return 'feature_removal';
-  if (facts.testsRemoved > 0) return 'test_deletion';
-  if (facts.assertionsWeakened > TRIGGER_LIMITS.maxAssertionsWeakened) return 'assertion_weakening';
-  if ((facts.coverageDelta ?? 0) < TRIGGER_LIMITS.minCoverageDelta) return 'coverage_regression';
-  return undefined;
-}
-
 /** Core's destructive-action rules over the facts, mapped as the server maps them for /v1/analyze. */
 export function destructiveTrigger(facts) {
-  const actionType = actionTypeOf(facts);
-  return evaluateTrigger('destructive_action', {
-    ...(actionType === undefined ? {} : { actionType }),
-    testsRemoved: facts.testsRemoved,
-    coverageDelta: facts.coverageDelta ?? 0,
-    featuresRemoved: facts.featuresRemoved,
-    assertionsWeakened: facts.assertionsWeakened,
-    skipPatternsAdded: facts.skipPatternsAdded,
-    replacementTests: facts.replacementTests,
-    coverageMaintained: facts.coverageDelta === null || facts.coverageDelta >= 0,
-  }).trigger;
+  return evaluateTrigger('destructive_action', destructiveContextOfChange(facts)).trigger;
 }
 
 function tally() {

@@ -5,6 +5,7 @@ import { evaluateTrigger } from './escalation.js';
 const NONE = {
   testsRemoved: 0,
   replacementTests: 0,
+  assertionsRemoved: 0,
   assertionsWeakened: 0,
   skipPatternsAdded: 0,
   featuresRemoved: 0,
@@ -12,6 +13,14 @@ const NONE = {
 };
 
 describe('destructiveContextOfChange', () => {
+  it('counts removed assertions with weakened ones toward the limit of two', () => {
+    const context = (counts: Partial<typeof NONE>) => destructiveContextOfChange({ ...NONE, ...counts });
+    expect(evaluateTrigger('destructive_action', context({ assertionsRemoved: 2 })).trigger).toBe(false);
+    const three = context({ assertionsRemoved: 2, assertionsWeakened: 1 });
+    expect(three).toMatchObject({ actionType: 'assertion_weakening', assertionsWeakened: 3 });
+    expect(evaluateTrigger('destructive_action', three).trigger).toBe(true);
+  });
+
   it('names the action strictest first: a skip, then a removed feature, then a test deletion', () => {
     const of = (counts: Partial<typeof NONE>) =>
       destructiveContextOfChange({ ...NONE, ...counts }).actionType;

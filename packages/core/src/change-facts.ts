@@ -4,11 +4,17 @@ import { type DestructiveActionInput, TRIGGER_LIMITS } from './escalation.js';
 export interface ChangeCounts {
   testsRemoved: number;
   replacementTests: number;
+  assertionsRemoved: number;
   assertionsWeakened: number;
   skipPatternsAdded: number;
   featuresRemoved: number;
   /** Percentage points, after − before; null without coverage reports. */
   coverageDelta: number | null;
+}
+
+/** A removed assertion is the strongest weakening of a test: both count toward the seed's limit of 2. */
+function weakenedChecks(counts: ChangeCounts): number {
+  return counts.assertionsWeakened + counts.assertionsRemoved;
 }
 
 /**
@@ -19,7 +25,7 @@ function actionTypeOf(counts: ChangeCounts): string | undefined {
   if (counts.skipPatternsAdded > 0) return 'test_skip';
   if (counts.featuresRemoved > 0) return 'feature_removal';
   if (counts.testsRemoved > 0) return 'test_deletion';
-  if (counts.assertionsWeakened > TRIGGER_LIMITS.maxAssertionsWeakened) return 'assertion_weakening';
+  if (weakenedChecks(counts) > TRIGGER_LIMITS.maxAssertionsWeakened) return 'assertion_weakening';
   if ((counts.coverageDelta ?? 0) < TRIGGER_LIMITS.minCoverageDelta) return 'coverage_regression';
   return undefined;
 }
@@ -35,7 +41,7 @@ export function destructiveContextOfChange(counts: ChangeCounts): DestructiveAct
     testsRemoved: counts.testsRemoved,
     coverageDelta: counts.coverageDelta ?? 0,
     featuresRemoved: counts.featuresRemoved,
-    assertionsWeakened: counts.assertionsWeakened,
+    assertionsWeakened: weakenedChecks(counts),
     skipPatternsAdded: counts.skipPatternsAdded,
     replacementTests: counts.replacementTests,
     coverageMaintained: counts.coverageDelta === null || counts.coverageDelta >= 0,
