@@ -112,6 +112,13 @@ describe('lazy.placeholder_body', () => {
 
   it.each([
     [
+      'typing overloads beside the real function',
+      'python',
+      'a.py',
+      'def get(self, key, default=None):\n    return self.d.get(key, default)\n',
+      '@overload\ndef get(self, key: str) -> V | None: ...\n\n@overload\ndef get(self, key: str, default: D) -> V | D: ...\n\ndef get(self, key, default=None):\n    return self.d.get(key, default)\n',
+    ],
+    [
       'an abstract method that was already pass',
       'python',
       'a.py',

@@ -144,6 +144,16 @@ function attributesBefore(start: number, attributes: readonly Span[], source: st
   return found.join(' ');
 }
 
+/** A Python `@overload` signature: a stub by design, beside the function that has the body. */
+function isOverloadStub(node: Node, type: string): boolean {
+  if (type !== 'function_definition') return false;
+  const holder = node.parent;
+  return (
+    holder?.type === 'decorated_definition' &&
+    /@(typing\.)?overload\b/.test(holder.text.slice(0, node.startIndex - holder.startIndex))
+  );
+}
+
 function isTestContainer(type: string, name: string | null, attributes: string): boolean {
   if (type === 'mod_item') return /cfg\(\s*test\s*\)/.test(attributes);
   if (type === 'function_item') return /#\[(\w+::)*test\]/.test(attributes);
@@ -192,7 +202,7 @@ function buildIndex(tree: Tree): TreeIndex {
       };
       if (isTest && !inTest) index.testRanges.push({ startRow: here.row, endRow: node.endPosition.row });
       stack.push(container);
-      if (isFunction && container.body) index.functions.push(container);
+      if (isFunction && container.body && !isOverloadStub(node, type)) index.functions.push(container);
       continue;
     }
     const located: Located = {
