@@ -136,7 +136,8 @@ export const mcpCommand: Command = {
         'Speaks MCP on stdin/stdout until the client hangs up; messages go to stderr. Tools:\n' +
         'gatehouse_request_approval, gatehouse_wait_for_decision, guardrails_report_confidence,\n' +
         'guardrails_get_context, guardrails_log_decision, gatehouse_checkpoint, gatehouse_get_interventions,\n' +
-        'gatehouse_journal_append. A reviewer’s assistant uses `gatehouse review mcp` instead.\n' +
+        'gatehouse_journal_append, gatehouse_analyze_change. A reviewer’s assistant uses\n' +
+        '`gatehouse review mcp` instead.\n' +
         'Resources: gatehouse://runs/{runId}/briefing and gatehouse://runs/{runId}/gates/pending.\n' +
         'With --elicit, a pending gate the person may decide (role, assignees, no signature) is offered\n' +
         'to them in the client, and their answer is recorded with their own token. The same server is\n' +
