@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import { warmUp as warmUpAnalysis } from 'gatehouse-hitl-analysis';
 import type { Clock } from 'gatehouse-hitl-core';
 import { createPostgresStore, createSqliteStore, type Store } from 'gatehouse-hitl-store';
 import { buildApp } from './app.js';
@@ -96,6 +97,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const { services, context } = app.gatehouse;
   const first = await bootstrap(context, services.sessions);
   const stopRetention = services.audit.startRetention();
+  // Grammars take tens of milliseconds each to load: the first analysed edit should not wait for them.
+  void warmUpAnalysis().catch((error: unknown) =>
+    app.log.warn({ err: error }, 'analysis grammars did not load'),
+  );
   const address = await app.listen({ host: config.host, port: config.port });
   const url = baseUrl(config, address);
 

@@ -1,4 +1,3 @@
-import { warmUp as warmUpAnalysis } from 'gatehouse-hitl-analysis';
 import { createGateCatalog } from 'gatehouse-hitl-core';
 import type { AppContext } from '../context.js';
 import { type AnalysisService, createAnalysisService } from './analysis/analysis-service.js';
@@ -100,10 +99,6 @@ export async function createServices(ctx: AppContext): Promise<Services> {
       webhooks.start();
       audit.checkpoints.start();
       search.start();
-      // Grammars take tens of milliseconds each to load: the first analysis should not wait for them.
-      void warmUpAnalysis().catch((error: unknown) =>
-        ctx.log.warn({ err: error }, 'analysis grammars did not load'),
-      );
     },
     async close() {
       streams.close();
