@@ -17,6 +17,7 @@ import { runsCommand } from './commands/runs.js';
 import { serveCommand } from './commands/serve.js';
 import { usersCommand } from './commands/users.js';
 import { webhooksCommand } from './commands/webhooks.js';
+import { whitelistCommand } from './commands/whitelist.js';
 import { resolveCredentials } from './credentials.js';
 import { ApiError, CliError, UsageError } from './errors.js';
 import { formatActionHelp, formatCommandHelp, formatTopHelp } from './help.js';
@@ -40,6 +41,7 @@ export const COMMANDS: readonly Command[] = [
   webhooksCommand,
   hookCommand,
   checkCommand,
+  whitelistCommand,
   mcpCommand,
 ];
 
