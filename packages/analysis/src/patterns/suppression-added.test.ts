@@ -85,6 +85,51 @@ describe('lazy.suppression_added', () => {
     expect(findings[0]?.message).toContain(directive);
   });
 
+  it.each([
+    [
+      'rust',
+      'lib.rs',
+      '#![allow(clippy::a, clippy::b)]\nuse std::env;\n',
+      '#![allow(\n    clippy::a,\n    clippy::b,\n    clippy::c, // see issue\n)]\nuse std::env;\n',
+      'clippy::c',
+    ],
+    ['python', 'a.py', 'import os  # noqa: F401\n', 'import os  # noqa: F401, E501\n', 'E501'],
+    [
+      'typescript',
+      'a.ts',
+      '// eslint-disable-next-line no-console\nf();\n',
+      '// eslint-disable-next-line no-console, no-alert\nf();\n',
+      'no-alert',
+    ],
+    [
+      'java',
+      'A.java',
+      'class A { @SuppressWarnings("unchecked") void f() {} }',
+      'class A { @SuppressWarnings({"unchecked", "rawtypes"}) void f() {} }',
+      'rawtypes',
+    ],
+  ] as const)(
+    'names only the rule a %s directive newly silences',
+    async (language, path, before, after, rule) => {
+      const findings = await detect(language, path, before, after);
+      expect(findings).toHaveLength(1);
+      expect(findings[0]?.message).toMatch(new RegExp(`^adds \`${rule}\` to`));
+    },
+  );
+
+  it('does not flag an allow list reformatted or with a rule taken out', async () => {
+    const before = '#![allow(clippy::a, clippy::b)]\nuse std::env;\n';
+    expect(
+      await detect(
+        'rust',
+        'lib.rs',
+        before,
+        '#![allow(\n    clippy::b,\n    clippy::a,\n)]\nuse std::env;\n',
+      ),
+    ).toEqual([]);
+    expect(await detect('rust', 'lib.rs', before, '#![allow(clippy::a)]\nuse std::env;\n')).toEqual([]);
+  });
+
   it('points at the added suppression, not at one that was already there', async () => {
     const before = '// @ts-ignore\nconst a: number = x;\nconst b: number = y;\n';
     const after = '// @ts-ignore\nconst a: number = x;\n// @ts-ignore\nconst b: number = y;\n';

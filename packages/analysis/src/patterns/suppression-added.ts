@@ -10,7 +10,11 @@ export const SUPPRESSION_COMMENT =
 
 interface Suppression {
   line: number;
-  /** The directive itself, e.g. `@ts-ignore` or `as any`. */
+  /** The kind of directive, e.g. `@ts-ignore`, `noqa`, `#![allow]`, `as any`. */
+  kind: string;
+  /** One rule it silences (`F401`, `clippy::needless_return`), or `*` for all. */
+  code: string;
+  /** The directive as written, for the message. */
   directive: string;
   /** The code it covers, so a kept directive on a moved line still matches. */
   target: string;
@@ -28,23 +32,57 @@ function coveredLine(lines: readonly string[], found: Located): string {
   return '';
 }
 
-function directiveOf(found: Located): string | null {
+/** The rule lists that follow a comment directive: `noqa: F401,E501`, `eslint-disable-next-line a, b`. */
+const COMMENT_CODES: readonly [RegExp, RegExp][] = [
+  [/^noqa$/, /^\s*:\s*([\w, ]+)/],
+  [/^eslint-disable/, /^\s+([^*]+?)(?:\s+--.*)?(?:\*\/)?\s*$/],
+  [/^pylint/, /^\s*=\s*([\w, -]+)/],
+  [/^nolint$/, /^:([\w,-]+)/],
+  [/^(type|pyright)/, /^\[([\w, -]+)\]/],
+  [/^biome-ignore$/, /^\s+([\w/-]+)/],
+  [/^rubocop/, /^\s+([\w/, ]+)/],
+];
+
+function split(list: string): string[] {
+  const codes = list
+    .split(',')
+    .map((code) => code.trim())
+    .filter((code) => code.length > 0);
+  return codes.length > 0 ? codes : ['*'];
+}
+
+/** What a node suppresses, rule by rule; null when it is no suppression. */
+function directiveOf(found: Located): { kind: string; codes: string[] } | null {
   switch (found.type) {
     case 'comment':
     case 'line_comment':
     case 'block_comment': {
-      const directive = SUPPRESSION_COMMENT.exec(found.text)?.[0];
-      return directive ? normalize(directive) : null;
+      const match = SUPPRESSION_COMMENT.exec(found.text);
+      if (!match) return null;
+      const kind = normalize(match[0]);
+      const rest = found.text.slice(match.index + match[0].length);
+      const list = COMMENT_CODES.find(([directive]) => directive.test(kind))?.[1].exec(rest)?.[1];
+      return { kind, codes: list ? split(list) : ['*'] };
     }
     case 'as_expression':
       // Nested casts are separate nodes: only the one a directive ends is counted.
-      if (/\bas\s+any$/.test(found.text)) return 'as any';
-      return /\bas\s+unknown\s+as\s+[\w.$<>[\]|&, ]+$/.test(found.text) ? 'as unknown as' : null;
+      if (/\bas\s+any$/.test(found.text)) return { kind: 'as any', codes: ['*'] };
+      return /\bas\s+unknown\s+as\s+[\w.$<>[\]|&, ]+$/.test(found.text)
+        ? { kind: 'as unknown as', codes: ['*'] }
+        : null;
     case 'annotation':
-    case 'marker_annotation':
-      return found.text.startsWith('@SuppressWarnings') ? normalize(found.text) : null;
-    default:
-      return /^#!?\[\s*allow\s*\(/.test(found.text) ? normalize(found.text) : null;
+    case 'marker_annotation': {
+      if (!found.text.startsWith('@SuppressWarnings')) return null;
+      const codes = [...found.text.matchAll(/"([^"]*)"/g)].map((match) => match[1] ?? '');
+      return { kind: '@SuppressWarnings', codes: codes.length > 0 ? codes : ['*'] };
+    }
+    default: {
+      if (!/^#!?\[\s*allow\s*\(/.test(found.text)) return null;
+      const list = found.text
+        .replace(/\/\/[^\n]*/g, '')
+        .replace(/^#!?\[\s*allow\s*\(([\s\S]*)\)\s*\]$/, '$1');
+      return { kind: found.text.startsWith('#!') ? '#![allow]' : '#[allow]', codes: split(list) };
+    }
   }
 }
 
@@ -68,22 +106,49 @@ function suppressionsOf(tree: Tree | null, text: string | null): Suppression[] {
     if (!directive) return [];
     const target =
       found.type === 'as_expression' ? normalize(lines[found.row] ?? '') : coveredLine(lines, found);
-    return [{ line: found.row + 1, directive, target, scope: found.scope }];
+    const written = normalize(
+      found.type.endsWith('comment')
+        ? found.text.replace(/^\/\/\s*|^#\s*|^\/\*\s*|\s*\*\/$/g, '')
+        : found.text,
+    );
+    return directive.codes.map((code) => ({
+      line: found.row + 1,
+      kind: directive.kind,
+      code,
+      directive: found.type === 'as_expression' ? directive.kind : written,
+      target,
+      scope: found.scope,
+    }));
   });
 }
 
-/** Type-check, lint and coverage suppressions, and `as any` casts, that the change adds. */
+/** Type-check, lint and coverage suppressions, and `as any` casts, that the change adds, rule by rule. */
 export function detectSuppressions({ file, context, baseConfidence }: DetectorInput): LazinessHit[] {
-  const added = addedOccurrences(
-    suppressionsOf(context.before, file.before),
-    suppressionsOf(context.after, file.after),
-    [(s) => `${s.directive}|${s.target}`, (s) => `${s.directive}|${s.scope}`],
-  );
-  return added.map((s) => ({
-    pattern: 'lazy.suppression_added',
-    confidence: baseConfidence,
-    line: s.line,
-    name: null,
-    message: `adds \`${s.directive}\`${s.target ? ` over \`${s.target.slice(0, 80)}\`` : ''}`,
-  }));
+  const after = suppressionsOf(context.after, file.after);
+  if (after.length === 0) return [];
+  const added = addedOccurrences(suppressionsOf(context.before, file.before), after, [
+    (s) => `${s.kind}|${s.code}|${s.target}`,
+    (s) => `${s.kind}|${s.code}|${s.scope}`,
+  ]);
+  // One finding per directive, naming the rules it newly silences when others were there before.
+  const byDirective = new Map<string, Suppression[]>();
+  for (const s of added) {
+    const key = `${s.line}|${s.directive}`;
+    byDirective.set(key, [...(byDirective.get(key) ?? []), s]);
+  }
+  return [...byDirective.values()].map((group) => {
+    const first = group[0] as Suppression;
+    const whole =
+      after.filter((s) => s.line === first.line && s.directive === first.directive).length === group.length;
+    const what = whole
+      ? `\`${first.directive.slice(0, 100)}\``
+      : `\`${group.map((s) => s.code).join(', ')}\` to \`${first.kind}\``;
+    return {
+      pattern: 'lazy.suppression_added',
+      confidence: baseConfidence,
+      line: first.line,
+      name: null,
+      message: `adds ${what}${first.target ? ` over \`${first.target.slice(0, 80)}\`` : ''}`,
+    };
+  });
 }
