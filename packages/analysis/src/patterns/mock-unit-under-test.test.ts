@@ -56,6 +56,17 @@ describe('lazy.mock_unit_under_test', () => {
     expect(findings[0]).toMatchObject({ line, severity: 'high', confidence: 0.9 });
   });
 
+  it('flags patch.object on the module under test for the function the test calls', async () => {
+    const before = 'from shop import cart\n\ndef test_total():\n    assert cart.total(c) == 110\n';
+    const after =
+      "from shop import cart\n\n@patch.object(cart, 'total', return_value=110)\ndef test_total(_):\n    assert cart.total(c) == 110\n";
+    const findings = await detect('tests/test_cart.py', before, after);
+    expect(findings.map((f) => f.line)).toEqual([3]);
+    const dependency =
+      "from shop import cart\n\n@patch.object(cart, 'requests')\ndef test_total(_):\n    assert cart.total(c) == 110\n";
+    expect(await detect('tests/test_cart.py', before, dependency)).toEqual([]);
+  });
+
   it('gives a partial mock that keeps the real module a confidence a person should check', async () => {
     const after = TS_TEST.replace(
       '\nit(',

@@ -32,6 +32,11 @@ function scriptMock(line: string, subject: string, after: string): { weight: num
 }
 
 function pythonPatch(line: string, subject: string, after: string): { weight: number; what: string } | null {
+  const object = /\bpatch\.object\(\s*([\w.]+)\s*,\s*(['"])(\w+)\2/.exec(line);
+  if (object?.[1] && object[3] && object[1].split('.').pop() === subject) {
+    const called = new RegExp(`\\b${subject}\\.${object[3]}\\(`).test(after.replace(object[0], ''));
+    return called ? { weight: 1, what: `patch.object(${object[1]}, '${object[3]}')` } : null;
+  }
   const match = /\bpatch\(\s*(['"])([\w.]+)\1/.exec(line);
   if (!match?.[2]) return null;
   const parts = match[2].split('.');
