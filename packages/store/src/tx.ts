@@ -93,6 +93,7 @@ function writes(ctx: TxContext): Writes {
 type WhitelistWrites =
   | 'insertWhitelist'
   | 'updateWhitelist'
+  | 'setWhitelistReviewGate'
   | 'addWhitelistSuppressed'
   | 'deleteWhitelist'
   | 'insertDetections'
@@ -102,6 +103,7 @@ function whitelistWrites(ctx: TxContext): Pick<StoreTx, WhitelistWrites> {
   return {
     insertWhitelist: (entry) => whitelists.insertWhitelist(ctx, entry),
     updateWhitelist: (entry) => whitelists.updateWhitelist(ctx, entry),
+    setWhitelistReviewGate: (id, gateId) => whitelists.setWhitelistReviewGate(ctx, id, gateId),
     addWhitelistSuppressed: (id, by) => whitelists.addWhitelistSuppressed(ctx, id, by),
     deleteWhitelist: (id) => whitelists.deleteWhitelist(ctx, id),
     insertDetections: (records) => whitelists.insertDetections(ctx, records),

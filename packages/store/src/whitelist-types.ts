@@ -52,6 +52,8 @@ export interface WhitelistsRepo {
   listWhitelists(): Promise<WhitelistRecord[]>;
   /** Writes every field but id, pattern and createdAt; false when the entry is gone. */
   updateWhitelist(entry: WhitelistRecord): Promise<boolean>;
+  /** Records the entry's re-review gate unless another writer already did: false then (the fence). */
+  setWhitelistReviewGate(id: string, gateId: string): Promise<boolean>;
   /** Adds `by` to the entry's `suppressed` count in one statement (no lost increments). */
   addWhitelistSuppressed(id: string, by: number): Promise<void>;
   deleteWhitelist(id: string): Promise<boolean>;

@@ -1,5 +1,9 @@
+import { sign } from 'node:crypto';
+import { signedDecisionText } from 'gatehouse-hitl-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decideTestGate } from '../testing/gates.js';
 import { createRunViaApi } from '../testing/runs.js';
+import { registerTestKey } from '../testing/signing-keys.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 import { decideSignedGate, listWhitelists, postWhitelist } from '../testing/whitelists.js';
 
@@ -122,7 +126,7 @@ describe.each(dialects)('whitelists on %s', (dialect) => {
     expect(recoveries.map((recovery) => recovery.file)).toEqual(['src/own/cart.ts']);
   });
 
-  it('creates an entry from a Whitelist decision, with the reason as its justification', async () => {
+  it('creates an entry from a tech lead’s Whitelist decision, with the reason as its justification, and refuses a developer’s', async () => {
     const finding = { pattern: 'lazy.error_swallowed', file: `src/io-${dialect}.ts`, line: 7 };
     const report = await test.app.inject({
       method: 'POST',
@@ -131,6 +135,21 @@ describe.each(dialects)('whitelists on %s', (dialect) => {
       payload: { finding, reason: 'the cache write is best effort' },
     });
     const gate = report.json().gate;
+    const { privateKey } = await registerTestKey(test.app, test.tokens.developer);
+    const text = signedDecisionText({
+      gateId: gate.id,
+      option: 'whitelist',
+      payloadHash: null,
+      reason: 'a developer says so',
+    });
+    const refused = await decideTestGate(test, test.tokens.developer, gate.id, {
+      option: 'whitelist',
+      reason: 'a developer says so',
+      signature: sign(null, Buffer.from(text), privateKey).toString('base64'),
+    });
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(refused.json().error.code).toBe('ROLE_TOO_LOW');
+    expect((await test.store.read((tx) => tx.getGate(gate.id)))?.status).toBe('pending');
     await decideSignedGate(test, test.tokens.techLead, gate.id, {
       option: 'whitelist',
       reason: 'best-effort cache writes may swallow errors',

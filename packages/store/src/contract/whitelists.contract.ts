@@ -58,6 +58,15 @@ export function describeWhitelistContract(ctx: ContractContext): void {
     expect(await store.transaction((tx) => tx.updateWhitelist(renewed))).toBe(false);
   });
 
+  it('records one re-review gate per entry: a second writer loses', async () => {
+    const { store } = ctx.harness();
+    const entry = makeEntry();
+    await store.transaction((tx) => tx.insertWhitelist(entry));
+    expect(await store.transaction((tx) => tx.setWhitelistReviewGate(entry.id, 'gate_a'))).toBe(true);
+    expect(await store.transaction((tx) => tx.setWhitelistReviewGate(entry.id, 'gate_b'))).toBe(false);
+    expect((await store.read((tx) => tx.getWhitelist(entry.id)))?.reviewGateId).toBe('gate_a');
+  });
+
   it('lists detections newest first by pattern, run and finding, and counts them per pattern', async () => {
     const { store } = ctx.harness();
     const pattern = uid('pattern');

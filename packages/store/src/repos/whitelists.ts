@@ -88,6 +88,20 @@ export async function updateWhitelist({ db }: TxContext, entry: WhitelistRecord)
   return changed(result.numUpdatedRows) === 1;
 }
 
+export async function setWhitelistReviewGate(
+  { db }: TxContext,
+  id: string,
+  gateId: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('whitelists')
+    .set({ review_gate_id: gateId })
+    .where('id', '=', id)
+    .where('review_gate_id', 'is', null)
+    .executeTakeFirst();
+  return changed(result.numUpdatedRows) === 1;
+}
+
 export async function addWhitelistSuppressed({ db }: TxContext, id: string, by: number): Promise<void> {
   await db
     .updateTable('whitelists')

@@ -1,6 +1,7 @@
 import type { Gate } from 'gatehouse-hitl-core';
 import type { WhitelistRecord } from 'gatehouse-hitl-store';
 import type { CommitTools } from '../commit.js';
+import { assertWritten } from '../lost-update.js';
 import type { GateService } from '../types.js';
 import { isActive, WHITELIST_DAYS, WHITELIST_MS } from './whitelist-match.js';
 
@@ -44,7 +45,8 @@ async function openReview(gates: GateService, tools: CommitTools, entry: Whiteli
 
 /**
  * Opens a re-review gate for every expired entry that has none yet, in the caller's commit.
- * The entry's `reviewGateId` is the fence: one gate per expiry, whichever request gets here first.
+ * Setting the entry's `reviewGateId` only where it is unset is the fence: one gate per expiry, whichever
+ * request gets there first; the loser's commit throws `LostUpdate` and its retry skips the entry.
  */
 export async function reviewExpired(gates: GateService, tools: CommitTools): Promise<Gate[]> {
   const { tx } = tools;
@@ -52,7 +54,8 @@ export async function reviewExpired(gates: GateService, tools: CommitTools): Pro
   for (const entry of await tx.listWhitelists()) {
     if (isActive(entry, tx.now) || entry.reviewGateId !== null) continue;
     const gate = await openReview(gates, tools, entry);
-    await tx.updateWhitelist({ ...entry, reviewGateId: gate.id });
+    // Another node may have opened the review since we read the entry: roll back and read again.
+    assertWritten(await tx.setWhitelistReviewGate(entry.id, gate.id), { kind: 'gate', id: gate.id });
     await tools.audit({
       kind: 'whitelist.expired',
       actor: REVIEW_ACTOR,

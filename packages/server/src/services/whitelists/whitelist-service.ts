@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/principal.js';
 import type { KeyedFinding } from '../analysis/findings.js';
 import { type CommitTools, commit, type WorkTx } from '../commit.js';
+import { retryLostUpdates } from '../lost-update.js';
 import type { GateService } from '../types.js';
 import { learnedConfidence, snippetOf } from './learning.js';
 import { checkPatternRate, learnedExamples, type PatternStats, patternStats } from './pattern-rates.js';
@@ -120,10 +121,12 @@ export function createWhitelistService(ctx: AppContext, deps: { gates: GateServi
 
   return {
     async list() {
-      const entries = await commit(ctx, async (tools) => {
-        await reviewExpired(deps.gates, tools);
-        return tools.tx.listWhitelists();
-      });
+      const entries = await retryLostUpdates(() =>
+        commit(ctx, async (tools) => {
+          await reviewExpired(deps.gates, tools);
+          return tools.tx.listWhitelists();
+        }),
+      );
       const now = ctx.clock.now();
       return entries.map((entry) => whitelistDocument(entry, now));
     },
@@ -192,7 +195,7 @@ export function createWhitelistService(ctx: AppContext, deps: { gates: GateServi
       await recordDetections(ctx, tools, input.runId, input, screened);
     },
     reviewExpired() {
-      return commit(ctx, (tools) => reviewExpired(deps.gates, tools));
+      return retryLostUpdates(() => commit(ctx, (tools) => reviewExpired(deps.gates, tools)));
     },
     recordDecision(tools, gate) {
       return recordWhitelistDecision(tools, ctx.ids, gate);
