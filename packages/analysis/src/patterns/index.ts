@@ -55,7 +55,7 @@ function byLine(a: Finding, b: Finding): number {
  * @example const findings = await detectLaziness(file, { language, before: await parseSource(language, file.before), after });
  */
 export async function detectLaziness(file: FileChange, context: LanguageContext): Promise<Finding[]> {
-  if (file.after === null) return [];
+  if (file.after === null || file.after === file.before) return [];
   const input: DetectorInput = { file, context, baseConfidence: baseConfidence(file) };
   return DETECTORS.flatMap((detect) => detect(input))
     .map((hit) => toFinding(file, hit))
