@@ -126,6 +126,28 @@ describe.each(dialects)('whitelists on %s', (dialect) => {
     expect(recoveries.map((recovery) => recovery.file)).toEqual(['src/own/cart.ts']);
   });
 
+  it('takes a whitelisted skip out of the destructive-action facts: no destructive_action gate', async () => {
+    const spec =
+      "import { it, expect } from 'vitest';\n\nit('adds', () => {\n  expect(1 + 1).toBe(2);\n});\n\nit('is zero', () => {\n  expect(0).toBe(0);\n});\n";
+    const skipped = (path: string) => [
+      { path, before: spec, after: spec.replace("it('is zero", "it.skip('is zero") },
+    ];
+    await postWhitelist(test, test.tokens.techLead, {
+      pattern: 'test.skip_added',
+      scope: 'file',
+      path: `flaky-${dialect}/**`,
+      justification: 'quarantined flaky suites are skipped until fixed',
+    });
+    const run = await createRunViaApi(test);
+    const control = await analyze({ runId: run.id, files: skipped('src/cart.test.ts') });
+    expect(control.facts.skipPatternsAdded).toBe(1);
+    expect(control.gates).toEqual([expect.objectContaining({ type: 'destructive_action' })]);
+    const allowed = await analyze({ runId: run.id, files: skipped(`flaky-${dialect}/cart.test.ts`) });
+    expect(allowed.facts.skipPatternsAdded).toBe(0);
+    expect(allowed.verdict.destructive.triggered).toBe(false);
+    expect(allowed.gates).toEqual([]);
+  });
+
   it('creates an entry from a tech lead’s Whitelist decision, with the reason as its justification, and refuses a developer’s', async () => {
     const finding = { pattern: 'lazy.error_swallowed', file: `src/io-${dialect}.ts`, line: 7 };
     const report = await test.app.inject({
