@@ -32,6 +32,8 @@ describe('parseCobertura', () => {
   it('refuses a DOCTYPE that names an external entity, and never reads it', () => {
     const hostile = `<?xml version="1.0"?><!DOCTYPE coverage [<!ENTITY x SYSTEM "file:///etc/passwd">]>
       <coverage lines-valid="1" lines-covered="1"><sources><source>&x;</source></sources></coverage>`;
-    expect(() => parseCobertura(hostile)).toThrow(/Cobertura XML report: cannot read the XML: External entities are not supported/);
+    expect(() => parseCobertura(hostile)).toThrow(
+      /Cobertura XML report: cannot read the XML: External entities are not supported/,
+    );
   });
 });
