@@ -1,6 +1,7 @@
 import { createGateCatalog } from 'gatehouse-hitl-core';
 import type { AppContext } from '../context.js';
 import { type AnalysisService, createAnalysisService } from './analysis/analysis-service.js';
+import { createPushAnalysis, type PushAnalysis } from './analysis/push-analysis.js';
 import { type AuditService, createAuditService } from './audit/audit-service.js';
 import { createGateService } from './gates/gate-service.js';
 import { createTimeoutSweeper, type TimeoutSweeper } from './gates/timeout-sweeper.js';
@@ -50,6 +51,8 @@ export interface Services {
   search: SearchService;
   workspace: WorkspaceService;
   analysis: AnalysisService;
+  /** Analyses each phase branch the run's agent pushes, in the background. */
+  pushAnalysis: PushAnalysis;
   whitelists: WhitelistService;
   /** Runs once the app is ready: loads the policy, starts the timeout sweeper, the webhook worker and the audit checkpoints. */
   start(): Promise<void>;
@@ -75,6 +78,8 @@ export async function createServices(ctx: AppContext): Promise<Services> {
   const search = createSearchService(ctx);
   const reviews = createReviewService(ctx);
   const whitelists = createWhitelistService(ctx, { gates });
+  const analysis = createAnalysisService(ctx, { gates, whitelists });
+  const pushAnalysis = createPushAnalysis(ctx, { analysis });
   return {
     ...admin,
     audit,
@@ -90,8 +95,12 @@ export async function createServices(ctx: AppContext): Promise<Services> {
     webhooks,
     journal: createJournalService(ctx),
     search,
-    workspace: createWorkspaceService(ctx, reviewsForWorkspace(reviews)),
-    analysis: createAnalysisService(ctx, { gates, whitelists }),
+    workspace: createWorkspaceService(ctx, {
+      ...reviewsForWorkspace(reviews),
+      afterAgentPush: pushAnalysis.afterAgentPush,
+    }),
+    analysis,
+    pushAnalysis,
     whitelists,
     async start() {
       await policies.start();
@@ -101,6 +110,7 @@ export async function createServices(ctx: AppContext): Promise<Services> {
       search.start();
     },
     async close() {
+      await pushAnalysis.idle();
       streams.close();
       await timeouts.stop();
       await audit.checkpoints.stop();

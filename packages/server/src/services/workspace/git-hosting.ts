@@ -59,6 +59,8 @@ export interface GitHostingDeps {
   openBranch(runId: string): Promise<string | null>;
   /** The branch of the run's review waiting for people's decision, which its agent may not change. */
   frozenBranch(runId: string): Promise<string | null>;
+  /** Told of the refs the run's agent moved once its push has landed; must return at once. */
+  afterAgentPush?(runId: string, agentId: string, refs: PushedRef[]): void;
 }
 
 /** Fetch negotiations are small; a body past this is not a git client's. */
@@ -167,7 +169,7 @@ export function createGitHosting(ctx: AppContext, deps: GitHostingDeps): GitHost
   async function land(
     request: GitRequest,
     target: { run: RunDocument; repo: string },
-    push: { commands: PushCommands; head: Buffer; body: ByteMeter },
+    push: { commands: PushCommands; head: Buffer; body: ByteMeter; pusher: 'agent' | 'person' },
   ): Promise<GitAnswer> {
     const { commands, body } = push;
     const response = await backend(request, 'git-receive-pack', '', prepend(push.head, body));
@@ -182,6 +184,8 @@ export function createGitHosting(ctx: AppContext, deps: GitHostingDeps): GitHost
     if (code !== 0) ctx.log.warn({ runId: target.run.id, code, stderr }, 'git receive-pack failed');
     const refs = await movedRefs(target.repo, commands.updates);
     if (refs.length > 0) await recordPush(request, target.run, refs);
+    if (refs.length > 0 && push.pusher === 'agent')
+      deps.afterAgentPush?.(target.run.id, target.run.agentId, refs);
     return answer(response, output);
   }
 
@@ -212,7 +216,7 @@ export function createGitHosting(ctx: AppContext, deps: GitHostingDeps): GitHost
         openBranch: pusher === 'person' ? await deps.openBranch(target.run.id) : null,
         frozenBranch: pusher === 'agent' ? await deps.frozenBranch(target.run.id) : null,
       });
-      if (refused === null) return land(request, target, { commands, head, body });
+      if (refused === null) return land(request, target, { commands, head, body, pusher });
       await drain(body);
       return refuse(commands, refused);
     },
