@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mustGit, runGit, tempDir } from '../testing/git-client.js';
 import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';
-import { bearer } from '../testing/test-app.js';
+import { bearer, type TestDialect } from '../testing/test-app.js';
 
 const SPEC = [
   "import { expect, it } from 'vitest';",
@@ -22,14 +22,15 @@ const SPEC = [
 /** The spec with its second test deleted. */
 const SPEC_CUT = SPEC.slice(0, 7);
 const BRANCH = 'phase-1-strategic';
+const dialects: TestDialect[] = ['sqlite', 'postgres'];
 
-describe('change analysis on every push of a phase branch', () => {
+describe.each(dialects)('change analysis on every push of a phase branch on %s', (dialect) => {
   let server: ListeningApp<{ now(): number }>;
   const dirs: Array<{ remove(): void }> = [];
 
   beforeAll(async () => {
-    server = await startListeningApp({ dialect: 'sqlite' });
-  });
+    server = await startListeningApp({ dialect });
+  }, 60_000);
   afterAll(async () => {
     await server?.close();
   });
@@ -153,22 +154,33 @@ describe('change analysis on every push of a phase branch', () => {
     expect(await auditOf(runId, 'analysis.push_failed')).toEqual([]);
   });
 
-  it('analyses the text files of a push that also holds a binary file', async () => {
+  it('analyses the text files of a push, leaving out binary files and files over 1 MiB', async () => {
     const runId = await newRun();
     const work = await clone(runId, server.test.tokens.agent);
     await mustGit(['checkout', '--quiet', '-b', BRANCH], { cwd: work });
     const binary = Buffer.concat([Buffer.from([0, 1, 2, 0, 255]), randomBytes(4096)]);
-    await commitFiles(work, { 'assets/logo.png': binary, 'src/cart.test.ts': SPEC.join('\n') });
+    // A generated spec past 1 MiB: the test it loses in the second push must go unnoticed.
+    const cases = Array.from(
+      { length: 24_000 },
+      (_, n) => `it('case ${n}', () => expect(${n}).toBe(${n}));\n`,
+    );
+    const big = cases.join('');
+    await commitFiles(work, {
+      'assets/logo.png': binary,
+      'src/big.test.ts': big,
+      'src/cart.test.ts': SPEC.join('\n'),
+    });
     await push(work);
     await commitFiles(work, {
       'assets/logo.png': randomBytes(4096),
+      'src/big.test.ts': cases.slice(1).join(''),
       'src/cart.test.ts': SPEC_CUT.join('\n'),
     });
     await push(work);
 
     expect(await auditOf(runId, 'analysis.push_failed')).toEqual([]);
     const [gate] = await gatesOf(runId);
-    expect(gate?.context).toMatchObject({ files: ['src/cart.test.ts'] });
+    expect(gate?.context).toMatchObject({ testsRemoved: 1, files: ['src/cart.test.ts'] });
   });
 
   it('audits an analysis that fails without failing the push', async () => {
