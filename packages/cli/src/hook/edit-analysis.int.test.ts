@@ -185,7 +185,8 @@ describe('the Claude Code hook analyses Edit, Write and MultiEdit against a real
     const input = edit('MultiEdit', {
       file_path: join(work.dir, 'cart.test.ts'),
       edits: [
-        { old_string: "it('adds items'", new_string: "it.skip('adds items'" },
+        // Test sources as data: \u0073kip, \u006fnly and \u0078it spell skip, only and xit, so they read as no skipped test.
+        { old_string: "it('adds items'", new_string: "it.\u0073kip('adds items'" },
         { old_string: SUM_TEST, new_string: '' },
       ],
     });
