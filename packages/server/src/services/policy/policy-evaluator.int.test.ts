@@ -53,8 +53,11 @@ describe('the policy evaluator pool', () => {
   }, 60_000);
 
   it('replaces a worker stopped at the time limit', async () => {
-    pool = createPolicyEvaluator({ log, concurrency: 1, timeoutMs: 200 });
-    const stopped = pool.evaluate({ policy: SLOW, request: request(slowArgs) });
+    // A limit the next, trivial job meets even in a freshly started worker on a busy machine, and a
+    // job many times slower than it.
+    pool = createPolicyEvaluator({ log, concurrency: 1, timeoutMs: 2_000 });
+    const slowerArgs = { ...slowArgs, xs: Array.from({ length: 100_000 }, (_, i) => i) };
+    const stopped = pool.evaluate({ policy: SLOW, request: request(slowerArgs) });
     expect(await codeOf(stopped)).toBe('POLICY_BUDGET_EXCEEDED');
     const next = await pool.evaluate({ policy: policy('args.n > 1'), request: request({ n: 0 }) });
     expect(next).toEqual([[0, { ok: true, value: false }]]);
