@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ANALYZE_DIFF_MAX_CHARS } from 'gatehouse-hitl-protocol';
+import { ANALYZE_DIFF_MAX_CHARS, ANALYZE_LINES_MAX as SERVER_LINES_MAX } from 'gatehouse-hitl-protocol';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  ANALYZE_LINES_MAX,
   ANALYZE_TEXT_MAX_CHARS,
   applyStringEdit,
   contentAfter,
@@ -95,8 +96,18 @@ describe('editedFile', () => {
     expect(await editedFile('Write', { file_path: join(dir, 'big.txt'), content: big }, dir)).toBeNull();
   });
 
-  it('uses the same text limit as the analyze route', () => {
+  it('uses the same text and line limits as the analyze route', () => {
     expect(ANALYZE_TEXT_MAX_CHARS).toBe(ANALYZE_DIFF_MAX_CHARS);
+    expect(ANALYZE_LINES_MAX).toBe(SERVER_LINES_MAX);
+  });
+
+  it('leaves an edit past the line limit to the policy alone', async () => {
+    const lines = 'x\n'.repeat(ANALYZE_LINES_MAX + 1);
+    expect(await editedFile('Write', { file_path: join(dir, 'long.txt'), content: lines }, dir)).toBeNull();
+    const fits = 'x\n'.repeat(100);
+    expect(
+      await editedFile('Write', { file_path: join(dir, 'short.txt'), content: fits }, dir),
+    ).not.toBeNull();
   });
 });
 

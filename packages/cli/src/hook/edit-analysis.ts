@@ -27,6 +27,8 @@ export interface EditedFile {
 
 /** The server's limit on one file's text (the protocol's ANALYZE_DIFF_MAX_CHARS; a test keeps them equal). */
 export const ANALYZE_TEXT_MAX_CHARS = 1_000_000;
+/** The server's limit on one analysis's lines, before and after (the protocol's ANALYZE_LINES_MAX). */
+export const ANALYZE_LINES_MAX = 40_000;
 /** Above this the request would pass the server's 1 MiB body limit: such edits go to the policy alone. */
 const BODY_MAX_BYTES = 900_000;
 
@@ -114,7 +116,12 @@ export async function editedFile(
   const after = contentAfter(tool, toolInput, before);
   if (after === null || after.length > ANALYZE_TEXT_MAX_CHARS) return null;
   if (Buffer.byteLength(before ?? '') + Buffer.byteLength(after) > BODY_MAX_BYTES) return null;
+  if (lineCount(before) + lineCount(after) > ANALYZE_LINES_MAX) return null;
   return { path: displayPath(file, cwd), before, after };
+}
+
+function lineCount(text: string | null): number {
+  return text === null || text === '' ? 0 : text.split('\n').length;
 }
 
 /** What the hook knows while it analyses an edit (the same it has for its usual request). */

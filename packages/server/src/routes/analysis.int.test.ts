@@ -1,3 +1,4 @@
+import { ANALYZE_LINES_MAX } from 'gatehouse-hitl-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunViaApi } from '../testing/runs.js';
 import { snapshotState } from '../testing/state-snapshot.js';
@@ -196,6 +197,22 @@ describe.each(dialects)('change analysis on %s', (dialect) => {
   it('refuses a diff past the size limit', async () => {
     const response = await analyze({ diff: 'x'.repeat(1_000_001) });
     expect([400, 413]).toContain(response.statusCode);
+  });
+
+  it('refuses a change of more lines than one analysis takes, naming the field, writing nothing', async () => {
+    const run = await createRunViaApi(test);
+    const before = await snapshotState(test.store);
+    const half = 'x\n'.repeat(ANALYZE_LINES_MAX / 2);
+    const response = await analyze({
+      runId: run.id,
+      files: [{ path: 'big.ts', before: half, after: `${half}y\n` }],
+    });
+    expect(response.statusCode, response.body).toBe(413);
+    expect(response.json().error).toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      details: { field: 'files', limit: ANALYZE_LINES_MAX },
+    });
+    expect(await snapshotState(test.store)).toBe(before);
   });
 
   it('lets only the run’s own agent open gates in it', async () => {

@@ -1,5 +1,6 @@
 import type { AnalysisResult, ChangeInput, CoverageSummary, FileChange } from 'gatehouse-hitl-analysis';
 import { evaluateTrigger, type Gate, GatehouseError } from 'gatehouse-hitl-core';
+import { ANALYZE_LINES_MAX } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/principal.js';
 import { commit } from '../commit.js';
@@ -74,6 +75,24 @@ function summaryOf(
   }
 }
 
+function linesOf(text: string | null): number {
+  if (text === null || text === '') return 0;
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines += 1;
+  return lines;
+}
+
+/** A change past ANALYZE_LINES_MAX is refused rather than holding the server for seconds. */
+function assertWithinLineBudget(files: readonly FileChange[], field: 'files' | 'diff'): void {
+  const lines = files.reduce((sum, file) => sum + linesOf(file.before) + linesOf(file.after), 0);
+  if (lines <= ANALYZE_LINES_MAX) return;
+  throw new GatehouseError(
+    'PAYLOAD_TOO_LARGE',
+    `${field}: the change has ${lines} lines before and after together, more than the ${ANALYZE_LINES_MAX} one analysis takes; analyse it in parts`,
+    { field, lines, limit: ANALYZE_LINES_MAX },
+  );
+}
+
 function changeOf(engine: AnalysisEngine, input: AnalyzeInput): ChangeInput {
   let files: FileChange[];
   if (input.diff !== undefined) {
@@ -83,6 +102,7 @@ function changeOf(engine: AnalysisEngine, input: AnalyzeInput): ChangeInput {
   } else {
     files = (input.files ?? []).map((file) => ({ ...file, oldPath: file.oldPath ?? null }));
   }
+  assertWithinLineBudget(files, input.diff === undefined ? 'files' : 'diff');
   const coverage =
     input.coverage === undefined
       ? undefined
