@@ -196,6 +196,9 @@ describe('displayWidth', () => {
     ['é', 1],
     ['e\u0301', 1],
     ['\u0301', 0],
+    // U+0600 prepends itself to the next character: the pair takes that character's one column.
+    ['a\u0600b', 2],
+    ['\u0600', 0],
     ['中文', 4],
     ['한국어', 6],
     ['ｱｲ', 2],

@@ -154,11 +154,12 @@ function isWide(codePoint: number): boolean {
 }
 
 function graphemeWidth(grapheme: string): number {
-  const first = String.fromCodePoint(grapheme.codePointAt(0) ?? 0);
+  // A prepended mark (U+0600 and the like) joins the character after it: the width is that one's.
+  const first = Array.from(grapheme).find((ch) => !ZERO_WIDTH.test(ch));
+  if (first === undefined) return 0;
   if (EMOJI.test(first) && grapheme.includes('\ufe0f')) return 2;
   if (EMOJI.test(first) && grapheme.includes('\ufe0e')) return 1;
   if (EMOJI_PRESENTATION.test(first)) return 2;
-  if (ZERO_WIDTH.test(first)) return 0;
   return isWide(first.codePointAt(0) ?? 0) ? 2 : 1;
 }
 
