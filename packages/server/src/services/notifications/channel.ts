@@ -1,0 +1,49 @@
+import type { GateDocument } from 'gatehouse-hitl-protocol';
+
+/** The ways a person can hear of a gate. `browser` is the web app's own desktop notification, fed by the event stream. */
+export type NotificationChannelKind = 'email' | 'slack' | 'browser';
+
+/** What happened to a gate that someone may need to hear of. */
+export type NotificationTrigger =
+  | 'gate.opened'
+  | 'gate.timeout_warning'
+  | 'gate.escalated'
+  | 'gate.assigned'
+  | 'gate.decided'
+  | 'gate.expired'
+  | 'gate.cancelled';
+
+/** The person a notice is for, with the addresses each channel needs. */
+export interface NotificationRecipient {
+  userId: string;
+  displayName: string;
+  role: string;
+  email: string | null;
+  slackUserId: string | null;
+}
+
+/** One notice for one person on one channel. */
+export interface GateNotice {
+  notificationId: string;
+  trigger: NotificationTrigger;
+  gate: GateDocument;
+  recipient: NotificationRecipient;
+  /** What this channel returned when it last told this person of this gate (a Slack message's channel+ts), so it can update that message instead of sending another. */
+  previousRef: string | null;
+  /** Absolute URL of the gate's page in the web app. */
+  gateUrl: string;
+  /** Who decided and how, for `gate.decided`. */
+  outcome?: { option: string; decidedBy: string; reason: string | null } | undefined;
+}
+
+export type ChannelDelivery =
+  | { ok: true; ref: string | null }
+  | { ok: false; error: string; retryable: boolean };
+
+/** A way of reaching people; the notification worker calls `deliver` once per attempt. */
+export interface NotificationChannel {
+  readonly kind: NotificationChannelKind;
+  /** False when the channel is not configured on this server (no SMTP URL, no Slack token). */
+  readonly enabled: boolean;
+  deliver(notice: GateNotice): Promise<ChannelDelivery>;
+}
