@@ -36,6 +36,21 @@ describe.each(dialects)('agents on %s', (dialect) => {
     expect(me.json().agent.id).toBe(agent.id);
   });
 
+  it('refuses a second agent with a name already taken, 409 naming name, and writes nothing', async () => {
+    test = await createTestApp({ dialect });
+    expect((await createAgent({ name: 'builder' })).statusCode).toBe(201);
+    const before = (await test.store.read((tx) => tx.listAgents())).length;
+    const again = await createAgent({ name: 'builder' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toEqual(
+      expect.objectContaining({ code: 'CONFLICT', details: expect.objectContaining({ field: 'name' }) }),
+    );
+    expect(again.json().error.message).toContain('builder');
+    const racing = await Promise.all([createAgent({ name: 'twin' }), createAgent({ name: 'twin' })]);
+    expect(racing.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    expect((await test.store.read((tx) => tx.listAgents())).length).toBe(before + 1);
+  });
+
   it('lists and shows agents to viewers', async () => {
     test = await createTestApp({ dialect });
     const list = await test.app.inject({

@@ -9,6 +9,8 @@ import { reviewsMigration } from './0005-reviews.js';
 import { workspaceSearchMigration } from './0006-workspace-search.js';
 import { recoveriesMigration } from './0007-recoveries.js';
 import { whitelistsMigration } from './0008-whitelists.js';
+import { slackUsersMigration } from './0011-slack-users.js';
+import { uniqueAgentNamesMigration } from './0013-unique-agent-names.js';
 
 /** Migrations take a Kysely instance of any table shape. */
 export type MigrationDb = Parameters<Migration['up']>[0];
@@ -27,6 +29,8 @@ export function createMigrationProvider(dialect: Dialect, schema?: string): Migr
     '0006_workspace_search': workspaceSearchMigration(dialect, schema),
     '0007_recoveries': recoveriesMigration(),
     '0008_whitelists': whitelistsMigration(),
+    '0011_slack_users': slackUsersMigration(),
+    '0013_unique_agent_names': uniqueAgentNamesMigration(),
   };
   return { getMigrations: async () => migrations };
 }

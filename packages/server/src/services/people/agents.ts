@@ -1,4 +1,4 @@
-import { type Agent, type AutonomyLevel, GatehouseError } from 'gatehouse-hitl-core';
+import { type Agent, type AutonomyLevel, GatehouseError, isGatehouseError } from 'gatehouse-hitl-core';
 import { generateToken, hashToken } from '../../auth/secrets.js';
 import type { AppContext } from '../../context.js';
 import { commit } from '../commit.js';
@@ -23,6 +23,13 @@ export interface AgentService {
 
 function notFound(agentId: string): GatehouseError {
   return new GatehouseError('NOT_FOUND', `no agent ${agentId}`, { agentId });
+}
+
+function nameTaken(name: string): GatehouseError {
+  return new GatehouseError('CONFLICT', `an agent named ${name} already exists; choose another name`, {
+    field: 'name',
+    name,
+  });
 }
 
 async function insertAgentToken(tools: Credentials, agentId: string, actor: string): Promise<string> {
@@ -51,8 +58,11 @@ export function createAgentService(ctx: AppContext): AgentService {
   return {
     async create(actorId, input) {
       const actor = `user:${actorId}`;
-      return commit(ctx, async (tools) => {
+      const created = commit(ctx, async (tools) => {
         const { tx, audit } = tools;
+        if ((await tx.listAgents()).some((existing) => existing.name === input.name)) {
+          throw nameTaken(input.name);
+        }
         const agent: Agent = {
           id: ctx.ids.next('agent'),
           name: input.name,
@@ -70,6 +80,10 @@ export function createAgentService(ctx: AppContext): AgentService {
         });
         const token = await insertAgentToken(tools, agent.id, actor);
         return { agent, token };
+      });
+      // Two creations racing past the check meet the unique index; the loser hears which field.
+      return created.catch((error: unknown) => {
+        throw isGatehouseError(error) && error.code === 'CONFLICT' ? nameTaken(input.name) : error;
       });
     },
 
