@@ -65,6 +65,8 @@ export type {
   SearchIndexStateName,
   SignedCheckpoint,
   SigningKeyRecord,
+  SlackRepo,
+  SlackUserLink,
   StartSigner,
   Store,
   StoreTx,

@@ -11,6 +11,7 @@ import * as reviews from './repos/reviews.js';
 import * as rules from './repos/rules.js';
 import * as runs from './repos/runs.js';
 import * as searchIndex from './repos/search-index.js';
+import * as slack from './repos/slack.js';
 import * as stream from './repos/stream.js';
 import * as deliveries from './repos/webhook-deliveries.js';
 import * as webhooks from './repos/webhooks.js';
@@ -57,6 +58,7 @@ type Writes = Pick<
   | SearchWrites
   | RecoveryWrites
   | WhitelistWrites
+  | SlackWrites
 >;
 
 function writes(ctx: TxContext): Writes {
@@ -87,6 +89,18 @@ function writes(ctx: TxContext): Writes {
     ...searchWrites(ctx),
     ...recoveryWrites(ctx),
     ...whitelistWrites(ctx),
+    ...slackWrites(ctx),
+  };
+}
+
+type SlackWrites = 'putSlackUser' | 'deleteSlackUser' | 'claimSlackRequest';
+
+function slackWrites(ctx: TxContext): Pick<StoreTx, SlackWrites> {
+  return {
+    putSlackUser: (link) => slack.putSlackUser(ctx, link),
+    deleteSlackUser: (userId) => slack.deleteSlackUser(ctx, userId),
+    claimSlackRequest: (signature, seenAt, forgetBefore) =>
+      slack.claimSlackRequest(ctx, signature, seenAt, forgetBefore),
   };
 }
 
@@ -240,6 +254,8 @@ export function createStoreTx(ctx: TxContext, options: { readOnly: boolean }): S
     listDetections: (filter) => whitelists.listDetections(ctx, filter),
     countDetections: () => whitelists.countDetections(ctx),
     getPatternAlert: (pattern) => whitelists.getPatternAlert(ctx, pattern),
+    getSlackUser: (userId) => slack.getSlackUser(ctx, userId),
+    getSlackUserBySlackId: (slackUserId) => slack.getSlackUserBySlackId(ctx, slackUserId),
     ...(options.readOnly ? refusedWrites : writes(ctx)),
   };
 }

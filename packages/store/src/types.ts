@@ -26,6 +26,7 @@ import type {
 } from './repositories.js';
 import type { ReviewsRepo } from './review-types.js';
 import type { JournalRepo, SearchIndexRepo } from './search-types.js';
+import type { SlackRepo } from './slack-types.js';
 import type { WhitelistsRepo } from './whitelist-types.js';
 
 // Audit and webhook records and the repositories' roles have files of their own; everything that
@@ -81,6 +82,7 @@ export type {
   SearchIndexRepo,
   SearchIndexStateName,
 } from './search-types.js';
+export type { SlackRepo, SlackUserLink } from './slack-types.js';
 export type {
   ClaimedWebhookDelivery,
   OutboxEvent,
@@ -233,7 +235,8 @@ export type StoreTx = TxClock &
   JournalRepo &
   SearchIndexRepo &
   RecoveriesRepo &
-  WhitelistsRepo;
+  WhitelistsRepo &
+  SlackRepo;
 
 /** Gatehouse's storage port: SQLite and Postgres implement it and pass one contract suite. */
 export interface Store {

@@ -6,6 +6,7 @@ import type { ContractContext, StoreHarness } from './harness.js';
 import { describeRecordContract } from './records.contract.js';
 import { describeRecoveryContract } from './recoveries.contract.js';
 import { describeReviewContract } from './reviews.contract.js';
+import { describeSlackContract } from './slack.contract.js';
 import { describeStreamContract } from './stream.contract.js';
 import { describeWebhookContract } from './webhooks.contract.js';
 import { describeWhitelistContract } from './whitelists.contract.js';
@@ -42,5 +43,6 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreHar
     describe('reviews', () => describeReviewContract(ctx));
     describe('recoveries', () => describeRecoveryContract(ctx));
     describe('whitelists', () => describeWhitelistContract(ctx));
+    describe('slack', () => describeSlackContract(ctx));
   });
 }

@@ -2,6 +2,7 @@ import type { Generated, Kysely, QueryResult } from 'kysely';
 import type { JournalEntriesTable, SearchChunksTable, SearchIndexStateTable } from '../search-types.js';
 import type { FalsePositivesTable, RecoveriesTable } from './recovery-tables.js';
 import type { ReviewCommentsTable, ReviewsTable, ReviewVerdictsTable } from './review-tables.js';
+import type { SlackSeenRequestsTable, SlackUsersTable } from './slack-tables.js';
 import type { DetectionsTable, PatternAlertsTable, WhitelistsTable } from './whitelist-tables.js';
 
 /** The two engines the store runs on. */
@@ -249,6 +250,8 @@ export interface Database {
   whitelists: WhitelistsTable;
   detections: DetectionsTable;
   pattern_alerts: PatternAlertsTable;
+  slack_users: SlackUsersTable;
+  slack_seen_requests: SlackSeenRequestsTable;
 }
 
 /** What every query of one unit of work runs with. */
