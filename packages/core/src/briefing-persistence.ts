@@ -107,7 +107,7 @@ export function buildRecoveryParts(input: BriefingInput): BriefingParts {
   };
 }
 
-/** False-positive override: the file, the pattern, the detection's confidence and the reporter's words. */
+/** False-positive override: the file, the pattern, the detection's confidence, the reporter's words and the finding's recovery. */
 export function buildFalsePositiveParts(input: BriefingInput): BriefingParts {
   const { context } = input;
   const file = readFiles(context);
@@ -128,6 +128,7 @@ export function buildFalsePositiveParts(input: BriefingInput): BriefingParts {
         ),
       ),
       section('Report', [], [readBlock(context, 'report', 'userReport', 'justification', 'reason')]),
+      section('Recovery History', [], input.recoveryHistory),
       section('Request', requestFields(input)),
     ],
   };
@@ -162,7 +163,7 @@ function destructiveSummary(label: string | null, impact: readonly (string | nul
   return `Destructive action: ${label ?? 'the agent wants to remove or weaken work'}${shown.length > 0 ? ` (${shown.join(', ')})` : ''}`;
 }
 
-/** Destructive action: what would be destroyed (tests, coverage, features) and what to do instead. */
+/** Destructive action: what would be destroyed (tests, coverage, features), what to do instead, and recoveries in those files. */
 export function buildDestructiveParts(input: BriefingInput): BriefingParts {
   const { context } = input;
   const actionType = readText(context, 'actionType', 'action');
@@ -192,6 +193,7 @@ export function buildDestructiveParts(input: BriefingInput): BriefingParts {
       ),
       section('Reason', [], [readBlock(context, 'reason', 'justification')]),
       section('Suggested Alternatives', listFields(suggestedAlternatives(context, actionType))),
+      section('Recovery History', [], input.recoveryHistory),
       section('Request', requestFields(input)),
     ],
   };

@@ -122,7 +122,8 @@ function historyEntry(item: unknown, index: number): string | null {
   if (!isRecord(item)) {
     const text = describe(item);
     if (text === null) return null;
-    return /^iteration\b/i.test(text) ? text : `Iteration ${index + 1}: ${text}`;
+    // Entries that already name their iteration or attempt keep their own numbering.
+    return /^(iteration|attempt)\s+\d/i.test(text) ? text : `Iteration ${index + 1}: ${text}`;
   }
   const n = readNumber(item, 'iteration', 'attempt') ?? index + 1;
   const what = readText(item, 'action', 'summary', 'description', 'change', 'fix');

@@ -21,6 +21,7 @@ export const STREAM_EVENT_NAMES = [
   'workspace.pushed',
   'review.updated',
   'analysis.false_positive_rate',
+  'analysis.recorded',
 ] as const;
 
 /** The name of one stream event, e.g. `gate.decided`. */

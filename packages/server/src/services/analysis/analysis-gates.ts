@@ -23,6 +23,30 @@ function auditContext(
   return { auditContext: { gate, trigger: [...trigger], pattern, attempts } };
 }
 
+function attemptLine(attempt: RecoveryRecord['history'][number], about = ''): string {
+  return `Attempt ${attempt.attempt}${about}: ${attempt.message} (line ${attempt.line ?? '—'})`;
+}
+
+/** The run's recoveries of these files, attempt by attempt, for the briefing of a gate about them. */
+async function recoveryHistoryOf(
+  tools: CommitTools,
+  runId: string | null,
+  where: { key?: string; files: readonly string[] },
+): Promise<string[]> {
+  if (runId === null) return [];
+  const recoveries = (await tools.tx.listRecoveries(runId)).filter((recovery) =>
+    where.key === undefined ? where.files.includes(recovery.file) : recovery.key === where.key,
+  );
+  return recoveries.flatMap((recovery) =>
+    recovery.history.map((attempt) =>
+      attemptLine(
+        attempt,
+        where.key === undefined ? ` (${recovery.pattern} in ${recovery.file}, ${recovery.status})` : '',
+      ),
+    ),
+  );
+}
+
 function open(
   gates: GateService,
   tools: CommitTools,
@@ -47,13 +71,15 @@ function open(
 }
 
 /** A `destructive_action` gate with the change's facts and its destructive findings, for the briefing. */
-export function openDestructiveGate(
+export async function openDestructiveGate(
   gates: GateService,
   tools: CommitTools,
   origin: GateOrigin,
   change: { facts: ChangeFacts; evaluation: TriggerEvaluation; findings: readonly KeyedFinding[] },
 ): Promise<Gate> {
   const findings = change.findings.filter((finding) => finding.kind !== 'laziness');
+  const files = [...new Set(findings.map((finding) => finding.file))];
+  const recoveryHistory = await recoveryHistoryOf(tools, origin.runId, { files });
   return open(gates, tools, origin, {
     type: 'destructive_action',
     title: `Destructive change: ${change.evaluation.reasons.join('; ')}`.slice(0, 200),
@@ -61,8 +87,9 @@ export function openDestructiveGate(
       ...destructiveContextOfChange(change.facts),
       triggerRules: change.evaluation.rules,
       reasons: change.evaluation.reasons,
-      files: [...new Set(findings.map((finding) => finding.file))],
+      files,
       findings,
+      ...(recoveryHistory.length === 0 ? {} : { recoveryHistory }),
       ...auditContext('destructive_action', change.evaluation.rules, findings[0]?.pattern ?? null, null),
     },
   });
@@ -94,16 +121,14 @@ export function openRecoveryGate(
       reasons: evaluation.reasons,
       triggerRules: evaluation.rules,
       infiniteLoopDetected: evaluation.rules.includes('infinite_loop'),
-      recoveryHistory: recovery.history.map(
-        (attempt) => `Attempt ${attempt.attempt}: ${attempt.message} (line ${attempt.line ?? '—'})`,
-      ),
+      recoveryHistory: recovery.history.map((attempt) => attemptLine(attempt)),
       ...auditContext('recovery_escalation', evaluation.rules, recovery.pattern, recovery.attempts),
     },
   });
 }
 
 /** A `false_positive_override` gate: the detection was unsure, or a person reported it wrong. */
-export function openFalsePositiveGate(
+export async function openFalsePositiveGate(
   gates: GateService,
   tools: CommitTools,
   origin: GateOrigin,
@@ -117,6 +142,10 @@ export function openFalsePositiveGate(
   },
 ): Promise<Gate> {
   const { finding, evaluation } = report;
+  const recoveryHistory = await recoveryHistoryOf(tools, origin.runId, {
+    key: finding.key,
+    files: [finding.file],
+  });
   return open(gates, tools, origin, {
     type: 'false_positive_override',
     title: `Possible false positive: ${finding.pattern} in ${finding.file}`.slice(0, 200),
@@ -132,6 +161,7 @@ export function openFalsePositiveGate(
       ...(report.reason === undefined ? {} : { report: report.reason }),
       reasons: evaluation.reasons,
       triggerRules: evaluation.rules,
+      ...(recoveryHistory.length === 0 ? {} : { recoveryHistory }),
       ...auditContext('false_positive_override', evaluation.rules, finding.pattern, null),
     },
   });

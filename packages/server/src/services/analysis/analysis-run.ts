@@ -14,6 +14,12 @@ import {
 import { fingerprintOf, isLowConfidence, type KeyedFinding, recoverable } from './findings.js';
 import { advanceRecovery, resolveRecovery } from './recoveries.js';
 
+/** What the run's audit trail and stream say of one finding. */
+function findingDetail(finding: KeyedFinding) {
+  const { key, kind, pattern, severity, confidence, file, line, name, message } = finding;
+  return { key, kind, pattern, severity, confidence, file, line, name, message };
+}
+
 /** One analysed change of a run, ready to be recorded. */
 export interface RunChange {
   runId: string;
@@ -133,6 +139,7 @@ export async function recordRunChange(
   opened.push(...(await advanceRecoveries(gates, tools, origin, change, confirmed)));
   await resolveGone(tools, change);
   opened.push(...(await openLowConfidence(gates, tools, origin, change, confirmed)));
+  const gateIds = opened.map((gate) => gate.id);
   await tools.audit({
     kind: 'analysis.recorded',
     actor: `agent:${agentId}`,
@@ -141,9 +148,22 @@ export async function recordRunChange(
       runId: run.id,
       facts: change.facts,
       findings: change.findings.map((finding) => finding.key),
+      findingDetails: change.findings.map(findingDetail),
       destructive: change.destructive.rules,
       autoApproved: change.destructive.autoApproved ?? null,
-      gates: opened.map((gate) => gate.id),
+      gates: gateIds,
+    },
+  });
+  // The run page follows findings and recovery attempts live, also when no gate opens.
+  await tools.emit({
+    type: 'analysis.recorded',
+    runId: run.id,
+    agentId,
+    gateId: null,
+    data: {
+      findings: change.findings.map(findingDetail),
+      destructive: change.destructive.rules,
+      gates: gateIds,
     },
   });
   return opened;

@@ -32,9 +32,13 @@ export interface StreamServiceOptions {
   recheckMs?: number;
 }
 
-/** Inbox streams carry gate events and run status changes. */
+/** Inbox streams carry gate events, run status changes and a pattern's false-positive-rate alert. */
 export function isInboxEvent(event: StreamEvent): boolean {
-  return event.type.startsWith('gate.') || event.type === 'run.status';
+  return (
+    event.type.startsWith('gate.') ||
+    event.type === 'run.status' ||
+    event.type === 'analysis.false_positive_rate'
+  );
 }
 
 const REPLAY_PAGE = 500;
