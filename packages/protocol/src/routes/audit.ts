@@ -21,6 +21,12 @@ const time = z.coerce.number().int().min(0).max(8_640_000_000_000_000);
 export const auditQuerySchema = z.strictObject({
   kind: z.string().max(100).optional().describe('Only this kind'),
   actor: z.string().max(200).optional().describe('Only this actor, e.g. user:user_…'),
+  actorName: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Only events by the person or agent with this name; not together with actor'),
   subject: z.string().max(200).optional().describe('Only this subject id'),
   since: time.optional().describe('At or after this epoch ms'),
   until: time.optional().describe('Before this epoch ms'),

@@ -72,6 +72,22 @@ describe.each(dialects)('the audit trail on %s', (dialect) => {
     expect(second.nextCursor).toBeNull();
   });
 
+  it('filters by the name of a person or an agent, and names actorName when it finds neither', async () => {
+    await start();
+    await audit('a.one', 'x_1');
+    await audit('a.two', 'x_2', 'agent:agent_alpha');
+    const subjects = async (url: string) =>
+      (await get(url)).json().items.map((e: { subject: string }) => e.subject);
+    expect(await subjects('/v1/audit?actorName=alpha')).toEqual(['x_2']);
+    expect(await subjects('/v1/audit?actorName=admin&kind=a.one')).toEqual(['x_1']);
+    const unknown = await get('/v1/audit?actorName=nobody');
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error.details.field).toBe('actorName');
+    const both = await get('/v1/audit?actorName=admin&actor=user:user_admin');
+    expect(both.statusCode).toBe(400);
+    expect(both.json().error.details.field).toBe('actorName');
+  });
+
   it('refuses unknown filters and out-of-range limits, naming the field', async () => {
     await start();
     const unknown = await get('/v1/audit?sort=desc');

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { GatehouseError } from 'gatehouse-hitl-core';
 import {
   auditKeyResponseSchema,
   auditPageSchema,
@@ -11,12 +12,32 @@ import type { AppContext } from '../context.js';
 import { requireUser } from '../http/principal.js';
 import type { Services } from '../services/index.js';
 
+function badActorName(message: string): GatehouseError {
+  return new GatehouseError('VALIDATION_FAILED', `actorName: ${message}`, {
+    field: 'actorName',
+    fields: [{ field: 'actorName', message }],
+  });
+}
+
+/** The audit actor (`user:…` or `agent:…`) of a person's or an agent's name; both are unique. */
+async function actorOfName(ctx: AppContext, name: string, actor: string | undefined): Promise<string> {
+  if (actor !== undefined) throw badActorName('give actor or actorName, not both');
+  const [person, agents] = await ctx.store.read(
+    async (tx) => [await tx.getUserByName(name), await tx.listAgents()] as const,
+  );
+  const agent = agents.find((candidate) => candidate.name === name);
+  if (person && agent) {
+    throw badActorName(
+      `both a person and an agent are named ${name}; filter by actor=user:${person.id} or actor=agent:${agent.id}`,
+    );
+  }
+  if (person) return `user:${person.id}`;
+  if (agent) return `agent:${agent.id}`;
+  throw badActorName(`no person or agent is named ${name}`);
+}
+
 /** The audit trail: query, export as JSON Lines, verify the chain and its signed checkpoints, the public key. */
-export async function auditRoutes(
-  base: FastifyInstance,
-  _ctx: AppContext,
-  services: Services,
-): Promise<void> {
+export async function auditRoutes(base: FastifyInstance, ctx: AppContext, services: Services): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const tags = ['audit'];
 
@@ -31,7 +52,11 @@ export async function auditRoutes(
     },
     async (request) => {
       requireUser(request, 'viewer');
-      const { kind, actor, subject, since, until, limit, cursor, order } = request.query;
+      const { kind, actorName, subject, since, until, limit, cursor, order } = request.query;
+      const actor =
+        actorName === undefined
+          ? request.query.actor
+          : await actorOfName(ctx, actorName, request.query.actor);
       return services.audit.query({
         limit,
         order,
