@@ -43,6 +43,7 @@ export default defineConfig({
           name: 'packages',
           include: [
             'packages/*/src/**/*.test.ts',
+            'packages/sdk-python/*.test.ts',
             'examples/**/*.test.ts',
             'bench/**/*.test.ts',
             'scripts/**/*.test.ts',
