@@ -66,6 +66,8 @@ export interface DecideInput {
   rememberTtlSeconds?: number | undefined;
   /** The person accepts that a steer on a gate that cannot be steered approves it. */
   confirmApproval?: boolean | undefined;
+  /** Where the person decided, for the audit trail. @default 'api' (the web app, the CLI, the API) */
+  channel?: 'api' | 'slack' | 'email' | undefined;
 }
 
 /** What `open` needs besides a request: who opens which type of gate. */

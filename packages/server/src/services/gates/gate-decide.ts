@@ -140,7 +140,13 @@ async function recordEnd(
   deps: GateDeps,
   tools: CommitTools,
   next: Gate,
-  extra: { user: User; option: string; signature: VerifiedSignature | null; rule: NewRule | null },
+  extra: {
+    user: User;
+    option: string;
+    signature: VerifiedSignature | null;
+    rule: NewRule | null;
+    channel: NonNullable<DecideInput['channel']>;
+  },
 ): Promise<RememberedRule | null> {
   const decision = next.decision;
   if (decision === null) return null;
@@ -161,6 +167,7 @@ async function recordEnd(
       signature: extra.signature?.signature ?? null,
       publicKey: extra.signature?.publicKey ?? null,
       signedText: extra.signature === null ? null : decisionTextOf(next, extra.option, decision),
+      channel: extra.channel,
     },
   });
   await announce(tools, 'gate.decided', next, {
@@ -237,7 +244,8 @@ async function decideInCommit(
     await announce(tools, 'gate.vote', next, data);
     return { gate: next, decision: null, rule: null };
   }
-  const created = await recordEnd(deps, tools, next, { user, option: input.option, signature, rule });
+  const channel = input.channel ?? 'api';
+  const created = await recordEnd(deps, tools, next, { user, option: input.option, signature, rule, channel });
   await recordReviewDecision(tools, next, request.merge ?? null);
   return { gate: next, decision: next.decision, rule: created };
 }
