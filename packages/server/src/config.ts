@@ -49,6 +49,9 @@ const envSchema = z.object({
   GATEHOUSE_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
   GATEHOUSE_DRY_RUN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   GATEHOUSE_DRY_RUN_MEMORY_MB: z.coerce.number().int().min(32).max(4096).default(128),
+  GATEHOUSE_ANALYSIS_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  GATEHOUSE_ANALYSIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+  GATEHOUSE_ANALYSIS_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
   GATEHOUSE_AUDIT_KEY_FILE: z.string().min(1).optional(),
   GATEHOUSE_AUDIT_HEADS_FILE: z.string().min(1).optional(),
   GATEHOUSE_AUDIT_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
@@ -62,6 +65,21 @@ const envSchema = z.object({
   GATEHOUSE_EMBEDDINGS_URL: z.string().url().optional(),
   GATEHOUSE_EMBEDDINGS_MODEL: z.string().min(1).max(200).optional(),
   GATEHOUSE_EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+  GATEHOUSE_SMTP_URL: z.string().url().optional(),
+  GATEHOUSE_SMTP_FROM: z.string().min(3).max(320).optional(),
+  GATEHOUSE_EMAIL_LINK_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(60_000)
+    .max(86_400_000)
+    .default(30 * 60_000),
+  GATEHOUSE_EMAIL_SESSION_ROLE: z.enum(['developer', 'tech_lead', 'admin']).default('tech_lead'),
+  GATEHOUSE_NOTIFY_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  GATEHOUSE_NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
+  GATEHOUSE_NOTIFY_BACKOFF_MS: z.coerce.number().int().min(1).max(3_600_000).default(15_000),
+  GATEHOUSE_SLACK_BOT_TOKEN: z.string().min(1).optional(),
+  GATEHOUSE_SLACK_SIGNING_SECRET: z.string().min(1).optional(),
+  GATEHOUSE_SLACK_API_URL: z.string().url().default('https://slack.com/api/'),
   CONFIDENCE_THRESHOLD: z.string().optional(),
   CONFIDENCE_ENABLED: booleanText.optional(),
   CONFIDENCE_AUTO_ESCALATE: booleanText.optional(),
@@ -152,6 +170,44 @@ export interface ServerConfig {
   embeddings: EmbeddingsConfig | null;
   /** Heap of the worker a dry run evaluates in (GATEHOUSE_DRY_RUN_MEMORY_MB). @default 128 */
   dryRunMemoryMb: number;
+  /** Worker threads change analysis runs in, one analysis each at a time (GATEHOUSE_ANALYSIS_WORKERS). @default 1 */
+  analysisWorkers: number;
+  /** How long one analysis may run before its worker is stopped (GATEHOUSE_ANALYSIS_TIMEOUT_MS). @default 5000 */
+  analysisTimeoutMs: number;
+  /** Analyses waiting for a worker before new ones are refused with 429 (GATEHOUSE_ANALYSIS_QUEUE). @default 16 */
+  analysisQueue: number;
+  /** The Slack app; see SlackConfig. */
+  slack: SlackConfig;
+  /** Notification email and its action links; see NotificationConfig. */
+  notifications: NotificationConfig;
+}
+
+/** How people are told of gates (docs/notifications.md). */
+export interface NotificationConfig {
+  /** SMTP server for email, e.g. smtps://user:pass@mail.example.com (GATEHOUSE_SMTP_URL). @default null: no email */
+  smtpUrl: string | null;
+  /** The From address (GATEHOUSE_SMTP_FROM). @default `Gatehouse <gatehouse@localhost>` */
+  smtpFrom: string;
+  /** How long an emailed decision link stays valid (GATEHOUSE_EMAIL_LINK_TTL_MS). @default 1800000 */
+  emailLinkTtlMs: number;
+  /** Gates whose minRole is this or above need a signed-in session to decide from an email link (GATEHOUSE_EMAIL_SESSION_ROLE). @default tech_lead */
+  emailSessionRole: 'developer' | 'tech_lead' | 'admin';
+  /** How often a node looks for notification work without being woken (GATEHOUSE_NOTIFY_POLL_MS). @default 1000 */
+  pollIntervalMs: number;
+  /** Attempts before a notification is marked failed (GATEHOUSE_NOTIFY_MAX_ATTEMPTS). @default 6 */
+  maxAttempts: number;
+  /** Retry n waits about base × 2^(n-1) (GATEHOUSE_NOTIFY_BACKOFF_MS). @default 15000 */
+  backoffBaseMs: number;
+}
+
+/** The Slack app (docs/slack.md): messages go out with the bot token; clicks come back signed. */
+export interface SlackConfig {
+  /** Bot token, xoxb-… (GATEHOUSE_SLACK_BOT_TOKEN). @default null: no Slack messages */
+  botToken: string | null;
+  /** Signs every request Slack sends (GATEHOUSE_SLACK_SIGNING_SECRET). @default null: Slack interactions refused */
+  signingSecret: string | null;
+  /** Slack's Web API base (GATEHOUSE_SLACK_API_URL). @default https://slack.com/api/ */
+  apiUrl: string;
 }
 
 /** The embeddings endpoint semantic search uses. */
@@ -245,6 +301,9 @@ export function loadConfig(
     testClockSkewMs: e.GATEHOUSE_TEST_CLOCK_SKEW_MS,
     dryRunTimeoutMs: e.GATEHOUSE_DRY_RUN_TIMEOUT_MS,
     dryRunMemoryMb: e.GATEHOUSE_DRY_RUN_MEMORY_MB,
+    analysisWorkers: e.GATEHOUSE_ANALYSIS_WORKERS,
+    analysisTimeoutMs: e.GATEHOUSE_ANALYSIS_TIMEOUT_MS,
+    analysisQueue: e.GATEHOUSE_ANALYSIS_QUEUE,
     webhookPollIntervalMs: e.GATEHOUSE_WEBHOOK_POLL_MS,
     webhookTimeoutMs: e.GATEHOUSE_WEBHOOK_TIMEOUT_MS,
     webhookLeaseMs,
@@ -265,6 +324,22 @@ export function loadConfig(
             model: e.GATEHOUSE_EMBEDDINGS_MODEL ?? 'text-embedding-3-small',
             apiKey: e.GATEHOUSE_EMBEDDINGS_API_KEY ?? null,
           },
+    notifications: {
+      smtpUrl: e.GATEHOUSE_SMTP_URL ?? null,
+      smtpFrom: e.GATEHOUSE_SMTP_FROM ?? 'Gatehouse <gatehouse@localhost>',
+      emailLinkTtlMs: e.GATEHOUSE_EMAIL_LINK_TTL_MS,
+      emailSessionRole: e.GATEHOUSE_EMAIL_SESSION_ROLE,
+      pollIntervalMs: e.GATEHOUSE_NOTIFY_POLL_MS,
+      maxAttempts: e.GATEHOUSE_NOTIFY_MAX_ATTEMPTS,
+      backoffBaseMs: e.GATEHOUSE_NOTIFY_BACKOFF_MS,
+    },
+    slack: {
+      botToken: e.GATEHOUSE_SLACK_BOT_TOKEN ?? null,
+      signingSecret: e.GATEHOUSE_SLACK_SIGNING_SECRET ?? null,
+      apiUrl: e.GATEHOUSE_SLACK_API_URL.endsWith('/')
+        ? e.GATEHOUSE_SLACK_API_URL
+        : `${e.GATEHOUSE_SLACK_API_URL}/`,
+    },
     ...overrides,
   };
 }

@@ -4,6 +4,7 @@ import * as audit from './repos/audit.js';
 import * as credentials from './repos/credentials.js';
 import * as gates from './repos/gates.js';
 import * as journal from './repos/journal.js';
+import * as notifications from './repos/notifications.js';
 import * as people from './repos/people.js';
 import * as recoveries from './repos/recoveries.js';
 import * as reports from './repos/reports.js';
@@ -59,6 +60,7 @@ type Writes = Pick<
   | RecoveryWrites
   | WhitelistWrites
   | SlackWrites
+  | NotificationWrites
 >;
 
 function writes(ctx: TxContext): Writes {
@@ -90,6 +92,42 @@ function writes(ctx: TxContext): Writes {
     ...recoveryWrites(ctx),
     ...whitelistWrites(ctx),
     ...slackWrites(ctx),
+    ...notificationWrites(ctx),
+  };
+}
+
+type NotificationWrites =
+  | 'insertNotificationRule'
+  | 'updateNotificationRule'
+  | 'deleteNotificationRule'
+  | 'putNotificationPreference'
+  | 'insertNotificationTrigger'
+  | 'claimNotificationTriggers'
+  | 'deleteNotificationTriggers'
+  | 'markTimeoutWarned'
+  | 'insertNotification'
+  | 'claimNotifications'
+  | 'finishNotification'
+  | 'releaseNotification'
+  | 'ensureNotificationSecret'
+  | 'useEmailActionLink';
+
+function notificationWrites(ctx: TxContext): Pick<StoreTx, NotificationWrites> {
+  return {
+    insertNotificationRule: (rule) => notifications.insertNotificationRule(ctx, rule),
+    updateNotificationRule: (rule) => notifications.updateNotificationRule(ctx, rule),
+    deleteNotificationRule: (id) => notifications.deleteNotificationRule(ctx, id),
+    putNotificationPreference: (pref) => notifications.putNotificationPreference(ctx, pref),
+    insertNotificationTrigger: (trigger) => notifications.insertNotificationTrigger(ctx, trigger),
+    claimNotificationTriggers: (limit) => notifications.claimNotificationTriggers(ctx, limit),
+    deleteNotificationTriggers: (ids) => notifications.deleteNotificationTriggers(ctx, ids),
+    markTimeoutWarned: (gateId, at) => notifications.markTimeoutWarned(ctx, gateId, at),
+    insertNotification: (n) => notifications.insertNotification(ctx, n),
+    claimNotifications: (options) => notifications.claimNotifications(ctx, options),
+    finishNotification: (id, token, outcome) => notifications.finishNotification(ctx, id, token, outcome),
+    releaseNotification: (id, token) => notifications.releaseNotification(ctx, id, token),
+    ensureNotificationSecret: (name, value) => notifications.ensureNotificationSecret(ctx, name, value),
+    useEmailActionLink: (id, gateId, userId) => notifications.useEmailActionLink(ctx, id, gateId, userId),
   };
 }
 
@@ -256,6 +294,15 @@ export function createStoreTx(ctx: TxContext, options: { readOnly: boolean }): S
     getPatternAlert: (pattern) => whitelists.getPatternAlert(ctx, pattern),
     getSlackUser: (userId) => slack.getSlackUser(ctx, userId),
     getSlackUserBySlackId: (slackUserId) => slack.getSlackUserBySlackId(ctx, slackUserId),
+    getNotificationRule: (id) => notifications.getNotificationRule(ctx, id),
+    listNotificationRules: () => notifications.listNotificationRules(ctx),
+    getNotificationPreference: (userId) => notifications.getNotificationPreference(ctx, userId),
+    listNotificationPreferences: () => notifications.listNotificationPreferences(ctx),
+    listWarningDueGates: (limit) => notifications.listWarningDueGates(ctx, limit),
+    getNotification: (id) => notifications.getNotification(ctx, id),
+    listNotifications: (filter) => notifications.listNotifications(ctx, filter),
+    listNotifiedOf: (gateId) => notifications.listNotifiedOf(ctx, gateId),
+    hasNotificationWork: (dueBy) => notifications.hasNotificationWork(ctx, dueBy),
     ...(options.readOnly ? refusedWrites : writes(ctx)),
   };
 }

@@ -7,6 +7,7 @@ import type {
   AuditVerifyOptions,
   StartSigner,
 } from './audit-types.js';
+import type { NotificationsRepo } from './notification-types.js';
 import type { RecoveriesRepo } from './recovery-types.js';
 import type {
   AgentsRepo,
@@ -43,6 +44,19 @@ export type {
   SignedCheckpoint,
   StartSigner,
 } from './audit-types.js';
+export type {
+  ClaimedNotification,
+  NotificationChannelName,
+  NotificationFilter,
+  NotificationOutcome,
+  NotificationPreferenceRecord,
+  NotificationRecord,
+  NotificationRuleRecord,
+  NotificationStatus,
+  NotificationsRepo,
+  NotificationTriggerRecord,
+  WarningDueGate,
+} from './notification-types.js';
 export type {
   FalsePositiveRecord,
   RecoveriesRepo,
@@ -236,7 +250,8 @@ export type StoreTx = TxClock &
   SearchIndexRepo &
   RecoveriesRepo &
   WhitelistsRepo &
-  SlackRepo;
+  SlackRepo &
+  NotificationsRepo;
 
 /** Gatehouse's storage port: SQLite and Postgres implement it and pass one contract suite. */
 export interface Store {

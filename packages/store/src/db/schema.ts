@@ -1,5 +1,6 @@
 import type { Generated, Kysely, QueryResult } from 'kysely';
 import type { JournalEntriesTable, SearchChunksTable, SearchIndexStateTable } from '../search-types.js';
+import type { NotificationTables } from './notification-tables.js';
 import type { FalsePositivesTable, RecoveriesTable } from './recovery-tables.js';
 import type { ReviewCommentsTable, ReviewsTable, ReviewVerdictsTable } from './review-tables.js';
 import type { SlackSeenRequestsTable, SlackUsersTable } from './slack-tables.js';
@@ -217,7 +218,7 @@ export interface WebhookAttemptsTable {
 }
 
 /** Every table of the store, as Kysely sees them. */
-export interface Database {
+export interface Database extends NotificationTables {
   agents: AgentsTable;
   users: UsersTable;
   tokens: TokensTable;

@@ -9,6 +9,7 @@ import { reviewsMigration } from './0005-reviews.js';
 import { workspaceSearchMigration } from './0006-workspace-search.js';
 import { recoveriesMigration } from './0007-recoveries.js';
 import { whitelistsMigration } from './0008-whitelists.js';
+import { notificationsMigration } from './0010-notifications.js';
 import { slackUsersMigration } from './0011-slack-users.js';
 import { uniqueAgentNamesMigration } from './0013-unique-agent-names.js';
 
@@ -29,6 +30,7 @@ export function createMigrationProvider(dialect: Dialect, schema?: string): Migr
     '0006_workspace_search': workspaceSearchMigration(dialect, schema),
     '0007_recoveries': recoveriesMigration(),
     '0008_whitelists': whitelistsMigration(),
+    '0010_notifications': notificationsMigration(),
     '0011_slack_users': slackUsersMigration(),
     '0013_unique_agent_names': uniqueAgentNamesMigration(),
   };

@@ -1,0 +1,73 @@
+import nodemailer from 'nodemailer';
+import type { AppContext } from '../../../context.js';
+import type { ChannelDelivery, GateNotice, NotificationChannel } from '../channel.js';
+import { linkSecretOf } from '../link-secret.js';
+import { newActionLinkId, signActionLink } from './action-links.js';
+import { type OptionLink, renderEmail } from './email-render.js';
+
+/** Triggers that ask the person to act: only these carry decision links. */
+const ACTIONABLE = new Set(['gate.opened', 'gate.timeout_warning', 'gate.escalated', 'gate.assigned']);
+
+/** SMTP replies that will not change on a retry (5xx: mailbox unknown, policy refusal). */
+function permanent(error: unknown): boolean {
+  const code = (error as { responseCode?: unknown }).responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}
+
+function siteUrl(ctx: AppContext): string {
+  if (ctx.config.publicUrl) return ctx.config.publicUrl.replace(/\/+$/, '');
+  return `http://${ctx.config.host}:${ctx.config.port}`;
+}
+
+/** Email through any SMTP server (GATEHOUSE_SMTP_URL); the Message-ID is the ref later notices reply to. */
+export function createEmailChannel(ctx: AppContext): NotificationChannel {
+  const { smtpUrl, smtpFrom, emailLinkTtlMs } = ctx.config.notifications;
+  const transport = smtpUrl === null ? null : nodemailer.createTransport(smtpUrl);
+  const secret = linkSecretOf(ctx);
+
+  async function linksFor(notice: GateNotice): Promise<OptionLink[]> {
+    const { gate, recipient } = notice;
+    if (!ACTIONABLE.has(notice.trigger) || gate.status !== 'pending') return [];
+    const key = await secret();
+    const expiresAt = ctx.clock.now() + emailLinkTtlMs;
+    return gate.options
+      .filter((option) => option.ends)
+      .map((option) => {
+        const token = signActionLink(key, {
+          id: newActionLinkId(),
+          gateId: gate.id,
+          userId: recipient.userId,
+          option: option.id,
+          payloadHash: gate.payloadHash ?? '',
+          expiresAt,
+        });
+        return {
+          label: option.label,
+          description: option.description,
+          url: `${siteUrl(ctx)}/v1/email-actions/${token}`,
+        };
+      });
+  }
+
+  return {
+    kind: 'email',
+    enabled: transport !== null,
+    async deliver(notice: GateNotice): Promise<ChannelDelivery> {
+      if (transport === null)
+        return { ok: false, error: 'email is not configured (GATEHOUSE_SMTP_URL)', retryable: false };
+      const to = notice.recipient.email;
+      if (to === null)
+        return { ok: false, error: `${notice.recipient.displayName} has no email address`, retryable: false };
+      const mail = renderEmail(notice, await linksFor(notice));
+      const thread =
+        notice.previousRef === null ? {} : { inReplyTo: notice.previousRef, references: notice.previousRef };
+      try {
+        const sent = await transport.sendMail({ from: smtpFrom, to, ...mail, ...thread });
+        return { ok: true, ref: sent.messageId ?? null };
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return { ok: false, error: message.slice(0, 500), retryable: !permanent(error) };
+      }
+    },
+  };
+}
