@@ -242,6 +242,20 @@ export {
   runResponseSchema,
 } from './runs.js';
 export * from './search.js';
+export type {
+  PutSlackUserBody,
+  SlackInteractionResponse,
+  SlackUserLinkDocument,
+  SlackUserResponse,
+} from './slack.js';
+export {
+  putSlackUserBodySchema,
+  slackInteractionBodySchema,
+  slackInteractionResponseSchema,
+  slackUserIdSchema,
+  slackUserLinkSchema,
+  slackUserResponseSchema,
+} from './slack.js';
 export {
   streamHeadersSchema,
   streamQuerySchema,

@@ -17,6 +17,8 @@ import { reviewRoutes } from './reviews.js';
 import { ruleRoutes } from './rules.js';
 import { runRoutes } from './runs.js';
 import { searchRoutes } from './search.js';
+import { slackRoutes } from './slack.js';
+import { slackUserRoutes } from './slack-users.js';
 import { streamRoutes } from './streams.js';
 import { userRoutes } from './users.js';
 import { webhookRoutes } from './webhooks.js';
@@ -51,4 +53,6 @@ export async function registerRoutes(
   await app.register(async (scoped) => searchRoutes(scoped, ctx, services));
   await app.register(async (scoped) => gitRoutes(scoped, ctx, services));
   await app.register(async (scoped) => workspaceRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => slackRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => slackUserRoutes(scoped, ctx));
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { createSlackChannel } from '../slack/slack-channel.js';
 import type { NotificationChannel } from './channel.js';
 import { createEmailChannel } from './email/email-channel.js';
 
@@ -9,5 +10,5 @@ import { createEmailChannel } from './email/email-channel.js';
  * event stream and need no delivery here.
  */
 export function notificationChannels(ctx: AppContext): NotificationChannel[] {
-  return [createEmailChannel(ctx)];
+  return [createEmailChannel(ctx), createSlackChannel(ctx)];
 }
