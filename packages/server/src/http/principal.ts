@@ -97,6 +97,8 @@ export const PUBLIC_API_ROUTES: ReadonlySet<string> = new Set([
   '/v1/auth/login',
   '/v1/auth/link',
   '/v1/openapi.json',
+  // Checked by its own Slack signature instead (routes/slack.ts).
+  '/v1/slack/interactions',
 ]);
 
 /**
