@@ -119,6 +119,7 @@ export async function createServices(ctx: AppContext): Promise<Services> {
       gates.close();
       metrics.close();
       await policies.close();
+      await analysis.close();
     },
   };
 }

@@ -12,7 +12,7 @@ import { factsWithout } from '../whitelists/whitelist-match.js';
 import type { WhitelistService } from '../whitelists/whitelist-service.js';
 import { openFalsePositiveGate } from './analysis-gates.js';
 import { recordRunChange } from './analysis-run.js';
-import { type AnalysisEngine, packageEngine } from './engine.js';
+import { type AnalysisEngine, workerEngine } from './engine.js';
 import { destructiveEvaluation, findingKey, type KeyedFinding, keyed, verdictOf } from './findings.js';
 import { recoveryDocument } from './recoveries.js';
 
@@ -57,6 +57,8 @@ export interface AnalysisService {
   analyze(principal: Principal, input: AnalyzeInput): Promise<AnalyzeResult>;
   reportFinding(principal: Extract<Principal, { kind: 'user' }>, input: FindingReportInput): Promise<Gate>;
   recoveries(principal: Principal, runId: string): Promise<ReturnType<typeof recoveryDocument>[]>;
+  /** Stops the analysis workers; analyses still running fail with SERVICE_UNAVAILABLE. */
+  close(): Promise<void>;
 }
 
 function summaryOf(
@@ -113,7 +115,7 @@ function changeOf(engine: AnalysisEngine, input: AnalyzeInput): ChangeInput {
   return { files, coverage };
 }
 
-/** Creates the analysis service; `engine` defaults to the installed analysis package. */
+/** Creates the analysis service; `engine` defaults to the installed analysis package in worker threads. */
 export function createAnalysisService(
   ctx: AppContext,
   deps: {
@@ -122,7 +124,7 @@ export function createAnalysisService(
     engine?: AnalysisEngine;
   },
 ): AnalysisService {
-  const engine = deps.engine ?? packageEngine();
+  const engine = deps.engine ?? workerEngine(ctx);
   return {
     async analyze(principal, input) {
       if (principal.kind === 'anonymous')
@@ -194,5 +196,6 @@ export function createAnalysisService(
         return (await tx.listRecoveries(runId)).map(recoveryDocument);
       });
     },
+    close: () => engine.close(),
   };
 }

@@ -81,6 +81,8 @@ export function createPushAnalysis(
 
   async function failed(runId: string, agentId: string, ref: PushedRef, error: unknown): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
+    // ANALYSIS_TIMEOUT and RATE_LIMITED say the change went unanalysed for want of time, not for a fault.
+    const code = isGatehouseError(error) ? error.code : null;
     ctx.log.warn({ runId, branch: ref.branch, err: error }, 'could not analyse a pushed branch');
     try {
       await commit(ctx, (tools) =>
@@ -88,7 +90,7 @@ export function createPushAnalysis(
           kind: 'analysis.push_failed',
           actor: `agent:${agentId}`,
           subject: runId,
-          data: { runId, branch: ref.branch, old: ref.old, new: ref.new, error: message },
+          data: { runId, branch: ref.branch, old: ref.old, new: ref.new, error: message, code },
         }),
       );
     } catch (auditError) {
