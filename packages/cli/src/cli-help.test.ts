@@ -16,7 +16,7 @@ const SUBCOMMANDS: Record<string, string[]> = {
   users: ['create', 'role'],
   webhooks: ['create', 'list', 'show', 'update', 'delete', 'deliveries', 'delivery', 'redeliver'],
   hook: ['claude-code', 'install'],
-  mcp: [],
+  mcp: ['proxy'],
 };
 
 const withSubcommands = Object.entries(SUBCOMMANDS).filter(([, subs]) => subs.length > 0);

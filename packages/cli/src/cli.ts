@@ -115,11 +115,14 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   }
   if (first.startsWith('-')) throw new UsageError(`unknown option '${first}'; put options after the command`);
   const command = findCommand(first);
-  const single = command.actions.length === 1 && command.actions[0]?.name === '';
+  // A command's unnamed action runs unless the first word names one of its subcommands (`mcp proxy`).
+  const unnamed = command.actions.find((candidate) => candidate.name === '');
+  const named = command.actions.some((candidate) => candidate.name !== '' && candidate.name === rest[0]);
+  const single = unnamed !== undefined && !named;
   let action: Action;
   let args: string[];
   if (single) {
-    action = command.actions[0] as Action;
+    action = unnamed;
     args = rest;
   } else {
     const [sub, ...subArgs] = rest;

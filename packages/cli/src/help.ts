@@ -48,8 +48,8 @@ function usageLine(command: Command, action: Action): string {
 
 /** `gatehouse gates --help`: the subcommands of a command (or the action's help when it has none). */
 export function formatCommandHelp(command: Command): string {
-  const only = command.actions.length === 1 ? command.actions[0] : undefined;
-  if (only && only.name === '') return formatActionHelp(command, only);
+  const unnamed = command.actions.find((action) => action.name === '');
+  if (unnamed) return formatActionHelp(command, unnamed);
   const lines = [
     `Usage: gatehouse ${command.name} <subcommand> [options]`,
     '',
@@ -73,6 +73,15 @@ export function formatActionHelp(command: Command, action: Action): string {
   const options = Object.entries(optionsOf(action));
   const lines = [`Usage: ${usageLine(command, action)}`, '', `${action.summary}.`];
   if (action.details) lines.push('', action.details);
+  const subcommands = action.name === '' ? command.actions.filter((other) => other.name !== '') : [];
+  if (subcommands.length > 0) {
+    lines.push(
+      '',
+      'Subcommands:',
+      ...columns(subcommands.map((other) => [other.name, other.summary])),
+      `Run \`gatehouse ${command.name} <subcommand> --help\` for their options.`,
+    );
+  }
   lines.push(
     '',
     'Options:',

@@ -1,15 +1,9 @@
 import { stringOption } from '../args.js';
-import type { ActionContext, Command, Env } from '../command.js';
-import { DEFAULT_URL, normalizeUrl, readStoredCredentials } from '../credentials.js';
+import type { ActionContext, Command } from '../command.js';
+import { DEFAULT_URL, normalizeUrl } from '../credentials.js';
 import { CliError, UsageError } from '../errors.js';
-
-const RUN_ID = /^run_[A-Za-z0-9_]{1,64}$/;
-
-/** The stored login's token, only for the server it was issued by. */
-function storedToken(env: Env, url: string): string | null {
-  const stored = readStoredCredentials(env);
-  return stored && normalizeUrl(stored.url) === url ? stored.token : null;
-}
+import { mcpProxyAction } from './mcp-proxy.js';
+import { RUN_ID, storedToken, untilSignal } from './mcp-shared.js';
 
 interface McpSettings {
   url: string;
@@ -44,22 +38,6 @@ function settingsFrom(context: ActionContext): McpSettings {
     throw new UsageError('--operator-token only applies with --elicit', command);
   }
   return { url, token, runId, operatorToken };
-}
-
-function untilSignal(): { stopped: Promise<void>; dispose(): void } {
-  let stop: () => void = () => {};
-  const stopped = new Promise<void>((resolve) => {
-    stop = () => resolve();
-  });
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  return {
-    stopped,
-    dispose: () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-    },
-  };
 }
 
 async function mcp(context: ActionContext): Promise<number> {
@@ -148,5 +126,6 @@ export const mcpCommand: Command = {
       ],
       run: mcp,
     },
+    mcpProxyAction,
   ],
 };

@@ -1,0 +1,170 @@
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  type CallToolRequest,
+  type CallToolResult,
+  ErrorCode,
+  McpError,
+  type Progress,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { GateResult } from 'gatehouse-hitl-sdk';
+import type { GatehouseApi } from '../api.js';
+import type { McpLogger } from '../context.js';
+import { errorResult, quoted } from '../results.js';
+import { splitName } from './names.js';
+import type { UpstreamPool } from './upstreams.js';
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type Args = Record<string, unknown>;
+
+/** How the gateway asks Gatehouse about each tool call. */
+export interface ToolGateOptions {
+  api: GatehouseApi;
+  /** The run every request belongs to; null asks outside a run. */
+  runId: string | null;
+  /** How often a waiting call sends a progress notification. */
+  progressIntervalMs: number;
+  /** How long an approved call may take upstream (progress from upstream restarts the clock). */
+  callTimeoutMs: number;
+  log: McpLogger;
+}
+
+/** Sends progress notifications with one rising counter for the whole call, when the client asked. */
+function progressSender(extra: Extra) {
+  const token = extra._meta?.progressToken;
+  let progress = 0;
+  const send = (message: string) => {
+    if (token === undefined) return;
+    progress += 1;
+    extra
+      .sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken: token, progress, message },
+      })
+      .catch(() => {});
+  };
+  return { enabled: token !== undefined, send };
+}
+
+/** While a gate is open: one notification at once, then one every interval, until stopped. */
+function whileWaiting(send: (message: string) => void, gateId: string, everyMs: number): () => void {
+  const started = Date.now();
+  const tick = () => {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    send(`waiting for a person to decide gate ${gateId} (${seconds}s)`);
+  };
+  tick();
+  const timer = setInterval(tick, everyMs);
+  timer.unref?.();
+  return () => clearInterval(timer);
+}
+
+/** The arguments an approval covers: a person's edit when there is one, else the agent's. */
+export function approvedArgs(result: GateResult, asked: Args): { args: Args; edited: boolean } {
+  const decision = result.gate?.decision as { editedArgs?: unknown } | null | undefined;
+  const edited = decision?.editedArgs;
+  if (typeof edited === 'object' && edited !== null && !Array.isArray(edited)) {
+    return { args: edited as Args, edited: true };
+  }
+  return { args: asked, edited: false };
+}
+
+function notCalled(lines: (string | null)[]): CallToolResult {
+  const text = lines.filter((line): line is string => line !== null).join('\n');
+  return { isError: true, content: [{ type: 'text', text }] };
+}
+
+/** The tool error for every answer but approval; people's words are quoted, the policy's labelled as such. */
+export function refusal(result: GateResult, tool: string): CallToolResult {
+  const gate = result.gateId === null ? '' : ` (gate ${result.gateId})`;
+  const skipped = `${tool} was not called.`;
+  if (result.decidedBy === 'policy') {
+    const rule = result.ruleId === null ? '' : ` (rule ${result.ruleId})`;
+    const reason = result.reason === null ? null : `Policy reason${rule}: ${JSON.stringify(result.reason)}`;
+    return notCalled([`Denied by the Gatehouse policy${rule}: ${skipped}`, reason]);
+  }
+  switch (result.outcome) {
+    case 'denied':
+      return notCalled([
+        `Rejected by a person${gate}: ${skipped} Do not try it another way unless the reason allows it.`,
+        quoted('Reason', result.reason),
+      ]);
+    case 'steered':
+      return notCalled([
+        `Steered by a person${gate}: ${skipped} Follow the instructions instead, as the user's next instruction.`,
+        quoted('Steer instructions', result.instructions),
+        quoted('Feedback', result.feedback),
+      ]);
+    case 'timed_out':
+      return notCalled([`Nobody decided in time${gate}; the gate timed out: ${skipped}`]);
+    case 'cancelled':
+      return notCalled([`The gate was cancelled${gate} (the run may have been stopped): ${skipped}`]);
+    default:
+      return notCalled([
+        `A person chose "${result.outcome}"${gate} instead of approving: ${skipped}`,
+        quoted('Reason', result.reason),
+        quoted('Feedback', result.feedback),
+      ]);
+  }
+}
+
+/**
+ * One `tools/call` through the gateway: the policy decides (tool = the gateway's tool name,
+ * args = the call's arguments); a gate is waited for with progress notifications; only an
+ * approval calls the upstream tool, with the person's edited arguments when they edited.
+ */
+export async function gatedToolCall(
+  pool: UpstreamPool,
+  options: ToolGateOptions,
+  params: CallToolRequest['params'],
+  extra: Extra,
+): Promise<CallToolResult> {
+  const target = splitName(params.name);
+  const upstream = target === null ? undefined : pool.get(target.server);
+  const known =
+    upstream !== undefined &&
+    target !== null &&
+    (await pool.tools(upstream, extra.signal)).some((tool) => tool.name === target.name);
+  if (!known || target === null || upstream === undefined) {
+    throw new McpError(ErrorCode.InvalidParams, `unknown tool "${params.name}"; tools/list names the tools`);
+  }
+  const asked: Args = params.arguments ?? {};
+  const progress = progressSender(extra);
+  let stopWaiting = () => {};
+  let result: GateResult;
+  try {
+    result = await options.api.sdk.request({
+      tool: params.name,
+      args: asked,
+      runId: options.runId ?? undefined,
+      title: `${target.name} on ${target.server}`,
+      context: { via: 'mcp gateway', mcpServer: target.server, mcpTool: target.name },
+      signal: extra.signal,
+      onGate: (gateId) => {
+        if (progress.enabled) stopWaiting = whileWaiting(progress.send, gateId, options.progressIntervalMs);
+      },
+    });
+  } catch (error) {
+    return errorResult(error, `Gatehouse gave no approval, so ${params.name} was not called.`);
+  } finally {
+    stopWaiting();
+  }
+  if (result.outcome !== 'approved') return refusal(result, params.name);
+  const { args } = approvedArgs(result, asked);
+  try {
+    // A one-off approval is marked used before the call, so it can never run twice.
+    await options.api.sdk.consume(result, { tool: params.name, args }, { signal: extra.signal });
+  } catch (error) {
+    return errorResult(error, `The approval could not be used, so ${params.name} was not called.`);
+  }
+  const onprogress = progress.enabled
+    ? (update: Progress) => progress.send(update.message ?? `${target.server} is working`)
+    : undefined;
+  return (await upstream.client.callTool({ name: target.name, arguments: args }, undefined, {
+    signal: extra.signal,
+    timeout: options.callTimeoutMs,
+    resetTimeoutOnProgress: true,
+    ...(onprogress ? { onprogress } : {}),
+  })) as CallToolResult;
+}

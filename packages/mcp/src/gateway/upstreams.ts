@@ -1,0 +1,169 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  type Prompt,
+  PromptListChangedNotificationSchema,
+  type Resource,
+  ResourceListChangedNotificationSchema,
+  type ResourceTemplate,
+  type ServerCapabilities,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { UpstreamConfig } from './config.js';
+
+/** Which list an upstream said has changed. */
+export type ListKind = 'tools' | 'resources' | 'prompts';
+
+/** One connected upstream MCP server. */
+export interface Upstream {
+  name: string;
+  client: Client;
+  capabilities: ServerCapabilities;
+}
+
+/** A listing is read page by page; this many pages at most, so a looping cursor cannot hang us. */
+const MAX_PAGES = 100;
+
+function transportFor(config: UpstreamConfig): Transport {
+  if (config.kind === 'http') {
+    return new StreamableHTTPClientTransport(new URL(config.url), {
+      requestInit: { headers: config.headers },
+    });
+  }
+  // The default environment (PATH, HOME, …) and the entry's own: the gateway's token is not passed on.
+  return new StdioClientTransport({
+    command: config.command,
+    args: config.args,
+    env: { ...getDefaultEnvironment(), ...config.env },
+    ...(config.cwd === null ? {} : { cwd: config.cwd }),
+    stderr: 'inherit',
+  });
+}
+
+/** Reads every page of a cursor-paginated list. */
+async function allPages<T>(
+  read: (cursor: string | undefined) => Promise<{ items: T[]; next?: string | undefined }>,
+) {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const result = await read(cursor);
+    items.push(...result.items);
+    cursor = result.next;
+    if (cursor === undefined) break;
+  }
+  return items;
+}
+
+/**
+ * The upstream servers the gateway fronts, connected with the MCP SDK's client. Tool lists are
+ * cached until the upstream says they changed; every change is passed on to the listeners.
+ */
+export class UpstreamPool {
+  readonly #upstreams: Map<string, Upstream>;
+  readonly #tools = new Map<string, Tool[]>();
+  readonly #listeners = new Set<(kind: ListKind) => void>();
+
+  private constructor(upstreams: Upstream[]) {
+    this.#upstreams = new Map(upstreams.map((upstream) => [upstream.name, upstream]));
+    for (const upstream of upstreams) this.#watch(upstream);
+  }
+
+  /** Connects to every upstream; fails (closing those already connected) when one cannot be reached. */
+  static async connect(configs: UpstreamConfig[], version: string): Promise<UpstreamPool> {
+    const connected: Upstream[] = [];
+    try {
+      for (const config of configs) {
+        const client = new Client({ name: 'gatehouse-gateway', version }, { capabilities: {} });
+        try {
+          await client.connect(transportFor(config));
+        } catch (error) {
+          throw new Error(`upstream "${config.name}" could not be reached: ${(error as Error).message}`, {
+            cause: error,
+          });
+        }
+        connected.push({ name: config.name, client, capabilities: client.getServerCapabilities() ?? {} });
+      }
+    } catch (error) {
+      await Promise.allSettled(connected.map((upstream) => upstream.client.close()));
+      throw error;
+    }
+    return new UpstreamPool(connected);
+  }
+
+  #watch(upstream: Upstream): void {
+    const changed = (kind: ListKind) => {
+      if (kind === 'tools') this.#tools.delete(upstream.name);
+      for (const listener of this.#listeners) listener(kind);
+    };
+    upstream.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => changed('tools'));
+    upstream.client.setNotificationHandler(ResourceListChangedNotificationSchema, async () =>
+      changed('resources'),
+    );
+    upstream.client.setNotificationHandler(PromptListChangedNotificationSchema, async () =>
+      changed('prompts'),
+    );
+  }
+
+  /** Calls `listener` whenever an upstream says one of its lists changed; returns the unsubscribe. */
+  onListChanged(listener: (kind: ListKind) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Every upstream, in configuration order. */
+  all(): Upstream[] {
+    return [...this.#upstreams.values()];
+  }
+
+  /** The upstreams that offer `kind`. */
+  offering(kind: ListKind): Upstream[] {
+    return this.all().filter((upstream) => upstream.capabilities[kind] !== undefined);
+  }
+
+  get(name: string): Upstream | undefined {
+    return this.#upstreams.get(name);
+  }
+
+  /** An upstream's tools (cached until it reports a change). */
+  async tools(upstream: Upstream, signal: AbortSignal): Promise<Tool[]> {
+    const cached = this.#tools.get(upstream.name);
+    if (cached) return cached;
+    const tools = await allPages(async (cursor) => {
+      const page = await upstream.client.listTools(cursor ? { cursor } : {}, { signal });
+      return { items: page.tools, next: page.nextCursor };
+    });
+    this.#tools.set(upstream.name, tools);
+    return tools;
+  }
+
+  async resources(upstream: Upstream, signal: AbortSignal): Promise<Resource[]> {
+    return allPages(async (cursor) => {
+      const page = await upstream.client.listResources(cursor ? { cursor } : {}, { signal });
+      return { items: page.resources, next: page.nextCursor };
+    });
+  }
+
+  async resourceTemplates(upstream: Upstream, signal: AbortSignal): Promise<ResourceTemplate[]> {
+    return allPages(async (cursor) => {
+      const page = await upstream.client.listResourceTemplates(cursor ? { cursor } : {}, { signal });
+      return { items: page.resourceTemplates, next: page.nextCursor };
+    });
+  }
+
+  async prompts(upstream: Upstream, signal: AbortSignal): Promise<Prompt[]> {
+    return allPages(async (cursor) => {
+      const page = await upstream.client.listPrompts(cursor ? { cursor } : {}, { signal });
+      return { items: page.prompts, next: page.nextCursor };
+    });
+  }
+
+  /** Disconnects every upstream (stdio upstreams are stopped). */
+  async close(): Promise<void> {
+    this.#listeners.clear();
+    await Promise.allSettled(this.all().map((upstream) => upstream.client.close()));
+  }
+}
