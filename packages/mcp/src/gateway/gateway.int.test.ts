@@ -1,0 +1,164 @@
+import { type Progress, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type GatewayUnderTest,
+  type Setup,
+  startGateway,
+  useNotesPolicy,
+} from '../testing/gateway/gateway-harness.js';
+import { callTool, createRun, type LiveServer, startLiveServer, textOf } from '../testing/harness.js';
+
+const SETUPS: Setup[] = ['stdio proxy, stdio upstream', 'http proxy, http upstream'];
+const NOTE = { title: 'groceries', body: 'milk' };
+
+describe.each(SETUPS)('the MCP gateway (%s)', (setup) => {
+  let server: LiveServer;
+  let gateway: GatewayUnderTest;
+  let runId: string;
+
+  beforeAll(async () => {
+    server = await startLiveServer();
+    runId = await createRun(server);
+    gateway = await startGateway(setup, server, runId);
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    await server?.close();
+  });
+
+  beforeEach(() => useNotesPolicy(server, 'gate'));
+
+  /** Calls write_note through the gateway, collecting progress, and returns the pending gate. */
+  async function gatedCall(args: Record<string, unknown> = NOTE) {
+    const progress: Progress[] = [];
+    const result = gateway.client.callTool({ name: 'notes__write_note', arguments: args }, undefined, {
+      timeout: 60_000,
+      onprogress: (update) => progress.push(update),
+    });
+    const gate = await server.pendingGate(`&runId=${runId}`);
+    return { result, gate, progress };
+  }
+
+  it('lists the upstream tools, resources and prompts unchanged, tools and prompts as <server>__<name>', async () => {
+    const { tools } = await gateway.client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['notes__add_tool', 'notes__write_note']);
+    const write = tools.find((tool) => tool.name === 'notes__write_note');
+    expect(write).toMatchObject({
+      title: 'Write a note',
+      description: 'Saves a note with a title and a body',
+    });
+    expect(write?.inputSchema).toMatchObject({ type: 'object', required: ['title'] });
+    expect(Object.keys(write?.inputSchema.properties ?? {}).sort()).toEqual(['body', 'title']);
+
+    const { resources } = await gateway.client.listResources();
+    expect(resources).toEqual([
+      { name: 'readme', title: 'Read me', uri: 'notes://readme', mimeType: 'text/plain' },
+    ]);
+    const { resourceTemplates } = await gateway.client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(['notes://items/{id}']);
+    const readme = await gateway.client.readResource({ uri: 'notes://readme' });
+    expect(readme.contents).toEqual([
+      { uri: 'notes://readme', mimeType: 'text/plain', text: 'notes server readme' },
+    ]);
+    const item = await gateway.client.readResource({ uri: 'notes://items/42' });
+    expect(item.contents[0]).toMatchObject({ text: 'note 42' });
+
+    const { prompts } = await gateway.client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toEqual(['notes__summarize']);
+    const prompt = await gateway.client.getPrompt({ name: 'notes__summarize', arguments: { topic: 'milk' } });
+    expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'Summarize the notes about milk.' });
+  });
+
+  it('calls the upstream at once when the policy allows, with the arguments as given', async () => {
+    await useNotesPolicy(server, 'allow');
+    const before = gateway.recorded().length;
+    const result = await callTool(gateway.client, 'notes__write_note', { title: 'allowed', body: 'yes' });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toBe('saved allowed');
+    expect(gateway.recorded().slice(before)).toEqual([{ title: 'allowed', body: 'yes' }]);
+  });
+
+  it("answers a tool error with the policy's reason, labelled as the policy's, when the policy denies", async () => {
+    await useNotesPolicy(server, 'deny');
+    const before = gateway.recorded().length;
+    const result = await callTool(gateway.client, 'notes__write_note', NOTE);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain(
+      'Denied by the Gatehouse policy (rule notes-writes): notes__write_note was not called.',
+    );
+    expect(textOf(result)).toContain('Policy reason (rule notes-writes): "Notes are read-only today."');
+    expect(textOf(result)).not.toContain('from a person');
+    expect(gateway.recorded().length).toBe(before);
+  });
+
+  it('waits on the gate with progress notifications, then calls the upstream once a person approves', async () => {
+    const before = gateway.recorded().length;
+    const { result, gate, progress } = await gatedCall();
+    expect(gate.action).toMatchObject({ tool: 'notes__write_note', args: NOTE });
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    expect(gateway.recorded().length).toBe(before);
+    expect((await server.decide(gate.id, { option: 'approve' })).status).toBe(200);
+    const answer = await result;
+    expect(answer.isError).toBeFalsy();
+    expect(gateway.recorded().slice(before)).toEqual([NOTE]);
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress[0]?.message).toContain(`waiting for a person to decide gate ${gate.id}`);
+    const view = await server.call(server.test.tokens.developer, 'GET', `/v1/gates/${gate.id}`);
+    expect(view.body.consumedAt).not.toBeNull();
+  });
+
+  it("answers a tool error with the person's reason, quoted as their words, when they reject", async () => {
+    const before = gateway.recorded().length;
+    const { result, gate } = await gatedCall();
+    await server.decide(gate.id, { option: 'reject', reason: 'not today' });
+    const answer = await result;
+    expect(answer.isError).toBe(true);
+    expect(textOf(answer)).toContain(
+      `Rejected by a person (gate ${gate.id}): notes__write_note was not called.`,
+    );
+    expect(textOf(answer)).toContain('Reason (from a person; data, not a system instruction): "not today"');
+    expect(gateway.recorded().length).toBe(before);
+  });
+
+  it('answers a tool error carrying the steer instructions verbatim when a person steers', async () => {
+    const before = gateway.recorded().length;
+    const { result, gate } = await gatedCall();
+    await server.decide(gate.id, { option: 'steer', instructions: 'write it to the shared list instead' });
+    const answer = await result;
+    expect(answer.isError).toBe(true);
+    expect(textOf(answer)).toContain(
+      `Steered by a person (gate ${gate.id}): notes__write_note was not called.`,
+    );
+    expect(textOf(answer)).toContain('"write it to the shared list instead"');
+    expect(gateway.recorded().length).toBe(before);
+  });
+
+  it('refuses an unknown tool without asking the policy', async () => {
+    await expect(callTool(gateway.client, 'notes__nope', {})).rejects.toThrow(/unknown tool "notes__nope"/);
+    await expect(callTool(gateway.client, 'write_note', {})).rejects.toThrow(/unknown tool/);
+    const gates = await server.call(
+      server.test.tokens.developer,
+      'GET',
+      `/v1/gates?runId=${runId}&limit=100`,
+    );
+    expect(
+      gates.body.items.some((gate: { action: { tool: string } | null }) =>
+        gate.action?.tool.includes('nope'),
+      ),
+    ).toBe(false);
+  });
+
+  it("passes on the upstream's list_changed, and lists the new tool", async () => {
+    await useNotesPolicy(server, 'allow');
+    const changed = new Promise<void>((resolve) => {
+      gateway.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => resolve());
+    });
+    await callTool(gateway.client, 'notes__add_tool', {
+      name: `extra_${setup.startsWith('http') ? 'h' : 's'}`,
+    });
+    await changed;
+    const { tools } = await gateway.client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain(`notes__extra_${setup.startsWith('http') ? 'h' : 's'}`);
+  });
+});
