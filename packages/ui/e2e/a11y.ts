@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 const require = createRequire(import.meta.url);
 let axeSource: string | null = null;
 
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const BLOCKING = new Set(['serious', 'critical']);
 
 interface Violation {
@@ -16,7 +16,7 @@ interface Violation {
 }
 
 /**
- * Runs axe-core (WCAG 2 A/AA) on the page as it is now and fails, naming each rule and element,
+ * Runs axe-core (WCAG 2.2 A/AA, target size included) on the page as it is now and fails, naming each rule and element,
  * when it finds a serious or critical violation.
  */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {

@@ -7,6 +7,8 @@ export type { AuditEvent } from 'gatehouse-hitl-core';
 export interface AuditFilter {
   kind?: string | undefined;
   actor?: string | undefined;
+  /** A person's or an agent's name. */
+  actorName?: string | undefined;
   subject?: string | undefined;
   since?: number | undefined;
   until?: number | undefined;

@@ -1,8 +1,12 @@
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
+import { FalsePositiveBanner } from '../components/FalsePositiveBanner.js';
+import { NotificationToggle } from '../components/NotificationToggle.js';
+import { documentTitle, screenName, useScreenDetailText } from './page-title.js';
 import { ROLE_LABEL } from './roles.js';
 import { useSession } from './session.js';
+import { usePendingWatch } from './use-pending-watch.js';
 
 interface NavItem {
   href: string;
@@ -17,6 +21,7 @@ const NAV: NavItem[] = [
   { href: '/policy', label: 'Policy' },
   { href: '/audit', label: 'Audit' },
   { href: '/metrics', label: 'Metrics' },
+  { href: '/whitelists', label: 'Whitelists' },
   { href: '/admin/agents', label: 'Agents', admin: true },
   { href: '/admin/users', label: 'Users', admin: true },
 ];
@@ -27,6 +32,11 @@ export function Layout({ children }: { children: ReactNode }) {
   const [location, navigate] = useLocation();
   const [warning, setWarning] = useState(false);
   const user = session.user;
+  const pending = usePendingWatch();
+  const detail = useScreenDetailText();
+  useEffect(() => {
+    document.title = documentTitle(detail ?? screenName(location), pending.count);
+  }, [detail, location, pending.count]);
   const hasPassword = session.state.status === 'signed-in' && session.state.hasPassword;
   // Without a password, a new login link is the only way back in: say so before signing out.
   const signOut = () => (hasPassword ? void session.logout() : setWarning(true));
@@ -57,12 +67,15 @@ export function Layout({ children }: { children: ReactNode }) {
           <span>
             {user.name} <span className="role-badge">{ROLE_LABEL[user.role]}</span>
           </span>
+          <NotificationToggle />
           <Link href="/account">Account</Link>
           <button type="button" className="button-link" onClick={signOut}>
             Sign out
           </button>
         </div>
       </header>
+      {/* The people who may whitelist hear when a pattern misfires too often. */}
+      {session.can('tech_lead') && <FalsePositiveBanner />}
       {children}
       <ConfirmDialog
         open={warning}

@@ -1,4 +1,5 @@
-import type { BriefingConfidence } from 'gatehouse-hitl-core';
+import type { BriefingConfidence, Gate } from 'gatehouse-hitl-core';
+import { bandMeaning } from './confidence-text.js';
 import { Revealed } from './Revealed.js';
 
 const BAND_TEXT: Record<BriefingConfidence['band'], string> = {
@@ -8,20 +9,16 @@ const BAND_TEXT: Record<BriefingConfidence['band'], string> = {
   zero: 'Zero',
 };
 
-const BAND_MEANING: Record<BriefingConfidence['band'], string> = {
-  high: '0.8 and above: would proceed on its own',
-  medium: '0.5 to 0.8: shown, proceeds after a delay unless someone intervenes',
-  low: '0.2 to 0.5: hard stop, waits for a person',
-  zero: 'below 0.2: the subtask is aborted and waits with diagnostics',
-};
-
 /** The agent's confidence: score out of 100, its band written out (colour only repeats it) and the reasons. */
 export function ConfidenceIndicator({
   confidence,
   reasons,
+  gate,
 }: {
   confidence: BriefingConfidence | null;
   reasons: readonly string[];
+  /** The band's text says what this gate's deadline really does. */
+  gate: Gate;
 }) {
   return (
     <section className="card" aria-labelledby="confidence-heading">
@@ -46,7 +43,7 @@ export function ConfidenceIndicator({
             aria-label={`Confidence ${confidence.score} of 100, ${BAND_TEXT[confidence.band].toLowerCase()} band`}
           />
           <p className="muted">
-            {BAND_TEXT[confidence.band]} band: {BAND_MEANING[confidence.band]}.
+            {BAND_TEXT[confidence.band]} band: {bandMeaning(confidence.band, gate)}
           </p>
         </div>
       )}

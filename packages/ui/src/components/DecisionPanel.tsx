@@ -7,6 +7,7 @@ import type { SigningKeyControl } from '../signing/use-signing-key.js';
 import { AlwaysForm, type AlwaysValues } from './AlwaysForm.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { DecisionOptions } from './DecisionOptions.js';
+import { decisionFailureText } from './decision-failure.js';
 import {
   type FieldErrors,
   formFieldOf,
@@ -135,7 +136,7 @@ export function DecisionPanel(props: DecisionPanelProps) {
         const found = { [field]: errorText(error) };
         setErrors(found);
         focusError(found);
-      } else setGeneral(errorText(error));
+      } else setGeneral(decisionFailureText(error));
     } finally {
       setBusy(false);
     }

@@ -1,6 +1,10 @@
-import { gateHasHiddenCharacters } from 'gatehouse-hitl-core';
-import { revealText } from 'gatehouse-hitl-protocol';
-import { memo } from 'react';
+import {
+  BUILTIN_GATE_TYPES,
+  buildBriefing,
+  type Gate as CoreGate,
+  gateHasHiddenCharacters,
+} from 'gatehouse-hitl-core';
+import { memo, useMemo } from 'react';
 import { Link } from 'wouter';
 import type { Gate } from '../api/gates.js';
 import { Countdown } from './Countdown.js';
@@ -11,8 +15,10 @@ import { RiskBadge } from './RiskBadge.js';
 
 export interface InboxRowProps {
   gate: Gate;
-  /** The agent's name, or null to show its id. */
+  /** The agent's name, or null while it is unknown. */
   agentName: string | null;
+  /** The run's title, or null while it is unknown or the run has none. */
+  runTitle: string | null;
   /** Whether the gate is assigned to the person looking. */
   assignedToMe: boolean;
   /** Whether its checkbox is ticked; null hides the checkbox (people who cannot decide). */
@@ -20,32 +26,53 @@ export interface InboxRowProps {
   onToggle(id: string): void;
 }
 
+const DEFAULT_TITLES = new Set(BUILTIN_GATE_TYPES.map((definition) => definition.title.toLowerCase()));
+
+/** A title that only repeats the gate type or the tool's name says nothing a reviewer can act on. */
+function isGenericTitle(gate: CoreGate): boolean {
+  const title = gate.title.trim().toLowerCase();
+  return (
+    DEFAULT_TITLES.has(title) ||
+    title === gateTypeLabel(gate.type).toLowerCase() ||
+    (gate.action?.tool !== undefined && title === gate.action.tool.toLowerCase())
+  );
+}
+
 /** One pending gate in the inbox: a link to its review with what matters at a glance. */
 export const InboxRow = memo(function InboxRow({
   gate,
   agentName,
+  runTitle,
   assignedToMe,
   selected,
   onToggle,
 }: InboxRowProps) {
   const progress = approvalProgress(gate);
-  const title = revealText(gate.title);
+  const briefing = useMemo(() => buildBriefing(gate), [gate]);
+  // The agent's own title when it wrote one; else the Summary of Action's line, with the agent's name.
+  const summary =
+    gate.agentId && agentName ? briefing.summary.split(gate.agentId).join(agentName) : briefing.summary;
+  const headline = isGenericTitle(gate) ? summary : gate.title;
+  const confidence = briefing.confidence;
   return (
     <div className="inbox-row-body">
       {selected !== null && (
         <input
           type="checkbox"
           className="inbox-row-select"
-          aria-label={`Select ${title}`}
+          aria-label={`Select ${headline}`}
           checked={selected}
           onChange={() => onToggle(gate.id)}
         />
       )}
       <div className="inbox-row-main">
         <Link href={`/gates/${gate.id}`} className="inbox-row-link">
-          <Revealed text={gate.title} multiline={false} />
+          <Revealed text={headline} multiline={false} />
         </Link>
         <div className="inbox-row-meta">
+          {confidence && (
+            <span className={`badge band-${confidence.band}`}>Confidence {confidence.score}/100</span>
+          )}
           <RiskBadge risk={gate.risk} />
           {gateHasHiddenCharacters(gate) && <span className="badge badge-warn">Hidden characters</span>}
           {gate.threshold === 'mandatory' && <span className="badge badge-neutral">Mandatory</span>}
@@ -53,13 +80,13 @@ export const InboxRow = memo(function InboxRow({
           {gate.agentId && (
             <span>
               <span className="muted">Agent </span>
-              {agentName ?? gate.agentId}
+              {agentName ?? 'unknown agent'}
             </span>
           )}
           {gate.runId && (
             <span>
               <span className="muted">Run </span>
-              <span className="mono">{gate.runId}</span>
+              {runTitle ? <Revealed text={runTitle} multiline={false} /> : 'untitled run'}
             </span>
           )}
           {progress && <span>{progress}</span>}

@@ -7,6 +7,7 @@ export interface PendingGateListProps {
   /** The gates to show, in order. */
   gates: readonly Gate[];
   agentName(agentId: string): string | null;
+  runTitle(runId: string): string | null;
   userId: string;
   /** Null when the person cannot decide: no checkboxes. */
   selection: { selected: ReadonlySet<string>; onToggle(id: string): void } | null;
@@ -25,7 +26,7 @@ function isTyping(target: EventTarget | null): boolean {
  * around them) are in the page, so thousands of gates scroll smoothly. `j`/`k` move between rows,
  * `x` selects the focused row, Enter opens it.
  */
-export function PendingGateList({ gates, agentName, userId, selection }: PendingGateListProps) {
+export function PendingGateList({ gates, agentName, runTitle, userId, selection }: PendingGateListProps) {
   const listRef = useRef<HTMLUListElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
 
@@ -110,6 +111,7 @@ export function PendingGateList({ gates, agentName, userId, selection }: Pending
             <InboxRow
               gate={gate}
               agentName={gate.agentId ? agentName(gate.agentId) : null}
+              runTitle={gate.runId ? runTitle(gate.runId) : null}
               assignedToMe={gate.assignees.includes(userId)}
               selected={selection ? selection.selected.has(gate.id) : null}
               onToggle={onToggle}

@@ -11,12 +11,43 @@ function pathsOf(value: unknown): string[] {
   return [];
 }
 
+// Past this an argument shows its first lines and opens in full on request.
+const PREVIEW_LINES = 6;
+const LONG_CHARS = 800;
+
+/** A long argument: its first lines, then the whole value behind "Show all". */
+function LongText({ text }: { text: string }) {
+  const lines = text.split('\n');
+  if (lines.length <= PREVIEW_LINES * 2 && text.length <= LONG_CHARS) {
+    return (
+      <pre>
+        <Revealed text={text} />
+      </pre>
+    );
+  }
+  const preview =
+    lines.length > PREVIEW_LINES ? lines.slice(0, PREVIEW_LINES).join('\n') : text.slice(0, 400);
+  return (
+    <details className="long-arg">
+      <summary>
+        <pre className="long-arg-preview">
+          <Revealed text={`${preview}…`} />
+        </pre>
+        <span className="long-arg-more">
+          Show all {lines.length} lines ({text.length.toLocaleString()} characters)
+        </span>
+      </summary>
+      <pre>
+        <Revealed text={text} />
+      </pre>
+    </details>
+  );
+}
+
 function ArgValue({ value }: { value: unknown }) {
   if (typeof value === 'string') {
     return value.includes('\n') || value.length > 120 ? (
-      <pre>
-        <Revealed text={value} />
-      </pre>
+      <LongText text={value} />
     ) : (
       <code>
         <Revealed text={value} />
@@ -26,11 +57,7 @@ function ArgValue({ value }: { value: unknown }) {
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) {
     return <code>{String(value)}</code>;
   }
-  return (
-    <pre>
-      <Revealed text={JSON.stringify(value, null, 2)} />
-    </pre>
-  );
+  return <LongText text={JSON.stringify(value, null, 2)} />;
 }
 
 function CodeBlock({ label, text }: { label: string; text: string }) {

@@ -10,6 +10,7 @@ import {
 } from '../api/audit.js';
 import { errorText } from '../api/client.js';
 import { useSession } from '../app/session.js';
+import { type AuditNames, AuditParty, useAuditNames } from '../components/AuditParty.js';
 import { Field } from '../components/Field.js';
 import { Revealed } from '../components/Revealed.js';
 import { formatDateTime } from '../components/time-format.js';
@@ -51,10 +52,12 @@ const KNOWN_KINDS = [
 ];
 
 const PAGE_SIZES = [25, 50, 100, 200];
-const TEXT_FILTERS = ['kind', 'actor', 'subject'] as const;
+const TEXT_FILTERS = ['kind', 'who', 'actor', 'subject'] as const;
 
 interface Filters {
   kind: string;
+  /** A person's or an agent's name (`actorName`). */
+  who: string;
   actor: string;
   subject: string;
   /** datetime-local values (the reader's time zone) */
@@ -63,13 +66,14 @@ interface Filters {
   limit: number;
 }
 
-type TextFilter = 'kind' | 'actor' | 'subject' | 'since' | 'until';
+type TextFilter = 'kind' | 'who' | 'actor' | 'subject' | 'since' | 'until';
 
 function readFilters(search: string): Filters {
   const params = new URLSearchParams(search);
   const limit = Number(params.get('limit'));
   return {
     kind: params.get('kind') ?? '',
+    who: params.get('who') ?? '',
     actor: params.get('actor') ?? '',
     subject: params.get('subject') ?? '',
     since: params.get('since') ?? '',
@@ -78,13 +82,19 @@ function readFilters(search: string): Filters {
   };
 }
 
-function writeFilters(filters: Filters): string {
+/** The cursors that led to the page shown, oldest first: the page lives in the address too. */
+function readCursors(search: string): string[] {
+  return new URLSearchParams(search).getAll('after');
+}
+
+function writeFilters(filters: Filters, cursors: readonly string[] = []): string {
   const params = new URLSearchParams();
   for (const key of [...TEXT_FILTERS, 'since', 'until'] as const) {
     const value = filters[key].trim();
     if (value !== '') params.set(key, value);
   }
   if (filters.limit !== 50) params.set('limit', String(filters.limit));
+  for (const cursor of cursors) params.append('after', cursor);
   const text = params.toString();
   return text === '' ? '/audit' : `/audit?${text}`;
 }
@@ -98,6 +108,7 @@ function epoch(local: string): number | undefined {
 function toQuery(filters: Filters, cursor: string | undefined): AuditFilter {
   return {
     kind: filters.kind.trim() || undefined,
+    actorName: filters.who.trim() || undefined,
     actor: filters.actor.trim() || undefined,
     subject: filters.subject.trim() || undefined,
     since: epoch(filters.since),
@@ -160,7 +171,7 @@ function VerifyChain() {
   );
 }
 
-function AuditRow({ event }: { event: AuditEvent }) {
+function AuditRow({ event, names }: { event: AuditEvent; names: AuditNames }) {
   const details = JSON.stringify(event.data, null, 2);
   return (
     <tr>
@@ -173,11 +184,11 @@ function AuditRow({ event }: { event: AuditEvent }) {
       <td data-label="Kind" className="mono">
         {event.kind}
       </td>
-      <td data-label="Actor" className="mono wrap-anywhere">
-        {event.actor}
+      <td data-label="Actor" className="wrap-anywhere">
+        <AuditParty id={event.actor} names={names} />
       </td>
-      <td data-label="Subject" className="mono wrap-anywhere">
-        {event.subject ?? '—'}
+      <td data-label="Subject" className="wrap-anywhere">
+        {event.subject === null ? '—' : <AuditParty id={event.subject} names={names} />}
       </td>
       <td data-label="Details">
         {details === '{}' ? (
@@ -204,18 +215,17 @@ export function AuditScreen() {
   const session = useSession();
   const applied = readFilters(search);
   const [draft, setDraft] = useState<Filters>(applied);
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const cursors = readCursors(search);
   const [page, setPage] = useState<PageState>({ status: 'loading' });
   const [generation, setGeneration] = useState(0);
   const cursor = cursors.at(-1);
+  const names = useAuditNames(page.status === 'ready' ? page.items : []);
 
-  // A new search starts again from the first page.
   useEffect(() => {
     setDraft(readFilters(search));
-    setCursors([undefined]);
   }, [search]);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the search string and generation stand for the filters
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the search string (filters and page) and generation stand for the query
   useEffect(() => {
     const controller = new AbortController();
     setPage({ status: 'loading' });
@@ -226,15 +236,14 @@ export function AuditScreen() {
       },
     );
     return () => controller.abort();
-  }, [search, cursor, generation]);
+  }, [search, generation]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const target = writeFilters(draft);
-    if (target === writeFilters(applied)) {
-      setCursors([undefined]);
-      setGeneration((n) => n + 1);
-    } else navigate(target);
+    // A new search starts again from the first page.
+    if (target === writeFilters(applied, cursors)) setGeneration((n) => n + 1);
+    else navigate(target);
   };
   const set = <K extends keyof Filters>(key: K, value: Filters[K]) =>
     setDraft((current) => ({ ...current, [key]: value }));
@@ -277,7 +286,10 @@ export function AuditScreen() {
               </>
             )}
           </Field>
-          <Field id="audit-actor" label="Actor">
+          <Field id="audit-who" label="Person or agent">
+            {(wiring) => <input {...wiring} {...textInput('who', 'a name, e.g. dana or build-bot')} />}
+          </Field>
+          <Field id="audit-actor" label="Actor id">
             {(wiring) => <input {...wiring} {...textInput('actor', 'user:user_… or agent:agent_…')} />}
           </Field>
           <Field id="audit-subject" label="Subject">
@@ -318,7 +330,7 @@ export function AuditScreen() {
       </form>
       <section aria-labelledby="audit-events-title">
         <h2 id="audit-events-title">
-          Events <span className="muted">(newest first, page {cursors.length})</span>
+          Events <span className="muted">(newest first, page {cursors.length + 1})</span>
         </h2>
         {page.status === 'loading' ? (
           <p role="status">Loading events…</p>
@@ -346,7 +358,7 @@ export function AuditScreen() {
               </thead>
               <tbody>
                 {page.items.map((event) => (
-                  <AuditRow key={event.seq} event={event} />
+                  <AuditRow key={event.seq} event={event} names={names} />
                 ))}
               </tbody>
             </table>
@@ -355,8 +367,8 @@ export function AuditScreen() {
         <nav className="row pager" aria-label="Audit pages">
           <button
             type="button"
-            onClick={() => setCursors((stack) => stack.slice(0, -1))}
-            disabled={cursors.length <= 1}
+            onClick={() => navigate(writeFilters(applied, cursors.slice(0, -1)))}
+            disabled={cursors.length === 0}
           >
             Previous page
           </button>
@@ -364,8 +376,7 @@ export function AuditScreen() {
             type="button"
             onClick={() => {
               if (page.status === 'ready' && page.nextCursor !== null) {
-                const next = page.nextCursor;
-                setCursors((stack) => [...stack, next]);
+                navigate(writeFilters(applied, [...cursors, page.nextCursor]));
               }
             }}
             disabled={page.status !== 'ready' || page.nextCursor === null}

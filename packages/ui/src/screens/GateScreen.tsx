@@ -11,6 +11,7 @@ import { type StreamEvent, type StreamStatus, useEventStream } from '../api/even
 import type { DecideResult, GateView } from '../api/gate-review.js';
 import { listGates } from '../api/gates.js';
 import { resolvePersonNames } from '../api/person-names.js';
+import { useScreenDetail } from '../app/page-title.js';
 import { useSession } from '../app/session.js';
 import { ApprovalProgress } from '../components/ApprovalProgress.js';
 import { AssignForm } from '../components/AssignForm.js';
@@ -26,12 +27,14 @@ import { GateTimeout } from '../components/GateTimeout.js';
 import { CHANGE_GATE_TYPES, gateChanges } from '../components/gate-changes.js';
 import { outcomeMessage } from '../components/gate-labels.js';
 import { ProposedAction } from '../components/ProposedAction.js';
+import { phaseReviewLabel } from '../components/phase-label.js';
 import { RelativeTime } from '../components/RelativeTime.js';
 import { Revealed } from '../components/Revealed.js';
 import { RiskBadge } from '../components/RiskBadge.js';
 import { useAgentName } from '../components/use-agent-name.js';
 import { useGateView } from '../components/use-gate-view.js';
 import { usePersonNames } from '../components/use-person-names.js';
+import { useRunTitles } from '../components/use-run-titles.js';
 import { useSigningKey } from '../signing/use-signing-key.js';
 import { EndedNotice } from './gate/EndedNotice.js';
 import { assignBlock, decideBlock, extendBlock } from './gate/gate-access.js';
@@ -62,12 +65,15 @@ function LoadedGate({
   replaceGate,
   streamStatus,
   reopenedAs,
+  queueVersion,
 }: {
   view: GateView;
   reload(): Promise<void>;
   replaceGate: ReturnType<typeof useGateView>['replaceGate'];
   streamStatus: StreamStatus;
   reopenedAs: string | null;
+  /** Counts changes to other gates, so "next gate" follows the inbox live. */
+  queueVersion: number;
 }) {
   const session = useSession();
   const user = session.user;
@@ -92,7 +98,10 @@ function LoadedGate({
   const reasons = confidenceReasons(gate, briefing);
   const decidedByMe = gate.decision?.decidedBy === user.id;
   const agentName = useAgentName(gate.agentId);
+  const runTitle = useRunTitles(gate.runId ? [gate.runId] : []);
+  const phase = phaseReviewLabel(gate);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: queueVersion says another gate changed
   useEffect(() => {
     if (pending) return;
     let live = true;
@@ -103,7 +112,7 @@ function LoadedGate({
     return () => {
       live = false;
     };
-  }, [pending, gate.id]);
+  }, [pending, gate.id, queueVersion]);
 
   const onDecided = (result: DecideResult) => {
     replaceGate(result.gate);
@@ -148,13 +157,20 @@ function LoadedGate({
           <RiskBadge risk={gate.risk} />
           <span className="badge">{THRESHOLD_LABEL[gate.threshold]}</span>
           {gate.signatureRequired && <span className="badge">Signature required</span>}
-          {gate.runId && <Link href={`/runs/${encodeURIComponent(gate.runId)}`}>Run {gate.runId}</Link>}
+          {phase && <span className="badge badge-neutral">{phase}</span>}
+          {gate.runId && (
+            <Link href={`/runs/${encodeURIComponent(gate.runId)}`}>
+              Run: <Revealed text={runTitle(gate.runId) ?? 'untitled run'} multiline={false} />
+            </Link>
+          )}
           {typeof gate.context.reviewId === 'string' && (
             <Link href={`/reviews/${encodeURIComponent(gate.context.reviewId)}`}>
               Open the review: files, diff and comments
             </Link>
           )}
-          {agentName && <span>Agent: {agentName}</span>}
+          {agentName && gate.agentId && (
+            <Link href={`/audit?who=${encodeURIComponent(agentName)}`}>Agent: {agentName}</Link>
+          )}
         </div>
         <GateTimeout gate={gate} />
         {(briefing?.hiddenCharacters === true || gateHasHiddenCharacters(gate)) && (
@@ -171,7 +187,9 @@ function LoadedGate({
           ) : (
             <p className="notice warn">The server could not build a Summary of Action for this gate.</p>
           )}
-          <ConfidenceIndicator confidence={briefing?.confidence ?? null} reasons={reasons} />
+          {/* Before the decision, also on phones: the action is read before a button is pressed. */}
+          {gate.action && <ProposedAction action={gate.action} payloadHash={gate.payloadHash} />}
+          <ConfidenceIndicator confidence={briefing?.confidence ?? null} reasons={reasons} gate={gate} />
         </div>
         <section className="card gate-decision" aria-labelledby="decision-heading">
           <h2 id="decision-heading">Decision</h2>
@@ -218,7 +236,6 @@ function LoadedGate({
           )}
         </section>
         <div className="gate-more">
-          {gate.action && <ProposedAction action={gate.action} payloadHash={gate.payloadHash} />}
           {showDiff && <DiffView files={changes} headingId="changes-heading" />}
           <GateContext
             gate={gate}
@@ -253,10 +270,14 @@ function GateReview({ gateId }: { gateId: string }) {
   const { view, error, loading, reload, replaceGate } = useGateView(gateId, prepare);
   const [streamStatus, setStreamStatus] = useState<StreamStatus>('connecting');
   const [reopenedAs, setReopenedAs] = useState<string | null>(null);
+  const [queueVersion, setQueueVersion] = useState(0);
 
   const onEvent = useCallback(
     (event: StreamEvent) => {
-      if (event.gateId !== gateId) return;
+      if (event.gateId !== gateId) {
+        if (event.gateId !== null) setQueueVersion((n) => n + 1);
+        return;
+      }
       if (event.type === 'gate.steer_failed' && typeof event.data.reopenedAs === 'string') {
         setReopenedAs(event.data.reopenedAs);
       }
@@ -274,16 +295,8 @@ function GateReview({ gateId }: { gateId: string }) {
   );
   useEventStream('/v1/inbox/events', onEvent, onStatus);
 
-  useEffect(() => {
-    const summary = view?.briefing?.summary ?? view?.gate.title;
-    document.title = summary ? `${revealText(summary)} · Gatehouse` : 'Gate · Gatehouse';
-  }, [view]);
-  useEffect(
-    () => () => {
-      document.title = 'Gatehouse';
-    },
-    [],
-  );
+  const summary = view?.briefing?.summary ?? view?.gate.title;
+  useScreenDetail(summary ? `Gate: ${revealText(summary)}` : null);
 
   const missing = error instanceof ApiError && error.status === 404;
   return (
@@ -301,6 +314,7 @@ function GateReview({ gateId }: { gateId: string }) {
             replaceGate={replaceGate}
             streamStatus={streamStatus}
             reopenedAs={reopenedAs}
+            queueVersion={queueVersion}
           />
         </>
       ) : (

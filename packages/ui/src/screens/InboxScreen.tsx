@@ -10,6 +10,7 @@ import { InboxFilterBar } from '../components/InboxFilterBar.js';
 import { LiveStatus } from '../components/LiveStatus.js';
 import { PendingGateList } from '../components/PendingGateList.js';
 import { useAgentNames } from '../components/use-agent-names.js';
+import { useRunTitles } from '../components/use-run-titles.js';
 import { splitBatch } from './inbox/batch-split.js';
 import {
   hasFilters,
@@ -66,6 +67,7 @@ export function InboxScreen() {
   );
   const types = useMemo(() => distinct(gates.map((gate) => gate.type)), [gates]);
   const runs = useMemo(() => distinct(gates.map((gate) => gate.runId)), [gates]);
+  const runTitle = useRunTitles(runs);
 
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [reason, setReason] = useState('');
@@ -207,7 +209,13 @@ export function InboxScreen() {
                 ) : null}
                 .
               </p>
-              <PendingGateList gates={shown} agentName={agentName} userId={user.id} selection={selection} />
+              <PendingGateList
+                gates={shown}
+                agentName={agentName}
+                runTitle={runTitle}
+                userId={user.id}
+                selection={selection}
+              />
             </>
           )}
         </>
