@@ -2,7 +2,13 @@ import type { GateDocument } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../../context.js';
 import type { ChannelDelivery, GateNotice, NotificationChannel } from '../notifications/channel.js';
 import { createSlackApi, type SlackApi } from './slack-api.js';
-import { closedMessage, type MessageNames, type MessageOutcome, pendingMessage } from './slack-message.js';
+import {
+  closedMessage,
+  deadlineText,
+  type MessageNames,
+  type MessageOutcome,
+  pendingMessage,
+} from './slack-message.js';
 import { escapeMrkdwn } from './slack-text.js';
 
 /** A sent message, as Slack names it: the DM channel and the message's timestamp. */
@@ -82,6 +88,15 @@ export function createSlackChannel(
       // Nothing was sent before: an ended gate needs no new message; an escalated one reaches its new reviewer.
       if (outcome !== null && notice.trigger !== 'gate.escalated') return { ok: true, ref: null };
       if (gate.status !== 'pending') return { ok: true, ref: notice.previousRef };
+      if (notice.trigger === 'gate.timeout_warning' && previous !== null) {
+        // A reply in the message's thread notifies; an edit of the message would not.
+        const warned = await send(api, 'chat.postMessage', {
+          channel: previous.channel,
+          thread_ts: previous.ts,
+          text: `:alarm_clock: This gate times out ${deadlineText(gate.timeoutAt)} and then ${gate.timeoutAction}s.`,
+        });
+        return warned.ok ? { ok: true, ref: notice.previousRef } : warned;
+      }
       const message = pendingMessage(gate, names, gateUrl);
       if (previous !== null) return send(api, 'chat.update', { ...previous, ...message });
       if (recipient.slackUserId === null) {

@@ -33,7 +33,8 @@ function isRisky(gate: GateDocument, option: GateOptionDocument): boolean {
   return (approves && highRisk) || RISKY_OPTIONS.test(option.id);
 }
 
-function deadlineText(timeoutAt: number | null): string {
+/** A deadline Slack shows in the reader's own time zone. */
+export function deadlineText(timeoutAt: number | null): string {
   if (timeoutAt === null) return 'none (waits until decided)';
   const seconds = Math.floor(timeoutAt / 1000);
   return `<!date^${seconds}^{date_short_pretty} {time}|${new Date(timeoutAt).toISOString()}>`;
