@@ -5,12 +5,8 @@ import type { CommitTools } from '../commit.js';
 import { assertWritten } from '../lost-update.js';
 import { assertActive, assertOwnRun, currentHold, loadRun } from '../runs/run-records.js';
 import type { GateService } from '../types.js';
-import {
-  type GateOrigin,
-  openDestructiveGate,
-  openFalsePositiveGate,
-  openRecoveryGate,
-} from './analysis-gates.js';
+import { openOrMergeDestructive } from './analysis-destructive.js';
+import { type GateOrigin, openFalsePositiveGate, openRecoveryGate } from './analysis-gates.js';
 import { fingerprintOf, isLowConfidence, type KeyedFinding, recoverable } from './findings.js';
 import { advanceRecovery, resolveRecovery } from './recoveries.js';
 
@@ -129,7 +125,7 @@ export async function recordRunChange(
   const opened: Gate[] = [];
   if (change.destructive.trigger) {
     opened.push(
-      await openDestructiveGate(gates, tools, origin, {
+      await openOrMergeDestructive(gates, tools, origin, {
         facts: change.facts,
         evaluation: change.destructive,
         findings: change.findings,
