@@ -12,6 +12,7 @@ import { RunScreen } from '../screens/RunScreen.js';
 import { RunsScreen } from '../screens/RunsScreen.js';
 import { ReviewRoute } from '../screens/review/ReviewRoute.js';
 import { UsersScreen } from '../screens/UsersScreen.js';
+import { WhitelistsScreen } from '../screens/WhitelistsScreen.js';
 import { Layout } from './Layout.js';
 import { SessionProvider, useSession } from './session.js';
 
@@ -45,6 +46,9 @@ function SignedInRoutes() {
         </Route>
         <Route path="/metrics">
           <MetricsScreen />
+        </Route>
+        <Route path="/whitelists">
+          <WhitelistsScreen />
         </Route>
         <Route path="/admin/agents">
           <AgentsScreen />

@@ -3,6 +3,7 @@ import { type Agent, listAgents } from '../api/admin.js';
 import { errorText } from '../api/client.js';
 import { type StreamStatus, useEventStream } from '../api/events.js';
 import { getMetricsSummary, type MetricsFigures, type MetricsSummary } from '../api/metrics.js';
+import { AnalysisMetrics } from '../components/AnalysisMetrics.js';
 import { type BarGroup, HorizontalBarChart } from '../components/charts/HorizontalBarChart.js';
 import { type StackedBar, StackedBarChart } from '../components/charts/StackedBarChart.js';
 import { OUTCOME_SERIES, type Series } from '../components/charts/series.js';
@@ -255,6 +256,12 @@ export function MetricsScreen() {
         <h2 id="per-type-title">Per gate type</h2>
         <Breakdown title="per gate type" rows={byType} withEscalation={false} />
       </section>
+      {summary.analysis && (
+        <section className="card" aria-labelledby="analysis-metrics-title">
+          <h2 id="analysis-metrics-title">Change analysis and recovery</h2>
+          <AnalysisMetrics metrics={summary.analysis} />
+        </section>
+      )}
     </main>
   );
 }

@@ -1,6 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { type Agent, listAgents } from '../api/admin.js';
+import {
+  type LatestAnalysis,
+  latestAnalysis,
+  listRecoveries,
+  type RecoveryDocument,
+} from '../api/analysis.js';
 import { errorText } from '../api/client.js';
 import { type StreamStatus, useEventStream } from '../api/events.js';
 import { listAllGates } from '../api/gates.js';
@@ -15,6 +21,7 @@ import {
 import { LiveStatus } from '../components/LiveStatus.js';
 import { RelativeTime } from '../components/RelativeTime.js';
 import { ReviewRunList } from '../components/ReviewRunList.js';
+import { RunAnalysis } from '../components/RunAnalysis.js';
 import { RunControls } from '../components/RunControls.js';
 import { RunStatusBadge } from '../components/RunStatusBadge.js';
 import { type RunHistory, RunTimeline } from '../components/RunTimeline.js';
@@ -32,17 +39,22 @@ interface RunDetail {
   agent: Agent | null;
   history: RunHistory;
   gatesComplete: boolean;
+  analysis: LatestAnalysis | null;
+  recoveries: RecoveryDocument[];
 }
 
 async function loadRunDetail(runId: string, signal: AbortSignal): Promise<RunDetail> {
-  const [{ run, resume }, gates, interventions, confidence, checkpoints, agents] = await Promise.all([
-    getRun(runId, signal),
-    listAllGates({ runId }, { max: MAX_GATES, signal }),
-    listInterventions(runId, signal),
-    runAuditEvents(runId, 'confidence.reported', signal),
-    runAuditEvents(runId, 'run.checkpoint', signal),
-    listAgents(signal).catch(() => [] as Agent[]),
-  ]);
+  const [{ run, resume }, gates, interventions, confidence, checkpoints, agents, analysis, recoveries] =
+    await Promise.all([
+      getRun(runId, signal),
+      listAllGates({ runId }, { max: MAX_GATES, signal }),
+      listInterventions(runId, signal),
+      runAuditEvents(runId, 'confidence.reported', signal),
+      runAuditEvents(runId, 'run.checkpoint', signal),
+      listAgents(signal).catch(() => [] as Agent[]),
+      latestAnalysis(runId, signal),
+      listRecoveries(runId, signal),
+    ]);
   return {
     run,
     resume,
@@ -54,6 +66,8 @@ async function loadRunDetail(runId: string, signal: AbortSignal): Promise<RunDet
       checkpoints: checkpoints.items,
     },
     gatesComplete: gates.complete,
+    analysis,
+    recoveries,
   };
 }
 
@@ -218,6 +232,7 @@ export function RunScreen({ runId }: { runId: string }) {
             }}
           />
           <ReviewRunList runId={run.id} refreshKey={`${run.updatedAt}:${shown.history.gates.length}`} />
+          <RunAnalysis analysis={shown.analysis} recoveries={shown.recoveries} />
         </div>
         <section className="card" aria-labelledby="run-timeline-title">
           <h2 id="run-timeline-title">Timeline</h2>

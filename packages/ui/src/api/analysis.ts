@@ -1,0 +1,72 @@
+import type {
+  CreateWhitelistBody,
+  FindingDocument,
+  PatternStats,
+  RecoveryDocument,
+  WhitelistEntry,
+} from 'gatehouse-hitl-protocol';
+import { queryAudit } from './audit.js';
+import { api } from './client.js';
+
+export type { FindingDocument, PatternStats, RecoveryDocument, WhitelistEntry };
+
+/** One finding as the run's `analysis.recorded` events carry it. */
+export type RunFinding = Pick<
+  FindingDocument,
+  'key' | 'kind' | 'pattern' | 'severity' | 'confidence' | 'file' | 'line' | 'name' | 'message'
+>;
+
+/** The latest analysis of a run: when, and what it found. */
+export interface LatestAnalysis {
+  at: number;
+  findings: RunFinding[];
+}
+
+/** Each laziness finding's recovery in the run: attempts, stage and history. */
+export async function listRecoveries(runId: string, signal?: AbortSignal): Promise<RecoveryDocument[]> {
+  const body = await api<{ recoveries: RecoveryDocument[] }>(
+    'GET',
+    `/v1/runs/${encodeURIComponent(runId)}/recoveries`,
+    signal ? { signal } : {},
+  );
+  return body.recoveries;
+}
+
+/** The findings of the run's latest analysis, from its audit trail (`analysis.recorded`); null before any. */
+export async function latestAnalysis(runId: string, signal?: AbortSignal): Promise<LatestAnalysis | null> {
+  const page = await queryAudit(
+    { subject: runId, kind: 'analysis.recorded', order: 'desc', limit: 1 },
+    signal,
+  );
+  const latest = page.items[0];
+  if (latest === undefined) return null;
+  const details = latest.data.findingDetails;
+  return { at: latest.at, findings: Array.isArray(details) ? (details as RunFinding[]) : [] };
+}
+
+export async function listWhitelists(signal?: AbortSignal): Promise<WhitelistEntry[]> {
+  const body = await api<{ whitelists: WhitelistEntry[] }>('GET', '/v1/whitelists', signal ? { signal } : {});
+  return body.whitelists;
+}
+
+/** Adds an entry (tech lead or above); the server names the field of a bad value. */
+export async function createWhitelist(input: CreateWhitelistBody): Promise<WhitelistEntry> {
+  const body = await api<{ whitelist: WhitelistEntry }>('POST', '/v1/whitelists', { body: input });
+  return body.whitelist;
+}
+
+/** Removes an entry: its pattern is reported again. */
+export async function revokeWhitelist(id: string): Promise<WhitelistEntry> {
+  const body = await api<{ whitelist: WhitelistEntry }>('DELETE', `/v1/whitelists/${encodeURIComponent(id)}`);
+  return body.whitelist;
+}
+
+/** Every pattern seen, with detections, confirmed false positives and the rate. */
+export async function listPatterns(signal?: AbortSignal): Promise<PatternStats[]> {
+  const body = await api<{ patterns: PatternStats[] }>(
+    'GET',
+    '/v1/analysis/patterns',
+    signal ? { signal } : {},
+  );
+  return body.patterns;
+}

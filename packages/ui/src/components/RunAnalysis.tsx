@@ -1,0 +1,81 @@
+import type { RecoveryDocument } from 'gatehouse-hitl-protocol';
+import type { LatestAnalysis } from '../api/analysis.js';
+import { rateText } from '../lib/whitelist-expiry.js';
+import { RecoveryCard } from './RecoveryCard.js';
+import { Revealed } from './Revealed.js';
+import { formatDateTime } from './time-format.js';
+
+function FindingsTable({ analysis }: { analysis: LatestAnalysis }) {
+  if (analysis.findings.length === 0) return <p className="muted">The latest analysis found nothing.</p>;
+  return (
+    <div className="table-scroll" role="region" aria-label="Findings of the latest analysis" tabIndex={0}>
+      <table className="stack-on-phone">
+        <caption className="visually-hidden">Findings of the latest analysis</caption>
+        <thead>
+          <tr>
+            <th scope="col">Pattern</th>
+            <th scope="col">Severity</th>
+            <th scope="col">Where</th>
+            <th scope="col">Confidence</th>
+            <th scope="col">What</th>
+          </tr>
+        </thead>
+        <tbody>
+          {analysis.findings.map((finding) => (
+            <tr key={finding.key}>
+              <td data-label="Pattern">
+                <code>
+                  <Revealed text={finding.pattern} multiline={false} />
+                </code>
+              </td>
+              <td data-label="Severity">{finding.severity.toUpperCase()}</td>
+              <td data-label="Where">
+                <code>
+                  <Revealed text={finding.file} multiline={false} />
+                  {finding.line === null ? '' : `:${finding.line}`}
+                </code>
+              </td>
+              <td data-label="Confidence">{rateText(finding.confidence)}</td>
+              <td data-label="What">
+                <Revealed text={finding.message} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A run's change analysis: the latest analysis's findings and each laziness finding's recovery. */
+export function RunAnalysis({
+  analysis,
+  recoveries,
+}: {
+  analysis: LatestAnalysis | null;
+  recoveries: readonly RecoveryDocument[];
+}) {
+  return (
+    <section className="card" aria-labelledby="run-analysis-title">
+      <h2 id="run-analysis-title">Change analysis</h2>
+      {analysis === null ? (
+        <p className="muted">No change of this run has been analysed yet.</p>
+      ) : (
+        <>
+          <p className="muted">Latest analysis {formatDateTime(analysis.at)}.</p>
+          <FindingsTable analysis={analysis} />
+        </>
+      )}
+      <h3>Recoveries</h3>
+      {recoveries.length === 0 ? (
+        <p className="muted">No recovery: no laziness finding held the agent to a fix.</p>
+      ) : (
+        <ul className="recovery-list">
+          {recoveries.map((recovery) => (
+            <RecoveryCard key={recovery.key} recovery={recovery} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
