@@ -117,6 +117,23 @@ rules:
     action: allow
     reason: Spawning agents needs no approval.
 
+  # Claude Code's own tools (its reads, Bash and web tools are in the core rules above).
+  - id: claude-code-read-only
+    priority: 200
+    match: { tools: [NotebookRead, TodoWrite, BashOutput, Agent] }
+    action: allow
+    reason: Claude Code tool that reads, keeps its task list or starts a subagent; needs no approval.
+  - id: claude-code-file-edits
+    priority: 300
+    match: { tools: [Edit, Write, MultiEdit, NotebookEdit] }
+    action: { gate: { type: tool_call } }
+    reason: Claude Code file edit changes the workspace; approve yes, always or no (secret and production files always wait).
+  - id: claude-code-mcp-tools
+    priority: 300
+    condition: 'tool != null && tool.startsWith("mcp__")'
+    action: { gate: { type: tool_call } }
+    reason: Tool of an MCP server Claude Code is connected to; its effects are unknown, so a person approves it.
+
   # Per-tool categories (cowork mode).
   - id: cowork-auto-approved
     priority: 300

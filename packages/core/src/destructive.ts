@@ -50,6 +50,7 @@ const WRITE_TOOLS: ReadonlySet<string> = new Set([
   'Write',
   'Edit',
   'MultiEdit',
+  'NotebookEdit',
 ]);
 
 /**
@@ -87,7 +88,16 @@ function stringArg(args: Record<string, unknown>, ...names: string[]): string | 
 /** The paths an action touches, from the usual argument names. */
 export function actionPaths(action: Action): string[] {
   const paths: string[] = [];
-  for (const name of ['path', 'file', 'file_path', 'filePath', 'target', 'destination', 'source']) {
+  for (const name of [
+    'path',
+    'file',
+    'file_path',
+    'filePath',
+    'notebook_path',
+    'target',
+    'destination',
+    'source',
+  ]) {
     const value = action.args[name];
     if (typeof value === 'string') paths.push(value);
   }
