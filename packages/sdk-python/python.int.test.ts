@@ -15,7 +15,9 @@ afterAll(async () => {
 
 describe('the Python SDK', () => {
   it('passes its pytest suite against a real server', { timeout: 300_000 }, async () => {
-    const run = await runPython(['-m', 'pytest', '-q', '-p', 'no:cacheprovider', tests], {
+    // A test stuck past 90 s prints every thread's stack, so a hang shows where it waits.
+    const args = ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '-o', 'faulthandler_timeout=90', tests];
+    const run = await runPython([...args, ...(process.env.GATEHOUSE_PYTEST_ARGS?.split(' ') ?? [])], {
       env: server.env(),
       cwd: tests,
     });

@@ -135,16 +135,16 @@ class RunEventStream:
         self._idle_timeout = idle_timeout
         self._closed = cancel or threading.Event()
         self._parser = SseParser(last_event_id)
-        self._response: Optional[http.client.HTTPResponse] = None
+        self._connection: Optional[http.client.HTTPConnection] = None
 
     def close(self) -> None:
         self._closed.set()
-        response = self._response
-        if response is not None:
+        connection = self._connection
+        sock = connection.sock if connection is not None else None
+        if sock is not None:
             try:
-                # Ends a read blocked in another thread at once.
-                response.fp and response.fp.raw._sock.shutdown(socket.SHUT_RDWR)  # type: ignore[union-attr]
-            except (AttributeError, OSError):
+                sock.shutdown(socket.SHUT_RDWR)  # ends a read blocked in another thread at once
+            except OSError:
                 pass
 
     def __iter__(self) -> Iterator[RunEvent]:
@@ -170,8 +170,8 @@ class RunEventStream:
     def _connect_once(self) -> Iterator[RunEvent]:
         last = self._parser.last_event_id
         headers = {} if last is None else {"Last-Event-ID": last}
-        response = self._transport.open_stream(self._path, headers, self._idle_timeout)
-        self._response = response
+        connection, response = self._transport.open_stream(self._path, headers, self._idle_timeout)
+        self._connection = connection
         try:
             while not self._closed.is_set():
                 raw = response.readline()
@@ -184,5 +184,5 @@ class RunEventStream:
                 if event is not None:
                     yield event
         finally:
-            self._response = None
-            response.close()
+            self._connection = None
+            connection.close()

@@ -1,4 +1,4 @@
-"""JSON over HTTP with the bearer token (urllib), retried with capped exponential backoff."""
+"""JSON over HTTP (http.client) with the bearer token, retried with capped exponential backoff."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ import random
 import socket
 import threading
 import time
-import urllib.error
-import urllib.request
+import urllib.parse
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Optional
 
@@ -58,9 +57,26 @@ def pause(seconds: float, cancel: Optional[threading.Event]) -> None:
         raise aborted()
 
 
-def _refused(error: BaseException) -> bool:
-    reason = getattr(error, "reason", error)
-    return isinstance(reason, ConnectionRefusedError)
+def _close_on_cancel(connection: http.client.HTTPConnection, cancel: Optional[threading.Event]) -> Callable[[], None]:
+    """Shuts the connection's socket when ``cancel`` is set, so a long-poll ends at once; returns
+    the function that stops watching."""
+    if cancel is None:
+        return lambda: None
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            if cancel.wait(0.05):
+                sock = connection.sock
+                if sock is not None and not done.is_set():
+                    try:
+                        sock.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
+                return
+
+    threading.Thread(target=watch, name="gatehouse-cancel", daemon=True).start()
+    return done.set
 
 
 class Transport:
@@ -70,6 +86,13 @@ class Transport:
 
     def __init__(self, base_url: str, token: str, backoff: Backoff, on_retry: Optional[OnRetry] = None) -> None:
         self.base_url = base_url.rstrip("/")
+        parts = urllib.parse.urlsplit(self.base_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"base_url must be an http:// or https:// URL, not {base_url!r}")
+        self._scheme = parts.scheme
+        self._host = parts.hostname
+        self._port = parts.port
+        self._prefix = parts.path
         self._token = token
         self.backoff = backoff
         self._on_retry = on_retry
@@ -97,7 +120,7 @@ class Transport:
             if cancel is not None and cancel.is_set():
                 raise aborted()
             try:
-                return self._attempt(method, path, body, headers, timeout)
+                return self._attempt(method, path, body, headers, timeout, cancel)
             except (GatehouseError, _NetworkError) as error:
                 public = self._public(error)
                 if isinstance(error, GatehouseError) and error.code == "INTERNAL":
@@ -114,55 +137,73 @@ class Transport:
                     self._on_retry(attempt, delay, public)
                 pause(delay, cancel)
 
-    def open_stream(self, path: str, headers: Mapping[str, str], timeout: float) -> http.client.HTTPResponse:
+    def connect(self, timeout: float) -> http.client.HTTPConnection:
+        """A new connection to the server (HTTPS for an https:// URL)."""
+        if self._scheme == "https":
+            return http.client.HTTPSConnection(self._host, self._port, timeout=timeout)
+        return http.client.HTTPConnection(self._host, self._port, timeout=timeout)
+
+    def open_stream(
+        self, path: str, headers: Mapping[str, str], timeout: float
+    ) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
         """Opens a streaming GET once (no retries); a non-2xx answer raises its GatehouseError."""
-        request = urllib.request.Request(
-            self.base_url + path, method="GET", headers=self.headers({"Accept": "text/event-stream", **headers})
-        )
+        connection = self.connect(timeout)
         try:
-            return urllib.request.urlopen(request, timeout=timeout)  # noqa: S310 - the caller's own server
-        except urllib.error.HTTPError as error:
-            raise self._wire_error(error) from None
+            connection.request("GET", self._prefix + path, headers=self.headers({"Accept": "text/event-stream", **headers}))
+            response = connection.getresponse()
         except (OSError, http.client.HTTPException) as error:
-            raise self._public(_NetworkError(error, _refused(error))) from None
+            connection.close()
+            raise self._public(_NetworkError(error, isinstance(error, ConnectionRefusedError))) from None
+        if response.status >= 400:
+            text = response.read().decode("utf-8", "replace")
+            connection.close()
+            raise decode_wire_error(
+                response.status, text, reason=response.reason, retry_after=response.getheader("Retry-After")
+            )
+        return connection, response
 
     def _attempt(
-        self, method: str, path: str, body: Any, headers: Optional[Mapping[str, str]], timeout: float
+        self,
+        method: str,
+        path: str,
+        body: Any,
+        headers: Optional[Mapping[str, str]],
+        timeout: float,
+        cancel: Optional[threading.Event],
     ) -> Any:
         data = None
         extra = dict(headers or {})
         if body is not None:
             data = json.dumps(body, allow_nan=False).encode("utf-8")
             extra["Content-Type"] = "application/json"
-        request = urllib.request.Request(self.base_url + path, data=data, method=method, headers=self.headers(extra))
+        connection = self.connect(timeout)
+        stop_watching: Callable[[], None] = lambda: None
         try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
-                text = response.read().decode("utf-8")
-                status = response.status
-        except urllib.error.HTTPError as error:
-            raise self._wire_error(error) from None
-        except (OSError, http.client.HTTPException, socket.timeout) as error:
-            raise _NetworkError(error, _refused(error)) from None
+            connection.connect()
+            # Watched once connected, so a cancel at any moment finds the socket to shut.
+            stop_watching = _close_on_cancel(connection, cancel)
+            connection.request(method, self._prefix + path, body=data, headers=self.headers(extra))
+            response = connection.getresponse()
+            text = response.read().decode("utf-8")
+        except (OSError, http.client.HTTPException) as error:
+            if cancel is not None and cancel.is_set():
+                raise aborted() from None
+            raise _NetworkError(error, isinstance(error, ConnectionRefusedError)) from None
+        finally:
+            stop_watching()
+            connection.close()
+        if response.status >= 400:
+            raise decode_wire_error(
+                response.status, text, reason=response.reason, retry_after=response.getheader("Retry-After")
+            )
         if text == "":
             return None
         try:
             return json.loads(text)
         except ValueError:
             raise GatehouseError(
-                "INTERNAL", f"the server answered {status} with a body that is not JSON", status=status
+                "INTERNAL", f"the server answered {response.status} with a body that is not JSON", status=response.status
             ) from None
-
-    @staticmethod
-    def _wire_error(error: urllib.error.HTTPError) -> GatehouseError:
-        try:
-            text = error.read().decode("utf-8", "replace")
-        except (OSError, http.client.HTTPException):
-            text = ""
-        finally:
-            error.close()
-        return decode_wire_error(
-            error.code, text, reason=str(error.reason or ""), retry_after=error.headers.get("Retry-After")
-        )
 
     @staticmethod
     def _retryable(
@@ -182,8 +223,7 @@ class Transport:
         if isinstance(error, GatehouseError):
             return error
         assert isinstance(error, _NetworkError)
-        cause = error.cause
-        detail = str(getattr(cause, "reason", cause)) or type(cause).__name__
+        detail = str(error.cause) or type(error.cause).__name__
         return GatehouseError(
             "SERVICE_UNAVAILABLE",
             f"cannot reach the Gatehouse server at {self.base_url}: {detail}",
