@@ -78,12 +78,13 @@ describe('built-in gate types', () => {
     ['code_review', REVIEW],
     ['test_review', REVIEW],
     ['deployment_approval', REVIEW],
+    ['question', ['answer 1 resolved', 'reject r rejected']],
   ])('%s offers its seed option set with keys and outcomes', (type, expected) => {
     expect(describeOptions(type)).toEqual(expected);
   });
 
   it('covers exactly the catalog of the design', () => {
-    expect(BUILTIN_GATE_TYPES.map((d) => d.type)).toHaveLength(14);
+    expect(BUILTIN_GATE_TYPES.map((d) => d.type)).toHaveLength(15);
   });
 
   it.each(BUILTIN_GATE_TYPES.map((d) => [d.type, d] as const))(

@@ -1,6 +1,7 @@
 import { type GateCatalog, proceedOnTimeoutRefusal } from './catalog.js';
 import { isAlwaysGated } from './destructive.js';
 import { GatehouseError } from './errors.js';
+import { isEditable } from './gate-editable.js';
 import { invalidField } from './invalid-field.js';
 import {
   type Action,
@@ -56,6 +57,8 @@ export interface OpenGateInput {
   alwaysGated?: boolean | undefined;
   /** The action destroys data. */
   destructive?: boolean | undefined;
+  /** False when a policy rule forbids approving the gate with edited arguments. */
+  editable?: boolean | undefined;
 }
 
 /** Where the new gate's id, time and type definitions come from. */
@@ -224,6 +227,12 @@ export function openGate(input: OpenGateInput, options: OpenGateOptions): Gate {
     separationOfDuties: input.separationOfDuties ?? false,
     requestedBy: input.requestedBy ?? null,
     steerable: definition.steerable,
+    editable: isEditable({
+      action: input.action,
+      requiredApprovals: settings.requiredApprovals,
+      options: definition.options,
+      allowed: input.editable,
+    }),
     policyRuleId: input.policyRuleId ?? null,
     decision: null,
   };

@@ -28,6 +28,10 @@ export interface DecideEvent {
   affectedArtifacts?: readonly string[] | undefined;
   signature?: string | undefined;
   payloadHash?: string | undefined;
+  /** A question gate's answer. */
+  answer?: string | undefined;
+  /** Approve with these arguments instead of the agent's; checked with `checkEditedArgs` and the policy first. */
+  edit?: { args: Record<string, unknown>; payloadHash: string } | undefined;
   /** The person saw that a steer on this gate approves it, and means it. */
   confirmApproval?: boolean | undefined;
 }
@@ -152,6 +156,26 @@ function checkRequirements(resolved: ResolvedOption, event: DecideEvent): void {
   if (option.requires.includes('reason') && blank(event.reason)) {
     throw invalidField('reason', `option "${option.id}" needs a non-empty reason`);
   }
+  const wantsAnswer = option.requires.includes('answer');
+  if (wantsAnswer && blank(event.answer)) {
+    throw invalidField('answer', `option "${option.id}" needs a non-empty answer`);
+  }
+  if (!wantsAnswer && event.answer !== undefined) {
+    throw invalidField(
+      'answer',
+      `only a question gate's answer option takes an answer (got option "${option.id}")`,
+    );
+  }
+}
+
+function checkEdit(gate: Gate, { option, mapping }: ResolvedOption, event: DecideEvent): void {
+  if (event.edit === undefined) return;
+  if (option.id !== 'approve' || mapping !== 'direct' || event.option !== 'approve') {
+    throw invalidField('editedArgs', `editedArgs goes only with option approve (got "${event.option}")`);
+  }
+  if (!gate.editable) {
+    throw invalidField('editedArgs', `gate ${gate.id} cannot be approved with edited arguments`);
+  }
 }
 
 function checkPayload(gate: Gate, event: DecideEvent): void {
@@ -173,7 +197,9 @@ function buildDecision(gate: Gate, resolved: ResolvedOption, event: DecideEvent,
   const { option, mapping } = resolved;
   const feedback = feedbackOf(resolved, event);
   const instructions = mapping === 'direct' || mapping === 'steer_as_option' ? event.instructions : undefined;
-  const payloadHash = event.payloadHash ?? gate.payloadHash ?? undefined;
+  const { edit } = event;
+  const payloadHash = edit?.payloadHash ?? event.payloadHash ?? gate.payloadHash ?? undefined;
+  const original = edit === undefined ? undefined : (gate.payloadHash ?? undefined);
   return {
     option: option.id,
     outcome: option.outcome ?? 'resolved',
@@ -185,6 +211,9 @@ function buildDecision(gate: Gate, resolved: ResolvedOption, event: DecideEvent,
     ...(instructions === undefined ? {} : { instructions }),
     ...(event.signature === undefined ? {} : { signature: event.signature }),
     ...(payloadHash === undefined ? {} : { payloadHash }),
+    ...(edit === undefined ? {} : { editedArgs: edit.args }),
+    ...(original === undefined ? {} : { originalPayloadHash: original }),
+    ...(event.answer === undefined ? {} : { answer: event.answer }),
   };
 }
 
@@ -217,6 +246,7 @@ function decide(gate: Gate, event: DecideEvent, now: number): GateTransition {
   const resolved = resolveDecideOption(gate, event.option, event.confirmApproval === true);
   if (!resolved.option.ends) return unchanged(gate);
   checkRequirements(resolved, event);
+  checkEdit(gate, resolved, event);
   checkPayload(gate, event);
   const decision = buildDecision(gate, resolved, event, now);
   return decision.outcome === 'approved' ? vote(gate, decision) : end(gate, decision);

@@ -65,6 +65,9 @@ function freezeAll(definitions: GateTypeDefinition[]): readonly GateTypeDefiniti
   return Object.freeze(definitions);
 }
 
+/** The gate type of a question an agent asks a person (human-as-tool); the answer is free text. */
+export const QUESTION_GATE_TYPE = 'question';
+
 // Seed 001 sets retention only for its own gates; every other type keeps decisions a year.
 /** Every gate type Gatehouse ships, with its option set and defaults. */
 export const BUILTIN_GATE_TYPES: readonly GateTypeDefinition[] = freezeAll([
@@ -246,6 +249,24 @@ export const BUILTIN_GATE_TYPES: readonly GateTypeDefinition[] = freezeAll([
         'resolved',
         ['feedback'],
       ),
+    ],
+    steerable: false,
+    minRole: 'developer',
+    signature: 'never',
+    retentionDays: 365,
+  },
+  {
+    type: QUESTION_GATE_TYPE,
+    title: 'Question for a person',
+    trigger: 'the agent asks a person a question and waits for the answer',
+    threshold: 'mandatory',
+    defaultRisk: 'low',
+    defaultTimeoutAction: 'deny',
+    options: [
+      ending('answer', 'Answer', '1', 'Answer the question; the agent receives your text', 'resolved', [
+        'answer',
+      ]),
+      reject('r', 'Decline to answer; the agent is told why'),
     ],
     steerable: false,
     minRole: 'developer',

@@ -131,6 +131,14 @@ export {
   TRIGGER_GATE_TYPES,
   TRIGGER_LIMITS,
 } from './escalation.js';
+export {
+  checkEditedArgs,
+  editedActionOf,
+  editRefusedError,
+  editVerdictRefusal,
+} from './gate-edit.js';
+export type { EditableInput } from './gate-editable.js';
+export { editRefusalReason, isEditable } from './gate-editable.js';
 export type { OpenGateInput, OpenGateOptions } from './gate-open.js';
 export { MAX_GATE_TIMEOUT_MS, openGate } from './gate-open.js';
 export type {
@@ -156,7 +164,7 @@ export {
   TIMEOUT_ACTOR,
 } from './gate-state.js';
 export type { DestructiveActionKind } from './gate-types.js';
-export { BUILTIN_GATE_TYPES, DESTRUCTIVE_ALTERNATIVES } from './gate-types.js';
+export { BUILTIN_GATE_TYPES, DESTRUCTIVE_ALTERNATIVES, QUESTION_GATE_TYPE } from './gate-types.js';
 export type { LoginBackoffPolicy } from './login-backoff.js';
 export { DEFAULT_LOGIN_BACKOFF, loginBackoffMs } from './login-backoff.js';
 export type {
@@ -207,6 +215,7 @@ export {
   policyRuleSchema,
   policySchema,
 } from './policy-schema.js';
+export { isQuestionRequest, questionVerdict } from './question.js';
 export type { GatedVerdict, RequestedGateSettings, Verdict, VerdictInput } from './request-verdict.js';
 export {
   autoProceedAllowed,

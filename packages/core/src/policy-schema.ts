@@ -20,6 +20,7 @@ export const POLICY_EVENTS = [
   'destructive_action',
   'false_positive',
   'phase_boundary',
+  'question',
 ] as const;
 export type PolicyEvent = (typeof POLICY_EVENTS)[number];
 
@@ -39,6 +40,7 @@ export const POLICY_EVENT_GATE_TYPES: Readonly<Record<PolicyEvent, string>> = {
   destructive_action: 'destructive_action',
   false_positive: 'false_positive_override',
   phase_boundary: 'phase_review',
+  question: 'question',
 };
 
 const MAX_TIMEOUT_SECONDS = 30 * 24 * 3600;
@@ -66,6 +68,9 @@ export const policyGateSettingsSchema = z
     separationOfDuties: z.boolean().optional(),
     assignees: z.array(z.string().min(1).max(200)).max(50).optional(),
     escalationChain: z.array(roleSchema).max(10).optional(),
+    editable: z
+      .literal(false, { error: (i) => `editable can only be false: it forbids edits (got ${got(i.input)})` })
+      .optional(),
   })
   .refine((s) => !(s.threshold === 'mandatory' && s.timeoutAction === 'proceed'), {
     message: 'timeoutAction "proceed" is not allowed on a mandatory gate; use "deny" or "escalate"',

@@ -281,5 +281,6 @@ export function gateSettingsOf(
     escalationChain: gate.escalationChain,
     policyRuleId: verdict.ruleId,
     alwaysGated,
+    editable: gate.editable,
   };
 }

@@ -66,7 +66,7 @@ export const gateOptionSchema = z.object({
   description: z.string().max(200),
   ends: z.boolean(),
   outcome: optionOutcomeSchema.optional(),
-  requires: z.array(z.enum(['reason', 'instructions', 'feedback'])).default([]),
+  requires: z.array(z.enum(['reason', 'instructions', 'feedback', 'answer'])).default([]),
 });
 export type GateOption = z.infer<typeof gateOptionSchema>;
 
@@ -113,6 +113,12 @@ export const decisionSchema = z.object({
   affectedArtifacts: z.array(z.string()).default([]),
   signature: z.string().optional(),
   payloadHash: z.string().optional(),
+  /** The arguments a person approved instead of the agent's; `payloadHash` is then their action's hash. */
+  editedArgs: z.record(z.string(), z.unknown()).optional(),
+  /** The hash of the action the agent proposed, kept when a person edited it. */
+  originalPayloadHash: z.string().optional(),
+  /** A question gate's answer. */
+  answer: z.string().optional(),
   decidedAt: z.number(),
 });
 export type Decision = z.infer<typeof decisionSchema>;
@@ -146,6 +152,8 @@ export interface Gate {
   assignees: string[];
   signatureRequired: boolean;
   steerable: boolean;
+  /** A person may approve with edited arguments. */
+  editable: boolean;
   policyRuleId: string | null;
   decision: Decision | null;
 }

@@ -50,6 +50,7 @@ export function makeGate(type: string, overrides: Partial<Gate> = {}): Gate {
     assignees: [],
     signatureRequired: false,
     steerable: true,
+    editable: false,
     policyRuleId: null,
     decision: null,
     ...overrides,

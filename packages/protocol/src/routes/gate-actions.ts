@@ -25,8 +25,20 @@ export const decideBodySchema = z.strictObject({
     .max(200)
     .optional()
     .describe(
-      'Ed25519 signature (base64) over canonical JSON {gateId, option, payloadHash}; required on signed gates',
+      'Ed25519 signature (base64) over canonical JSON {gateId, option, payloadHash}; required on signed gates (an edited approval signs the edited payload’s hash)',
     ),
+  editedArgs: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      'Only with option approve on a gate whose document says editable: the arguments to run instead of the agent’s; the approval binds to their hash',
+    ),
+  answer: z
+    .string()
+    .min(1)
+    .max(10_000)
+    .optional()
+    .describe('The answer to a question gate; required by option answer'),
   confirmApproval: z
     .boolean()
     .optional()

@@ -16,7 +16,7 @@ const optionSchema = z
     description: z.string().describe('What choosing it does'),
     ends: z.boolean().describe('False for options that only show more (view, diff, history)'),
     outcome: optionOutcomeSchema.optional().describe('Where it ends the gate'),
-    requires: z.array(z.enum(['reason', 'instructions', 'feedback'])).describe('Fields it needs'),
+    requires: z.array(z.enum(['reason', 'instructions', 'feedback', 'answer'])).describe('Fields it needs'),
   })
   .describe('One answer the gate offers');
 
@@ -35,7 +35,19 @@ export const decisionDocumentSchema = z
       .describe('Steer instructions: the agent’s next instruction, verbatim'),
     affectedArtifacts: z.array(z.string()).describe('Workspace paths the steer is about'),
     signature: z.string().optional().describe('Ed25519 signature of the decision, base64'),
-    payloadHash: z.string().optional().describe('SHA-256 of the action the decision binds to'),
+    payloadHash: z
+      .string()
+      .optional()
+      .describe('SHA-256 of the action the decision binds to (the edited action when edited)'),
+    editedArgs: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('The arguments a person changed the action to before approving; present only when edited'),
+    originalPayloadHash: z
+      .string()
+      .optional()
+      .describe('SHA-256 of the action the agent proposed; present only when edited'),
+    answer: z.string().optional().describe('The answer to a question gate'),
     decidedAt: z.number().describe('Epoch ms'),
   })
   .describe('The answer that ended the gate');
@@ -83,6 +95,11 @@ export const gateDocumentSchema = z
     assignees: z.array(z.string()).describe('People it is assigned to; empty = anyone with the role'),
     signatureRequired: z.boolean().describe('Decisions must be signed'),
     steerable: z.boolean().describe('Steer is a real option (else recorded as approve with feedback)'),
+    editable: z
+      .boolean()
+      .describe(
+        'A person may approve with edited arguments (false without arguments, with N-of-M approvals or when the policy forbids it)',
+      ),
     policyRuleId: z.string().nullable().describe('Policy rule that opened it'),
     decision: decisionDocumentSchema.nullable(),
   })

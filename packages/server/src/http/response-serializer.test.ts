@@ -48,6 +48,7 @@ const gate = {
   assignees: [],
   signatureRequired: false,
   steerable: true,
+  editable: false,
   policyRuleId: null,
   decision: null,
 };

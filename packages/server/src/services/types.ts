@@ -61,6 +61,10 @@ export interface DecideInput {
   instructions?: string | undefined;
   affectedArtifacts?: string[] | undefined;
   signature?: string | undefined;
+  /** With option approve on an editable gate: the arguments to run instead of the agent's. */
+  editedArgs?: Record<string, unknown> | undefined;
+  /** A question gate's answer. */
+  answer?: string | undefined;
   /** For approve_always: remember for this run, this agent, or everyone. */
   rememberScope?: 'run' | 'agent' | 'global' | undefined;
   rememberTtlSeconds?: number | undefined;

@@ -94,6 +94,7 @@ export function makeGate(overrides: Partial<Gate> = {}): Gate {
     assignees: [],
     signatureRequired: false,
     steerable: true,
+    editable: true,
     policyRuleId: 'shell-needs-approval',
     decision: null,
     ...overrides,

@@ -60,8 +60,14 @@ export async function insertGate(ctx: TxContext, gate: Gate): Promise<void> {
   await writeAssignees(ctx, gate, false);
 }
 
+// Gates stored before edit-then-approve existed have no `editable`; they were never editable.
+function gateOf(data: string): Gate {
+  const gate = parseJson<Gate>(data);
+  return gate.editable === undefined ? { ...gate, editable: false } : gate;
+}
+
 function withVersion(row: { data: string; version: number }): Gate & { version: number } {
-  return { ...parseJson<Gate>(row.data), version: int(row.version) };
+  return { ...gateOf(row.data), version: int(row.version) };
 }
 
 const gateById = preparedQuery(
@@ -114,7 +120,7 @@ export async function listGates({ db }: TxContext, filter: GateFilter): Promise<
   return toPage(
     rows,
     limit,
-    (row) => parseJson<Gate>(row.data),
+    (row) => gateOf(row.data),
     (row) => [int(row.created_at), row.id],
   );
 }

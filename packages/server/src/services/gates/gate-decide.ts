@@ -30,6 +30,7 @@ import {
 import type { BatchDecideItem, DecideInput, DecideResult } from '../types.js';
 import { recordWhitelistDecision } from '../whitelists/whitelist-decisions.js';
 import { announce, cleanText, type GateDeps, loadGate, withoutVersion } from './gate-common.js';
+import { type CheckedEdit, checkEdit } from './gate-edit.js';
 import { invalidInput } from './gate-input.js';
 import { appendRunInstruction, refreshRunStatus } from './gate-run.js';
 import { resetRecovery } from './gate-triggers.js';
@@ -117,7 +118,13 @@ function rememberOf(gate: Gate, user: User, input: DecideInput): NewRule | null 
   };
 }
 
-function transitionOf(gate: Gate, user: User, input: DecideInput, now: number): GateTransition {
+function transitionOf(
+  gate: Gate,
+  user: User,
+  input: DecideInput,
+  edit: CheckedEdit | null,
+  now: number,
+): GateTransition {
   return applyGateEvent(
     gate,
     {
@@ -129,6 +136,8 @@ function transitionOf(gate: Gate, user: User, input: DecideInput, now: number): 
       instructions: cleanText(input.instructions),
       affectedArtifacts: input.affectedArtifacts,
       confirmApproval: input.confirmApproval,
+      answer: cleanText(input.answer),
+      edit: edit ?? undefined,
       // Only a signature that was checked is kept with the decision.
       signature: needsSignature(gate) ? input.signature?.trim() : undefined,
     },
@@ -150,6 +159,7 @@ async function recordEnd(
 ): Promise<RememberedRule | null> {
   const decision = next.decision;
   if (decision === null) return null;
+  const edited = decision.editedArgs !== undefined;
   await tools.audit({
     kind: 'gate.decided',
     actor: `user:${extra.user.id}`,
@@ -163,10 +173,17 @@ async function recordEnd(
       instructions: decision.instructions ?? null,
       affectedArtifacts: decision.affectedArtifacts,
       payloadHash: next.payloadHash,
+      approvedPayloadHash: decision.payloadHash ?? next.payloadHash,
+      edited,
+      ...(edited ? { originalArgs: next.action?.args ?? {}, editedArgs: decision.editedArgs } : {}),
+      ...(decision.answer === undefined ? {} : { answer: decision.answer }),
       approvals: next.approvals.map((vote) => vote.by),
       signature: extra.signature?.signature ?? null,
       publicKey: extra.signature?.publicKey ?? null,
-      signedText: extra.signature === null ? null : decisionTextOf(next, extra.option, decision),
+      signedText:
+        extra.signature === null
+          ? null
+          : decisionTextOf(next, extra.option, decision, decision.payloadHash ?? next.payloadHash),
       channel: extra.channel,
     },
   });
@@ -174,6 +191,7 @@ async function recordEnd(
     outcome: gateOutcomeFor(next),
     option: decision.option,
     decidedBy: decision.decidedBy,
+    edited,
     ...(decision.instructions === undefined ? {} : { instructions: decision.instructions }),
   });
   if (decision.instructions !== undefined)
@@ -221,7 +239,8 @@ async function decideInCommit(
   if (request.batch) checkBatchEligible(gate);
   authorizeDecision(gate, { kind: 'user', id: user.id, role: user.role });
   await assertOwnerMayDecide(deps, tx, { gate, userId: user.id, option: input.option });
-  const transition = transitionOf(gate, user, input, tx.now);
+  const edit = await checkEdit(deps, tx, gate, input);
+  const transition = transitionOf(gate, user, input, edit, tx.now);
   if (!transition.changed) return { gate, decision: null, rule: null };
   const rule = rememberOf(gate, user, input);
   const signature = needsSignature(gate)
@@ -230,6 +249,7 @@ async function decideInCommit(
         option: input.option,
         words: { reason: input.reason, feedback: input.feedback, instructions: input.instructions },
         signature: input.signature,
+        payloadHash: edit?.payloadHash ?? gate.payloadHash,
         keys: await tx.listSigningKeys(user.id),
       })
     : null;
@@ -245,7 +265,13 @@ async function decideInCommit(
     return { gate: next, decision: null, rule: null };
   }
   const channel = input.channel ?? 'api';
-  const created = await recordEnd(deps, tools, next, { user, option: input.option, signature, rule, channel });
+  const created = await recordEnd(deps, tools, next, {
+    user,
+    option: input.option,
+    signature,
+    rule,
+    channel,
+  });
   await recordReviewDecision(tools, next, request.merge ?? null);
   return { gate: next, decision: next.decision, rule: created };
 }

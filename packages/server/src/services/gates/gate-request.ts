@@ -5,9 +5,11 @@ import {
   type GatedVerdict,
   GatehouseError,
   gateSettingsOf,
+  isQuestionRequest,
   isReadOnlyTool,
   openGate,
   type PolicyRequest,
+  questionVerdict,
   type Run,
   type RunAct,
   type Verdict,
@@ -110,7 +112,8 @@ async function activeRun(
 
 const MAX_PROFILES = 10_000;
 
-async function agentProfile(deps: GateDeps, tx: AgentsRepo, agentId: string): Promise<string | null> {
+/** The agent's profile, read once per agent. */
+export async function agentProfile(deps: GateDeps, tx: AgentsRepo, agentId: string): Promise<string | null> {
   const profiles = deps.agentProfiles;
   const known = profiles.get(agentId);
   if (known !== undefined) return known;
@@ -219,7 +222,9 @@ async function attemptInCommit(deps: GateDeps, tools: CommitTools, prepared: Pre
     autoProceedDelayMs: deps.autoProceedDelayMs,
   });
   const { alwaysGated } = evaluation;
-  const { verdict, context } = await applyTriggerRules(tx, run, evaluation.verdict, input.context);
+  const triggered = await applyTriggerRules(tx, run, evaluation.verdict, input.context);
+  const { context } = triggered;
+  const verdict = isQuestionRequest(input) ? questionVerdict(triggered.verdict) : triggered.verdict;
   const answer =
     verdict.outcome === 'gated'
       ? await answerWithGate(

@@ -33,8 +33,13 @@ function verifiesWith(key: SigningKeyRecord, message: Buffer, signature: Buffer)
 export type DecisionWords = Pick<SignedDecisionFields, 'reason' | 'feedback' | 'instructions'>;
 
 /** The signed text of a decision on `gate`: core's one builder, so every signer and verifier agree. */
-export function decisionTextOf(gate: Gate, option: string, words: DecisionWords): string {
-  return signedDecisionText({ gateId: gate.id, option, payloadHash: gate.payloadHash, ...words });
+export function decisionTextOf(
+  gate: Gate,
+  option: string,
+  words: DecisionWords,
+  payloadHash: string | null = gate.payloadHash,
+): string {
+  return signedDecisionText({ gateId: gate.id, option, payloadHash, ...words });
 }
 
 /**
@@ -47,10 +52,12 @@ export function verifyDecisionSignature(options: {
   option: string;
   words?: DecisionWords;
   signature: string | undefined;
+  /** The hash the decision approves: the edited action's when a person edited it. @default gate.payloadHash */
+  payloadHash?: string | null | undefined;
   keys: readonly SigningKeyRecord[];
 }): VerifiedSignature {
   const { gate, option, signature, keys } = options;
-  const text = decisionTextOf(gate, option, options.words ?? {});
+  const text = decisionTextOf(gate, option, options.words ?? {}, options.payloadHash ?? gate.payloadHash);
   if (signature === undefined || signature.trim() === '') {
     throw new GatehouseError(
       'SIGNATURE_REQUIRED',
