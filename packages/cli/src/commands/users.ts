@@ -5,6 +5,7 @@ import { CliError, UsageError } from '../errors.js';
 import type { ApiClient } from '../http.js';
 import { isoTime, printJson, printTable, terminalSafe } from '../output.js';
 import { promptSecret } from '../terminal.js';
+import { usersSlackAction } from './users-slack.js';
 
 const ROLES: readonly Role[] = ['viewer', 'developer', 'tech_lead', 'admin'];
 
@@ -98,5 +99,6 @@ export const usersCommand: Command = {
       run: role,
     },
     { name: 'list', summary: 'List people and their roles', run: list },
+    usersSlackAction,
   ],
 };
