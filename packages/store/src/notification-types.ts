@@ -123,6 +123,7 @@ export interface NotificationsRepo {
   releaseNotification(id: string, token: string): Promise<boolean>;
   /** The server's secret of `name`, created from `candidate` by whichever node asks first. */
   ensureNotificationSecret(name: string, candidate: string): Promise<string>;
+  isEmailActionLinkUsed(linkId: string): Promise<boolean>;
   /** Records an emailed link's use; false when it was used before. */
   useEmailActionLink(linkId: string, gateId: string, userId: string): Promise<boolean>;
 }

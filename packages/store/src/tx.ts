@@ -303,6 +303,7 @@ export function createStoreTx(ctx: TxContext, options: { readOnly: boolean }): S
     listNotifications: (filter) => notifications.listNotifications(ctx, filter),
     listNotifiedOf: (gateId) => notifications.listNotifiedOf(ctx, gateId),
     hasNotificationWork: (dueBy) => notifications.hasNotificationWork(ctx, dueBy),
+    isEmailActionLinkUsed: (linkId) => notifications.isEmailActionLinkUsed(ctx, linkId),
     ...(options.readOnly ? refusedWrites : writes(ctx)),
   };
 }

@@ -152,6 +152,7 @@ export {
   metricsFiguresSchema,
   metricsSummarySchema,
 } from './metrics.js';
+export * from './notifications.js';
 export type {
   AgentDocument,
   SigningKeyDocument,

@@ -99,6 +99,8 @@ export const PUBLIC_API_ROUTES: ReadonlySet<string> = new Set([
   '/v1/openapi.json',
   // Checked by its own Slack signature instead (routes/slack.ts).
   '/v1/slack/interactions',
+  // Checked by its own signed, single-use link instead (routes/email-actions.ts).
+  '/v1/email-actions',
 ]);
 
 /**

@@ -1,6 +1,14 @@
-import type { AuditInput, AuditRepo, StoreTx, StreamEvent, WebhooksRepo } from 'gatehouse-hitl-store';
+import type {
+  AuditInput,
+  AuditRepo,
+  NotificationsRepo,
+  StoreTx,
+  StreamEvent,
+  WebhooksRepo,
+} from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
 import { recordOutbox } from '../webhooks/outbox.js';
+import { recordNotificationTrigger } from './notifications/triggers.js';
 
 /** A transaction as services write through it: the audit trail only through `audit`, so webhooks hear of it. */
 export type WorkTx = Omit<StoreTx, 'appendAudit'>;
@@ -18,9 +26,16 @@ export interface CommitTools extends AuditedTx {
   emit(event: Omit<StreamEvent, 'seq' | 'at'>): Promise<void>;
 }
 
-/** Appends `event` to the audit trail and queues the webhook event it announces, if any; true when queued. */
-export async function recordAudit(tx: AuditRepo & WebhooksRepo, event: AuditInput): Promise<boolean> {
-  return recordOutbox(tx, await tx.appendAudit(event));
+/** Appends `event` to the audit trail and queues the webhook event and notification it announces, if any; true when queued. */
+export async function recordAudit(
+  tx: AuditRepo & WebhooksRepo & NotificationsRepo,
+  event: AuditInput,
+): Promise<boolean> {
+  const audited = await tx.appendAudit(event);
+  const webhook = await recordOutbox(tx, audited);
+  // People hear of gate changes through the notification queue, filled in the same transaction.
+  const notice = await recordNotificationTrigger(tx, audited);
+  return webhook || notice;
 }
 
 /**

@@ -7,6 +7,8 @@ import { createGateService } from './gates/gate-service.js';
 import { createTimeoutSweeper, type TimeoutSweeper } from './gates/timeout-sweeper.js';
 import { createJournalService, type JournalService } from './journal/journal-service.js';
 import { createMetricsService, type MetricsService } from './metrics/metrics.js';
+import { createEmailActions, type EmailActions } from './notifications/email/email-actions.js';
+import { createNotificationService, type NotificationService } from './notifications/notification-service.js';
 import { createAdminServices } from './people/admin-service.js';
 import type { AgentService } from './people/agents.js';
 import type { SessionService } from './people/sessions.js';
@@ -54,6 +56,10 @@ export interface Services {
   /** Analyses each phase branch the run's agent pushes, in the background. */
   pushAnalysis: PushAnalysis;
   whitelists: WhitelistService;
+  /** Notification rules, channel choices and delivery through email and Slack. */
+  notifications: NotificationService;
+  /** Decisions from emailed links. */
+  emailActions: EmailActions;
   /** Runs once the app is ready: loads the policy, starts the timeout sweeper, the webhook worker and the audit checkpoints. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -80,6 +86,7 @@ export async function createServices(ctx: AppContext): Promise<Services> {
   const whitelists = createWhitelistService(ctx, { gates });
   const analysis = createAnalysisService(ctx, { gates, whitelists });
   const pushAnalysis = createPushAnalysis(ctx, { analysis });
+  const notifications = createNotificationService(ctx);
   return {
     ...admin,
     audit,
@@ -102,10 +109,13 @@ export async function createServices(ctx: AppContext): Promise<Services> {
     analysis,
     pushAnalysis,
     whitelists,
+    notifications,
+    emailActions: createEmailActions(ctx, gates),
     async start() {
       await policies.start();
       timeouts.start();
       webhooks.start();
+      notifications.start();
       audit.checkpoints.start();
       search.start();
     },
@@ -115,6 +125,7 @@ export async function createServices(ctx: AppContext): Promise<Services> {
       await timeouts.stop();
       await audit.checkpoints.stop();
       await webhooks.close();
+      await notifications.close();
       await search.close();
       gates.close();
       metrics.close();

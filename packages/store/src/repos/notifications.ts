@@ -466,6 +466,15 @@ export async function ensureNotificationSecret(
   return row.value;
 }
 
+export async function isEmailActionLinkUsed({ db }: TxContext, linkId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('email_action_uses')
+    .select('link_id')
+    .where('link_id', '=', linkId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function useEmailActionLink(
   { db, now }: TxContext,
   linkId: string,

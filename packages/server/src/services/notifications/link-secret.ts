@@ -12,7 +12,9 @@ export function linkSecretOf(ctx: AppContext): () => Promise<string> {
   return (): Promise<string> => {
     if (secret === null) {
       const candidate = randomBytes(32).toString('base64url');
-      const loading: Promise<string> = ctx.store.transaction((tx) => tx.ensureNotificationSecret(SECRET_NAME, candidate));
+      const loading: Promise<string> = ctx.store.transaction((tx) =>
+        tx.ensureNotificationSecret(SECRET_NAME, candidate),
+      );
       loading.catch(() => {
         if (secret === loading) secret = null;
       });

@@ -2,6 +2,7 @@ import nodemailer from 'nodemailer';
 import type { AppContext } from '../../../context.js';
 import type { ChannelDelivery, GateNotice, NotificationChannel } from '../channel.js';
 import { linkSecretOf } from '../link-secret.js';
+import { siteUrlOf } from '../notice.js';
 import { newActionLinkId, signActionLink } from './action-links.js';
 import { type OptionLink, renderEmail } from './email-render.js';
 
@@ -14,11 +15,6 @@ function permanent(error: unknown): boolean {
   return typeof code === 'number' && code >= 500 && code < 600;
 }
 
-function siteUrl(ctx: AppContext): string {
-  if (ctx.config.publicUrl) return ctx.config.publicUrl.replace(/\/+$/, '');
-  return `http://${ctx.config.host}:${ctx.config.port}`;
-}
-
 /** Email through any SMTP server (GATEHOUSE_SMTP_URL); the Message-ID is the ref later notices reply to. */
 export function createEmailChannel(ctx: AppContext): NotificationChannel {
   const { smtpUrl, smtpFrom, emailLinkTtlMs } = ctx.config.notifications;
@@ -29,7 +25,8 @@ export function createEmailChannel(ctx: AppContext): NotificationChannel {
     const { gate, recipient } = notice;
     if (!ACTIONABLE.has(notice.trigger) || gate.status !== 'pending') return [];
     const key = await secret();
-    const expiresAt = ctx.clock.now() + emailLinkTtlMs;
+    // The database's clock, the one the confirmation page checks expiry against.
+    const expiresAt = (await ctx.store.databaseNow()) + emailLinkTtlMs;
     return gate.options
       .filter((option) => option.ends)
       .map((option) => {
@@ -44,7 +41,7 @@ export function createEmailChannel(ctx: AppContext): NotificationChannel {
         return {
           label: option.label,
           description: option.description,
-          url: `${siteUrl(ctx)}/v1/email-actions/${token}`,
+          url: `${siteUrlOf(ctx)}/v1/email-actions?token=${token}`,
         };
       });
   }

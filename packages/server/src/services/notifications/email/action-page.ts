@@ -1,0 +1,61 @@
+import type { Briefing } from 'gatehouse-hitl-core';
+import { escapeHtml } from './email-render.js';
+
+/** Nothing runs on the page: no script, no outside resource; the form posts back here only. */
+export const ACTION_PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** A text field the option needs. */
+export interface ActionField {
+  name: 'reason' | 'instructions' | 'feedback' | 'answer';
+  label: string;
+  required: boolean;
+}
+
+const STYLE =
+  'body{font-family:sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem;line-height:1.5}' +
+  'textarea{width:100%;min-height:6rem}button{padding:.6rem 1.2rem;font-size:1rem;min-height:44px}' +
+  'pre{white-space:pre-wrap;background:#f4f4f4;padding:.75rem}';
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer"><title>${escapeHtml(title)} · Gatehouse</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
+}
+
+/** A plain message: a used, expired or altered link, a gate already decided, a decision recorded. */
+export function messagePage(title: string, message: string, gateUrl: string | null): string {
+  const link = gateUrl === null ? '' : `<p><a href="${escapeHtml(gateUrl)}">Open Gatehouse</a></p>`;
+  return page(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${link}`);
+}
+
+/** The confirmation page: the action, the option, the fields it needs and one button that decides. */
+export function confirmPage(input: {
+  briefing: Briefing | null;
+  title: string;
+  option: { label: string; description: string };
+  fields: ActionField[];
+  formAction: string;
+  gateUrl: string;
+  person: string;
+}): string {
+  const { briefing, option } = input;
+  const warning = briefing?.hiddenCharacters
+    ? '<p role="alert"><strong>This request holds hidden characters, shown as ⟨U+…⟩ markers. Read it carefully.</strong></p>'
+    : '';
+  const fields = input.fields
+    .map(
+      (field) =>
+        `<p><label for="${field.name}">${escapeHtml(field.label)}${field.required ? ' (required)' : ''}</label><br><textarea id="${field.name}" name="${field.name}" maxlength="10000"${field.required ? ' required' : ''}></textarea></p>`,
+    )
+    .join('');
+  const body = [
+    `<h1>Confirm: ${escapeHtml(option.label)}</h1>`,
+    `<p>You are deciding as <strong>${escapeHtml(input.person)}</strong>. Nothing is decided until you press the button.</p>`,
+    warning,
+    `<h2>${escapeHtml(briefing?.summary ?? input.title)}</h2>`,
+    briefing === null || briefing.details === '' ? '' : `<pre>${escapeHtml(briefing.details)}</pre>`,
+    `<p>${escapeHtml(option.description)}</p>`,
+    `<form method="post" action="${escapeHtml(input.formAction)}">${fields}<button type="submit">${escapeHtml(option.label)}</button></form>`,
+    `<p><a href="${escapeHtml(input.gateUrl)}">Open the gate in Gatehouse instead</a></p>`,
+  ].join('');
+  return page(`Confirm ${option.label}`, body);
+}

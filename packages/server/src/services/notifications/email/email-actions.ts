@@ -1,0 +1,208 @@
+import {
+  buildBriefing,
+  type Gate,
+  GatehouseError,
+  hasRole,
+  isGatehouseError,
+  type Role,
+} from 'gatehouse-hitl-core';
+import type { UserRecord } from 'gatehouse-hitl-store';
+import type { AppContext } from '../../../context.js';
+import type { Principal } from '../../../http/principal.js';
+import type { GateService } from '../../types.js';
+import { linkSecretOf } from '../link-secret.js';
+import { siteUrlOf } from '../notice.js';
+import { type ActionLinkClaims, verifyActionLink } from './action-links.js';
+import { type ActionField, confirmPage, messagePage } from './action-page.js';
+
+/** An HTML answer with its status. */
+export interface ActionPage {
+  status: number;
+  html: string;
+}
+
+export interface ActionForm {
+  reason?: string | undefined;
+  instructions?: string | undefined;
+  feedback?: string | undefined;
+  answer?: string | undefined;
+}
+
+/** Emailed decision links: a GET shows what would be decided, only the POST decides. */
+export interface EmailActions {
+  view(token: string, principal: Principal): Promise<ActionPage>;
+  confirm(token: string, principal: Principal, form: ActionForm): Promise<ActionPage>;
+}
+
+const FIELD_LABELS: Readonly<Record<ActionField['name'], string>> = {
+  reason: 'Reason',
+  instructions: 'Instructions for the agent',
+  feedback: 'Feedback for the agent',
+  answer: 'Your answer',
+};
+
+const LINK_PROBLEMS = {
+  malformed: 'This link is not a valid Gatehouse link: it may have been cut short when copied.',
+  tampered: 'This link was altered, so it cannot be trusted. Open Gatehouse to decide.',
+  expired: 'This link has expired. Open Gatehouse to decide, or wait for a newer email.',
+} as const;
+
+interface Checked {
+  claims: ActionLinkClaims;
+  gate: Gate;
+  user: UserRecord;
+  option: Gate['options'][number];
+  decider: Extract<Principal, { kind: 'user' }>;
+}
+
+type Outcome = { ok: true; checked: Checked } | { ok: false; page: ActionPage };
+
+export function createEmailActions(ctx: AppContext, gates: GateService): EmailActions {
+  const secret = linkSecretOf(ctx);
+  const site = siteUrlOf(ctx);
+  const refuse = (status: number, title: string, message: string, withLink = true): Outcome => ({
+    ok: false,
+    page: { status, html: messagePage(title, message, withLink ? site : null) },
+  });
+
+  async function check(token: string, principal: Principal): Promise<Outcome> {
+    const now = await ctx.store.databaseNow();
+    const verified = verifyActionLink(await secret(), token, now);
+    if (!verified.ok) {
+      const status = verified.problem === 'expired' ? 410 : 400;
+      return refuse(
+        status,
+        verified.problem === 'expired' ? 'Link expired' : 'Link not valid',
+        LINK_PROBLEMS[verified.problem],
+      );
+    }
+    const { claims } = verified;
+    const found = await ctx.store.read(async (tx) => ({
+      used: await tx.isEmailActionLinkUsed(claims.id),
+      gate: await tx.getGate(claims.gateId),
+      user: await tx.getUser(claims.userId),
+    }));
+    if (found.used)
+      return refuse(410, 'Link already used', 'This link was already used; each link works once.');
+    if (found.gate === null)
+      return refuse(404, 'Gate not found', 'The gate this link is for no longer exists.');
+    if (found.user === null || found.user.disabled)
+      return refuse(403, 'Not allowed', 'The person this link was sent to can no longer decide.');
+    const gate = found.gate;
+    if (gate.status !== 'pending')
+      return refuse(
+        409,
+        'Already decided',
+        `This gate is no longer waiting (it is ${gate.status}). Nothing was changed.`,
+      );
+    if ((gate.payloadHash ?? '') !== claims.payloadHash)
+      return refuse(
+        409,
+        'Action changed',
+        'The action changed after this email was sent. Open Gatehouse to see it.',
+      );
+    const option = gate.options.find((o) => o.id === claims.option && o.ends);
+    if (option === undefined)
+      return refuse(400, 'Option not offered', 'This gate no longer offers that answer.');
+    if (gate.signatureRequired)
+      return refuse(409, 'Signature needed', 'This gate needs a signed decision: decide it in Gatehouse.');
+    const needsSession = hasRole(gate.minRole, ctx.config.notifications.emailSessionRole as Role);
+    if (principal.kind === 'user' && principal.id !== claims.userId)
+      return refuse(
+        403,
+        'Wrong person',
+        `This link was sent to ${found.user.name}, but you are signed in as ${principal.name}.`,
+      );
+    if (needsSession && principal.kind !== 'user')
+      return refuse(
+        401,
+        'Sign in first',
+        `Gates that need the ${gate.minRole} role are decided only while signed in. Sign in to Gatehouse in this browser, then open this link again.`,
+      );
+    const user = found.user;
+    const decider = { kind: 'user' as const, id: user.id, name: user.name, role: user.role };
+    return { ok: true, checked: { claims, gate, user, option, decider } };
+  }
+
+  function fieldsOf(option: Gate['options'][number]): ActionField[] {
+    const requires = option.requires as readonly string[];
+    const names: ActionField['name'][] = ['reason', 'instructions', 'feedback', 'answer'];
+    return names
+      .filter((name) => requires.includes(name) || name === 'reason')
+      .map((name) => ({ name, label: FIELD_LABELS[name], required: requires.includes(name) }));
+  }
+
+  return {
+    async view(token, principal) {
+      const outcome = await check(token, principal);
+      if (!outcome.ok) return outcome.page;
+      const { gate, option, user } = outcome.checked;
+      let briefing = null;
+      try {
+        briefing = buildBriefing(gate);
+      } catch {
+        briefing = null;
+      }
+      const html = confirmPage({
+        briefing,
+        title: gate.title,
+        option,
+        fields: fieldsOf(option),
+        formAction: `/v1/email-actions?token=${encodeURIComponent(token)}`,
+        gateUrl: `${site}/gates/${encodeURIComponent(gate.id)}`,
+        person: user.name,
+      });
+      return { status: 200, html };
+    },
+
+    async confirm(token, principal, form) {
+      const outcome = await check(token, principal);
+      if (!outcome.ok) return outcome.page;
+      const { claims, gate, option, decider } = outcome.checked;
+      const text = (value: string | undefined) =>
+        value === undefined || value.trim() === '' ? undefined : value;
+      const missing = fieldsOf(option).find(
+        (field) => field.required && text(form[field.name]) === undefined,
+      );
+      if (missing !== undefined)
+        return {
+          status: 400,
+          html: messagePage(
+            'Missing field',
+            `${missing.label} is required for ${option.label}. Go back and fill it in.`,
+            null,
+          ),
+        };
+      // Single use first: two clicks racing each other decide at most once.
+      const fresh = await ctx.store.transaction((tx) =>
+        tx.useEmailActionLink(claims.id, gate.id, claims.userId),
+      );
+      if (!fresh)
+        return {
+          status: 410,
+          html: messagePage('Link already used', 'This link was already used; each link works once.', site),
+        };
+      try {
+        await gates.decide(decider, gate.id, {
+          option: option.id,
+          reason: text(form.reason),
+          instructions: text(form.instructions),
+          feedback: text(form.feedback),
+          answer: text(form.answer),
+          channel: 'email',
+        });
+      } catch (error) {
+        if (!isGatehouseError(error)) throw error;
+        const status = error instanceof GatehouseError && error.code === 'VALIDATION_FAILED' ? 400 : 409;
+        return {
+          status,
+          html: messagePage('Not recorded', `Your decision was not recorded: ${error.message}`, site),
+        };
+      }
+      return {
+        status: 200,
+        html: messagePage('Decision recorded', `${option.label}: recorded. The agent has been told.`, site),
+      };
+    },
+  };
+}

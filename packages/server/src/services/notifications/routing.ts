@@ -1,0 +1,125 @@
+import { hasRole, type Role } from 'gatehouse-hitl-core';
+import type { NotificationChannelName, NotificationRuleRecord } from 'gatehouse-hitl-store';
+import type { NotificationTrigger } from './channel.js';
+
+/** What routing reads of a gate. */
+export interface RoutedGate {
+  type: string;
+  risk: string;
+  agentId: string | null;
+  minRole: Role;
+  assignees: readonly string[];
+}
+
+export interface RoutedPerson {
+  id: string;
+  name: string;
+  role: Role;
+  disabled: boolean;
+  /** The channels the person chose; null when they never chose (then every delivered channel). */
+  channels: readonly NotificationChannelName[] | null;
+}
+
+export interface RoutingInput {
+  trigger: NotificationTrigger;
+  gate: RoutedGate;
+  rules: readonly NotificationRuleRecord[];
+  people: readonly RoutedPerson[];
+  /** Who was told of this gate before, on which channel (updates go exactly there). */
+  notifiedBefore: readonly { userId: string; channel: NotificationChannelName }[];
+}
+
+export interface Route {
+  userId: string;
+  channel: NotificationChannelName;
+}
+
+/** Channels the worker delivers through; the web app raises browser notifications from its event stream. */
+export const DELIVERED_CHANNELS: readonly NotificationChannelName[] = ['email', 'slack'];
+
+/** Triggers that only update what people were already told. */
+const UPDATES = new Set<NotificationTrigger>(['gate.decided', 'gate.expired', 'gate.cancelled']);
+
+/** Applies when no rule is enabled: everyone who may decide hears of everything on their own channels. */
+export const DEFAULT_RULE: NotificationRuleRecord = {
+  id: 'default',
+  name: 'Everyone who may decide',
+  gateTypes: [],
+  risks: [],
+  agentIds: [],
+  roles: [],
+  assigneesOnly: false,
+  triggers: [],
+  channels: [...DELIVERED_CHANNELS],
+  enabled: true,
+  createdBy: 'system',
+  createdAt: 0,
+  updatedAt: 0,
+};
+
+function anyOrIncludes(list: readonly string[], value: string | null): boolean {
+  return list.length === 0 || (value !== null && list.includes(value));
+}
+
+/** Whether a rule speaks of this gate and trigger. */
+export function ruleMatches(
+  rule: NotificationRuleRecord,
+  trigger: NotificationTrigger,
+  gate: RoutedGate,
+): boolean {
+  return (
+    rule.enabled &&
+    anyOrIncludes(rule.triggers, trigger) &&
+    anyOrIncludes(rule.gateTypes, gate.type) &&
+    anyOrIncludes(rule.risks, gate.risk) &&
+    anyOrIncludes(rule.agentIds, gate.agentId)
+  );
+}
+
+function isAssignee(gate: RoutedGate, person: RoutedPerson): boolean {
+  return gate.assignees.includes(person.id) || gate.assignees.includes(person.name);
+}
+
+/**
+ * Who the rule tells: people who may decide the gate (on an escalation, exactly the role it moved
+ * to), of the rule's roles, and only the assignees when the rule says so or the trigger is an assignment.
+ */
+function audience(rule: NotificationRuleRecord, input: RoutingInput): RoutedPerson[] {
+  const { gate, trigger } = input;
+  const onlyAssignees = gate.assignees.length > 0 && (rule.assigneesOnly || trigger === 'gate.assigned');
+  return input.people.filter(
+    (person) =>
+      !person.disabled &&
+      (trigger === 'gate.escalated' ? person.role === gate.minRole : hasRole(person.role, gate.minRole)) &&
+      (rule.roles.length === 0 || rule.roles.includes(person.role)) &&
+      (!onlyAssignees || isAssignee(gate, person)),
+  );
+}
+
+function chosen(person: RoutedPerson, channel: NotificationChannelName): boolean {
+  return person.channels === null || person.channels.includes(channel);
+}
+
+/** Every (person, channel) that hears of this change, each once, in a stable order. */
+export function routeNotice(input: RoutingInput): Route[] {
+  const routes = new Map<string, Route>();
+  const add = (userId: string, channel: NotificationChannelName) => {
+    if (DELIVERED_CHANNELS.includes(channel)) routes.set(`${userId}\u0000${channel}`, { userId, channel });
+  };
+  if (UPDATES.has(input.trigger)) {
+    // Whoever was told the gate was waiting hears how it ended, on the same channel, so that message is updated.
+    const active = new Set(input.people.filter((p) => !p.disabled).map((p) => p.id));
+    for (const { userId, channel } of input.notifiedBefore) if (active.has(userId)) add(userId, channel);
+  } else {
+    const enabled = input.rules.filter((rule) => rule.enabled);
+    const rules = enabled.length === 0 ? [DEFAULT_RULE] : enabled;
+    for (const rule of rules) {
+      if (!ruleMatches(rule, input.trigger, input.gate)) continue;
+      for (const person of audience(rule, input))
+        for (const channel of rule.channels) if (chosen(person, channel)) add(person.id, channel);
+    }
+  }
+  return [...routes.values()].sort((a, b) =>
+    a.userId === b.userId ? a.channel.localeCompare(b.channel) : a.userId.localeCompare(b.userId),
+  );
+}

@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import type { ClaimedNotification, NotificationOutcome } from 'gatehouse-hitl-store';
+import type { AppContext } from '../../context.js';
+import { retryDelayMs } from '../../webhooks/retry.js';
+import type { ChannelDelivery, NotificationChannel } from './channel.js';
+import { dispatchTriggers, queueTimeoutWarnings } from './dispatch.js';
+import { noticeOf } from './notice.js';
+
+const CONCURRENCY = 8;
+/** A claim outlives the slowest SMTP or Slack call, so a live attempt is never sent twice. */
+const LEASE_MS = 120_000;
+const BACKOFF_MAX_MS = 3_600_000;
+
+/** Delivers notifications through their channels: any node may claim any due notice. */
+export interface NotificationWorker {
+  start(): void;
+  /** Looks for work now. */
+  wake(): void;
+  /** Stops polling and waits for attempts in flight. */
+  stop(): Promise<void>;
+}
+
+function outcomeOf(
+  delivery: ChannelDelivery,
+  attempt: number,
+  now: number,
+  policy: { maxAttempts: number; backoffBaseMs: number },
+): NotificationOutcome {
+  if (delivery.ok) return { status: 'sent', ref: delivery.ref };
+  if (!delivery.retryable || attempt >= policy.maxAttempts)
+    return { status: 'failed', error: delivery.error };
+  const wait = retryDelayMs(attempt, { baseMs: policy.backoffBaseMs, maxMs: BACKOFF_MAX_MS });
+  return { status: 'pending', nextAttemptAt: now + wait, error: delivery.error };
+}
+
+export function createNotificationWorker(
+  ctx: AppContext,
+  channels: NotificationChannel[],
+): NotificationWorker {
+  const { log } = ctx;
+  const policy = ctx.config.notifications;
+  const node = randomUUID();
+  const byKind = new Map(channels.map((channel) => [channel.kind, channel]));
+  const inFlight = new Set<Promise<void>>();
+  let running = false;
+  let timer: NodeJS.Timeout | null = null;
+  let round: Promise<void> | null = null;
+  let again = false;
+  let unsubscribe: (() => void) | null = null;
+
+  async function deliver(claimed: ClaimedNotification): Promise<ChannelDelivery> {
+    const channel = byKind.get(claimed.channel);
+    if (channel === undefined || !channel.enabled)
+      return {
+        ok: false,
+        error: `the ${claimed.channel} channel is not configured on this server`,
+        retryable: false,
+      };
+    const notice = await ctx.store.read((tx) => noticeOf(ctx, tx, claimed));
+    if (notice === null) return { ok: false, error: 'the gate or the person is gone', retryable: false };
+    return channel.deliver(notice);
+  }
+
+  async function attempt(claimed: ClaimedNotification): Promise<void> {
+    let delivery: ChannelDelivery;
+    try {
+      delivery = await deliver(claimed);
+    } catch (error) {
+      delivery = {
+        ok: false,
+        error: error instanceof Error ? error.message : String(error),
+        retryable: true,
+      };
+    }
+    const outcome = await ctx.store.transaction(async (tx) => {
+      const next = outcomeOf(delivery, claimed.attempts, tx.now, policy);
+      await tx.finishNotification(claimed.id, claimed.claimToken, next);
+      return next;
+    });
+    const facts = { notificationId: claimed.id, channel: claimed.channel, attempt: claimed.attempts };
+    if (outcome.status === 'sent') log.debug(facts, 'notification sent');
+    else if (outcome.status === 'failed') log.warn({ ...facts, error: outcome.error }, 'notification failed');
+    else log.info({ ...facts, error: outcome.error }, 'notification attempt failed; it will be retried');
+  }
+
+  function track(claimed: ClaimedNotification): void {
+    const done: Promise<void> = attempt(claimed)
+      .catch((error: unknown) => {
+        // The claim runs out and a node tries again.
+        log.error({ err: error, notificationId: claimed.id }, 'notification attempt could not be recorded');
+      })
+      .finally(() => {
+        inFlight.delete(done);
+        wake();
+      });
+    inFlight.add(done);
+  }
+
+  async function work(): Promise<void> {
+    await queueTimeoutWarnings(ctx);
+    const dueBy = await ctx.store.databaseNow();
+    if (!(await ctx.store.read((tx) => tx.hasNotificationWork(dueBy)))) return;
+    while (running && (await dispatchTriggers(ctx)) > 0) {
+      // routed a batch: there may be more
+    }
+    const free = CONCURRENCY - inFlight.size;
+    if (!running || free <= 0) return;
+    const token = `${node}:${randomUUID()}`;
+    const claimed = await ctx.store.transaction((tx) =>
+      tx.claimNotifications({ limit: free, leaseMs: LEASE_MS, token }),
+    );
+    for (const notice of claimed) track(notice);
+  }
+
+  function schedule(): void {
+    if (!running) return;
+    timer = setTimeout(tick, policy.pollIntervalMs);
+    timer.unref();
+  }
+
+  function tick(): void {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    round = work()
+      .catch((error: unknown) => log.warn({ err: error }, 'notification round failed; retrying'))
+      .finally(() => {
+        round = null;
+        if (again && running) {
+          again = false;
+          tick();
+        } else schedule();
+      });
+  }
+
+  function wake(): void {
+    if (!running) return;
+    if (round !== null) again = true;
+    else tick();
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      unsubscribe = ctx.outbox.subscribe(wake);
+      tick();
+    },
+    wake,
+    async stop() {
+      running = false;
+      unsubscribe?.();
+      unsubscribe = null;
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      await round;
+      await Promise.all([...inFlight]);
+    },
+  };
+}
