@@ -1,4 +1,8 @@
-import { type Progress, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  type Progress,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type GatewayUnderTest,
@@ -36,8 +40,9 @@ describe.each(SETUPS)('the MCP gateway (%s)', (setup) => {
       timeout: 60_000,
       onprogress: (update) => progress.push(update),
     });
+    const answered = result as Promise<CallToolResult>;
     const gate = await server.pendingGate(`&runId=${runId}`);
-    return { result, gate, progress };
+    return { result: answered, gate, progress };
   }
 
   it('lists the upstream tools, resources and prompts unchanged, tools and prompts as <server>__<name>', async () => {
