@@ -133,6 +133,39 @@ describe.each(dialects)('Slack interactions on %s', (dialect) => {
     expect(result.instructions).toBe('Only clean build/tmp, keep the cache');
   });
 
+  it('approves edited arguments from the Edit form; bad JSON is a field error and decides nothing', async () => {
+    const { gateId, answer } = await agentAsks('clean_build', { path: 'build/' });
+    await click(DEVELOPER_SLACK, gateId, 'approve', 'gatehouse_edit');
+    const [opened] = await slack.waitFor('views.open', 1);
+    const view = opened?.body.view as {
+      private_metadata: string;
+      blocks: { block_id?: string; element?: { initial_value?: string } }[];
+    };
+    const argsBlock = view.blocks.find((block) => block.block_id === 'editedArgs');
+    expect(JSON.parse(argsBlock?.element?.initial_value ?? '')).toEqual({ path: 'build/' });
+    const submit = (args: string) =>
+      send({
+        type: 'view_submission',
+        user: { id: DEVELOPER_SLACK },
+        view: {
+          callback_id: 'gatehouse_decide',
+          private_metadata: view.private_metadata,
+          state: { values: { editedArgs: { value: { type: 'plain_text_input', value: args } } } },
+        },
+      });
+    const bad = await submit('{"path": ');
+    expect(bad.json()).toMatchObject({
+      response_action: 'errors',
+      errors: { editedArgs: 'must be valid JSON' },
+    });
+    expect(await gateStatus(gateId)).toBe('pending');
+    expect((await submit('{"path": "build/tmp"}')).json()).toEqual({});
+    const result = await answer;
+    expect(result.outcome).toBe('approved');
+    expect(result.edited).toBe(true);
+    expect(result.args).toEqual({ path: 'build/tmp' });
+  });
+
   it('refuses an unmapped Slack user and a viewer, telling each why, and leaves the gate pending', async () => {
     const { gateId, answer } = await agentAsks('clean_build');
     expect((await click('U0STRANGER', gateId, 'approve')).statusCode).toBe(200);

@@ -46,7 +46,7 @@ async function personOf(ctx: AppContext, slackUserId: string): Promise<Person> {
   });
   if (person === null) {
     throw new Refusal(
-      `Your Slack user (${slackUserId}) is not linked to a Gatehouse person, so nothing was decided. Ask an admin to run: gatehouse users slack set <your name> ${slackUserId}`,
+      `Your Slack user (${slackUserId}) is not linked to a Gatehouse person, so nothing was decided. Ask an admin to run: gatehouse users slack <your name> ${slackUserId}`,
     );
   }
   if (person.disabled) throw new Refusal('Your Gatehouse account is disabled, so nothing was decided.');
@@ -128,7 +128,7 @@ class FieldError extends Error {
 
 function decideInputOf(view: ViewSubmission['view'], option: string, edit: boolean): DecideInput {
   const text = (block: string) => submittedText(view, block);
-  const input: DecideInput & { editedArgs?: Record<string, unknown>; answer?: string } = {
+  const input: DecideInput = {
     option,
     channel: 'slack',
     reason: text('reason'),
