@@ -166,6 +166,33 @@ describe.each(dialects)('Slack interactions on %s', (dialect) => {
     expect(result.args).toEqual({ path: 'build/tmp' });
   });
 
+  it('answers a question gate from the Answer form; the agent gets the text', async () => {
+    const answer = agent().ask('Which region should the bucket live in?');
+    let gateId = '';
+    for (let tries = 0; gateId === '' && tries < 200; tries++) {
+      const page = await listening.test.store.read((tx) =>
+        tx.listGates({ status: 'pending', type: 'question' }),
+      );
+      gateId = page.items[0]?.id ?? '';
+      if (gateId === '') await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await click(DEVELOPER_SLACK, gateId, 'answer', 'gatehouse_modal');
+    const [opened] = await slack.waitFor('views.open', 1);
+    const view = opened?.body.view as { private_metadata: string; blocks: { block_id?: string }[] };
+    expect(view.blocks.map((block) => block.block_id)).toContain('answer');
+    const submitted = await send({
+      type: 'view_submission',
+      user: { id: DEVELOPER_SLACK },
+      view: {
+        callback_id: 'gatehouse_decide',
+        private_metadata: view.private_metadata,
+        state: { values: { answer: { value: { type: 'plain_text_input', value: 'eu-west-1' } } } },
+      },
+    });
+    expect(submitted.json()).toEqual({});
+    expect(await answer).toBe('eu-west-1');
+  });
+
   it('refuses an unmapped Slack user and a viewer, telling each why, and leaves the gate pending', async () => {
     const { gateId, answer } = await agentAsks('clean_build');
     expect((await click('U0STRANGER', gateId, 'approve')).statusCode).toBe(200);
