@@ -7,7 +7,16 @@ import { registerRoutes } from './index.js';
 
 const SCHEMA_PARTS = ['body', 'querystring', 'params', 'headers'] as const;
 /** Routes that answer something other than JSON, so they have no response schema to share. */
-const NOT_JSON = new Set(['GET /metrics', 'GET /v1/audit/export', 'GET /mcp', 'POST /mcp', 'DELETE /mcp']);
+const NOT_JSON = new Set([
+  'GET /metrics',
+  'GET /v1/audit/export',
+  'GET /mcp',
+  'POST /mcp',
+  'DELETE /mcp',
+  // The emailed link's confirmation page and its form's answer are HTML.
+  'GET /v1/email-actions',
+  'POST /v1/email-actions',
+]);
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
