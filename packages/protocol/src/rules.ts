@@ -2,6 +2,37 @@
 // Claude Code hook runs before every tool call); `gatehouse-hitl-protocol/rules`.
 export type { PayloadAction } from './canonical-json.js';
 export { CANONICAL_JSON_MAX_DEPTH, canonicalJson, payloadText } from './canonical-json.js';
+export type {
+  CallFacts,
+  DecisionView,
+  GateView,
+  PermissionDecision,
+  PreToolUseOutput,
+} from './claude-code-answers.js';
+export {
+  allow,
+  allowedByPolicy,
+  approvalUsed,
+  approved,
+  askPerson,
+  deferred,
+  deniedByPolicy,
+  deny,
+  ended,
+  failClosed,
+  pending,
+  runSteered,
+  steered,
+  steerInstructions,
+} from './claude-code-answers.js';
+export type { ClaudeCodeHookInput, ClaudeCodeToolCall, StringEdit } from './claude-code-input.js';
+export {
+  CLAUDE_CODE_EDIT_TOOLS,
+  claudeCodeCallContext,
+  parseClaudeCodeHookInput,
+  readClaudeCodeHookValue,
+  stringEditsOf,
+} from './claude-code-input.js';
 export type { ErrorCode } from './error-codes.js';
 export { ERROR_CODES, HTTP_STATUS } from './error-codes.js';
 export type { GateOutcome } from './gate-outcome.js';

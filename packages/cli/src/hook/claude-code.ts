@@ -1,4 +1,10 @@
-import { canonicalJson } from 'gatehouse-hitl-protocol/rules';
+import {
+  type ClaudeCodeToolCall,
+  canonicalJson,
+  claudeCodeCallContext,
+  parseClaudeCodeHookInput,
+  steerInstructions as steersOf,
+} from 'gatehouse-hitl-protocol/rules';
 import {
   allowedByPolicy,
   approvalUsed,
@@ -19,13 +25,7 @@ import { createHookHttp, type HookHttp, OutOfTime, ServerRefused } from './hook-
 import { createLedger, fingerprint, type Ledger } from './ledger.js';
 
 /** The fields of Claude Code's `PreToolUse` hook input that Gatehouse uses (it sends more; they are ignored). */
-export interface PreToolUseInput {
-  sessionId: string;
-  cwd: string | null;
-  toolName: string;
-  toolInput: Record<string, unknown>;
-  toolUseId: string | null;
-}
+export type PreToolUseInput = ClaudeCodeToolCall;
 
 /** What the hook input says: a tool call to decide, another event to ignore, or input that is unusable. */
 export type HookInput =
@@ -100,54 +100,27 @@ function readAll(stream: HookIo['stdin'], signal: AbortSignal): Promise<string> 
   });
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function optionalString(value: unknown): string | null {
-  return typeof value === 'string' && value !== '' ? value : null;
-}
-
-/** Reads the JSON Claude Code writes to a hook's stdin. */
+/** Reads the JSON Claude Code writes to a hook's stdin; the command hook answers `PreToolUse` only. */
 export function parseHookInput(text: string): HookInput {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { kind: 'invalid', reason: 'the hook input on stdin is not JSON' };
+  const parsed = parseClaudeCodeHookInput(text);
+  switch (parsed.kind) {
+    case 'pre_tool_use':
+      return { kind: 'pre_tool_use', input: parsed.input };
+    case 'permission_request':
+      return { kind: 'other', event: 'PermissionRequest' };
+    case 'invalid':
+      return { kind: 'invalid', reason: parsed.reason };
+    default:
+      return parsed;
   }
-  if (!isRecord(value)) return { kind: 'invalid', reason: 'the hook input on stdin is not a JSON object' };
-  const event = value.hook_event_name;
-  if (typeof event !== 'string') return { kind: 'invalid', reason: 'the hook input has no hook_event_name' };
-  if (event !== 'PreToolUse') return { kind: 'other', event };
-  const toolName = optionalString(value.tool_name);
-  if (toolName === null) return { kind: 'invalid', reason: 'the PreToolUse input has no tool_name' };
-  const toolInput = value.tool_input ?? {};
-  if (!isRecord(toolInput)) return { kind: 'invalid', reason: 'the PreToolUse tool_input is not an object' };
-  return {
-    kind: 'pre_tool_use',
-    input: {
-      sessionId: optionalString(value.session_id) ?? 'unknown-session',
-      cwd: optionalString(value.cwd),
-      toolName,
-      toolInput,
-      toolUseId: optionalString(value.tool_use_id),
-    },
-  };
 }
 
 function contextOf(input: PreToolUseInput): Record<string, unknown> {
-  return {
-    session_id: input.sessionId,
-    ...(input.cwd === null ? {} : { cwd: input.cwd }),
-    ...(input.toolUseId === null ? {} : { tool_use_id: input.toolUseId }),
-  };
+  return claudeCodeCallContext(input);
 }
 
 function steerInstructions(answer: RequestAnswer): string[] {
-  return (answer.interventions ?? [])
-    .filter((notice) => notice.kind === 'steer' && typeof notice.instruction === 'string')
-    .map((notice) => notice.instruction as string);
+  return steersOf(answer.interventions);
 }
 
 interface Asking {

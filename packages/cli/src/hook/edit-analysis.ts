@@ -1,21 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { AnalyzeResponse, FindingDocument } from 'gatehouse-hitl-protocol';
-import { canonicalJson } from 'gatehouse-hitl-protocol/rules';
+import {
+  CLAUDE_CODE_EDIT_TOOLS,
+  canonicalJson,
+  type StringEdit,
+  stringEditsOf,
+} from 'gatehouse-hitl-protocol/rules';
 import { type CallFacts, deny, type GateView, type PreToolUseOutput } from './answers.js';
 import type { PreToolUseInput } from './claude-code.js';
 import { type HookHttp, OutOfTime } from './hook-http.js';
 import { fingerprint, type Ledger } from './ledger.js';
 
 /** The tools whose input says how a file changes. */
-export const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit']);
-
-/** One replacement of Claude Code's `Edit` and `MultiEdit` tools. */
-export interface StringEdit {
-  oldString: string;
-  newString: string;
-  replaceAll: boolean;
-}
+export const EDIT_TOOLS = CLAUDE_CODE_EDIT_TOOLS;
+export type { StringEdit };
+export { stringEditsOf };
 
 /** A file as it is on disk and as the edit would leave it. */
 export interface EditedFile {
@@ -52,24 +52,6 @@ export function applyStringEdit(text: string | null, edit: StringEdit): string |
   if (edit.replaceAll) return text.split(edit.oldString).join(edit.newString);
   const at = text.indexOf(edit.oldString);
   return text.slice(0, at) + edit.newString + text.slice(at + edit.oldString.length);
-}
-
-function stringEditOf(value: unknown): StringEdit | null {
-  if (value === null || typeof value !== 'object') return null;
-  const { old_string, new_string, replace_all } = value as Record<string, unknown>;
-  if (typeof old_string !== 'string' || typeof new_string !== 'string') return null;
-  return { oldString: old_string, newString: new_string, replaceAll: replace_all === true };
-}
-
-/** The replacements an `Edit` or `MultiEdit` input asks for, in order; null for a malformed input. */
-export function stringEditsOf(tool: string, toolInput: Record<string, unknown>): StringEdit[] | null {
-  if (tool === 'Edit') {
-    const edit = stringEditOf(toolInput);
-    return edit === null ? null : [edit];
-  }
-  if (!Array.isArray(toolInput.edits) || toolInput.edits.length === 0) return null;
-  const edits = toolInput.edits.map(stringEditOf);
-  return edits.every((edit) => edit !== null) ? (edits as StringEdit[]) : null;
 }
 
 /** The content after `Edit`, `MultiEdit` (each edit on the result of the one before) or `Write`. */

@@ -58,6 +58,20 @@ export {
   sessionResponseSchema,
 } from './auth.js';
 export type {
+  ClaudeCodeHookQuery,
+  ClaudeCodePermissionRequestResponse,
+  ClaudeCodePreToolUseBody,
+  ClaudeCodePreToolUseResponse,
+} from './claude-code.js';
+export {
+  claudeCodeHookHeadersSchema,
+  claudeCodeHookQuerySchema,
+  claudeCodePermissionRequestBodySchema,
+  claudeCodePermissionRequestResponseSchema,
+  claudeCodePreToolUseBodySchema,
+  claudeCodePreToolUseResponseSchema,
+} from './claude-code.js';
+export type {
   ConfidenceReportBody,
   ConfidenceReportResponse,
 } from './confidence.js';
