@@ -191,7 +191,8 @@ function LoadedGate({
           {gate.action && <ProposedAction action={gate.action} payloadHash={gate.payloadHash} />}
           <ConfidenceIndicator confidence={briefing?.confidence ?? null} reasons={reasons} gate={gate} />
         </div>
-        <section className="card gate-decision" aria-labelledby="decision-heading">
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: on desktop the panel scrolls on its own; a keyboard must reach all of it */}
+        <section className="card gate-decision" aria-labelledby="decision-heading" tabIndex={0}>
           <h2 id="decision-heading">Decision</h2>
           {outcome && decidedByMe && <GateOutcome message={outcome} nextGateId={nextGateId} />}
           {outcome && pending && <GateOutcome message={outcome} nextGateId={undefined} />}
