@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { type RunningServer, startServer } from 'gatehouse-hitl-server';
 import { type LiveServer, startLiveServer } from 'gatehouse-hitl-sdk/testing';
+import { type RunningServer, startServer } from 'gatehouse-hitl-server';
 
 /** Debian's interpreter, which CI installs with python3-pytest; never a virtualenv's. */
 export const PYTHON = process.env.GATEHOUSE_TEST_PYTHON ?? '/usr/bin/python3';

@@ -102,6 +102,7 @@ GATE_FIELDS: Mapping[str, str] = {
     "payloadHash": "string",
     "options": "array",
     "policyRuleId": "string",
+    "editable": "boolean",
     "decision": "object",
 }
 
@@ -115,10 +116,7 @@ DECISION_FIELDS: Mapping[str, str] = {
     "instructions": "string",
     "affectedArtifacts": "array",
     "payloadHash": "string",
-}
-
-#: Decision fields of edited approvals and answered questions; read when the server sends them.
-EDIT_AND_ANSWER_FIELDS: Mapping[str, str] = {
+    # A person's edited arguments (then payloadHash is theirs) and a question gate's answer.
     "editedArgs": "object",
     "originalPayloadHash": "string",
     "answer": "string",

@@ -13,7 +13,7 @@ import inspect
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, TypeVar
 
 from .canonical import as_sent, payload_hash
-from .errors import ApprovalNotGranted, approval_error_for
+from .errors import GatehouseError, approval_error_for
 from .result import GateResult, payload_mismatch
 
 if TYPE_CHECKING:
@@ -87,8 +87,11 @@ def with_approval_decorator(
                 elif apply_edit is not None:
                     run_args, run_kwargs = apply_edit(dict(approval.args))
                 else:
-                    raise ApprovalNotGranted(
-                        approval, "a person edited the arguments and this wrapper has no apply_edit to run them"
+                    raise GatehouseError(
+                        "PAYLOAD_MISMATCH",
+                        f"gate {approval.gate_id} approved edited arguments; give with_approval an apply_edit to run them",
+                        status=409,
+                        details={"gateId": approval.gate_id, "field": "apply_edit"},
                     )
             else:
                 run_args, run_kwargs = call_args, call_kwargs
@@ -107,10 +110,15 @@ def with_approval_decorator(
 
 def _edited_kwargs(signature: inspect.Signature, approval: GateResult) -> dict[str, Any]:
     """The edited arguments as keyword arguments; names the function does not take are refused."""
-    unknown = [key for key in approval.args if key not in signature.parameters]
-    if unknown:
-        raise ApprovalNotGranted(approval, f"the edited arguments name parameters the function lacks: {unknown}")
-    signature.bind(**approval.args)
+    try:
+        signature.bind(**approval.args)
+    except TypeError as error:
+        raise GatehouseError(
+            "PAYLOAD_MISMATCH",
+            f"gate {approval.gate_id} approved edited arguments the function does not take: {error}",
+            status=409,
+            details={"gateId": approval.gate_id, "field": "apply_edit"},
+        ) from None
     return dict(approval.args)
 
 

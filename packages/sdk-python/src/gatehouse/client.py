@@ -10,7 +10,7 @@ from typing import Any, Callable, Mapping, Optional
 from . import api
 from .approval import ApprovalContext, with_approval_decorator
 from .canonical import as_sent, payload_hash
-from .errors import GatehouseError
+from .errors import ApprovalNotGranted, GatehouseError, approval_error_for
 from .events import RunEvent, RunEventStream
 from .result import GateResult, payload_mismatch, result_from_gate, result_from_policy
 from .transport import Backoff, OnRetry, Transport, pause
@@ -19,6 +19,9 @@ from .transport import Backoff, OnRetry, Transport, pause
 DEFAULT_WAIT = 30.0
 #: How much longer than the hold time one long-poll may take before it counts as lost.
 WAIT_MARGIN = 15.0
+
+#: The longest title a gate takes; a longer question is shortened there and kept whole in the context.
+QUESTION_TITLE_MAX = 500
 
 #: Called once when a person must answer, before waiting starts: the gate id and the gate.
 OnGate = Callable[[str, Optional[dict]], None]
@@ -140,25 +143,33 @@ class Gatehouse:
         idempotency_key: Optional[str] = None,
         cancel: Optional[threading.Event] = None,
         on_gate: Optional[OnGate] = None,
-    ) -> GateResult:
-        """Asks a person a question and waits: ``outcome`` is ``answer`` with the text in
-        ``answer``, or ``denied`` when the person declined to answer."""
-        if not isinstance(question, str) or not question.strip():
-            raise GatehouseError(
-                "VALIDATION_FAILED", "question must be non-empty text", status=400, details={"field": "question"}
-            )
-        first_line = question.strip().splitlines()[0]
-        return self.request(
-            operation=question[:2000],
+    ) -> str:
+        """Asks a person a question and waits for the answer text. Raises ApprovalDenied when
+        they decline to answer, ApprovalTimedOut when nobody answers in time.
+
+        >>> region = gate.ask("Which region should the bucket live in?", run_id=run_id)
+        """
+        text = question.strip() if isinstance(question, str) else ""
+        if text == "":
+            raise ValueError("ask: the question must not be empty")
+        title = text if len(text) <= QUESTION_TITLE_MAX else text[: QUESTION_TITLE_MAX - 1] + "\u2026"
+        result = self.request(
+            operation=api.QUESTION_GATE_TYPE,
+            event=api.QUESTION_GATE_TYPE,
             gate_type=api.QUESTION_GATE_TYPE,
-            title=first_line[:500],
-            context={**dict(context or {}), "question": question},
+            title=title,
+            context={**dict(context or {}), "question": text},
             run_id=run_id,
             timeout_seconds=timeout_seconds,
             idempotency_key=idempotency_key,
             cancel=cancel,
             on_gate=on_gate,
         )
+        if result.option == api.ANSWER_OPTION and result.answer is not None:
+            return result.answer
+        if result.outcome in ("denied", "timed_out"):
+            raise approval_error_for(result)
+        raise ApprovalNotGranted(result, f"the question was not answered ({result.outcome})")
 
     def wait_for_gate(self, gate_id: str, *, cancel: Optional[threading.Event] = None) -> GateResult:
         """Waits until a gate ends (long-poll, through reconnects and restarts) and returns its answer."""
@@ -309,10 +320,10 @@ def check_binding(
         if result.payload_hash != original:
             raise payload_mismatch(result.gate_id, result.payload_hash, original)
         return
-    edited = payload_hash(tool, operation, result.args)
     decision = (result.gate or {}).get("decision") or {}
     first = decision.get("originalPayloadHash")
+    if first != original:
+        raise payload_mismatch(result.gate_id, first or "(none)", original)
+    edited = payload_hash(tool, operation, result.args)
     if result.payload_hash != edited:
         raise payload_mismatch(result.gate_id, result.payload_hash, edited)
-    if first is not None and first != original:
-        raise payload_mismatch(result.gate_id, first, original)
