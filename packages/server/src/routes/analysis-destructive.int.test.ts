@@ -70,7 +70,7 @@ describe.each(dialects)('repeated destructive findings in a run on %s', (dialect
     });
     const audited = await test.services.audit.query({
       kind: 'analysis.destructive_repeated',
-      subject: gate?.id,
+      subject: gate?.id as string,
     });
     expect(audited.items.map((event) => event.data)).toEqual([
       expect.objectContaining({ runId: run.id, count: 1, findings: [expect.stringContaining('is zero')] }),
