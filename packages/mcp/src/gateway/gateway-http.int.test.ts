@@ -27,7 +27,7 @@ describe('the MCP gateway at the edges', () => {
       url: server.url,
       port: 0,
     });
-  });
+  }, 60_000);
 
   afterAll(async () => {
     await gateway?.close();

@@ -24,7 +24,7 @@ describe.each(SETUPS)('the MCP gateway (%s)', (setup) => {
     server = await startLiveServer();
     runId = await createRun(server);
     gateway = await startGateway(setup, server, runId);
-  });
+  }, 60_000);
 
   afterAll(async () => {
     await gateway?.close();
@@ -111,6 +111,17 @@ describe.each(SETUPS)('the MCP gateway (%s)', (setup) => {
     expect(progress[0]?.message).toContain(`waiting for a person to decide gate ${gate.id}`);
     const view = await server.call(server.test.tokens.developer, 'GET', `/v1/gates/${gate.id}`);
     expect(view.body.consumedAt).not.toBeNull();
+  });
+
+  it('calls the upstream with the arguments the person edited', async () => {
+    const before = gateway.recorded().length;
+    const { result, gate } = await gatedCall({ title: 'draft', body: 'rm everything' });
+    const edited = { title: 'draft', body: 'keep everything' };
+    const decided = await server.decide(gate.id, { option: 'approve', editedArgs: edited });
+    expect(decided.status).toBe(200);
+    const answer = await result;
+    expect(textOf(answer)).toBe('saved draft');
+    expect(gateway.recorded().slice(before)).toEqual([edited]);
   });
 
   it("answers a tool error with the person's reason, quoted as their words, when they reject", async () => {

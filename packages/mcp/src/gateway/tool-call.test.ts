@@ -17,6 +17,9 @@ function result(fields: Partial<GateResult>): GateResult {
     oneOff: false,
     interventions: [],
     gate: null,
+    args: null,
+    edited: false,
+    answer: null,
     ...fields,
   };
 }
@@ -62,11 +65,11 @@ describe('refusal', () => {
 describe('approvedArgs', () => {
   it("takes the person's edited arguments when the decision carries them, else the agent's", () => {
     const asked = { title: 'a' };
-    expect(approvedArgs(result({ outcome: 'approved' }), asked)).toEqual({ args: asked, edited: false });
-    const gate = { decision: { editedArgs: { title: 'b' } } } as unknown as GateResult['gate'];
-    expect(approvedArgs(result({ outcome: 'approved', gate }), asked)).toEqual({
-      args: { title: 'b' },
-      edited: true,
+    expect(approvedArgs(result({ outcome: 'approved', args: asked }), asked)).toEqual({
+      args: asked,
+      edited: false,
     });
+    const edited = result({ outcome: 'approved', args: { title: 'b' }, edited: true });
+    expect(approvedArgs(edited, asked)).toEqual({ args: { title: 'b' }, edited: true });
   });
 });

@@ -62,11 +62,7 @@ function whileWaiting(send: (message: string) => void, gateId: string, everyMs: 
 
 /** The arguments an approval covers: a person's edit when there is one, else the agent's. */
 export function approvedArgs(result: GateResult, asked: Args): { args: Args; edited: boolean } {
-  const decision = result.gate?.decision as { editedArgs?: unknown } | null | undefined;
-  const edited = decision?.editedArgs;
-  if (typeof edited === 'object' && edited !== null && !Array.isArray(edited)) {
-    return { args: edited as Args, edited: true };
-  }
+  if (result.edited && result.args !== null) return { args: result.args, edited: true };
   return { args: asked, edited: false };
 }
 
