@@ -33,6 +33,13 @@ export {
   readClaudeCodeHookValue,
   stringEditsOf,
 } from './claude-code-input.js';
+export type { HookSettingsFacts, RefusalFacts } from './claude-code-refusals.js';
+export {
+  analysisPending,
+  analysisRefused,
+  refusalAnswer,
+  summariseFindings,
+} from './claude-code-refusals.js';
 export type { ErrorCode } from './error-codes.js';
 export { ERROR_CODES, HTTP_STATUS } from './error-codes.js';
 export type { GateOutcome } from './gate-outcome.js';

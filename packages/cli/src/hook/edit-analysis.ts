@@ -1,13 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import type { AnalyzeResponse, FindingDocument } from 'gatehouse-hitl-protocol';
+import type { AnalyzeResponse } from 'gatehouse-hitl-protocol';
 import {
+  analysisPending,
+  analysisRefused,
   CLAUDE_CODE_EDIT_TOOLS,
   canonicalJson,
   type StringEdit,
   stringEditsOf,
+  summariseFindings,
 } from 'gatehouse-hitl-protocol/rules';
-import { type CallFacts, deny, type GateView, type PreToolUseOutput } from './answers.js';
+import type { CallFacts, GateView, PreToolUseOutput } from './answers.js';
 import type { PreToolUseInput } from './claude-code.js';
 import { type HookHttp, OutOfTime } from './hook-http.js';
 import { fingerprint, type Ledger } from './ledger.js';
@@ -120,54 +123,9 @@ export interface EditAnalysisContext {
 const REQUEST_RESERVE_MS = 1_500;
 const MIN_WAIT_MS = 100;
 const MAX_WAIT_MS = 60_000;
-const LISTED_FINDINGS = 5;
 
-function where(finding: FindingDocument): string {
-  const line = finding.line === null ? '' : `:${finding.line}`;
-  const name = finding.name === null ? '' : ` (${JSON.stringify(finding.name)})`;
-  return `${finding.file}${line}${name}`;
-}
-
-/** The findings as lines the model can act on: which pattern, where, how sure. */
-export function summariseFindings(findings: readonly FindingDocument[]): string {
-  const lines = findings
-    .slice(0, LISTED_FINDINGS)
-    .map(
-      (finding) =>
-        `- ${finding.pattern} at ${where(finding)}, ${finding.severity}, confidence ${finding.confidence.toFixed(2)}: ${finding.message}`,
-    );
-  if (findings.length > LISTED_FINDINGS) lines.push(`- and ${findings.length - LISTED_FINDINGS} more`);
-  return lines.join('\n');
-}
-
-function gateList(gates: readonly GateView[]): string {
-  return gates.map((gate) => gate.id).join(', ');
-}
-
-function pendingAnswer(call: CallFacts, gates: readonly GateView[], summary: string): PreToolUseOutput {
-  return deny(
-    `Gatehouse: change analysis found that this ${call.tool} cuts corners, so it needs a person's ` +
-      `approval and was NOT made. Approval is pending (gate ${gateList(gates)}). Findings:\n${summary}\n` +
-      'Retry exactly the same call later to get the decision. Meanwhile do not make the same change ' +
-      'another way: keep the tests, assertions and code it removes, or tell the user that the gate waits ' +
-      `for them in the Gatehouse inbox (${call.url}).`,
-    `Gatehouse: ${call.tool} waits for approval after change analysis (gate ${gateList(gates)})`,
-  );
-}
-
-function refusedAnswer(call: CallFacts, gate: GateView, summary: string): PreToolUseOutput {
-  const decision = gate.decision;
-  const who =
-    decision === null || decision.decidedBy.startsWith('system:') ? 'Gatehouse' : decision.decidedBy;
-  const said = [decision?.reason, decision?.feedback, decision?.instructions]
-    .filter((text): text is string => typeof text === 'string' && text !== '')
-    .map((text) => `----- BEGIN WORDS FROM ${who} -----\n${text}\n----- END WORDS FROM ${who} -----`);
-  return deny(
-    `Gatehouse: ${who} did not approve this ${call.tool} after change analysis ` +
-      `(gate ${gate.id}: ${decision?.option ?? gate.status}); it was NOT made. Findings:\n${summary}\n` +
-      `Do not keep this change or make it another way; fix the code instead.${said.length > 0 ? `\n${said.join('\n')}` : ''}`,
-  );
-}
+/** The findings as lines the model can act on (shared with the server's HTTP hook). */
+export { summariseFindings };
 
 async function settleGates(context: EditAnalysisContext, gates: GateView[]): Promise<GateView[]> {
   const settled: GateView[] = [];
@@ -248,7 +206,7 @@ export async function analyzeEdit(context: EditAnalysisContext): Promise<PreTool
   const refused = gates.find((gate) => gate.status !== 'pending' && gate.status !== 'approved');
   if (refused !== undefined) {
     ledger.remove(id);
-    return refusedAnswer(call, refused, found.summary);
+    return analysisRefused(call, refused, found.summary);
   }
   const waiting = gates.filter((gate) => gate.status === 'pending');
   if (waiting.length === 0) {
@@ -261,5 +219,5 @@ export async function analyzeEdit(context: EditAnalysisContext): Promise<PreTool
     context: { analysisGates: waiting.map((gate) => gate.id), summary: found.summary },
     createdAt: Date.now(),
   });
-  return pendingAnswer(call, waiting, found.summary);
+  return analysisPending(call, waiting, found.summary);
 }
