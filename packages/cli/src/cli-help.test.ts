@@ -15,6 +15,7 @@ const SUBCOMMANDS: Record<string, string[]> = {
   agents: ['create', 'token'],
   users: ['create', 'role'],
   webhooks: ['create', 'list', 'show', 'update', 'delete', 'deliveries', 'delivery', 'redeliver'],
+  notifications: ['rules', 'list'],
   hook: ['claude-code', 'install'],
   mcp: ['proxy'],
 };

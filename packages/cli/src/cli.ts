@@ -11,6 +11,7 @@ import { inboxCommand } from './commands/inbox.js';
 import { loginCommand } from './commands/login.js';
 import { mcpCommand } from './commands/mcp.js';
 import { migrateCommand } from './commands/migrate.js';
+import { notificationsCommand } from './commands/notifications.js';
 import { policyCommand } from './commands/policy.js';
 import { reviewCommand } from './commands/review.js';
 import { runsCommand } from './commands/runs.js';
@@ -39,6 +40,7 @@ export const COMMANDS: readonly Command[] = [
   usersCommand,
   adminCommand,
   webhooksCommand,
+  notificationsCommand,
   hookCommand,
   checkCommand,
   whitelistCommand,
