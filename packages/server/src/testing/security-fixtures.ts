@@ -54,6 +54,7 @@ export const ROUTE_BODIES: Record<string, unknown> = {
     files: [{ path: 'src/a.ts', before: 'export const a = 1;\n', after: 'export const a = 2;\n' }],
   },
   'PATCH /v1/webhooks/{id}': { description: 'sample description' },
+  'PUT /v1/users/{id}/slack': { slackUserId: 'U0MATRIX' },
 };
 
 /** A body the route accepts: the table above, or one made from its schema. */
