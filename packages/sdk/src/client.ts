@@ -19,12 +19,19 @@ import {
   decideAnalysis,
   requestAnalysis,
 } from './analysis.js';
+import { type AskOptions, answerOf, questionRequest } from './ask.js';
 import { type Backoff, DEFAULT_BACKOFF, sleep } from './backoff.js';
 import { GatehouseApiError } from './errors.js';
 import { followRunEvents, type RunEvent, type RunEventOptions } from './events.js';
 import { Transport } from './http.js';
 import { payloadHash } from './payload.js';
-import { assertPayloadMatches, payloadMismatch, resultFromGate, resultFromPolicy } from './result.js';
+import {
+  assertApprovalCovers,
+  assertPayloadMatches,
+  payloadMismatch,
+  resultFromGate,
+  resultFromPolicy,
+} from './result.js';
 import type {
   ActionSpec,
   CheckpointOptions,
@@ -116,7 +123,7 @@ export class Gatehouse {
     if (typeof response.payloadHash === 'string' && response.payloadHash !== hash) {
       throw payloadMismatch(response.gate?.id ?? null, response.payloadHash, hash);
     }
-    if (response.outcome !== 'gated') return resultFromPolicy(response, hash);
+    if (response.outcome !== 'gated') return resultFromPolicy(response, hash, action.args ?? {});
     const gate = response.gate;
     if (gate === null) throw new GatehouseApiError('INTERNAL', 'the server gated the request without a gate');
     onGate?.(gate.id, gate);
@@ -126,7 +133,7 @@ export class Gatehouse {
       ruleId: response.ruleId,
       interventions: response.interventions ?? [],
     });
-    assertPayloadMatches(result, hash);
+    await assertApprovalCovers(result, action, hash);
     return result;
   }
 
@@ -372,7 +379,11 @@ export class Gatehouse {
    * arguments that were approved.
    *
    * @example
-   * const safeDelete = gate.withApproval(deleteFile, { tool: 'delete_file', args: (path) => ({ path }) });
+   * const safeDelete = gate.withApproval(deleteFile, {
+   *   tool: 'delete_file',
+   *   args: (path) => ({ path }),
+   *   fromArgs: (edited) => [String(edited.path)], // runs a person's edited path
+   * });
    * await safeDelete('build/'); // throws ApprovalDenied / ApprovalSteered / ApprovalTimedOut unless approved
    */
   withApproval<A extends unknown[], R>(
@@ -385,6 +396,17 @@ export class Gatehouse {
   ): (...args: A) => Promise<ApprovalOutcome<R>>;
   withApproval<A extends unknown[], R>(fn: (...args: A) => Promise<R> | R, spec: ApprovalSpec<A>) {
     return wrapWithApproval(this, fn, spec);
+  }
+
+  /**
+   * Asks a person a question and waits for the answer text; throws ApprovalDenied when they decline,
+   * ApprovalTimedOut when nobody answers in time.
+   *
+   * @example
+   * const region = await gate.ask('Which region should the bucket live in?', { runId, timeoutSeconds: 3600 });
+   */
+  async ask(question: string, options: AskOptions = {}): Promise<string> {
+    return answerOf(await this.request(questionRequest(question, options)));
   }
 
   async #readReview(reviewId: string, signal: AbortSignal | undefined): Promise<ReviewDocument> {

@@ -15,6 +15,7 @@ export type {
   AnalyzeFile,
   AnalyzeOptions,
 } from './analysis.js';
+export type { AskOptions } from './ask.js';
 export type { Backoff } from './backoff.js';
 export { backoffDelay } from './backoff.js';
 export { Gatehouse } from './client.js';

@@ -1,7 +1,8 @@
 import type { GateDocument as Gate, GateRequestResponse, InterventionNotice } from 'gatehouse-hitl-protocol';
 import { gateOutcome } from 'gatehouse-hitl-protocol/rules';
 import { GatehouseApiError } from './errors.js';
-import type { GateResult, Outcome } from './types.js';
+import { payloadHash } from './payload.js';
+import type { ActionSpec, GateResult, Outcome } from './types.js';
 
 /** The option that remembers an approval as a rule; such approvals are not used up. */
 const APPROVE_ALWAYS = 'approve_always';
@@ -12,7 +13,11 @@ export function outcomeOfGate(gate: Gate): Outcome | null {
 }
 
 /** The answer when the policy decided at once: allowed → approved, denied → denied. */
-export function resultFromPolicy(response: GateRequestResponse, payloadHash: string): GateResult {
+export function resultFromPolicy(
+  response: GateRequestResponse,
+  hash: string,
+  args: Record<string, unknown>,
+): GateResult {
   return {
     outcome: response.outcome === 'allowed' ? 'approved' : 'denied',
     option: null,
@@ -23,8 +28,11 @@ export function resultFromPolicy(response: GateRequestResponse, payloadHash: str
     gateId: response.gate?.id ?? response.gateId ?? null,
     ruleId: response.ruleId ?? null,
     decidedBy: 'policy',
-    payloadHash,
+    payloadHash: hash,
     oneOff: false,
+    args,
+    edited: false,
+    answer: null,
     interventions: response.interventions ?? [],
     gate: response.gate ?? null,
   };
@@ -49,6 +57,9 @@ export function resultFromGate(
     decidedBy: decision?.decidedBy ?? null,
     payloadHash: decision?.payloadHash ?? gate.payloadHash ?? null,
     oneOff: outcome === 'approved' && gate.action !== null && decision?.option !== APPROVE_ALWAYS,
+    args: decision?.editedArgs ?? gate.action?.args ?? null,
+    edited: decision?.editedArgs !== undefined,
+    answer: decision?.answer ?? null,
     interventions: extra.interventions ?? [],
     gate,
   };
@@ -68,4 +79,21 @@ export function assertPayloadMatches(result: GateResult, expectedHash: string): 
   if (result.outcome !== 'approved' || result.payloadHash === null || result.payloadHash === expectedHash)
     return;
   throw payloadMismatch(result.gateId, result.payloadHash, expectedHash);
+}
+
+/**
+ * Checks that an approval covers the action that was asked for: the same hash, or, when a person
+ * edited it, the asked-for action as the original and the edited arguments as what was approved.
+ */
+export async function assertApprovalCovers(
+  result: GateResult,
+  action: ActionSpec,
+  requestedHash: string,
+): Promise<void> {
+  if (!result.edited) return assertPayloadMatches(result, requestedHash);
+  const original = result.gate?.decision?.originalPayloadHash ?? null;
+  if (original !== requestedHash) throw payloadMismatch(result.gateId, original ?? '(none)', requestedHash);
+  const edited = await payloadHash({ ...action, args: result.args ?? {} });
+  if (result.payloadHash !== edited)
+    throw payloadMismatch(result.gateId, result.payloadHash ?? '(none)', edited);
 }

@@ -68,6 +68,15 @@ export interface GateResult {
   payloadHash: string | null;
   /** True when the approval is used once: `withApproval` consumes it before running. */
   oneOff: boolean;
+  /**
+   * The arguments to run: a person's edited arguments when `edited`, else the agent's own; null
+   * for gates without an action.
+   */
+  args: Record<string, unknown> | null;
+  /** A person changed the arguments before approving; run `args`, not what was proposed. */
+  edited: boolean;
+  /** A question gate's answer; null otherwise. */
+  answer: string | null;
   interventions: InterventionNotice[];
   gate: Gate | null;
 }

@@ -1,4 +1,4 @@
-import { approvalErrorFor } from './errors.js';
+import { approvalErrorFor, GatehouseApiError } from './errors.js';
 import type { ActionSpec, GateResult, RequestOptions } from './types.js';
 
 /** Request fields a wrapper adds to every call (run, risk, timeout, context, …). */
@@ -13,6 +13,12 @@ export interface ApprovalSpec<A extends unknown[]> {
    * @default the single object argument, or `{ args: [...] }`
    */
   args?: (...args: A) => Record<string, unknown>;
+  /**
+   * The call's arguments rebuilt from arguments a person edited before approving; needed with a
+   * custom `args` (without it an edited approval is refused rather than run as proposed).
+   * @default the edited object as the single argument, or its `args` array spread
+   */
+  fromArgs?: (edited: Record<string, unknown>, ...original: A) => A;
   /**
    * `throw` raises ApprovalDenied / ApprovalSteered / ApprovalTimedOut; `result` returns `{ ok: false, … }`.
    * @default 'throw'
@@ -57,9 +63,25 @@ function actionOf<A extends unknown[]>(spec: ApprovalSpec<A>, callArgs: A): Acti
   return { tool: spec.tool, operation, args: (spec.args ?? defaultArgs)(...callArgs) };
 }
 
+function editedCallArgs<A extends unknown[]>(spec: ApprovalSpec<A>, approval: GateResult, callArgs: A): A {
+  const edited = approval.args ?? {};
+  if (spec.fromArgs !== undefined) return spec.fromArgs(edited, ...callArgs);
+  if (spec.args === undefined) {
+    const single = callArgs.length === 1 && defaultArgs(...callArgs) === callArgs[0];
+    if (single) return [edited] as unknown as A;
+    if (Array.isArray(edited.args)) return edited.args as A;
+  }
+  throw new GatehouseApiError(
+    'PAYLOAD_MISMATCH',
+    `gate ${approval.gateId ?? '(none)'} approved edited arguments; give withApproval a fromArgs to run them`,
+    { status: 409, details: { gateId: approval.gateId, field: 'fromArgs' } },
+  );
+}
+
 /**
  * Wraps `fn` so that each call requests approval, and runs `fn` only when approved and only if
- * its arguments still hash to what was approved (a one-off approval is consumed first).
+ * its arguments still hash to what was approved (a one-off approval is consumed first). When a
+ * person edited the arguments, `fn` runs with the edited arguments.
  */
 export function wrapWithApproval<A extends unknown[], R>(
   client: ApprovalClient,
@@ -74,9 +96,10 @@ export function wrapWithApproval<A extends unknown[], R>(
       const { outcome, reason, instructions, feedback } = approval;
       return { ok: false, outcome, reason, instructions, feedback, approval };
     }
+    const runArgs = approval.edited ? editedCallArgs(spec, approval, callArgs) : callArgs;
     // The arguments are read again: an object changed while the person was deciding is refused.
-    await client.consume(approval, actionOf(spec, callArgs), extra.signal ? { signal: extra.signal } : {});
-    const value = await fn(...callArgs);
+    await client.consume(approval, actionOf(spec, runArgs), extra.signal ? { signal: extra.signal } : {});
+    const value = await fn(...runArgs);
     return spec.mode === 'result' ? { ok: true, value, approval } : value;
   };
 }
