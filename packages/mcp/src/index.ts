@@ -4,6 +4,20 @@ export type { Elicitor, McpLogger, SessionState, ToolContext } from './context.j
 export { SILENT_LOGGER } from './context.js';
 export type { Operator } from './elicit.js';
 export { createElicitor, decisionForm, operatorMayDecide, resolveOperator } from './elicit.js';
+export type { HttpUpstream, StdioUpstream, UpstreamConfig } from './gateway/config.js';
+export { GatewayConfigError, parseGatewayConfig, parseUpstream } from './gateway/config.js';
+export type { GatewayOptions, GatewayStdioOptions, RunningGateway } from './gateway/gateway.js';
+export { GATEWAY_VERSION, serveGatewayStdio } from './gateway/gateway.js';
+export type { GatewayHttpOptions, RunningHttpGateway } from './gateway/http.js';
+export { serveGatewayHttp } from './gateway/http.js';
+export type {
+  GatewayHttpCall,
+  GatewayHttpHandler,
+  GatewayHttpHandlerOptions,
+} from './gateway/http-handler.js';
+export { createGatewayHttpHandler } from './gateway/http-handler.js';
+export { NAME_SEPARATOR } from './gateway/names.js';
+export { UpstreamPool } from './gateway/upstreams.js';
 export type { McpHttpCall, McpHttpHandler, McpHttpOptions } from './http.js';
 export { createMcpHttpHandler } from './http.js';
 export type { DecisionOutput } from './schemas.js';
@@ -14,10 +28,3 @@ export type { StdioOptions, StdioServer } from './stdio.js';
 export { serveStdio } from './stdio.js';
 export type { ReviewSessionOptions } from './tools-review.js';
 export { createReviewMcpServer, REVIEW_INSTRUCTIONS, REVIEW_TOOLS } from './tools-review.js';
-export type { HttpUpstream, StdioUpstream, UpstreamConfig } from './gateway/config.js';
-export { GatewayConfigError, parseGatewayConfig, parseUpstream } from './gateway/config.js';
-export type { GatewayOptions, GatewayStdioOptions, RunningGateway } from './gateway/gateway.js';
-export { GATEWAY_VERSION, serveGatewayStdio } from './gateway/gateway.js';
-export type { GatewayHttpOptions, RunningHttpGateway } from './gateway/http.js';
-export { serveGatewayHttp } from './gateway/http.js';
-export { NAME_SEPARATOR } from './gateway/names.js';

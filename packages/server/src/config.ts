@@ -59,6 +59,7 @@ const envSchema = z.object({
   GATEHOUSE_AUDIT_HEADS_FILE: z.string().min(1).optional(),
   GATEHOUSE_AUDIT_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
   GATEHOUSE_REPOS_DIR: z.string().min(1).optional(),
+  GATEHOUSE_MCP_GATEWAY_CONFIG: z.string().min(1).optional(),
   GATEHOUSE_GIT_PUSH_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -164,6 +165,11 @@ export interface ServerConfig {
    * every node shares. @default null: `repos` in the data directory
    */
   reposDir: string | null;
+  /**
+   * The MCP gateway at /mcp/gateway: the `mcpServers` file it fronts (GATEHOUSE_MCP_GATEWAY_CONFIG)
+   * and the environment its `${VAR}` placeholders are filled from. @default null: no gateway
+   */
+  mcpGateway: { configFile: string; env: Record<string, string | undefined> } | null;
   /** Largest pack one push may send (GATEHOUSE_GIT_PUSH_LIMIT_BYTES). @default 104857600 */
   gitPushLimitBytes: number;
   /**
@@ -327,6 +333,10 @@ export function loadConfig(
     auditHeadsFile: e.GATEHOUSE_AUDIT_HEADS_FILE === undefined ? null : resolve(e.GATEHOUSE_AUDIT_HEADS_FILE),
     auditCheckpointIntervalMs: e.GATEHOUSE_AUDIT_CHECKPOINT_INTERVAL_MS,
     reposDir: e.GATEHOUSE_REPOS_DIR === undefined ? null : resolve(e.GATEHOUSE_REPOS_DIR),
+    mcpGateway:
+      e.GATEHOUSE_MCP_GATEWAY_CONFIG === undefined
+        ? null
+        : { configFile: resolve(e.GATEHOUSE_MCP_GATEWAY_CONFIG), env },
     gitPushLimitBytes: e.GATEHOUSE_GIT_PUSH_LIMIT_BYTES,
     embeddings:
       e.GATEHOUSE_EMBEDDINGS_URL === undefined

@@ -1,12 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SILENT_LOGGER } from '../context.js';
-import { GATEWAY_VERSION, type GatewayOptions, gateOptionsFor, type RunningGateway } from './gateway.js';
-import { createGatewayServer } from './server.js';
+import { GATEWAY_VERSION, type GatewayOptions, type RunningGateway } from './gateway.js';
+import { createGatewayHttpHandler, replyError } from './http-handler.js';
 import { UpstreamPool } from './upstreams.js';
 
 /** Options of `serveGatewayHttp`. */
@@ -24,23 +20,7 @@ export interface RunningHttpGateway extends RunningGateway {
   url: string;
 }
 
-interface Session {
-  server: Server;
-  transport: StreamableHTTPServerTransport;
-  tokenHash: string;
-}
-
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
-const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
-
-function reply(res: ServerResponse, status: number, message: string): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
-}
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -67,66 +47,45 @@ function bearerOf(req: IncomingMessage): string | null {
 export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<RunningHttpGateway> {
   const log = options.log ?? SILENT_LOGGER;
   const host = options.host ?? '127.0.0.1';
-  const maxSessions = options.maxSessions ?? 100;
+  // Connected before listening, so an unreachable upstream stops the command at once.
   const pool = await UpstreamPool.connect(options.upstreams, GATEWAY_VERSION);
-  const sessions = new Map<string, Session>();
   let allowedHosts: string[] = [];
-
-  async function open(req: IncomingMessage, res: ServerResponse, token: string, body: unknown) {
-    if (sessions.size >= maxSessions) return reply(res, 503, 'too many open sessions; try again later');
-    const gate = gateOptionsFor(options, token);
-    const accepted = await gate.api.me().then(
-      () => true,
-      () => false,
-    );
-    if (!accepted) return reply(res, 401, 'Gatehouse did not accept the bearer token');
-    const server = createGatewayServer(pool, gate, GATEWAY_VERSION);
-    const session: Session = {
-      server,
-      tokenHash: hashOf(token),
-      transport: new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        enableDnsRebindingProtection: true,
-        allowedHosts,
-        onsessioninitialized: (id) => void sessions.set(id, session),
-        onsessionclosed: (id) => void sessions.delete(id),
-      }),
-    };
-    await server.connect(session.transport);
-    await session.transport.handleRequest(req, res, body);
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (new URL(req.url ?? '/', 'http://gateway').pathname !== '/mcp')
-      return reply(res, 404, 'not found; use /mcp');
-    const token = bearerOf(req);
-    if (token === null) return reply(res, 401, 'send Authorization: Bearer <your Gatehouse token>');
-    const body = req.method === 'POST' ? await readJson(req) : undefined;
-    const header = req.headers['mcp-session-id'];
-    const sessionId = Array.isArray(header) ? header[0] : header;
-    if (sessionId !== undefined) {
-      const session = sessions.get(sessionId);
-      // Another token's session looks like an unknown one: a session id is never confirmed.
-      if (!session || session.tokenHash !== hashOf(token)) return reply(res, 404, 'Session not found');
-      return session.transport.handleRequest(req, res, body);
-    }
-    if (req.method !== 'POST' || !isInitializeRequest(body)) {
-      return reply(res, 400, 'send initialize first, then the Mcp-Session-Id it returns');
-    }
-    return open(req, res, token, body);
-  }
-
+  const handler = createGatewayHttpHandler({
+    connect: async () => pool,
+    version: GATEWAY_VERSION,
+    runId: options.runId ?? null,
+    progressIntervalMs: options.progressIntervalMs ?? 5_000,
+    callTimeoutMs: options.callTimeoutMs ?? 600_000,
+    maxSessions: options.maxSessions ?? 100,
+    allowedHosts: () => allowedHosts,
+    log,
+  });
   const http = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (error instanceof SyntaxError || error instanceof RangeError) return reply(res, 400, error.message);
+    const serve = async () => {
+      if (new URL(req.url ?? '/', 'http://gateway').pathname !== '/mcp') {
+        return replyError(res, 404, 'not found; use /mcp');
+      }
+      const token = bearerOf(req);
+      if (token === null) return replyError(res, 401, 'send Authorization: Bearer <your Gatehouse token>');
+      const body = req.method === 'POST' ? await readJson(req) : undefined;
+      await handler.handle(req, res, { token, apiUrl: options.url, body });
+    };
+    serve().catch((error: unknown) => {
+      if (error instanceof SyntaxError || error instanceof RangeError)
+        return replyError(res, 400, error.message);
       log.error({ err: error }, 'gateway request failed');
-      reply(res, 500, 'internal error');
+      replyError(res, 500, 'internal error');
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? 7310, host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(options.port ?? 7310, host, () => resolve());
+    });
+  } catch (error) {
+    await pool.close();
+    throw error;
+  }
   const { port } = http.address() as AddressInfo;
   allowedHosts = [`${host}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`];
   let done: () => void = () => {};
@@ -139,12 +98,9 @@ export async function serveGatewayHttp(options: GatewayHttpOptions): Promise<Run
     closed,
     close() {
       closing ??= (async () => {
-        const open = [...sessions.values()];
-        sessions.clear();
-        await Promise.allSettled(open.map((session) => session.server.close()));
+        await handler.close();
         http.closeAllConnections();
         await new Promise<void>((resolve) => http.close(() => resolve()));
-        await pool.close();
         done();
       })();
       return closing;

@@ -11,6 +11,7 @@ import { gateRoutes } from './gates.js';
 import { gitRoutes } from './git.js';
 import { healthRoutes } from './health.js';
 import { journalRoutes } from './journal.js';
+import { mcpGatewayRoutes } from './mcp-gateway.js';
 import { mcpRoutes } from './mcp.js';
 import { metricsRoutes, registerHttpMetrics } from './metrics.js';
 import { notificationRoutes } from './notifications.js';
@@ -53,6 +54,7 @@ export async function registerRoutes(
   await app.register(async (scoped) => notificationRoutes(scoped, ctx, services));
   await app.register(async (scoped) => emailActionRoutes(scoped, ctx, services));
   await app.register(async (scoped) => mcpRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => mcpGatewayRoutes(scoped, ctx, services));
   await app.register(async (scoped) => journalRoutes(scoped, ctx, services));
   await app.register(async (scoped) => searchRoutes(scoped, ctx, services));
   await app.register(async (scoped) => gitRoutes(scoped, ctx, services));

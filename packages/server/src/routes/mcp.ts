@@ -7,7 +7,7 @@ import { assertAllowedOrigin, createOriginPolicy } from '../http/origin.js';
 import type { Services } from '../services/index.js';
 
 /** The bearer token of the Authorization header; the session cookie is not accepted here. */
-function headerToken(request: FastifyRequest): string | null {
+export function headerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   return typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : null;
 }
@@ -16,7 +16,7 @@ function headerToken(request: FastifyRequest): string | null {
  * This server's own API, at the address the caller reached it on: the MCP tools call the HTTP API
  * like any client (same auth, validation and rules), without knowing the configured host or port.
  */
-function ownApiUrl(socket: Socket): string {
+export function ownApiUrl(socket: Socket): string {
   const address = socket.localAddress ?? '127.0.0.1';
   const host = address.includes(':') ? `[${address}]` : address;
   return `http://${host}:${socket.localPort}`;
