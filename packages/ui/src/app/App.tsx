@@ -6,6 +6,7 @@ import { GateScreen } from '../screens/GateScreen.js';
 import { InboxScreen } from '../screens/InboxScreen.js';
 import { LoginScreen } from '../screens/LoginScreen.js';
 import { MetricsScreen } from '../screens/MetricsScreen.js';
+import { NotificationsScreen } from '../screens/NotificationsScreen.js';
 import { PolicyScreen } from '../screens/PolicyScreen.js';
 import { RulesScreen } from '../screens/RulesScreen.js';
 import { RunScreen } from '../screens/RunScreen.js';
@@ -49,6 +50,9 @@ function SignedInRoutes() {
         </Route>
         <Route path="/whitelists">
           <WhitelistsScreen />
+        </Route>
+        <Route path="/notifications">
+          <NotificationsScreen />
         </Route>
         <Route path="/admin/agents">
           <AgentsScreen />

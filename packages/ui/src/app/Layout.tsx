@@ -22,6 +22,7 @@ const NAV: NavItem[] = [
   { href: '/audit', label: 'Audit' },
   { href: '/metrics', label: 'Metrics' },
   { href: '/whitelists', label: 'Whitelists' },
+  { href: '/notifications', label: 'Notifications' },
   { href: '/admin/agents', label: 'Agents', admin: true },
   { href: '/admin/users', label: 'Users', admin: true },
 ];

@@ -11,6 +11,7 @@ const SCREENS: [RegExp, string][] = [
   [/^\/audit$/, 'Audit'],
   [/^\/metrics$/, 'Metrics'],
   [/^\/whitelists$/, 'Whitelists'],
+  [/^\/notifications$/, 'Notifications'],
   [/^\/admin\/agents$/, 'Agents'],
   [/^\/admin\/users$/, 'Users'],
   [/^\/account$/, 'Account'],

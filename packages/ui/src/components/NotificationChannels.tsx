@@ -1,0 +1,113 @@
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { errorText } from '../api/client.js';
+import { type MyNotificationChannelsResponse, myChannels, saveMyChannels } from '../api/notifications.js';
+import { useResource } from '../lib/use-resource.js';
+
+type Channel = 'email' | 'slack' | 'browser';
+
+const CHANNELS: { id: Channel; label: string; hint: string }[] = [
+  { id: 'email', label: 'Email', hint: 'Each option is a link to a confirmation page.' },
+  { id: 'slack', label: 'Slack', hint: 'Needs your Slack user linked to you.' },
+  { id: 'browser', label: 'Browser', hint: 'Desktop notifications while Gatehouse is open.' },
+];
+
+function unavailable(loaded: MyNotificationChannelsResponse, channel: Channel): string | null {
+  if (!loaded.available[channel]) return 'not set up on this server';
+  if (channel === 'slack' && !loaded.slackLinked) return 'your Slack user is not linked yet';
+  return null;
+}
+
+/** The Account screen's section where a person picks the channels that reach them and their email address. */
+export function NotificationChannels() {
+  const { resource, reload } = useResource('my-notification-channels', useCallback(myChannels, []));
+  const [chosen, setChosen] = useState<Channel[]>([]);
+  const [email, setEmail] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
+  const loaded = resource.status === 'ready' ? resource.value : null;
+
+  useEffect(() => {
+    if (loaded === null) return;
+    setChosen(loaded.channels);
+    setEmail(loaded.email ?? '');
+  }, [loaded]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setNotice(null);
+    try {
+      await saveMyChannels({ channels: chosen, email: email.trim() === '' ? null : email.trim() });
+      setNotice({ ok: true, text: 'Your notification choices are saved.' });
+      reload();
+    } catch (caught) {
+      setNotice({ ok: false, text: errorText(caught) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const toggle = (channel: Channel, on: boolean) =>
+    setChosen((current) => (on ? [...new Set([...current, channel])] : current.filter((c) => c !== channel)));
+
+  return (
+    <form className="card" onSubmit={(event) => void submit(event)} aria-labelledby="notify-title">
+      <h2 id="notify-title">Notifications</h2>
+      <p className="muted">
+        How Gatehouse tells you that a gate is waiting for you, about to time out, or escalated to you.
+      </p>
+      {resource.status === 'loading' && <p role="status">Loading…</p>}
+      {resource.status === 'error' && (
+        <p className="notice error" role="alert">
+          {errorText(resource.error)}
+        </p>
+      )}
+      {loaded && (
+        <>
+          <fieldset>
+            <legend>Channels that reach you</legend>
+            {CHANNELS.map((channel) => {
+              const problem = unavailable(loaded, channel.id);
+              return (
+                <div key={channel.id} className="field">
+                  <label className="checkbox">
+                    <input
+                      type="checkbox"
+                      checked={chosen.includes(channel.id)}
+                      onChange={(event) => toggle(channel.id, event.target.checked)}
+                      aria-describedby={`notify-${channel.id}-hint`}
+                    />
+                    {channel.label}
+                  </label>
+                  <p id={`notify-${channel.id}-hint`} className="muted small">
+                    {channel.hint}
+                    {problem ? ` Not delivered now: ${problem}.` : ''}
+                  </p>
+                </div>
+              );
+            })}
+          </fieldset>
+          <div className="field">
+            <label htmlFor="notify-email">Email address</label>
+            <input
+              id="notify-email"
+              type="email"
+              autoComplete="email"
+              value={email}
+              maxLength={320}
+              onChange={(event) => setEmail(event.target.value)}
+            />
+          </div>
+        </>
+      )}
+      {notice && (
+        <p className={`notice ${notice.ok ? 'ok' : 'error'}`} role={notice.ok ? 'status' : 'alert'}>
+          {notice.text}
+        </p>
+      )}
+      <button type="submit" className="primary" disabled={busy || loaded === null}>
+        {busy ? 'Saving…' : 'Save notification choices'}
+      </button>
+    </form>
+  );
+}
