@@ -26,7 +26,9 @@ export interface RestartableServer {
 }
 
 export async function startRestartableServer(): Promise<RestartableServer> {
-  const live = await startLiveServer();
+  // The server refuses a paused run's request after 20 ms instead of holding it, so the SDK's own
+  // wait-and-ask-again for a paused run is what the pause test exercises.
+  const live = await startLiveServer({ pausedRunHoldMs: 20 });
   let restarted: RunningServer | null = null;
   let restarting: Promise<void> = Promise.resolve();
   const restart = async (downMs: number) => {

@@ -99,7 +99,18 @@ def test_an_unreachable_server_is_service_unavailable_with_status_0() -> None:
     assert (refused.value.code, refused.value.status) == ("SERVICE_UNAVAILABLE", 0)
 
 
-def test_a_paused_run_holds_the_request_until_it_resumes(gate: Gatehouse, person: Person, background) -> None:
+def test_a_paused_run_holds_the_request_until_it_resumes(url: str, person: Person, background) -> None:
+    from conftest import env
+
+    from gatehouse import Backoff
+
+    refusals: list[str] = []
+    gate = Gatehouse(
+        url,
+        env("GATEHOUSE_TEST_AGENT_TOKEN"),
+        backoff=Backoff(initial_delay=0.02, max_delay=0.05),
+        on_retry=lambda attempt, delay, error: refusals.append(error.code),
+    )
     run = gate.create_run(title="python pause")
     person.intervene(run["id"], "pause")
     pending = background(gate.request, tool="read_file", args={"path": "a"}, run_id=run["id"])
@@ -107,6 +118,8 @@ def test_a_paused_run_holds_the_request_until_it_resumes(gate: Gatehouse, person
     assert not pending.done(), "a request of a paused run must wait"
     person.intervene(run["id"], "resume")
     assert pending.result(30).outcome == "approved"
+    # The server refuses a paused run's request (after 20 ms here); the SDK asks again until resume.
+    assert refusals and set(refusals) == {"RUN_NOT_ACTIVE"}
 
 
 def test_a_stopped_run_fails_closed(gate: Gatehouse, person: Person) -> None:
