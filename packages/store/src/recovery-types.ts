@@ -9,6 +9,14 @@ export interface RecoveryAttemptRecord {
   message: string;
 }
 
+/** One analysis that touched a recovery's file: was the finding there, and what did the file hold. */
+export interface RecoveryObservation {
+  present: boolean;
+  /** SHA-256 of the file after that change. */
+  fingerprint: string;
+  at: number;
+}
+
 /** The recovery of one laziness finding in one run, as stored. */
 export interface RecoveryRecord {
   runId: string;
@@ -28,6 +36,13 @@ export interface RecoveryRecord {
   gateId: string | null;
   /** Why it escalated: core's trigger rule ids. */
   escalatedBy: string[];
+  /**
+   * What each analysis that touched the file saw, oldest first (the last few): the finding there or
+   * gone, and the file's fingerprint. Absent from documents written before it was kept.
+   */
+  observations?: RecoveryObservation[];
+  /** Results the agent reported per test of the finding, each since its file last changed, oldest first. */
+  testOutcomes?: Record<string, ('pass' | 'fail')[]>;
   createdAt: number;
   updatedAt: number;
 }

@@ -35,6 +35,16 @@ export const analyzeCoverageSchema = z.union([
   z.strictObject({ before: coveragePercentSchema, after: coveragePercentSchema }),
 ]);
 
+/** Most test results one analysis takes. */
+export const ANALYZE_TESTS_MAX = 1000;
+
+/** One test result the agent saw after the change. */
+export const reportedTestSchema = z.strictObject({
+  name: z.string().min(1).max(500).describe('The test, as the finding names it'),
+  file: z.string().min(1).max(1000).optional().describe('The file the test is in'),
+  outcome: z.enum(['pass', 'fail']),
+});
+
 /** `POST /v1/analyze`. */
 export const analyzeBodySchema = z
   .strictObject({
@@ -61,6 +71,13 @@ export const analyzeBodySchema = z
       })
       .optional()
       .describe('The agent action this change belongs to; gates opened bind to it'),
+    tests: z
+      .array(reportedTestSchema)
+      .max(ANALYZE_TESTS_MAX)
+      .optional()
+      .describe(
+        'Test results the agent saw after this change (with runId): a test whose results alternate while its file stays the same is a flaky failure, escalated to a person',
+      ),
   })
   .refine((body) => (body.diff === undefined) !== (body.files === undefined), {
     message: 'give exactly one of diff (a unified diff) or files ([{ path, before, after }])',

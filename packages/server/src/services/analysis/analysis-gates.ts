@@ -121,6 +121,7 @@ export function openRecoveryGate(
       reasons: evaluation.reasons,
       triggerRules: evaluation.rules,
       infiniteLoopDetected: evaluation.rules.includes('infinite_loop'),
+      nonDeterministicFailure: evaluation.rules.includes('non_deterministic_failure'),
       recoveryHistory: recovery.history.map((attempt) => attemptLine(attempt)),
       ...auditContext('recovery_escalation', evaluation.rules, recovery.pattern, recovery.attempts),
     },

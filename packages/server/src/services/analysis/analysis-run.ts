@@ -6,6 +6,7 @@ import { assertWritten } from '../lost-update.js';
 import { assertActive, assertOwnRun, currentHold, loadRun } from '../runs/run-records.js';
 import type { GateService } from '../types.js';
 import { openOrMergeDestructive } from './analysis-destructive.js';
+import { type ReportedTest, recordReportedTests } from './analysis-flaky.js';
 import { type GateOrigin, openFalsePositiveGate, openRecoveryGate } from './analysis-gates.js';
 import { fingerprintOf, isLowConfidence, type KeyedFinding, recoverable } from './findings.js';
 import { advanceRecovery, resolveRecovery } from './recoveries.js';
@@ -24,6 +25,8 @@ export interface RunChange {
   facts: ChangeFacts;
   destructive: TriggerEvaluation;
   action?: { tool: string; args: Record<string, unknown> } | undefined;
+  /** Test results the agent saw after the change. */
+  tests?: readonly ReportedTest[] | undefined;
 }
 
 async function advanceRecoveries(
@@ -65,10 +68,14 @@ async function resolveGone(tools: CommitTools, change: RunChange): Promise<void>
     if (recovery.status === 'resolved' || !touched.has(recovery.file) || present.has(recovery.key)) continue;
     const stored = await tx.getRecovery(change.runId, recovery.key);
     if (stored === null) continue;
-    assertWritten(await tx.updateRecovery(resolveRecovery(stored, tx.now), stored.version), {
-      kind: 'run',
-      id: change.runId,
-    });
+    const fingerprint = fingerprintOf(change.files, recovery.file);
+    assertWritten(
+      await tx.updateRecovery(resolveRecovery(stored, { fingerprint, now: tx.now }), stored.version),
+      {
+        kind: 'run',
+        id: change.runId,
+      },
+    );
   }
 }
 
@@ -134,6 +141,9 @@ export async function recordRunChange(
   }
   opened.push(...(await advanceRecoveries(gates, tools, origin, change, confirmed)));
   await resolveGone(tools, change);
+  opened.push(
+    ...(await recordReportedTests(gates, tools, origin, { files: change.files, tests: change.tests ?? [] })),
+  );
   opened.push(...(await openLowConfidence(gates, tools, origin, change, confirmed)));
   const gateIds = opened.map((gate) => gate.id);
   await tools.audit({

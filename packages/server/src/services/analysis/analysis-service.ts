@@ -10,6 +10,7 @@ import { assertCanReadRun, loadRun } from '../runs/run-records.js';
 import type { GateService } from '../types.js';
 import { factsWithout } from '../whitelists/whitelist-match.js';
 import type { WhitelistService } from '../whitelists/whitelist-service.js';
+import type { ReportedTest } from './analysis-flaky.js';
 import { openFalsePositiveGate } from './analysis-gates.js';
 import { recordRunChange } from './analysis-run.js';
 import { type AnalysisEngine, workerEngine } from './engine.js';
@@ -29,6 +30,8 @@ export interface AnalyzeInput {
     | undefined;
   coverage?: Coverage | undefined;
   action?: { tool: string; args: Record<string, unknown> } | undefined;
+  /** Test results the agent saw after the change; alternating results of an unchanged test are a flaky failure. */
+  tests?: ReportedTest[] | undefined;
 }
 
 /** A person's word that a finding is wrong. */
@@ -158,6 +161,7 @@ export function createAnalysisService(
             facts,
             destructive,
             action: input.action,
+            tests: input.tests,
           });
         }),
       );

@@ -1,6 +1,13 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { KeyedFinding } from './findings.js';
-import { advanceRecovery, resetRecoveryAttempts, resolveRecovery } from './recoveries.js';
+import {
+  advanceRecovery,
+  isFlakyTest,
+  recordTestOutcomes,
+  resetRecoveryAttempts,
+  resolveRecovery,
+} from './recoveries.js';
 
 function finding(overrides: Partial<KeyedFinding> = {}): KeyedFinding {
   return {
@@ -56,7 +63,7 @@ describe('advanceRecovery', () => {
 
   it('starts a new count after a resolved recovery and after a retry, keeping the history', () => {
     const escalated = advanceRecovery(null, finding({ severity: 'critical' }), facts('f1')).next;
-    const resolved = resolveRecovery(escalated, 2_000);
+    const resolved = resolveRecovery(escalated, { fingerprint: 'f9', now: 2_000 });
     expect(resolved.status).toBe('resolved');
     const back = advanceRecovery(resolved, finding(), facts('f2', 3_000)).next;
     expect(back).toMatchObject({ status: 'recovering', attempts: 1 });
@@ -65,5 +72,81 @@ describe('advanceRecovery', () => {
     expect(retried).toMatchObject({ status: 'recovering', attempts: 0, gateId: null, signatures: [] });
     // The fix that looped before the retry counts as a new attempt, not a loop.
     expect(advanceRecovery(retried, finding(), facts('f2')).loop).toBe(false);
+  });
+});
+
+describe('flaky failures', () => {
+  const gone = (fingerprint: string, now: number) => ({ fingerprint, now });
+
+  it('escalates a finding back with the file exactly as it was when last found', () => {
+    const first = advanceRecovery(null, finding(), facts('f1', 1_000)).next;
+    const resolved = resolveRecovery(first, gone('f2', 2_000));
+    const back = advanceRecovery(resolved, finding(), facts('f1', 3_000));
+    expect(back.escalation?.rules).toEqual(['non_deterministic_failure']);
+    expect(back.next).toMatchObject({
+      status: 'escalated',
+      attempts: 1,
+      escalatedBy: ['non_deterministic_failure'],
+    });
+  });
+
+  it.each([
+    ['the agent wrote the finding anew in other code', ['f1', 'f2', 'f3']],
+    ['the finding never went away in between', null],
+  ])('does not call it flaky when %s', (_name, prints) => {
+    let current = advanceRecovery(null, finding(), facts('f1', 1_000)).next;
+    if (prints === null) {
+      current = advanceRecovery(current, finding(), facts('f2', 2_000)).next;
+      const third = advanceRecovery(current, finding(), facts('f1', 3_000));
+      expect(third.escalation?.rules).toEqual(['max_recovery_attempts']);
+      return;
+    }
+    current = resolveRecovery(current, gone(prints[1] as string, 2_000));
+    expect(advanceRecovery(current, finding(), facts(prints[2] as string, 3_000)).escalation).toBeNull();
+  });
+
+  it('sees alternating results of one test, and only those', () => {
+    expect(isFlakyTest(['pass', 'fail', 'pass'])).toBe(true);
+    expect(isFlakyTest(['fail', 'pass', 'fail'])).toBe(true);
+    expect(isFlakyTest(['fail', 'fail', 'pass'])).toBe(false);
+    expect(isFlakyTest(['pass', 'fail'])).toBe(false);
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('pass' as const, 'fail' as const), { maxLength: 8 }),
+        (outcomes) => {
+          const last = outcomes.slice(-3);
+          const alternating = last.length === 3 && last[0] === last[2] && last[0] !== last[1];
+          expect(isFlakyTest(outcomes)).toBe(alternating);
+        },
+      ),
+    );
+  });
+
+  it('starts a test’s results afresh when its file changed, and keeps each test apart', () => {
+    const current = advanceRecovery(null, finding(), facts('f1')).next;
+    const report = (name: string, outcome: 'pass' | 'fail', fileChanged = false) => ({
+      name,
+      outcome,
+      fileChanged,
+    });
+    const two = recordTestOutcomes(
+      current,
+      [report('a', 'pass'), report('a', 'fail'), report('b', 'pass')],
+      2,
+    );
+    expect(two.flaky).toEqual([]);
+    const changed = recordTestOutcomes(two.next, [report('a', 'pass', true)], 3);
+    expect(changed).toMatchObject({ flaky: [], next: { testOutcomes: { a: ['pass'], b: ['pass'] } } });
+    const other = recordTestOutcomes(two.next, [report('b', 'fail'), report('b', 'fail')], 3);
+    expect(other.flaky).toEqual([]);
+    const same = recordTestOutcomes(two.next, [report('a', 'pass')], 3);
+    expect(same).toMatchObject({ flaky: ['a'], next: { testOutcomes: { a: ['pass', 'fail', 'pass'] } } });
+  });
+
+  it('forgets results and observations on a retry decision', () => {
+    const current = advanceRecovery(null, finding(), facts('f1')).next;
+    const reported = recordTestOutcomes(current, [{ name: 'a', outcome: 'fail', fileChanged: false }], 2);
+    const retried = resetRecoveryAttempts(reported.next, 3);
+    expect(retried).toMatchObject({ testOutcomes: {}, observations: [] });
   });
 });
