@@ -5,6 +5,7 @@ import { agentRoutes } from './agents.js';
 import { analysisRoutes } from './analysis.js';
 import { auditRoutes } from './audit.js';
 import { authRoutes } from './auth.js';
+import { claudeCodeRoutes } from './claude-code.js';
 import { confidenceRoutes } from './confidence.js';
 import { emailActionRoutes } from './email-actions.js';
 import { gateRoutes } from './gates.js';
@@ -42,6 +43,7 @@ export async function registerRoutes(
   await app.register(async (scoped) => auditRoutes(scoped, ctx, services));
   await app.register(async (scoped) => metricsRoutes(scoped, ctx, services));
   await app.register(async (scoped) => gateRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => claudeCodeRoutes(scoped, ctx, services));
   await app.register(async (scoped) => ruleRoutes(scoped, ctx, services));
   await app.register(async (scoped) => policyRoutes(scoped, ctx, services));
   await app.register(async (scoped) => runRoutes(scoped, ctx, services));

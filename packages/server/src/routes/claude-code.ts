@@ -1,0 +1,148 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  type ClaudeCodeHookQuery,
+  type ClaudeCodePermissionRequestResponse,
+  claudeCodeHookHeadersSchema,
+  claudeCodeHookQuerySchema,
+  claudeCodePermissionRequestBodySchema,
+  claudeCodePermissionRequestResponseSchema,
+  claudeCodePreToolUseBodySchema,
+  claudeCodePreToolUseResponseSchema,
+} from 'gatehouse-hitl-protocol';
+import { type PreToolUseOutput, readClaudeCodeHookValue } from 'gatehouse-hitl-protocol/rules';
+import type { AppContext } from '../context.js';
+import { toGatehouseError } from '../http/error-handler.js';
+import { requireAgent } from '../http/principal.js';
+import type { Services } from '../services/index.js';
+import { decideClaudeCodeCall, type HookCall, hookFailure } from './claude-code-hook.js';
+
+const tags = ['claude-code'];
+const PRE_TOOL_USE = '/v1/hooks/claude-code/pre-tool-use';
+const PERMISSION_REQUEST = '/v1/hooks/claude-code/permission-request';
+
+/** Claude Code's PermissionRequest answer: allow or deny, or nothing so that Claude Code asks the person itself. */
+function asPermissionRequest(output: PreToolUseOutput): ClaudeCodePermissionRequestResponse {
+  const { permissionDecision, permissionDecisionReason, updatedInput } = output.hookSpecificOutput;
+  const systemMessage = output.systemMessage === undefined ? {} : { systemMessage: output.systemMessage };
+  if (permissionDecision === 'allow') {
+    return {
+      hookSpecificOutput: {
+        hookEventName: 'PermissionRequest',
+        decision: { behavior: 'allow', ...(updatedInput === undefined ? {} : { updatedInput }) },
+      },
+    };
+  }
+  if (permissionDecision === 'deny') {
+    return {
+      hookSpecificOutput: {
+        hookEventName: 'PermissionRequest',
+        decision: { behavior: 'deny', message: permissionDecisionReason },
+      },
+      ...systemMessage,
+    };
+  }
+  return systemMessage;
+}
+
+function inboxUrlOf(ctx: AppContext, request: FastifyRequest): string {
+  return ctx.config.publicUrl ?? `${request.protocol}://${request.host}`;
+}
+
+/** The tool call from a validated body (the same reading as the command hook's). */
+function hookCallOf(ctx: AppContext, request: FastifyRequest, signal: AbortSignal): HookCall {
+  const parsed = readClaudeCodeHookValue(request.body);
+  if (parsed.kind !== 'pre_tool_use' && parsed.kind !== 'permission_request') {
+    throw new Error('the hook input is not a tool call');
+  }
+  const headers = request.headers as Record<string, string | undefined>;
+  const runId = headers['x-gatehouse-run-id']?.trim() || null;
+  return {
+    agent: requireAgent(request),
+    input: parsed.input,
+    runId,
+    query: request.query as ClaudeCodeHookQuery,
+    inboxUrl: inboxUrlOf(ctx, request),
+    signal,
+  };
+}
+
+/** An abort signal that fires when Claude Code hangs up before the answer. */
+function hangUpSignal(request: FastifyRequest, reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  void request;
+  return controller.signal;
+}
+
+/** The tool name of a body that failed validation, for the denial's words. */
+function toolNameOf(body: unknown): string {
+  const name = (body as { tool_name?: unknown } | null)?.tool_name;
+  return typeof name === 'string' && name !== '' && name.length <= 200 ? name : 'tool';
+}
+
+/**
+ * Claude Code's `http` hooks: PreToolUse and PermissionRequest answered in Claude Code's own format.
+ * Claude Code lets a call through on any non-2xx answer, so every refusal here (a bad token, bad input,
+ * a stopped run, a database that is down) is a 200 with a denial that names the code and the field.
+ */
+export async function claudeCodeRoutes(
+  base: FastifyInstance,
+  ctx: AppContext,
+  services: Services,
+): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  app.setErrorHandler((error, request, reply) => {
+    const refusal = toGatehouseError(error);
+    if (refusal.code === 'INTERNAL') request.log.error({ err: error }, 'Claude Code hook failed');
+    const query = { mode: 'wait', waitMs: 0, atBudget: 'deny' } as const;
+    const call = {
+      input: { sessionId: '', cwd: null, toolName: toolNameOf(request.body), toolInput: {}, toolUseId: null },
+      runId: null,
+      query,
+      inboxUrl: inboxUrlOf(ctx, request),
+    };
+    const output = hookFailure(call, refusal);
+    void reply.header('x-gatehouse-error', refusal.code);
+    const isPermission = request.routeOptions.url === PERMISSION_REQUEST;
+    void reply.status(200).send(isPermission ? asPermissionRequest(output) : output);
+  });
+
+  app.post(
+    PRE_TOOL_USE,
+    {
+      schema: {
+        tags,
+        summary: "Claude Code's PreToolUse http hook: allow, deny, ask or defer a tool call",
+        body: claudeCodePreToolUseBodySchema,
+        querystring: claudeCodeHookQuerySchema,
+        headers: claudeCodeHookHeadersSchema,
+        response: { 200: claudeCodePreToolUseResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const call = hookCallOf(ctx, request, hangUpSignal(request, reply));
+      return decideClaudeCodeCall(services, call);
+    },
+  );
+
+  app.post(
+    PERMISSION_REQUEST,
+    {
+      schema: {
+        tags,
+        summary: "Claude Code's PermissionRequest http hook: answer Claude Code's permission prompt",
+        body: claudeCodePermissionRequestBodySchema,
+        querystring: claudeCodeHookQuerySchema,
+        headers: claudeCodeHookHeadersSchema,
+        response: { 200: claudeCodePermissionRequestResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const call = hookCallOf(ctx, request, hangUpSignal(request, reply));
+      return asPermissionRequest(await decideClaudeCodeCall(services, call));
+    },
+  );
+}
