@@ -62,7 +62,7 @@ describe('edited approvals', () => {
   it('withApproval with its own argument mapping runs edits only through fromArgs', async () => {
     const written: string[] = [];
     const spec = { tool: 'write_file', args: (path: string, content: string) => ({ path, content }) };
-    const unmapped = gate.withApproval((path: string) => written.push(path), spec);
+    const unmapped = gate.withApproval((path: string, _content: string) => written.push(path), spec);
     const refused = unmapped(proposed.path, proposed.content).catch((error: unknown) => error);
     await approveWithEdit(edited);
     const error = await refused;

@@ -13,9 +13,11 @@ import {
   type AdapterRequestFields,
   adapterKey,
   announceOnce,
+  approvedAction,
   argsOf,
   decisionOf,
   type GatehouseDecision,
+  inputOf,
   messageForModel,
   openGate,
 } from './decision.js';
@@ -57,6 +59,8 @@ export interface GatehouseRefusal {
 interface Binding {
   toolName: string;
   options: GatehouseToolOptions;
+  /** Approved edited inputs by tool call id, run in place of the model's input. */
+  edits: Map<string, unknown>;
 }
 
 /** The Gatehouse binding of each tool returned by `gatehouseTools`, so answers rebuild the same request. */
@@ -89,9 +93,20 @@ export function gatehouseTools<TOOLS extends ToolSet>(
   const gated: Record<string, Tool> = {};
   const announce = announceOnce(options.onGate);
   for (const [key, tool] of Object.entries(tools)) {
-    const binding: Binding = { toolName: options.names?.[key] ?? key, options };
+    const binding: Binding = { toolName: options.names?.[key] ?? key, options, edits: new Map() };
+    const execute = tool.execute;
     const wrapped = {
       ...tool,
+      // The AI SDK's approval cannot carry an edit, so a person's approved edit is run here instead.
+      ...(execute === undefined
+        ? {}
+        : {
+            execute: (input: unknown, execution: ToolExecutionOptions) => {
+              const edited = binding.edits.get(execution.toolCallId);
+              binding.edits.delete(execution.toolCallId);
+              return execute(edited === undefined ? input : edited, execution);
+            },
+          }),
       needsApproval: async (input: unknown, { toolCallId }: { toolCallId: string }) => {
         const opened = await openGate(gatehouse, await requestFor(binding, input, toolCallId));
         if (opened.status === 'pending') {
@@ -127,8 +142,10 @@ async function answerOne(
     const reason = messageForModel(decision, binding.toolName);
     return { response: { type: 'tool-approval-response', approvalId, approved: false, reason }, answer };
   }
-  // The SDK runs the call from the message history with exactly this input; a one-off approval is used now.
-  await gatehouse.consume(result, { tool: request.tool, args: request.args }, signal ? { signal } : {});
+  // The SDK runs the call from the message history; a person's edit replaces its input when it runs.
+  const run = await approvedAction(result, { tool: request.tool, args: request.args });
+  await gatehouse.consume(result, run, signal ? { signal } : {});
+  if (result.edited) binding.edits.set(toolCall.toolCallId, inputOf(run.args ?? {}, toolCall.input));
   return { response: { type: 'tool-approval-response', approvalId, approved: true }, answer };
 }
 
@@ -188,7 +205,7 @@ export function withGatehouseApproval<INPUT, OUTPUT>(
   const execute = tool.execute;
   if (execute === undefined)
     throw new TypeError(`tool ${toolName} has no execute function to put behind Gatehouse`);
-  const binding: Binding = { toolName, options };
+  const binding: Binding = { toolName, options, edits: new Map() };
   const gatedExecute = async (input: INPUT, execution: ToolExecutionOptions) => {
     const request = await requestFor(binding, input, execution.toolCallId);
     const result = await gatehouse.request({
@@ -197,12 +214,9 @@ export function withGatehouseApproval<INPUT, OUTPUT>(
       onGate: (gateId) => options.onGate?.(gateId, toolName),
     });
     if (result.outcome !== 'approved') return refusalOf(decisionOf(result), toolName);
-    await gatehouse.consume(
-      result,
-      { tool: toolName, args: request.args },
-      { signal: execution.abortSignal },
-    );
-    return execute(input, execution);
+    const run = await approvedAction(result, { tool: toolName, args: request.args });
+    await gatehouse.consume(result, run, { signal: execution.abortSignal });
+    return execute((result.edited ? inputOf(run.args ?? {}, input) : input) as INPUT, execution);
   };
   return { ...tool, execute: gatedExecute } as Tool<INPUT, OUTPUT | GatehouseRefusal>;
 }

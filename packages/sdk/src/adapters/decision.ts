@@ -1,7 +1,8 @@
 import { linkSignals } from '../backoff.js';
 import type { Gatehouse } from '../client.js';
-import { sha256Hex } from '../payload.js';
-import type { GateResult, InterventionNotice, Outcome, RequestOptions } from '../types.js';
+import { payloadHash, sha256Hex } from '../payload.js';
+import { assertApprovalCovers } from '../result.js';
+import type { ActionSpec, GateResult, InterventionNotice, Outcome, RequestOptions } from '../types.js';
 
 /** What the framework adapters need from the client. */
 export type AdapterClient = Pick<Gatehouse, 'request' | 'waitForGate' | 'consume'>;
@@ -28,6 +29,12 @@ export interface GatehouseDecision {
   /** `policy`, `system:timeout`, or the person who decided. */
   decidedBy: string | null;
   payloadHash: string | null;
+  /** The arguments to run: a person's edited arguments when `edited`, else the agent's own. */
+  args: Record<string, unknown> | null;
+  /** A person changed the arguments before approving; run `args`, never the proposal. */
+  edited: boolean;
+  /** A question gate's answer. */
+  answer: string | null;
   /** Interventions (pause, steer, …) the server handed over with this answer. */
   interventions: InterventionNotice[];
 }
@@ -93,8 +100,26 @@ export function decisionOf(result: GateResult): GatehouseDecision {
     gateId: result.gateId,
     decidedBy: result.decidedBy,
     payloadHash: result.payloadHash,
+    args: result.args,
+    edited: result.edited,
+    answer: result.answer,
     interventions: result.interventions,
   };
+}
+
+/**
+ * The action an approval lets run: the asked-for action, or the same tool with a person's edited
+ * arguments after checking that the approval covers exactly those (and was given for this request).
+ */
+export async function approvedAction(result: GateResult, action: ActionSpec): Promise<ActionSpec> {
+  await assertApprovalCovers(result, action, await payloadHash(action));
+  return result.edited ? { ...action, args: result.args ?? {} } : action;
+}
+
+/** A tool's input rebuilt from approved arguments: `argsOf` in reverse. */
+export function inputOf(args: Record<string, unknown>, original: unknown): unknown {
+  const wrapped = original === null || typeof original !== 'object' || Array.isArray(original);
+  return wrapped ? args.input : args;
 }
 
 /** JSON-quoted text: whatever a reviewer wrote stays one delimited string the model reads as data. */
@@ -109,7 +134,9 @@ export function messageForModel(decision: GatehouseDecision, toolName: string): 
   const reason = decision.reason ? ` Reason (quoted reviewer text): ${quoted(decision.reason)}.` : '';
   switch (decision.outcome) {
     case 'approved':
-      return `Gatehouse approved the call to ${toolName} (${gate}).`;
+      return decision.edited
+        ? `A reviewer edited the call to ${toolName} and approved the edited arguments (${gate}); it ran with them: ${JSON.stringify(decision.args)}.`
+        : `Gatehouse approved the call to ${toolName} (${gate}).`;
     case 'denied':
       return `Gatehouse denied the call to ${toolName} (${gate}); it was not run.${reason} Do not repeat the same call.`;
     case 'steered':

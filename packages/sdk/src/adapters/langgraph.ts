@@ -5,6 +5,7 @@ import {
   type AdapterClient,
   type AdapterRequestFields,
   adapterKey,
+  approvedAction,
   decisionOf,
   type GatehouseDecision,
   openGate,
@@ -74,11 +75,13 @@ const isGatehouseInterrupt = (value: unknown): value is GatehouseInterrupt =>
  * Asks Gatehouse from inside a graph node: the policy's answer comes back at once; a gate pauses
  * the graph with `interrupt()` (needs a checkpointer) until `resumeWithDecision` resumes it, and
  * then the decision is read from the server (never from the resume value) and a one-off approval
- * is used for exactly this action. Call it once per node, as the node's last interrupt.
+ * is used for exactly this action. When a person edited the arguments (LangChain's HITL "edit"),
+ * `decision.edited` is true and `decision.args` holds what to run. Call it once per node, as the
+ * node's last interrupt.
  *
  * @example
  * const decision = await requestApproval(gatehouse, { tool: 'delete_file', args: { path }, runId });
- * if (decision.outcome === 'approved') await rm(path, { recursive: true });
+ * if (decision.outcome === 'approved') await rm(String(decision.args?.path), { recursive: true });
  */
 export async function requestApproval(
   gatehouse: AdapterClient,
@@ -101,7 +104,9 @@ export async function requestApproval(
   interrupt(paused);
   const result = await gatehouse.waitForGate(opened.gateId, { signal: options.signal });
   if (result.outcome === 'approved') {
-    await gatehouse.consume(result, action, options.signal ? { signal: options.signal } : {});
+    // Like a LangChain HITL "edit" decision: the node runs `decision.args`, a person's edit when there is one.
+    const run = await approvedAction(result, action);
+    await gatehouse.consume(result, run, options.signal ? { signal: options.signal } : {});
   }
   return decisionOf(result);
 }

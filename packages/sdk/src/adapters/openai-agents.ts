@@ -14,9 +14,11 @@ import {
   type AdapterRequestFields,
   adapterKey,
   announceOnce,
+  approvedAction,
   argsOf,
   decisionOf,
   type GatehouseDecision,
+  inputOf,
   messageForModel,
   openGate,
 } from './decision.js';
@@ -120,6 +122,14 @@ function parseArguments(item: RunToolApprovalItem): unknown {
   }
 }
 
+function setArguments(item: RunToolApprovalItem, input: unknown): void {
+  const raw = item.rawItem as { arguments?: unknown };
+  if (typeof raw.arguments !== 'string') {
+    throw new TypeError(`tool call ${callIdOf(item)} cannot take edited arguments`);
+  }
+  raw.arguments = JSON.stringify(input);
+}
+
 async function applyDecision<TContext, TAgent extends AnyAgent>(
   gatehouse: AdapterClient,
   state: RunState<TContext, TAgent>,
@@ -132,8 +142,10 @@ async function applyDecision<TContext, TAgent extends AnyAgent>(
   const answer = await gatehouse.request({ ...request, signal: options.signal });
   const decision = decisionOf(answer);
   if (answer.outcome === 'approved') {
-    const action = { tool: request.tool, args: request.args };
-    await gatehouse.consume(answer, action, options.signal ? { signal: options.signal } : {});
+    const run = await approvedAction(answer, { tool: request.tool, args: request.args });
+    await gatehouse.consume(answer, run, options.signal ? { signal: options.signal } : {});
+    // The approval item holds the very tool call the SDK runs, so a person's edit becomes its arguments.
+    if (answer.edited) setArguments(item, inputOf(run.args ?? {}, parseArguments(item)));
     state.approve(item);
   } else {
     state.reject(item, { message: messageForModel(decision, binding.toolName) });
