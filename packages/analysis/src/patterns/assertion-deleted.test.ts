@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { languageOf, parseSource } from '../languages.js';
-import { type ChangedFile, detectCrossFileLaziness, detectLaziness } from './index.js';
+import { changedFile, findingsOf } from '../testing/patterns.js';
+import { detectCrossFileLaziness } from './index.js';
 
-async function changed(path: string, before: string | null, after: string | null): Promise<ChangedFile> {
-  const language = languageOf(path);
-  return {
-    file: { path, before, after },
-    context: {
-      language,
-      before: before === null ? null : await parseSource(language, before),
-      after: after === null ? null : await parseSource(language, after),
-    },
-  };
-}
+const changed = (path: string, before: string | null, after: string | null) =>
+  changedFile(path, before, after);
 
 const PATTERN = 'lazy.assertion_deleted_to_pass';
 const CART = 'export function total(cart) {\n  return cart.items.reduce((s, i) => s + i.price, 0);\n}\n';
@@ -61,16 +52,7 @@ describe('lazy.assertion_deleted_to_pass', () => {
   ] as const)(
     'flags a %s test bent to the code beside it in the same file',
     async (language, path, before, after) => {
-      const findings = (
-        await detectLaziness(
-          { path, before, after },
-          {
-            language,
-            before: await parseSource(language, before),
-            after: await parseSource(language, after),
-          },
-        )
-      ).filter((f) => f.pattern === PATTERN);
+      const findings = await findingsOf(PATTERN, { language, path, before, after });
       expect(findings.length).toBeGreaterThanOrEqual(1);
       expect(findings[0]?.severity).toBe('critical');
     },

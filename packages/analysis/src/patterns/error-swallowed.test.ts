@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseSource } from '../languages.js';
+import { findingsOf } from '../testing/patterns.js';
 import type { LanguageId } from '../types.js';
-import { detectLaziness } from './index.js';
 
-async function detect(language: LanguageId, path: string, before: string | null, after: string) {
-  const context = {
-    language,
-    before: before === null ? null : await parseSource(language, before),
-    after: await parseSource(language, after),
-  };
-  return (await detectLaziness({ path, before, after }, context)).filter(
-    (f) => f.pattern === 'lazy.error_swallowed',
-  );
-}
+const detect = (language: LanguageId, path: string, before: string | null, after: string) =>
+  findingsOf('lazy.error_swallowed', { language, path, before, after });
 
 const GO_SAVE =
   'package a\nfunc Save(p string) error {\n\terr := write(p)\n\tif err != nil {\n\t\treturn fmt.Errorf("save: %w", err)\n\t}\n\treturn nil\n}\n';

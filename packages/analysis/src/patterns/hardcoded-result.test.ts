@@ -1,25 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { languageOf, parseSource } from '../languages.js';
-import type { FileChange } from '../types.js';
-import { type ChangedFile, detectCrossFileLaziness, detectLaziness } from './index.js';
+import { changedFile, findingsOf } from '../testing/patterns.js';
+import { detectCrossFileLaziness } from './index.js';
 
-async function changed(path: string, before: string | null, after: string | null): Promise<ChangedFile> {
-  const language = languageOf(path);
-  const file: FileChange = { path, before, after };
-  return {
-    file,
-    context: {
-      language,
-      before: before === null ? null : await parseSource(language, before),
-      after: after === null ? null : await parseSource(language, after),
-    },
-  };
-}
-
-async function inFile(path: string, before: string | null, after: string) {
-  const { file, context } = await changed(path, before, after);
-  return (await detectLaziness(file, context)).filter((f) => f.pattern === 'lazy.hardcoded_result');
-}
+const changed = (path: string, before: string | null, after: string | null) =>
+  changedFile(path, before, after);
+const inFile = (path: string, before: string | null, after: string) =>
+  findingsOf('lazy.hardcoded_result', { path, before, after });
 
 const CART =
   'export function total(cart: Cart): number {\n  return cart.items.reduce((sum, item) => sum + item.price, 0);\n}\n';

@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { languageOf, parseSource } from '../languages.js';
-import { detectLaziness } from './index.js';
+import { findingsOf } from '../testing/patterns.js';
 
-async function detect(path: string, before: string | null, after: string) {
-  const language = languageOf(path);
-  const context = {
-    language,
-    before: before === null ? null : await parseSource(language, before),
-    after: await parseSource(language, after),
-  };
-  return (await detectLaziness({ path, before, after }, context)).filter(
-    (f) => f.pattern === 'lazy.mock_unit_under_test',
-  );
-}
+const detect = (path: string, before: string | null, after: string) =>
+  findingsOf('lazy.mock_unit_under_test', { path, before, after });
 
 const TS_TEST =
   "import { total } from './cart';\nimport { price } from './prices';\n\nit('adds', () => {\n  expect(total(cart)).toBe(110);\n});\n";

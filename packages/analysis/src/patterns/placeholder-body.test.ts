@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseSource } from '../languages.js';
+import { findingsOf } from '../testing/patterns.js';
 import type { LanguageId } from '../types.js';
-import { detectLaziness } from './index.js';
 
-async function detect(language: LanguageId, path: string, before: string | null, after: string) {
-  const context = {
-    language,
-    before: before === null ? null : await parseSource(language, before),
-    after: await parseSource(language, after),
-  };
-  return (await detectLaziness({ path, before, after }, context)).filter(
-    (f) => f.pattern === 'lazy.placeholder_body',
-  );
-}
+const detect = (language: LanguageId, path: string, before: string | null, after: string) =>
+  findingsOf('lazy.placeholder_body', { language, path, before, after });
 
 describe('lazy.placeholder_body', () => {
   it.each([

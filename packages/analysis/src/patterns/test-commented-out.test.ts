@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseSource } from '../languages.js';
+import { findingsOf } from '../testing/patterns.js';
 import type { LanguageId } from '../types.js';
-import { detectLaziness } from './index.js';
 
-async function detect(language: LanguageId, path: string, before: string | null, after: string) {
-  const context = {
-    language,
-    before: before === null ? null : await parseSource(language, before),
-    after: await parseSource(language, after),
-  };
-  return (await detectLaziness({ path, before, after }, context)).filter(
-    (f) => f.pattern === 'lazy.test_commented_out',
-  );
-}
+const detect = (language: LanguageId, path: string, before: string | null, after: string) =>
+  findingsOf('lazy.test_commented_out', { language, path, before, after });
 
 const TS_BEFORE =
   "it('adds tax', () => {\n  expect(total(cart)).toBe(110);\n});\n\nit('rounds', () => {\n  expect(round(1.005)).toBe(1.01);\n});\n";
