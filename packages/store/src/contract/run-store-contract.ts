@@ -3,6 +3,7 @@ import { describeAuditContract } from './audit.contract.js';
 import { describeCommitContract } from './commit.contract.js';
 import { describeGateContract } from './gates.contract.js';
 import type { ContractContext, StoreHarness } from './harness.js';
+import { describeNotificationContract } from './notifications.contract.js';
 import { describeRecordContract } from './records.contract.js';
 import { describeRecoveryContract } from './recoveries.contract.js';
 import { describeReviewContract } from './reviews.contract.js';
@@ -44,5 +45,6 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreHar
     describe('recoveries', () => describeRecoveryContract(ctx));
     describe('whitelists', () => describeWhitelistContract(ctx));
     describe('slack', () => describeSlackContract(ctx));
+    describe('notifications', () => describeNotificationContract(ctx));
   });
 }

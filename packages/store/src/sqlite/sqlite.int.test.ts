@@ -62,6 +62,9 @@ describe('SQLite store', () => {
       '0006_workspace_search',
       '0007_recoveries',
       '0008_whitelists',
+      '0010_notifications',
+      '0011_slack_users',
+      '0013_unique_agent_names',
     ]);
   });
 
@@ -104,6 +107,9 @@ describe('SQLite store', () => {
         '0006_workspace_search',
         '0007_recoveries',
         '0008_whitelists',
+        '0010_notifications',
+        '0011_slack_users',
+        '0013_unique_agent_names',
       ],
     });
     expect(await migrateToLatest({ file })).toEqual({ dialect: 'sqlite', applied: [] });
