@@ -23,5 +23,5 @@ describe('gatehouse users slack', () => {
     expect(removed.stdout).toContain('has no Slack user');
     const help = await cli.gatehouse(['users', 'slack', '--help']);
     expect(help.stdout).toContain('--remove');
-  });
+  }, 60_000);
 });
