@@ -102,7 +102,7 @@ export function createSlackChannel(
       if (recipient.slackUserId === null) {
         return {
           ok: false,
-          error: `${recipient.displayName} has no Slack user id (gatehouse users slack set)`,
+          error: `${recipient.displayName} has no Slack user id (gatehouse users slack <name> <member id>)`,
           retryable: false,
         };
       }
