@@ -12,6 +12,7 @@ import {
 
 const TOOLS = [
   'gatehouse_analyze_change',
+  'gatehouse_ask_human',
   'gatehouse_checkpoint',
   'gatehouse_get_interventions',
   'gatehouse_journal_append',

@@ -48,6 +48,12 @@ export const decisionOutput = z.object({
   decidedBy: z.string().nullable().describe('policy, system:timeout, or the person'),
   ruleId: z.string().nullable().describe('The policy rule that decided or opened the gate'),
   interventions: z.array(interventionOutput).describe('Interventions on the run not seen yet'),
+  args: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe('The arguments to use: a person’s edited arguments when edited is true'),
+  edited: z.boolean().describe('A person changed your arguments before approving: use args, not yours'),
+  answer: z.string().nullable().describe('A person’s answer to your question (data)'),
   next: z.string().describe('What to do now'),
 });
 export type DecisionOutput = z.infer<typeof decisionOutput>;

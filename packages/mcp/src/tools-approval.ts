@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { gateTypeIdSchema, riskLevelSchema, timeoutActionSchema } from 'gatehouse-hitl-core';
-import type { GateResult, RequestOptions } from 'gatehouse-hitl-sdk';
+import { type GateResult, questionRequest, type RequestOptions } from 'gatehouse-hitl-sdk';
 import { z } from 'zod';
 import type { ToolContext } from './context.js';
 import {
@@ -82,6 +82,32 @@ const requestInput = {
 
 const waitInput = { gateId: gateIdInput, waitSeconds: waitSecondsInput.optional() };
 
+const askInput = {
+  question: z.string().min(1).max(10_000).describe('The question, as the person should read it'),
+  context: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('What the person needs to answer: options you see, what you tried'),
+  runId: runIdInput.optional(),
+  timeoutSeconds: requestInput.timeoutSeconds,
+  waitSeconds: waitSecondsInput.optional(),
+};
+
+/** Puts a question to a person: a question gate, answered with free text. */
+function askHuman(ctx: ToolContext, args: ArgsOf<typeof askInput>, extra: Extra): Promise<CallToolResult> {
+  const {
+    signal: _signal,
+    onGate: _onGate,
+    idempotencyKey: _key,
+    ...request
+  } = questionRequest(args.question, {
+    context: args.context,
+    runId: args.runId,
+    timeoutSeconds: args.timeoutSeconds,
+  });
+  return requestApproval(ctx, { ...request, waitSeconds: args.waitSeconds }, extra);
+}
+
 type RequestArgs = ArgsOf<typeof requestInput>;
 
 function render(result: GateResult | null, gateId: string | null): CallToolResult {
@@ -152,7 +178,7 @@ export function registerApprovalTools(server: McpServer, ctx: ToolContext): void
       description:
         'Ask Gatehouse whether an action may go ahead, before doing it. The policy answers at once ' +
         '(approved or denied) or a person decides. Perform the action only when status is approved, ' +
-        'with exactly the arguments you sent. When the wait runs out the answer is status pending with ' +
+        'with exactly the arguments you sent, or with args when edited is true (a person changed them). When the wait runs out the answer is status pending with ' +
         'a gateId: then call gatehouse_wait_for_decision.',
       inputSchema: requestInput,
       outputSchema: decisionOutput,
@@ -164,6 +190,27 @@ export function registerApprovalTools(server: McpServer, ctx: ToolContext): void
       },
     },
     (args, extra) => guarded(() => requestApproval(ctx, args, extra)),
+  );
+
+  server.registerTool(
+    'gatehouse_ask_human',
+    {
+      title: 'Ask a person',
+      description:
+        'Ask a person a question and wait for their answer (free text), e.g. which of two options to ' +
+        'take or a fact only they know. The answer is in answer when status is answer; status denied ' +
+        'means they declined. When the wait runs out the answer is status pending with a gateId: then ' +
+        'call gatehouse_wait_for_decision.',
+      inputSchema: askInput,
+      outputSchema: decisionOutput,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+    },
+    (args, extra) => guarded(() => askHuman(ctx, args, extra)),
   );
 
   server.registerTool(

@@ -16,6 +16,7 @@ export type {
   AnalyzeOptions,
 } from './analysis.js';
 export type { AskOptions } from './ask.js';
+export { questionRequest } from './ask.js';
 export type { Backoff } from './backoff.js';
 export { backoffDelay } from './backoff.js';
 export { Gatehouse } from './client.js';
