@@ -10,6 +10,7 @@ import { issueDemoAgentToken } from './demo-agent-token.js';
 import { type BusLog, createInProcessBus, type EventBus } from './events/bus.js';
 import { createPostgresBus } from './events/postgres-bus.js';
 import { drainServer } from './http/drain.js';
+import { requestLogFields } from './http/log-redaction.js';
 import { createLogDestination } from './log-destination.js';
 import { bootstrap } from './services/people/admin-service.js';
 
@@ -85,7 +86,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     throw error;
   });
   const logs = createLogDestination({ file: config.logFile });
-  const logger = { level: config.logLevel, stream: logs };
+  // Emailed decision links carry their token in the query: request logs leave it out.
+  const logger = { level: config.logLevel, stream: logs, serializers: { req: requestLogFields } };
   const deps = { store, bus, clock, config, uiDir: options.uiDir ?? null, logDropped: logs.dropped };
   const app = await buildApp(deps, { logger }).catch(async (error: unknown) => {
     await bus.close();
