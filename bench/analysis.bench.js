@@ -1,11 +1,13 @@
 // Change analysis against the labelled corpus of real changes (bench/corpus): precision and recall per
 // finding kind and for the destructive-action verdict, each beside its target of 0.9; then the time to
 // analyse a 5,000-line unified diff (read and analysed), beside a line split and scan of the same text
-// in the same run. Misses and false positives are listed by change id for the people tuning the rules.
+// in the same run; then the server's event-loop delay p99 while it analyses that diff over HTTP, beside
+// the same node idle. Misses and false positives are listed by change id for the people tuning the rules.
 
 import { changeInput, loadCorpus, rates, SCORED_KINDS, scoreCorpus } from './lib/analysis-corpus.js';
 import { buildLargeDiff } from './lib/analysis-diff.js';
-import { msSince, percentile } from './lib/stats.js';
+import { bearer, startGatehouse } from './lib/gatehouse.js';
+import { msSince, percentile, sleep } from './lib/stats.js';
 import { report } from './report.js';
 
 const TARGET = 0.9;
@@ -125,11 +127,68 @@ async function speed(analysis, corpus) {
   reportPercentiles('analysis 5000-line diff', analysed, scanned);
 }
 
-/** Accuracy over the corpus, then speed on a 5,000-line diff. */
+async function postAnalysis(node, diff) {
+  const response = await fetch(`${node.url}/v1/analyze`, {
+    method: 'POST',
+    headers: { ...bearer(node.tokens.agents[0].token), 'content-type': 'application/json' },
+    body: JSON.stringify({ diff }),
+  });
+  if (response.status !== 200) throw new Error(`analyze: ${response.status} ${await response.text()}`);
+  await response.json();
+}
+
+/**
+ * The diff cut at file boundaries into `count` parts of about the same size: one request takes at most
+ * 40,000 lines before and after together, and a diff's hunks sit at their line numbers in whole files.
+ */
+function diffParts(diff, count) {
+  const files = diff.split(/^(?=diff --git )/m);
+  const size = Math.ceil(diff.length / count);
+  const parts = [''];
+  for (const file of files) {
+    if (parts[parts.length - 1].length >= size) parts.push('');
+    parts[parts.length - 1] += file;
+  }
+  return parts;
+}
+
+/**
+ * The server's event-loop delay p99 while it analyses the 5,000-line diff sent over HTTP in parts
+ * (parsing runs in its analysis worker), beside the same node idle for as long: how much other
+ * requests would wait meanwhile.
+ */
+async function serverLoopDelay(corpus) {
+  const parts = diffParts(buildLargeDiff(corpus, { lines: 5000 }).diff, 4);
+  const node = await startGatehouse({ dialect: 'sqlite', agents: 1 });
+  try {
+    await postAnalysis(node, parts[0]);
+    await node.child.call('startLoopDelay');
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < WARMUP; i++) for (const part of parts) await postAnalysis(node, part);
+    const busyMs = msSince(start);
+    const busy = await node.child.call('stopLoopDelay');
+    await node.child.call('startLoopDelay');
+    await sleep(busyMs);
+    const idle = await node.child.call('stopLoopDelay');
+    console.log(
+      `analysis server: the 5000-line diff ${WARMUP} times in ${parts.length} requests each, ${busyMs.toFixed(0)} ms; event-loop delay max ${busy.max.toFixed(1)} ms (idle ${idle.max.toFixed(1)} ms)`,
+    );
+    report('analysis event-loop delay p99 during a 5000-line analysis', {
+      value: busy.p99,
+      unit: 'ms',
+      baseline: idle.p99,
+    });
+  } finally {
+    await node.stop();
+  }
+}
+
+/** Accuracy over the corpus, speed on a 5,000-line diff, and the server's event loop meanwhile. */
 export async function run() {
   const analysis = await loadAnalysis();
   await analysis.warmUp();
   const corpus = loadCorpus();
   await accuracy(analysis, corpus);
   await speed(analysis, corpus);
+  await serverLoopDelay(corpus);
 }

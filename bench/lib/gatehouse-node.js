@@ -2,6 +2,7 @@
 // developer and `agents` agents seeded through the store, each with a bearer token (stored as its SHA-256).
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp, createInProcessBus, loadConfig } from '../../packages/server/dist/index.js';
 import { createPostgresStore, createSqliteStore } from '../../packages/store/dist/index.js';
 import { serveParent } from './child.js';
@@ -106,9 +107,23 @@ async function openGates({ count, window = 500 }) {
   return ids;
 }
 
+let loopDelay = null;
+
 serveParent(
   { url: address, tokens, pragmas: store.pragmas?.() ?? null },
   {
+    /** Starts sampling this node's event-loop delay (perf_hooks, 1 ms resolution). */
+    startLoopDelay: async () => {
+      loopDelay = monitorEventLoopDelay({ resolution: 1 });
+      loopDelay.enable();
+    },
+    /** Stops sampling; the delay's p99 and max in milliseconds since startLoopDelay. */
+    stopLoopDelay: async () => {
+      loopDelay.disable();
+      const figures = { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 };
+      loopDelay = null;
+      return figures;
+    },
     /** Long-polls registered on this node right now. */
     waiting: async () => app.gatehouse.services.gates.waiting(),
     openGates,
