@@ -150,6 +150,17 @@ describe.each(SETUPS)('the MCP gateway (%s)', (setup) => {
     expect(gateway.recorded().length).toBe(before);
   });
 
+  it('answers a tool error saying nobody decided in time when the gate times out', async () => {
+    await useNotesPolicy(server, 'gate-1s');
+    const before = gateway.recorded().length;
+    const answer = await callTool(gateway.client, 'notes__write_note', NOTE);
+    expect(answer.isError).toBe(true);
+    expect(textOf(answer)).toMatch(
+      /^Nobody decided in time \(gate gate_\w+\); the gate timed out: notes__write_note was not called\.$/,
+    );
+    expect(gateway.recorded().length).toBe(before);
+  });
+
   it('refuses an unknown tool without asking the policy', async () => {
     await expect(callTool(gateway.client, 'notes__nope', {})).rejects.toThrow(/unknown tool "notes__nope"/);
     await expect(callTool(gateway.client, 'write_note', {})).rejects.toThrow(/unknown tool/);

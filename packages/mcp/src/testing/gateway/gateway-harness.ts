@@ -25,8 +25,12 @@ export interface GatewayUnderTest {
   close(): Promise<void>;
 }
 
-/** The policy for one test: `notes__write_note` gets `action`; `notes__add_tool` is allowed. */
-export async function useNotesPolicy(server: LiveServer, action: 'allow' | 'deny' | 'gate'): Promise<void> {
+/** The policy for one test: `notes__write_note` gets `kind` (`gate-1s`: a gate denied after 1 s); `notes__add_tool` is allowed. */
+export async function useNotesPolicy(
+  server: LiveServer,
+  kind: 'allow' | 'deny' | 'gate' | 'gate-1s',
+): Promise<void> {
+  const action = kind === 'gate-1s' ? '{ gate: { timeoutSeconds: 1, timeoutAction: deny } }' : kind;
   const source = `name: gateway-tests
 defaultAction: gate
 rules:
