@@ -13,6 +13,7 @@ import { ApiError } from './errors.js';
 import type { GateDisplay } from './gate-view.js';
 import type { ApiClient } from './http.js';
 import { fetchPendingGates } from './inbox-data.js';
+import { argsDiff, type EditResult, editArgs, editedPayloadHash, editorCommand } from './inbox-edit.js';
 import { watchInbox } from './inbox-events.js';
 import { terminalSafe, terminalSafeBlock } from './output.js';
 import { type Key, TerminalInput } from './terminal.js';
@@ -21,6 +22,15 @@ const NEXT_KEYS = new Set(['n', 'right', 'down', 'tab', 'j']);
 const PREVIOUS_KEYS = new Set(['p', 'left', 'up', 'shift-tab', 'k']);
 const QUIT_KEYS = new Set(['q', 'ctrl-c', 'ctrl-d']);
 const HELP_KEY = '?';
+const EDIT_KEY = 'e';
+const FIELD_LABELS: Readonly<Record<string, string>> = {
+  instructions: 'Instructions for the agent',
+  reason: 'Reason',
+  feedback: 'Feedback',
+  answer: 'Answer for the agent',
+  delegateTo: 'Agent id to hand the task to',
+  newLimit: 'New limit',
+};
 const REFRESH_DEBOUNCE_MS = 50;
 
 const SCREEN = {
@@ -134,6 +144,10 @@ export class InboxSession {
       await this.#choose(gate, binding);
       return true;
     }
+    if (gate?.editable && key === EDIT_KEY) {
+      await this.#editAndApprove(gate);
+      return true;
+    }
     if (QUIT_KEYS.has(key)) return false;
     if (NEXT_KEYS.has(key)) this.#move(1);
     else if (PREVIOUS_KEYS.has(key)) this.#move(-1);
@@ -152,6 +166,7 @@ export class InboxSession {
 
   #helpText(gate: Gate | null): string {
     const keys = gate ? this.#display.helpLines(gate) : [`${HELP_KEY}  These keys`];
+    if (gate?.editable) keys.unshift(`${EDIT_KEY}  Edit the arguments in $EDITOR, then approve`);
     const moving = [
       'n  Next gate (also →, ↓, Tab, j)',
       'p  Previous gate (also ←, ↑, k)',
@@ -186,6 +201,54 @@ export class InboxSession {
     await this.#send(gate, body);
   }
 
+  /** Opens $VISUAL/$EDITOR on the arguments, shows what changed and approves the edit after a `y`. */
+  async #editAndApprove(gate: Gate): Promise<void> {
+    const editor = editorCommand(process.env);
+    if (editor === null) {
+      this.#message = 'set EDITOR (or VISUAL) to edit the arguments';
+      return;
+    }
+    if (gate.signatureRequired && !this.#signingKey) {
+      this.#message = 'this gate needs a signed decision: restart with `gatehouse inbox --sign-key <file>`';
+      return;
+    }
+    const input = this.#input as TerminalInput;
+    const original = gate.action?.args ?? {};
+    this.#prompting = true;
+    input.suspend();
+    this.#io.stdout.write(SCREEN.leave);
+    let edit: EditResult;
+    try {
+      edit = editArgs(editor, original);
+    } finally {
+      this.#io.stdout.write(SCREEN.enter);
+      input.resume();
+      this.#prompting = false;
+    }
+    if (edit.kind !== 'edited') {
+      this.#message =
+        edit.kind === 'unchanged' ? 'the arguments are unchanged; nothing was sent' : edit.message;
+      return;
+    }
+    const diff = argsDiff(original, edit.args).join('\n');
+    this.#prompting = true;
+    this.#io.stdout.write(
+      `${SCREEN.home}${SCREEN.clearBelow}Edited arguments of ${terminalSafe(gate.id)}:\n${diff}\n\nPress y to approve the edited action, any other key cancels.\n`,
+    );
+    const confirmed = (await input.readKey()) === 'y';
+    this.#prompting = false;
+    if (!confirmed) {
+      this.#message = 'cancelled; nothing was sent';
+      return;
+    }
+    const body: DecisionBody = { option: 'approve', editedArgs: edit.args };
+    if (gate.signatureRequired && this.#signingKey) {
+      const signed = { id: gate.id, payloadHash: editedPayloadHash(gate, edit.args) };
+      body.signature = await signDecision(this.#signingKey, signed, body);
+    }
+    await this.#send(gate, body);
+  }
+
   async #send(gate: Gate, body: DecisionBody): Promise<void> {
     try {
       const response = await postDecision(this.#client, gate.id, body);
@@ -214,15 +277,11 @@ export class InboxSession {
     this.#startPrompt(`${option.label} ${gate.id}`);
     try {
       for (const field of option.requires) {
-        const label =
-          field === 'instructions'
-            ? 'Instructions for the agent'
-            : field === 'reason'
-              ? 'Reason'
-              : 'Feedback';
+        const label = FIELD_LABELS[field] ?? field;
         const value = await ask(label, true);
         if (value === null) return null;
-        body[field] = value;
+        if (field === 'newLimit') body.newLimit = Number(value);
+        else body[field] = value;
       }
       if (option.requires.includes('instructions')) {
         const artifacts = await ask('Affected artifacts, comma-separated', false);

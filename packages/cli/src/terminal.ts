@@ -108,6 +108,18 @@ export class TerminalInput {
     return line;
   }
 
+  /** Lends the terminal to another program (an editor) until `resume`. */
+  suspend(): void {
+    this.close();
+  }
+
+  /** Takes the terminal back after `suspend`. */
+  resume(): void {
+    if (this.#stdin.isTTY) this.#stdin.setRawMode(true);
+    this.#stdin.on('data', this.#onData);
+    this.#stdin.resume();
+  }
+
   /** Gives the terminal back: cooked mode, no listener, stdin paused. */
   close(): void {
     this.#stdin.off('data', this.#onData);
