@@ -119,9 +119,7 @@ export async function gatedToolCall(
   const target = splitName(params.name);
   const upstream = target === null ? undefined : pool.get(target.server);
   const known =
-    upstream !== undefined &&
-    target !== null &&
-    (await pool.tools(upstream, extra.signal)).some((tool) => tool.name === target.name);
+    upstream !== undefined && target !== null && (await pool.hasTool(upstream, target.name, extra.signal));
   if (!known || target === null || upstream === undefined) {
     throw new McpError(ErrorCode.InvalidParams, `unknown tool "${params.name}"; tools/list names the tools`);
   }

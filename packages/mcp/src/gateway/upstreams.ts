@@ -128,6 +128,13 @@ export class UpstreamPool {
     return this.#upstreams.get(name);
   }
 
+  /** Whether `upstream` offers a tool named `name`; a name not in the cached list re-reads the list once. */
+  async hasTool(upstream: Upstream, name: string, signal: AbortSignal): Promise<boolean> {
+    if ((await this.tools(upstream, signal)).some((tool) => tool.name === name)) return true;
+    this.#tools.delete(upstream.name);
+    return (await this.tools(upstream, signal)).some((tool) => tool.name === name);
+  }
+
   /** An upstream's tools (cached until it reports a change). */
   async tools(upstream: Upstream, signal: AbortSignal): Promise<Tool[]> {
     const cached = this.#tools.get(upstream.name);
