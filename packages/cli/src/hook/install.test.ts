@@ -2,7 +2,8 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runGatehouse, tempDir } from '../testing/cli-process.js';
-import { isGatehouseHook, mergeHookEntry } from './install.js';
+import { isGatehouseHook, isGatehouseHttpHook, mergeHookEntry } from './install.js';
+import { guardedCommand, httpHandler } from './install-transport.js';
 
 /** A settings file a team already has: its own hooks, permissions and other settings. */
 const EXISTING = {
@@ -23,7 +24,9 @@ const EXISTING = {
   model: 'sonnet',
 };
 
-const SPEC = { command: 'gatehouse hook claude-code', matcher: '*', timeoutSeconds: 30 };
+const COMMAND = { type: 'command', command: 'gatehouse hook claude-code', timeout: 30 } as const;
+const SPEC = { handler: COMMAND, matcher: '*' };
+const GUARDED = guardedCommand(25_000, 25_000);
 
 describe('mergeHookEntry', () => {
   it('adds one matcher group and leaves every other hook and setting as it was', () => {
@@ -55,12 +58,11 @@ describe('mergeHookEntry', () => {
     mergeHookEntry(settings, SPEC);
     const result = mergeHookEntry(settings, {
       ...SPEC,
-      timeoutSeconds: 60,
-      command: 'gatehouse hook claude-code --budget-ms 55000',
+      handler: { type: 'command', timeout: 60, command: 'gatehouse hook claude-code --budget-ms 55000' },
     });
     expect(result).toMatchObject({
       change: 'updated',
-      previous: { matcher: '*', command: 'gatehouse hook claude-code', timeout: 30 },
+      previous: { matcher: '*', transport: 'command', target: 'gatehouse hook claude-code', timeout: 30 },
     });
     const list = (settings.hooks as { PreToolUse: unknown[] }).PreToolUse;
     expect(list).toHaveLength(2);
@@ -91,7 +93,39 @@ describe('mergeHookEntry', () => {
     ]);
   });
 
+  it('swaps its command hook for the http hook in place, and back, leaving the others', () => {
+    const settings = structuredClone(EXISTING) as Record<string, unknown>;
+    mergeHookEntry(settings, SPEC);
+    const http = httpHandler({
+      serverUrl: 'http://127.0.0.1:7300',
+      event: 'pre-tool-use',
+      mode: 'ask',
+      timeoutSeconds: 30,
+      onFailureBlock: true,
+    });
+    const permission = { ...http, url: http.url.replace('pre-tool-use', 'permission-request') };
+    expect(
+      mergeHookEntry(settings, { handler: http, matcher: '*', permissionRequest: permission }).change,
+    ).toBe('updated');
+    const hooks = settings.hooks as Record<string, unknown[]>;
+    expect(hooks.PreToolUse).toEqual([EXISTING.hooks.PreToolUse[0], { matcher: '*', hooks: [http] }]);
+    expect(hooks.PermissionRequest).toEqual([{ matcher: '*', hooks: [permission] }]);
+    expect(JSON.stringify(settings)).not.toMatch(/gha_/);
+    expect(mergeHookEntry(settings, SPEC).change).toBe('updated');
+    expect(hooks.PreToolUse).toEqual([EXISTING.hooks.PreToolUse[0], { matcher: '*', hooks: [COMMAND] }]);
+    expect((settings.hooks as Record<string, unknown[]>).PermissionRequest).toEqual([]);
+  });
+
+  it('recognises its own http hook by the route it calls', () => {
+    expect(isGatehouseHttpHook('http://127.0.0.1:7300/v1/hooks/claude-code/pre-tool-use?mode=ask')).toBe(
+      true,
+    );
+    expect(isGatehouseHttpHook('https://gh.example/base/v1/hooks/claude-code/permission-request')).toBe(true);
+    expect(isGatehouseHttpHook('https://example.com/v1/hooks/claude-code/other')).toBe(false);
+  });
+
   it('recognises its own command however the binary is spelled', () => {
+    expect(isGatehouseHook(GUARDED)).toBe(true);
     expect(isGatehouseHook('gatehouse hook claude-code')).toBe(true);
     expect(isGatehouseHook('npx gatehouse hook claude-code --budget-ms 55000')).toBe(true);
     expect(isGatehouseHook('node "/opt/gatehouse/packages/cli/bin/gatehouse.js" hook claude-code')).toBe(
@@ -123,14 +157,14 @@ describe('gatehouse hook install claude-code', () => {
     const first = await runGatehouse(['hook', 'install', 'claude-code'], { cwd: project });
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(`Added to ${path} the Gatehouse PreToolUse hook:`);
-    expect(first.stdout).toMatch(/command {2}gatehouse hook claude-code\n/);
+    expect(first.stdout).toContain(`command  ${GUARDED}\n`);
     const written = JSON.parse(readFileSync(path, 'utf8'));
     expect(written.permissions).toEqual(EXISTING.permissions);
     expect(written.model).toBe('sonnet');
     expect(written.hooks.PostToolUse).toEqual(EXISTING.hooks.PostToolUse);
     expect(written.hooks.PreToolUse).toEqual([
       EXISTING.hooks.PreToolUse[0],
-      { matcher: '*', hooks: [{ type: 'command', command: 'gatehouse hook claude-code', timeout: 30 }] },
+      { matcher: '*', hooks: [{ type: 'command', command: GUARDED, timeout: 30 }] },
     ]);
 
     const before = readFileSync(path, 'utf8');
@@ -165,9 +199,7 @@ describe('gatehouse hook install claude-code', () => {
         PreToolUse: [
           {
             matcher: 'Bash|Write|Edit',
-            hooks: [
-              { type: 'command', command: 'gatehouse hook claude-code --budget-ms 55000', timeout: 60 },
-            ],
+            hooks: [{ type: 'command', command: guardedCommand(55_000, 25_000), timeout: 60 }],
           },
         ],
       },
