@@ -1,3 +1,4 @@
+import { hasRole, type Role } from 'gatehouse-hitl-core';
 import type { GateDocument } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../../context.js';
 import type { ChannelDelivery, GateNotice, NotificationChannel } from '../notifications/channel.js';
@@ -69,48 +70,79 @@ async function send(
   return { ok: true, ref: channel !== null && ts !== null ? slackRef(channel, ts) : null };
 }
 
+const AT_DEADLINE: Record<string, string> = {
+  deny: 'is denied',
+  escalate: 'escalates',
+  proceed: 'goes ahead',
+};
+
+/** A reply in the message's thread: it notifies, where an edit of the message would not. */
+async function replyInThread(
+  api: SlackApi,
+  notice: GateNotice,
+  previous: { channel: string; ts: string },
+  text: string,
+): Promise<ChannelDelivery> {
+  const sent = await send(api, 'chat.postMessage', {
+    channel: previous.channel,
+    thread_ts: previous.ts,
+    text,
+  });
+  return sent.ok ? { ok: true, ref: notice.previousRef } : sent;
+}
+
+function mayStillDecide(notice: GateNotice): boolean {
+  return notice.gate.status === 'pending' && hasRole(notice.recipient.role as Role, notice.gate.minRole);
+}
+
 /** Slack DMs with buttons; later notices of the same gate update that message in place. */
 export function createSlackChannel(
   ctx: AppContext,
   api: SlackApi = createSlackApi(ctx.config.slack),
 ): NotificationChannel {
+  async function deliverPending(notice: GateNotice, names: MessageNames): Promise<ChannelDelivery> {
+    const { recipient, gate, gateUrl } = notice;
+    const previous = parseRef(notice.previousRef);
+    const message = pendingMessage(gate, names, gateUrl);
+    if (previous !== null && notice.trigger === 'gate.timeout_warning') {
+      const then = AT_DEADLINE[gate.timeoutAction] ?? gate.timeoutAction;
+      const text = `:alarm_clock: This gate times out ${deadlineText(gate.timeoutAt)} and then ${then}.`;
+      return replyInThread(api, notice, previous, text);
+    }
+    if (previous !== null) {
+      const updated = await send(api, 'chat.update', { ...previous, ...message });
+      if (!updated.ok || notice.trigger !== 'gate.escalated') return updated;
+      const text = `:arrow_up: Escalated: it now waits for ${gate.minRole} or higher, you included.`;
+      return replyInThread(api, notice, previous, text);
+    }
+    if (recipient.slackUserId === null) {
+      return {
+        ok: false,
+        error: `${recipient.displayName} has no Slack user id (gatehouse users slack <name> <member id>)`,
+        retryable: false,
+      };
+    }
+    return send(api, 'chat.postMessage', { channel: recipient.slackUserId, ...message, unfurl_links: false });
+  }
+
   return {
     kind: 'slack',
     enabled: api.enabled,
     async deliver(notice) {
-      const { recipient, gate, gateUrl } = notice;
-      const names = await namesOf(ctx, gate);
-      const outcome = await outcomeOf(ctx, notice);
+      const names = await namesOf(ctx, notice.gate);
+      // An escalation that still includes this person keeps their buttons.
+      const outcome =
+        notice.trigger === 'gate.escalated' && mayStillDecide(notice) ? null : await outcomeOf(ctx, notice);
       const previous = parseRef(notice.previousRef);
       if (outcome !== null && previous !== null) {
-        return send(api, 'chat.update', { ...previous, ...closedMessage(gate, names, gateUrl, outcome) });
-      }
-      // Nothing was sent before: an ended gate needs no new message; an escalated one reaches its new reviewer.
-      if (outcome !== null && notice.trigger !== 'gate.escalated') return { ok: true, ref: null };
-      if (gate.status !== 'pending') return { ok: true, ref: notice.previousRef };
-      if (notice.trigger === 'gate.timeout_warning' && previous !== null) {
-        // A reply in the message's thread notifies; an edit of the message would not.
-        const warned = await send(api, 'chat.postMessage', {
-          channel: previous.channel,
-          thread_ts: previous.ts,
-          text: `:alarm_clock: This gate times out ${deadlineText(gate.timeoutAt)} and then ${gate.timeoutAction}s.`,
+        return send(api, 'chat.update', {
+          ...previous,
+          ...closedMessage(notice.gate, names, notice.gateUrl, outcome),
         });
-        return warned.ok ? { ok: true, ref: notice.previousRef } : warned;
       }
-      const message = pendingMessage(gate, names, gateUrl);
-      if (previous !== null) return send(api, 'chat.update', { ...previous, ...message });
-      if (recipient.slackUserId === null) {
-        return {
-          ok: false,
-          error: `${recipient.displayName} has no Slack user id (gatehouse users slack <name> <member id>)`,
-          retryable: false,
-        };
-      }
-      return send(api, 'chat.postMessage', {
-        channel: recipient.slackUserId,
-        ...message,
-        unfurl_links: false,
-      });
+      // Nothing was sent before, and nothing is left for this person to decide: no new message.
+      if (outcome !== null || notice.gate.status !== 'pending') return { ok: true, ref: notice.previousRef };
+      return deliverPending(notice, names);
     },
   };
 }

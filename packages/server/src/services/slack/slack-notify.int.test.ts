@@ -138,6 +138,47 @@ describe.each(dialects)('Slack notifications on %s', (dialect) => {
     }
   });
 
+  it('on an escalation, tells the next role in its message’s thread and keeps its buttons', async () => {
+    const lead = await listening.test.app.inject({
+      method: 'PUT',
+      url: `/v1/users/${listening.test.ids.techLeadId}/slack`,
+      headers: bearer(listening.test.tokens.admin),
+      payload: { slackUserId: 'U0LEAD' },
+    });
+    expect(lead.statusCode).toBe(200);
+    const waiting = new AbortController();
+    const agent = new Gatehouse({ url: listening.url, token: listening.test.tokens.agent });
+    const answer = agent
+      .request({
+        tool: 't_escalate',
+        args: {},
+        timeoutSeconds: 1,
+        timeoutAction: 'escalate',
+        signal: waiting.signal,
+      })
+      .catch(() => null);
+    await slack.waitFor('chat.postMessage', 2);
+    const tsOf = (slackUser: string) => {
+      const index = slack.calls.findIndex(
+        (call) => call.method === 'chat.postMessage' && call.body.channel === slackUser,
+      );
+      return `1700000000.${String(index + 1).padStart(6, '0')}`;
+    };
+    const told = await waitUntil(
+      async () =>
+        slack
+          .callsOf('chat.postMessage')
+          .find(
+            (call) => call.body.thread_ts === tsOf('U0LEAD') && String(call.body.text).includes('Escalated'),
+          ) ?? null,
+    );
+    expect(told.body.channel).toBe('D0STANDIN');
+    const leadUpdates = slack.callsOf('chat.update').filter((call) => call.body.ts === tsOf('U0LEAD'));
+    expect(leadUpdates.every((call) => actionIds(call).includes('gatehouse_decide:approve'))).toBe(true);
+    waiting.abort();
+    await answer;
+  });
+
   it('retries a message Slack rate-limited (429 Retry-After) and records where it went', async () => {
     slack.failNext('chat.postMessage', { status: 429, headers: { 'retry-after': '1' } });
     const { gateId } = await agentAsks('clean_build');
