@@ -10,6 +10,7 @@ const BENCHMARKS = [
   './cross-node-wakeup.bench.js',
   './waiting.bench.js',
   './hook.bench.js',
+  './claude-code-http.bench.js',
   './audit-verify.bench.js',
   './review.bench.js',
   './analysis.bench.js',
