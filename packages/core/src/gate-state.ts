@@ -2,6 +2,7 @@ import { type GateOutcome, gateOutcome } from 'gatehouse-hitl-protocol';
 import { NEVER_PROCEED_TYPES } from './catalog.js';
 import { toIso } from './clock.js';
 import { type ResolvedOption, resolveDecideOption } from './decide-option.js';
+import { checkDecisionTargets } from './decision-targets.js';
 import { isAlwaysGated } from './destructive.js';
 import { assertNever, GatehouseError } from './errors.js';
 import { checkAssignees, MAX_GATE_TIMEOUT_MS } from './gate-open.js';
@@ -30,6 +31,10 @@ export interface DecideEvent {
   payloadHash?: string | undefined;
   /** A question gate's answer. */
   answer?: string | undefined;
+  /** The agent a delegate decision hands the task to (the caller checks that it exists). */
+  delegateTo?: string | undefined;
+  /** The limit an expand-constraint decision sets. */
+  newLimit?: number | undefined;
   /** Approve with these arguments instead of the agent's; checked with `checkEditedArgs` and the policy first. */
   edit?: { args: Record<string, unknown>; payloadHash: string } | undefined;
   /** The person saw that a steer on this gate approves it, and means it. */
@@ -214,6 +219,8 @@ function buildDecision(gate: Gate, resolved: ResolvedOption, event: DecideEvent,
     ...(edit === undefined ? {} : { editedArgs: edit.args }),
     ...(original === undefined ? {} : { originalPayloadHash: original }),
     ...(event.answer === undefined ? {} : { answer: event.answer }),
+    ...(event.delegateTo === undefined ? {} : { delegateTo: event.delegateTo }),
+    ...(event.newLimit === undefined ? {} : { newLimit: event.newLimit }),
   };
 }
 
@@ -247,6 +254,7 @@ function decide(gate: Gate, event: DecideEvent, now: number): GateTransition {
   if (!resolved.option.ends) return unchanged(gate);
   checkRequirements(resolved, event);
   checkEdit(gate, resolved, event);
+  checkDecisionTargets(gate, resolved.option, event);
   checkPayload(gate, event);
   const decision = buildDecision(gate, resolved, event, now);
   return decision.outcome === 'approved' ? vote(gate, decision) : end(gate, decision);

@@ -66,7 +66,9 @@ export const gateOptionSchema = z.object({
   description: z.string().max(200),
   ends: z.boolean(),
   outcome: optionOutcomeSchema.optional(),
-  requires: z.array(z.enum(['reason', 'instructions', 'feedback', 'answer'])).default([]),
+  requires: z
+    .array(z.enum(['reason', 'instructions', 'feedback', 'answer', 'delegateTo', 'newLimit']))
+    .default([]),
 });
 export type GateOption = z.infer<typeof gateOptionSchema>;
 
@@ -119,6 +121,10 @@ export const decisionSchema = z.object({
   originalPayloadHash: z.string().optional(),
   /** A question gate's answer. */
   answer: z.string().optional(),
+  /** The agent a delegate decision hands the task to. */
+  delegateTo: z.string().optional(),
+  /** The limit an expand-constraint decision sets. */
+  newLimit: z.number().optional(),
   decidedAt: z.number(),
 });
 export type Decision = z.infer<typeof decisionSchema>;

@@ -26,6 +26,8 @@ const result = (outcome: string, extra: Partial<GateResult> = {}): GateResult =>
   args: null,
   edited: false,
   answer: null,
+  delegateTo: null,
+  newLimit: null,
   interventions: [],
   gate: null,
   ...extra,

@@ -33,6 +33,8 @@ export function resultFromPolicy(
     args,
     edited: false,
     answer: null,
+    delegateTo: null,
+    newLimit: null,
     interventions: response.interventions ?? [],
     gate: response.gate ?? null,
   };
@@ -60,6 +62,8 @@ export function resultFromGate(
     args: decision?.editedArgs ?? gate.action?.args ?? null,
     edited: decision?.editedArgs !== undefined,
     answer: decision?.answer ?? null,
+    delegateTo: decision?.delegateTo ?? null,
+    newLimit: decision?.newLimit ?? null,
     interventions: extra.interventions ?? [],
     gate,
   };

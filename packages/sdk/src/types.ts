@@ -77,6 +77,10 @@ export interface GateResult {
   edited: boolean;
   /** A question gate's answer; null otherwise. */
   answer: string | null;
+  /** The agent a person handed the task to (option `delegate`); null otherwise. */
+  delegateTo: string | null;
+  /** The limit a person set when expanding a constraint (option `expand_constraint`); null otherwise. */
+  newLimit: number | null;
   interventions: InterventionNotice[];
   gate: Gate | null;
 }

@@ -20,6 +20,8 @@ function result(fields: Partial<GateResult>): GateResult {
     args: null,
     edited: false,
     answer: null,
+    delegateTo: null,
+    newLimit: null,
     ...fields,
   };
 }

@@ -2,8 +2,11 @@ import { z } from 'zod';
 import { optionIdSchema } from '../enums.js';
 import { decisionDocumentSchema, gateDocumentSchema } from './gate-document.js';
 import { MAX_TIMEOUT_SECONDS } from './gates.js';
-import { gateIdSchema, userIdSchema } from './ids.js';
+import { agentIdSchema, gateIdSchema, userIdSchema } from './ids.js';
 import { rememberedRuleSchema, ruleScopeSchema } from './rules.js';
+
+/** The largest limit an expand-constraint decision may set. */
+export const MAX_NEW_LIMIT = 1_000_000_000_000;
 
 /** `POST /v1/gates/:id/decide`. */
 export const decideBodySchema = z.strictObject({
@@ -39,6 +42,19 @@ export const decideBodySchema = z.strictObject({
     .max(10_000)
     .optional()
     .describe('The answer to a question gate; required by option answer'),
+  delegateTo: agentIdSchema
+    .optional()
+    .describe(
+      'Id of an existing agent, not the one that asked, that takes the task over; required by option delegate',
+    ),
+  newLimit: z
+    .number()
+    .positive()
+    .max(MAX_NEW_LIMIT)
+    .optional()
+    .describe(
+      'The limit the task may use from now on, above the constraint’s current limit when the gate states one; required by option expand_constraint',
+    ),
   confirmApproval: z
     .boolean()
     .optional()

@@ -16,7 +16,9 @@ const optionSchema = z
     description: z.string().describe('What choosing it does'),
     ends: z.boolean().describe('False for options that only show more (view, diff, history)'),
     outcome: optionOutcomeSchema.optional().describe('Where it ends the gate'),
-    requires: z.array(z.enum(['reason', 'instructions', 'feedback', 'answer'])).describe('Fields it needs'),
+    requires: z
+      .array(z.enum(['reason', 'instructions', 'feedback', 'answer', 'delegateTo', 'newLimit']))
+      .describe('Fields it needs'),
   })
   .describe('One answer the gate offers');
 
@@ -48,6 +50,8 @@ export const decisionDocumentSchema = z
       .optional()
       .describe('SHA-256 of the action the agent proposed; present only when edited'),
     answer: z.string().optional().describe('The answer to a question gate'),
+    delegateTo: z.string().optional().describe('The agent a delegate decision handed the task to'),
+    newLimit: z.number().optional().describe('The limit an expand-constraint decision set'),
     decidedAt: z.number().describe('Epoch ms'),
   })
   .describe('The answer that ended the gate');

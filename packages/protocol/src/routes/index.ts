@@ -103,6 +103,7 @@ export {
   decideResponseSchema,
   extendBodySchema,
   gateResponseSchema,
+  MAX_NEW_LIMIT,
   steerFailedBodySchema,
   steerFailedResponseSchema,
 } from './gate-actions.js';

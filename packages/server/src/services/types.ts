@@ -65,6 +65,10 @@ export interface DecideInput {
   editedArgs?: Record<string, unknown> | undefined;
   /** A question gate's answer. */
   answer?: string | undefined;
+  /** With option delegate: the id of the agent that takes the task over. */
+  delegateTo?: string | undefined;
+  /** With option expand_constraint: the limit the task may use from now on. */
+  newLimit?: number | undefined;
   /** For approve_always: remember for this run, this agent, or everyone. */
   rememberScope?: 'run' | 'agent' | 'global' | undefined;
   rememberTtlSeconds?: number | undefined;

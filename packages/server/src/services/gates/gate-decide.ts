@@ -30,6 +30,7 @@ import {
 import type { BatchDecideItem, DecideInput, DecideResult } from '../types.js';
 import { recordWhitelistDecision } from '../whitelists/whitelist-decisions.js';
 import { announce, cleanText, type GateDeps, loadGate, withoutVersion } from './gate-common.js';
+import { assertDelegateExists } from './gate-delegate.js';
 import { type CheckedEdit, checkEdit } from './gate-edit.js';
 import { invalidInput } from './gate-input.js';
 import { appendRunInstruction, refreshRunStatus } from './gate-run.js';
@@ -137,6 +138,8 @@ function transitionOf(
       affectedArtifacts: input.affectedArtifacts,
       confirmApproval: input.confirmApproval,
       answer: cleanText(input.answer),
+      delegateTo: input.delegateTo,
+      newLimit: input.newLimit,
       edit: edit ?? undefined,
       // Only a signature that was checked is kept with the decision.
       signature: needsSignature(gate) ? input.signature?.trim() : undefined,
@@ -177,6 +180,8 @@ async function recordEnd(
       edited,
       ...(edited ? { originalArgs: next.action?.args ?? {}, editedArgs: decision.editedArgs } : {}),
       ...(decision.answer === undefined ? {} : { answer: decision.answer }),
+      ...(decision.delegateTo === undefined ? {} : { delegateTo: decision.delegateTo }),
+      ...(decision.newLimit === undefined ? {} : { newLimit: decision.newLimit }),
       approvals: next.approvals.map((vote) => vote.by),
       signature: extra.signature?.signature ?? null,
       publicKey: extra.signature?.publicKey ?? null,
@@ -242,6 +247,7 @@ async function decideInCommit(
   const edit = await checkEdit(deps, tx, gate, input);
   const transition = transitionOf(gate, user, input, edit, tx.now);
   if (!transition.changed) return { gate, decision: null, rule: null };
+  await assertDelegateExists(tx, input.delegateTo);
   const rule = rememberOf(gate, user, input);
   const signature = needsSignature(gate)
     ? verifyDecisionSignature({
