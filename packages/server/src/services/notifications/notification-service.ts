@@ -15,7 +15,6 @@ import type { AppContext } from '../../context.js';
 import { commit } from '../commit.js';
 import type { NotificationChannel } from './channel.js';
 import { notificationChannels } from './channels.js';
-import { DELIVERED_CHANNELS } from './routing.js';
 import { createNotificationWorker } from './worker.js';
 
 /** A notice as the API shows it (the trigger's facts stay inside). */
@@ -40,6 +39,8 @@ export interface NotificationService {
   start(): void;
   close(): Promise<void>;
 }
+
+const ALL_CHANNELS = ['email', 'slack', 'browser'] as const;
 
 /** Rules and the whole delivery log are for tech leads and admins. */
 export const NOTIFICATION_ADMIN_ROLE: Role = 'tech_lead';
@@ -67,7 +68,8 @@ export function createNotificationService(ctx: AppContext): NotificationService 
       const preference = await tx.getNotificationPreference(userId);
       const slack = await tx.getSlackUser(userId);
       return {
-        channels: preference?.channels ?? [...DELIVERED_CHANNELS],
+        // Until a person chooses, every channel reaches them (routing reads no choice as all).
+        channels: preference?.channels ?? [...ALL_CHANNELS],
         chosen: preference !== null,
         email: preference?.email ?? null,
         slackLinked: slack !== null,
