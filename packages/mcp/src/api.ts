@@ -1,4 +1,6 @@
 import type {
+  ClaudeCodePreToolUseBody,
+  ClaudeCodePreToolUseResponse,
   DecideBody,
   DecideResponse,
   GateDocument,
@@ -128,5 +130,16 @@ export class GatehouseApi {
   /** Decides a gate; only a person's token may (the server answers 403 to agent tokens). */
   decide(gateId: string, body: DecideBody, signal?: AbortSignal): Promise<DecideResult> {
     return sendJson(this.#target, 'POST', `/v1/gates/${id(gateId)}/decide`, body, signal);
+  }
+
+  /** Claude Code's PreToolUse hook on the server: the policy, gates and wording the hooks share. */
+  claudeCodePreToolUse(
+    input: ClaudeCodePreToolUseBody,
+    query: { waitMs: number; runId: string | null },
+    signal?: AbortSignal,
+  ): Promise<ClaudeCodePreToolUseResponse> {
+    const run = query.runId === null ? '' : `&runId=${id(query.runId)}`;
+    const path = `/v1/hooks/claude-code/pre-tool-use?mode=wait&waitMs=${query.waitMs}${run}`;
+    return sendJson(this.#target, 'POST', path, input, signal);
   }
 }

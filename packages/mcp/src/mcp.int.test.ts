@@ -16,6 +16,7 @@ const TOOLS = [
   'gatehouse_checkpoint',
   'gatehouse_get_interventions',
   'gatehouse_journal_append',
+  'gatehouse_permission_prompt',
   'gatehouse_request_approval',
   'gatehouse_wait_for_decision',
   'guardrails_get_context',

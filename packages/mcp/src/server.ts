@@ -6,6 +6,7 @@ import { registerResources } from './resources.js';
 import { registerAnalysisTools } from './tools-analysis.js';
 import { registerApprovalTools } from './tools-approval.js';
 import { registerGuardrailsTools } from './tools-guardrails.js';
+import { registerPermissionPromptTool } from './tools-permission-prompt.js';
 import { createReviewMcpServer } from './tools-review.js';
 import { registerJournalAppendTool } from './tools-review-journal.js';
 import { registerRunTools } from './tools-run.js';
@@ -85,6 +86,7 @@ export function createGatehouseMcpServer(options: GatehouseMcpOptions): McpServe
   registerGuardrailsTools(server, ctx);
   registerRunTools(server, ctx);
   registerAnalysisTools(server, ctx);
+  registerPermissionPromptTool(server, ctx);
   registerJournalAppendTool(server, ctx, options);
   registerResources(server, ctx);
   return server;

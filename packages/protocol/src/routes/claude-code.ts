@@ -41,6 +41,11 @@ export const claudeCodeHookQuerySchema = z.strictObject({
     .enum(['deny', 'ask'])
     .default('deny')
     .describe('mode=wait when nobody decided in time: deny (retry finds the same gate) or ask'),
+  runId: z
+    .string()
+    .regex(/^run_[A-Za-z0-9_]{1,64}$/, 'a run id looks like run_…')
+    .optional()
+    .describe('The run the calls belong to, for callers that cannot send X-Gatehouse-Run-Id'),
 });
 
 export const claudeCodeHookHeadersSchema = z.looseObject({

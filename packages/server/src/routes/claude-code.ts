@@ -56,12 +56,13 @@ function hookCallOf(ctx: AppContext, request: FastifyRequest, signal: AbortSigna
     throw new Error('the hook input is not a tool call');
   }
   const headers = request.headers as Record<string, string | undefined>;
-  const runId = headers['x-gatehouse-run-id']?.trim() || null;
+  const query = request.query as ClaudeCodeHookQuery;
+  const runId = headers['x-gatehouse-run-id']?.trim() || query.runId || null;
   return {
     agent: requireAgent(request),
     input: parsed.input,
     runId,
-    query: request.query as ClaudeCodeHookQuery,
+    query,
     inboxUrl: inboxUrlOf(ctx, request),
     signal,
   };
