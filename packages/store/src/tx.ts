@@ -4,6 +4,7 @@ import * as audit from './repos/audit.js';
 import * as credentials from './repos/credentials.js';
 import * as gates from './repos/gates.js';
 import * as journal from './repos/journal.js';
+import * as notices from './repos/notification-deliveries.js';
 import * as notifications from './repos/notifications.js';
 import * as people from './repos/people.js';
 import * as recoveries from './repos/recoveries.js';
@@ -122,10 +123,10 @@ function notificationWrites(ctx: TxContext): Pick<StoreTx, NotificationWrites> {
     claimNotificationTriggers: (limit) => notifications.claimNotificationTriggers(ctx, limit),
     deleteNotificationTriggers: (ids) => notifications.deleteNotificationTriggers(ctx, ids),
     markTimeoutWarned: (gateId, at) => notifications.markTimeoutWarned(ctx, gateId, at),
-    insertNotification: (n) => notifications.insertNotification(ctx, n),
-    claimNotifications: (options) => notifications.claimNotifications(ctx, options),
-    finishNotification: (id, token, outcome) => notifications.finishNotification(ctx, id, token, outcome),
-    releaseNotification: (id, token) => notifications.releaseNotification(ctx, id, token),
+    insertNotification: (n) => notices.insertNotification(ctx, n),
+    claimNotifications: (options) => notices.claimNotifications(ctx, options),
+    finishNotification: (id, token, outcome) => notices.finishNotification(ctx, id, token, outcome),
+    releaseNotification: (id, token) => notices.releaseNotification(ctx, id, token),
     ensureNotificationSecret: (name, value) => notifications.ensureNotificationSecret(ctx, name, value),
     useEmailActionLink: (id, gateId, userId) => notifications.useEmailActionLink(ctx, id, gateId, userId),
   };
@@ -299,10 +300,10 @@ export function createStoreTx(ctx: TxContext, options: { readOnly: boolean }): S
     getNotificationPreference: (userId) => notifications.getNotificationPreference(ctx, userId),
     listNotificationPreferences: () => notifications.listNotificationPreferences(ctx),
     listWarningDueGates: (limit) => notifications.listWarningDueGates(ctx, limit),
-    getNotification: (id) => notifications.getNotification(ctx, id),
-    listNotifications: (filter) => notifications.listNotifications(ctx, filter),
-    listNotifiedOf: (gateId) => notifications.listNotifiedOf(ctx, gateId),
-    hasNotificationWork: (dueBy) => notifications.hasNotificationWork(ctx, dueBy),
+    getNotification: (id) => notices.getNotification(ctx, id),
+    listNotifications: (filter) => notices.listNotifications(ctx, filter),
+    listNotifiedOf: (gateId) => notices.listNotifiedOf(ctx, gateId),
+    hasNotificationWork: (dueBy) => notices.hasNotificationWork(ctx, dueBy),
     isEmailActionLinkUsed: (linkId) => notifications.isEmailActionLinkUsed(ctx, linkId),
     ...(options.readOnly ? refusedWrites : writes(ctx)),
   };

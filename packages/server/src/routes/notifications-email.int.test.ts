@@ -5,7 +5,7 @@ import type { ServerConfig } from '../config.js';
 import { type ActionLinkClaims, signActionLink } from '../services/notifications/email/action-links.js';
 import { useTestPolicy } from '../testing/gates.js';
 import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';
-import { type ReceivedMail, type SmtpInbox, startSmtpInbox } from '../testing/smtp-inbox.js';
+import { type ReceivedMail, startSmtpInbox } from '../testing/smtp-inbox.js';
 import { bearer, type TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];

@@ -83,6 +83,8 @@ export async function dispatchTriggers(ctx: AppContext): Promise<number> {
  * or with a fifth of the wait left when that is sooner), once per gate and deadline across nodes.
  */
 export async function queueTimeoutWarnings(ctx: AppContext): Promise<number> {
+  // A read first: an idle node polls without writing.
+  if ((await ctx.store.read((tx) => tx.listWarningDueGates(1))).length === 0) return 0;
   return ctx.store.transaction(async (tx) => {
     let queued = 0;
     for (const due of await tx.listWarningDueGates(BATCH)) {
