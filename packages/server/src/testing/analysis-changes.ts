@@ -7,25 +7,28 @@ export interface TestFileChange {
   after: string | null;
 }
 
-function testBlocks(count: number, weaken: boolean): string {
+function testBlocks(count: number, weaken: boolean, args = 1): string {
+  const extra = Array.from({ length: args }, (_, k) => k + 1).join(', ');
   const blocks: string[] = [];
   for (let i = 0; i < count; i++) {
     const assertion = weaken && i % 2 === 1 ? 'toBeTruthy()' : `toBe(${i + 1})`;
-    blocks.push(`it('adds ${i}', () => {\n  expect(add(${i}, 1)).${assertion};\n});\n`);
+    blocks.push(`it('adds ${i}', () => {\n  expect(add(${i}, ${extra})).${assertion};\n});\n`);
   }
   return blocks.join('');
 }
 
 /**
  * Two test files of about 19,800 lines before and after each, every other assertion weakened: close
- * to the 40,000 lines one analysis takes, so parsing it takes seconds.
+ * to the 40,000 lines one analysis takes, so parsing it takes seconds. `heavy` gives each call 40
+ * arguments, so parsing takes many times longer than any small change even on a busy machine.
  */
-export function slowChange(): TestFileChange[] {
+export function slowChange(options: { heavy?: boolean } = {}): TestFileChange[] {
+  const args = options.heavy === true ? 40 : 1;
   return [1, 2].map((n) => ({
     path: `test/math-${n}.test.ts`,
     oldPath: null,
-    before: testBlocks(3300, false),
-    after: testBlocks(3300, true),
+    before: testBlocks(3300, false, args),
+    after: testBlocks(3300, true, args),
   }));
 }
 
