@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Role } from 'gatehouse-hitl-core';
 import {
   createNotificationRuleBodySchema,
   myNotificationChannelsBodySchema,
@@ -25,10 +26,18 @@ export async function notificationRoutes(
   const app = base.withTypeProvider<ZodTypeProvider>();
   const tags = ['notifications'];
   const { notifications } = services;
+  // Who may call is checked before the input is validated: a refused caller learns nothing of it.
+  const only = (role: Role) => ({
+    preValidation: async (request: FastifyRequest) => {
+      requireUser(request, role);
+    },
+  });
+  const admin = only(NOTIFICATION_ADMIN_ROLE);
+  const person = only('viewer');
 
   app.get(
     '/v1/notification-rules',
-    { schema: { tags, response: { 200: notificationRuleListResponseSchema } } },
+    { ...admin, schema: { tags, response: { 200: notificationRuleListResponseSchema } } },
     async (request) => {
       requireUser(request, NOTIFICATION_ADMIN_ROLE);
       return notifications.listRules();
@@ -38,6 +47,7 @@ export async function notificationRoutes(
   app.post(
     '/v1/notification-rules',
     {
+      ...admin,
       schema: {
         tags,
         body: createNotificationRuleBodySchema,
@@ -53,6 +63,7 @@ export async function notificationRoutes(
   app.patch(
     '/v1/notification-rules/:id',
     {
+      ...admin,
       schema: {
         tags,
         params,
@@ -68,7 +79,7 @@ export async function notificationRoutes(
 
   app.delete(
     '/v1/notification-rules/:id',
-    { schema: { tags, params, response: { 200: notificationRuleResponseSchema } } },
+    { ...admin, schema: { tags, params, response: { 200: notificationRuleResponseSchema } } },
     async (request) => {
       const user = requireUser(request, NOTIFICATION_ADMIN_ROLE);
       return { rule: await notifications.deleteRule(user, request.params.id) };
@@ -77,7 +88,10 @@ export async function notificationRoutes(
 
   app.get(
     '/v1/notifications',
-    { schema: { tags, querystring: notificationsQuerySchema, response: { 200: notificationPageSchema } } },
+    {
+      ...person,
+      schema: { tags, querystring: notificationsQuerySchema, response: { 200: notificationPageSchema } },
+    },
     async (request) => {
       const user = requireUser(request);
       const { gateId, userId, status, limit, cursor } = request.query;
@@ -94,13 +108,14 @@ export async function notificationRoutes(
 
   app.get(
     '/v1/me/notification-channels',
-    { schema: { tags, response: { 200: myNotificationChannelsResponseSchema } } },
+    { ...person, schema: { tags, response: { 200: myNotificationChannelsResponseSchema } } },
     async (request) => notifications.myChannels(requireUser(request).id),
   );
 
   app.put(
     '/v1/me/notification-channels',
     {
+      ...person,
       schema: {
         tags,
         body: myNotificationChannelsBodySchema,
