@@ -7,8 +7,8 @@ export const ANALYZE_DIFF_MAX_CHARS = 1_000_000;
 /** Most files of one `files` change. */
 export const ANALYZE_FILES_MAX = 500;
 /**
- * Most lines (before and after together) one analysis parses: parsing and comparing take about
- * 0.3 ms a line, and a server answers nothing else meanwhile.
+ * Most lines one analysis takes (a diff's own lines, or files' lines before and after together):
+ * parsing and comparing take about 0.3 ms a line.
  */
 export const ANALYZE_LINES_MAX = 40_000;
 

@@ -215,6 +215,36 @@ describe.each(dialects)('change analysis on %s', (dialect) => {
     expect(await snapshotState(test.store)).toBe(before);
   });
 
+  it('counts a diff by its own lines, not by the files rebuilt from its hunks', async () => {
+    // One small hunk deep in a long file: rebuilt, the file holds the blank lines the diff leaves out.
+    const start = ANALYZE_LINES_MAX + 10;
+    const deep = [
+      'diff --git a/src/deep.ts b/src/deep.ts',
+      '--- a/src/deep.ts',
+      '+++ b/src/deep.ts',
+      `@@ -${start},1 +${start},2 @@`,
+      ' const kept = 1;',
+      '+const added = 2;',
+      '',
+    ].join('\n');
+    const accepted = await analyze({ diff: deep });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+
+    const lines = Array.from({ length: ANALYZE_LINES_MAX }, (_, i) => `+const v${i} = ${i};`);
+    const huge = [
+      'diff --git a/src/huge.ts b/src/huge.ts',
+      'new file mode 100644',
+      '--- /dev/null',
+      '+++ b/src/huge.ts',
+      `@@ -0,0 +1,${lines.length} @@`,
+      ...lines,
+      '',
+    ].join('\n');
+    const refused = await analyze({ diff: huge });
+    expect(refused.statusCode, refused.body).toBe(413);
+    expect(refused.json().error.details).toMatchObject({ field: 'diff', limit: ANALYZE_LINES_MAX });
+  });
+
   it('lets only the run’s own agent open gates in it', async () => {
     const run = await createRunViaApi(test);
     const before = await snapshotState(test.store);

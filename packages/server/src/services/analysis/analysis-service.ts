@@ -87,27 +87,35 @@ function linesOf(text: string | null): number {
   return lines;
 }
 
-/** A change past ANALYZE_LINES_MAX is refused rather than holding the server for seconds. */
-function assertWithinLineBudget(files: readonly FileChange[], field: 'files' | 'diff'): void {
-  const lines = files.reduce((sum, file) => sum + linesOf(file.before) + linesOf(file.after), 0);
+/**
+ * A change past ANALYZE_LINES_MAX is refused rather than holding the server for seconds. A diff counts
+ * its own lines: the files rebuilt from its hunks hold blank stand-ins for the lines it does not show.
+ */
+function assertWithinLineBudget(lines: number, field: 'files' | 'diff'): void {
   if (lines <= ANALYZE_LINES_MAX) return;
+  const counted = field === 'diff' ? 'lines' : 'lines before and after together';
   throw new GatehouseError(
     'PAYLOAD_TOO_LARGE',
-    `${field}: the change has ${lines} lines before and after together, more than the ${ANALYZE_LINES_MAX} one analysis takes; analyse it in parts`,
+    `${field}: the change has ${lines} ${counted}, more than the ${ANALYZE_LINES_MAX} one analysis takes; analyse it in parts`,
     { field, lines, limit: ANALYZE_LINES_MAX },
   );
+}
+
+function linesOfFiles(files: readonly FileChange[]): number {
+  return files.reduce((sum, file) => sum + linesOf(file.before) + linesOf(file.after), 0);
 }
 
 function changeOf(engine: AnalysisEngine, input: AnalyzeInput): ChangeInput {
   let files: FileChange[];
   if (input.diff !== undefined) {
+    assertWithinLineBudget(linesOf(input.diff), 'diff');
     files = engine.diffToChanges(input.diff);
     if (files.length === 0)
       throw invalidInput('diff', 'holds no file changes; send a unified diff (git diff)');
   } else {
     files = (input.files ?? []).map((file) => ({ ...file, oldPath: file.oldPath ?? null }));
+    assertWithinLineBudget(linesOfFiles(files), 'files');
   }
-  assertWithinLineBudget(files, input.diff === undefined ? 'files' : 'diff');
   const coverage =
     input.coverage === undefined
       ? undefined
