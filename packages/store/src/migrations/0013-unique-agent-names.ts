@@ -1,7 +1,5 @@
 import type { Migration } from 'kysely/migration';
 
-type MigrationDb = Parameters<Migration['up']>[0];
-
 interface AgentName {
   id: string;
   name: string;
