@@ -8,6 +8,7 @@ import {
   readAccessRules,
   refusalStatus,
 } from '../testing/api-rules.js';
+import { refusalStatusOf } from '../testing/claude-code-refusals.js';
 import { type ApiRoute, concretePath, listApiRoutes } from '../testing/openapi-routes.js';
 import {
   createMatrixObjects,
@@ -90,7 +91,8 @@ describe.each(dialects)('endpoint × principal matrix on %s', (dialect) => {
       await response.body?.cancel();
       return { status: response.status, text: '' };
     }
-    return { status: response.status, text: (await response.text()).slice(0, 200) };
+    const status = refusalStatusOf(route.path, response.status, response.headers.get('x-gatehouse-error'));
+    return { status, text: (await response.text()).slice(0, 200) };
   }
 
   it.each(documented.map((route) => [`${route.method} ${route.path}`, route] as const))(

@@ -41,6 +41,15 @@ export function fieldSamples(objects: MatrixObjects): FieldSamples {
 }
 
 /** Whole bodies for routes whose rules a schema-driven sample cannot meet (e.g. "give role or disabled"). */
+function claudeCodeRead(event: string) {
+  return {
+    session_id: 'matrix-session',
+    hook_event_name: event,
+    tool_name: 'Read',
+    tool_input: { file_path: '/tmp/matrix.txt' },
+  };
+}
+
 export const ROUTE_BODIES: Record<string, unknown> = {
   'PATCH /v1/users/{id}': { role: 'developer' },
   'PATCH /v1/agents/{id}': { autonomy: 'guided' },
@@ -55,6 +64,9 @@ export const ROUTE_BODIES: Record<string, unknown> = {
   },
   'PATCH /v1/webhooks/{id}': { description: 'sample description' },
   'PUT /v1/users/{id}/slack': { slackUserId: 'U0MATRIX' },
+  // A Read the default policy allows: a gated call would hold the request for the hook's wait.
+  'POST /v1/hooks/claude-code/pre-tool-use': claudeCodeRead('PreToolUse'),
+  'POST /v1/hooks/claude-code/permission-request': claudeCodeRead('PermissionRequest'),
 };
 
 /** A body the route accepts: the table above, or one made from its schema. */
