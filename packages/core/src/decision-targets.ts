@@ -12,8 +12,8 @@ export interface DecisionTargets {
   newLimit?: number | undefined;
 }
 
-// The constraint's current limit when the agent stated one as a number; the new one must exceed it.
-function currentLimitOf(gate: Gate): number | null {
+/** The constraint's current limit when the agent stated one as a number; a new limit must exceed it. */
+export function currentLimitOf(gate: Gate): number | null {
   for (const key of ['currentLimit', 'limit']) {
     const value = gate.context[key];
     if (typeof value === 'number' && Number.isFinite(value)) return value;

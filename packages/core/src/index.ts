@@ -89,7 +89,7 @@ export {
   canOfferAlways,
 } from './decision-safety.js';
 export type { DecisionTargets } from './decision-targets.js';
-export { checkDecisionTargets, MAX_NEW_LIMIT } from './decision-targets.js';
+export { checkDecisionTargets, currentLimitOf, MAX_NEW_LIMIT } from './decision-targets.js';
 export { DEFAULT_POLICY, DEFAULT_POLICY_YAML } from './default-policy.js';
 // Module exports are appended below, one block per module.
 export type { AlwaysGatedCategory } from './destructive.js';

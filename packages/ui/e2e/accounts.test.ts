@@ -65,7 +65,7 @@ describe('accounts in the web app', () => {
     await visitor.getByText(env.viewer.name, { exact: false }).first().waitFor();
   });
 
-  it('registers a browser key with proof and signs the reason of a signed decision', async () => {
+  it('registers a browser key with proof and signs the feedback of a signed decision', async () => {
     const env = e2e();
     const put = await env.http.call('PUT', '/v1/policy', {
       token: env.admin.token,
@@ -79,7 +79,8 @@ describe('accounts in the web app', () => {
     await page.goto(`/gates/${gate.id}`);
     await page.getByRole('button', { name: 'Create signing key' }).click();
     await page.getByText('Registered', { exact: true }).waitFor();
-    await page.getByLabel('Reason').first().fill('invoice 7 checked');
+    await page.getByRole('button', { name: 'Add: feedback sent with the approval (Approve)' }).click();
+    await page.getByLabel('Feedback sent with the approval (Approve)').fill('invoice 7 checked');
     await page
       .getByRole('button', { name: /^Approve\b/ })
       .first()
@@ -92,7 +93,7 @@ describe('accounts in the web app', () => {
       { what: 'the signed gate approved' },
     );
     const view = await env.api('GET', `/v1/gates/${gate.id}`, { token: env.admin.token });
-    expect(view.gate.decision).toMatchObject({ reason: 'invoice 7 checked', decidedBy: env.developer.id });
+    expect(view.gate.decision).toMatchObject({ feedback: 'invoice 7 checked', decidedBy: env.developer.id });
     expect(view.gate.decision.signature).toMatch(/^[A-Za-z0-9+/]+=*$/);
   });
 });

@@ -1,4 +1,5 @@
 import type { GateOption, KeyBinding } from 'gatehouse-hitl-core';
+import type { ReactNode } from 'react';
 import { needsInstructions } from './decision-form.js';
 
 /** Options that open a form of their own before anything is sent. */
@@ -10,9 +11,12 @@ export function opensForm(option: GateOption): boolean {
 const NEEDS: Partial<Record<GateOption['requires'][number], string>> = {
   reason: 'a reason',
   feedback: 'feedback',
+  answer: 'an answer',
+  delegateTo: 'an agent',
+  newLimit: 'a new limit',
 };
 
-/** `. Needs a reason.` for options that cannot be sent without the Reason or Feedback field. */
+/** `. Needs a reason.` for options that cannot be sent without their own fields filled in. */
 function needs(option: GateOption): string {
   const fields = option.requires.flatMap((field) => NEEDS[field] ?? []);
   return fields.length === 0 ? '' : `. Needs ${fields.join(' and ')}.`;
@@ -42,6 +46,7 @@ export function DecisionOptions({
   optionBlock,
   onChoose,
   open,
+  reply,
 }: {
   /** The options with their keys; "approve always" is already left out where it is refused. */
   bindings: readonly KeyBinding[];
@@ -55,6 +60,8 @@ export function DecisionOptions({
   onChoose(binding: KeyBinding): void;
   /** The option whose form is open. */
   open: string | null;
+  /** The inputs the option takes (its reply box, an agent, a limit), shown with it. */
+  reply(option: GateOption): ReactNode;
 }) {
   return (
     <div className="decision-options">
@@ -89,6 +96,7 @@ export function DecisionOptions({
                 {note(binding)}
                 {own === null && needs(option)}
               </span>
+              {option.ends && own === null && reply(option)}
             </li>
           );
         })}

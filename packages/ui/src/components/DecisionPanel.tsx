@@ -9,23 +9,32 @@ import { ConfirmDialog } from './ConfirmDialog.js';
 import { DecisionOptions } from './DecisionOptions.js';
 import { decisionFailureText } from './decision-failure.js';
 import {
+  EMPTY_REPLY,
   type FieldErrors,
   formFieldOf,
   isLostRace,
   isWorkspacePath,
   missingFields,
   needsInstructions,
+  type ReplyValues,
+  replyBody,
   splitPaths,
 } from './decision-form.js';
+import { EditArgsForm } from './EditArgsForm.js';
+import { editedPayloadHash } from './edit-args.js';
 import { KeyHelpDialog } from './KeyHelpDialog.js';
+import { OptionReply } from './OptionReply.js';
 import { SigningPanel } from './SigningPanel.js';
 import { SteerForm, type SteerValues } from './SteerForm.js';
-import { TextField } from './TextField.js';
+import { useDelegateAgents } from './use-delegate-agents.js';
 import { useOptionShortcuts } from './use-option-shortcuts.js';
 
-type OpenForm = { kind: 'instructions' | 'always'; option: GateOption } | null;
+type OpenForm = { kind: 'instructions' | 'always' | 'edit'; option: GateOption } | null;
 
 const EMPTY_STEER: SteerValues = { instructions: '', artifacts: new Set(), otherPaths: '' };
+
+// Errors go to the option whose inputs they are about; the first one in the form gets focus.
+const FOCUS_ORDER = ['delegateTo', 'newLimit', 'answer', 'reason', 'feedback'] as const;
 
 export interface DecisionPanelProps {
   gate: Gate;
@@ -56,56 +65,52 @@ function optionBlock(gate: Gate, option: GateOption, myId: string): string | nul
 }
 
 /**
- * The gate's own options as buttons with their single-key shortcuts, the reason and feedback
- * fields, the steer and "approve always" forms, and the signature where the gate needs one.
+ * The gate's own options as buttons with their single-key shortcuts, each with the inputs it takes
+ * (a reply box labelled with what the agent receives, an agent to delegate to, a new limit), the
+ * steer, "approve always" and edit forms, and the signature where the gate needs one.
  */
 export function DecisionPanel(props: DecisionPanelProps) {
   const { gate, blocked, myId, signing } = props;
-  const [reason, setReason] = useState('');
-  const [feedback, setFeedback] = useState('');
+  const [replies, setReplies] = useState<Readonly<Record<string, ReplyValues>>>({});
+  const approveOption = gate.options.find((option) => option.id === 'approve');
   const [steer, setSteer] = useState<SteerValues>(EMPTY_STEER);
   const [always, setAlways] = useState<AlwaysValues>({ scope: gate.runId ? 'run' : 'agent', ttlSeconds: 0 });
   const [form, setForm] = useState<OpenForm>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
+  // The option the errors belong to: its inputs show them.
+  const [errorsFor, setErrorsFor] = useState<string | null>(null);
   const [general, setGeneral] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState<GateOption | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const bindings = useMemo(() => decisionKeys(gate), [gate]);
-  const reasonRef = useRef<HTMLTextAreaElement>(null);
-  const feedbackRef = useRef<HTMLTextAreaElement>(null);
+  const agents = useDelegateAgents(gate);
   const instructionsRef = useRef<HTMLTextAreaElement>(null);
+  const inputs = useRef(new Map<string, HTMLElement>());
+  const replyOf = (option: GateOption) => replies[option.id] ?? EMPTY_REPLY;
 
-  const focusError = (found: FieldErrors) => {
-    const target = found.instructions
-      ? instructionsRef.current
-      : found.reason
-        ? reasonRef.current
-        : found.feedback
-          ? feedbackRef.current
-          : null;
-    target?.focus();
+  const showErrors = (option: GateOption, found: FieldErrors) => {
+    setErrors(found);
+    setErrorsFor(option.id);
+    if (found.instructions) return instructionsRef.current?.focus();
+    const field = FOCUS_ORDER.find((name) => found[name] !== undefined);
+    // A folded reply box opens with its error first; focus it on the next frame.
+    if (field) requestAnimationFrame(() => inputs.current.get(`${option.id}:${field}`)?.focus());
   };
 
   async function send(option: GateOption, extra: Partial<DecideBody>): Promise<void> {
     const withInstructions = form?.kind === 'instructions' && form.option.id === option.id;
+    const reply = replyOf(option);
     const missing = missingFields(
+      gate,
       option,
-      { reason, feedback, instructions: steer.instructions },
+      { reply, instructions: steer.instructions },
       withInstructions,
     );
     setGeneral(null);
-    setErrors(missing);
-    if (Object.keys(missing).length > 0) {
-      focusError(missing);
-      return;
-    }
-    const body: DecideBody = {
-      option: option.id,
-      ...(reason.trim() ? { reason: reason.trim() } : {}),
-      ...(feedback.trim() ? { feedback: feedback.trim() } : {}),
-      ...extra,
-    };
+    showErrors(option, missing);
+    if (Object.keys(missing).length > 0) return;
+    const body: DecideBody = { option: option.id, ...replyBody(option, reply), ...extra };
     setBusy(true);
     try {
       if (gate.signatureRequired) {
@@ -117,13 +122,16 @@ export function DecisionPanel(props: DecisionPanelProps) {
           });
           return;
         }
-        body.signature = await signDecision(state.key, gate, body);
+        // An edited approval signs the edited action's hash, as the server checks it.
+        const signed = body.editedArgs
+          ? { id: gate.id, payloadHash: await editedPayloadHash(gate.action ?? {}, body.editedArgs) }
+          : gate;
+        body.signature = await signDecision(state.key, signed, body);
       }
       const result = await decideGate(gate.id, body);
       setForm(null);
       setSteer(EMPTY_STEER);
-      setReason('');
-      setFeedback('');
+      setReplies({});
       props.onDecided(result, option);
     } catch (error) {
       if (isLostRace(error)) {
@@ -132,11 +140,8 @@ export function DecisionPanel(props: DecisionPanelProps) {
         return;
       }
       const field = error instanceof ApiError ? formFieldOf(error) : null;
-      if (field !== null) {
-        const found = { [field]: errorText(error) };
-        setErrors(found);
-        focusError(found);
-      } else setGeneral(decisionFailureText(error));
+      if (field !== null) showErrors(option, { [field]: errorText(error) });
+      else setGeneral(decisionFailureText(error));
     } finally {
       setBusy(false);
     }
@@ -149,8 +154,11 @@ export function DecisionPanel(props: DecisionPanelProps) {
       return;
     }
     if (busy || blocked !== null || optionBlock(gate, option, myId) !== null) return;
-    if (confirm) setConfirming(option);
-    else proceed(option);
+    if (!confirm) return proceed(option);
+    // Ask "are you sure" only once what the option needs is filled in.
+    const missing = missingFields(gate, option, { reply: replyOf(option), instructions: '' }, false);
+    showErrors(option, missing);
+    if (Object.keys(missing).length === 0) setConfirming(option);
   };
 
   const proceed = (option: GateOption) => {
@@ -205,32 +213,6 @@ export function DecisionPanel(props: DecisionPanelProps) {
           {blocked}
         </p>
       )}
-      <TextField
-        label="Reason"
-        hint="Optional unless the option says so; the agent is told."
-        value={reason}
-        onChange={(value) => {
-          setReason(value);
-          setErrors(({ reason: _, ...rest }) => rest);
-        }}
-        error={errors.reason}
-        disabled={disabled}
-        maxLength={2000}
-        inputRef={reasonRef}
-      />
-      <TextField
-        label="Feedback"
-        hint="Optional notes for the agent."
-        value={feedback}
-        onChange={(value) => {
-          setFeedback(value);
-          setErrors(({ feedback: _, ...rest }) => rest);
-        }}
-        error={errors.feedback}
-        disabled={disabled}
-        maxLength={10_000}
-        inputRef={feedbackRef}
-      />
       {signing && <SigningPanel signing={signing} disabled={disabled} error={errors.signature ?? null} />}
       <DecisionOptions
         bindings={bindings}
@@ -240,7 +222,47 @@ export function DecisionPanel(props: DecisionPanelProps) {
         optionBlock={(option) => optionBlock(gate, option, myId)}
         onChoose={choose}
         open={form?.option.id ?? null}
+        reply={(option) => (
+          <OptionReply
+            gate={gate}
+            option={option}
+            values={replyOf(option)}
+            onChange={(values) => {
+              setReplies((all) => ({ ...all, [option.id]: values }));
+              if (errorsFor === option.id) setErrors({});
+            }}
+            errors={errorsFor === option.id ? errors : {}}
+            agents={agents}
+            disabled={disabled}
+            register={(key, element) => {
+              if (element) inputs.current.set(key, element);
+              else inputs.current.delete(key);
+            }}
+          />
+        )}
       />
+      {gate.editable && approveOption && form?.kind !== 'edit' && (
+        <button
+          type="button"
+          className="edit-approve"
+          disabled={disabled || optionBlock(gate, approveOption, myId) !== null}
+          onClick={() => {
+            setErrors({});
+            setForm({ kind: 'edit', option: approveOption });
+          }}
+        >
+          Edit &amp; approve
+        </button>
+      )}
+      {form?.kind === 'edit' && (
+        <EditArgsForm
+          gate={gate}
+          busy={busy}
+          serverError={errors.editedArgs ?? null}
+          onSubmit={(editedArgs) => void send(form.option, { editedArgs })}
+          onCancel={() => setForm(null)}
+        />
+      )}
       {form?.kind === 'instructions' && (
         <SteerForm
           option={form.option}
