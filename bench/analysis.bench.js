@@ -138,40 +138,25 @@ async function postAnalysis(node, diff) {
 }
 
 /**
- * The diff cut at file boundaries into `count` parts of about the same size: one request takes at most
- * 40,000 lines before and after together, and a diff's hunks sit at their line numbers in whole files.
- */
-function diffParts(diff, count) {
-  const files = diff.split(/^(?=diff --git )/m);
-  const size = Math.ceil(diff.length / count);
-  const parts = [''];
-  for (const file of files) {
-    if (parts[parts.length - 1].length >= size) parts.push('');
-    parts[parts.length - 1] += file;
-  }
-  return parts;
-}
-
-/**
- * The server's event-loop delay p99 while it analyses the 5,000-line diff sent over HTTP in parts
+ * The server's event-loop delay p99 while it analyses the 5,000-line diff sent over HTTP in one request
  * (parsing runs in its analysis worker), beside the same node idle for as long: how much other
  * requests would wait meanwhile.
  */
 async function serverLoopDelay(corpus) {
-  const parts = diffParts(buildLargeDiff(corpus, { lines: 5000 }).diff, 4);
+  const { diff } = buildLargeDiff(corpus, { lines: 5000 });
   const node = await startGatehouse({ dialect: 'sqlite', agents: 1 });
   try {
-    await postAnalysis(node, parts[0]);
+    await postAnalysis(node, diff);
     await node.child.call('startLoopDelay');
     const start = process.hrtime.bigint();
-    for (let i = 0; i < WARMUP; i++) for (const part of parts) await postAnalysis(node, part);
+    for (let i = 0; i < WARMUP; i++) await postAnalysis(node, diff);
     const busyMs = msSince(start);
     const busy = await node.child.call('stopLoopDelay');
     await node.child.call('startLoopDelay');
     await sleep(busyMs);
     const idle = await node.child.call('stopLoopDelay');
     console.log(
-      `analysis server: the 5000-line diff ${WARMUP} times in ${parts.length} requests each, ${busyMs.toFixed(0)} ms; event-loop delay max ${busy.max.toFixed(1)} ms (idle ${idle.max.toFixed(1)} ms)`,
+      `analysis server: the 5000-line diff ${WARMUP} times, ${busyMs.toFixed(0)} ms; event-loop delay max ${busy.max.toFixed(1)} ms (idle ${idle.max.toFixed(1)} ms)`,
     );
     report('analysis event-loop delay p99 during a 5000-line analysis', {
       value: busy.p99,
