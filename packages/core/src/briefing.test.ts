@@ -366,6 +366,18 @@ describe('buildBriefing', () => {
     );
     expect(buildBriefing(makeGate('code_review')).agent).toBe('agent_1');
   });
+
+  it('names the agent by its registered name, whatever the agent calls itself, and never by its id', () => {
+    const gate = makeGate('tool_call', {
+      context: { agent: 'Trusted Admin Bot' },
+      action: { tool: 'Bash', args: { command: 'rm -rf build' } },
+    });
+    const b = buildBriefing(gate, { agent: 'coder-1' });
+    expect(b.agent).toBe('coder-1');
+    expect(b.summary).toContain('coder-1');
+    expect(`${b.summary}\n${b.details}`).not.toMatch(/agent_1|Trusted Admin Bot/);
+    expect(buildBriefing(makeGate('code_review'), { agent: null }).agent).toBe('agent_1');
+  });
 });
 
 describe('briefing confidence', () => {

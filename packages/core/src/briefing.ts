@@ -138,8 +138,14 @@ function readRecoveryHistory(context: Context): string[] {
   return value.map(historyEntry).filter((entry): entry is string => entry !== null);
 }
 
-function readAgent(gate: Gate, context: Context): string | null {
-  return readText(context, 'agent', 'agentName') ?? describe(gate.agentId);
+/** Names the caller looked up for the ids a gate holds. */
+export interface BriefingNames {
+  /** The registered name of the gate's agent; it wins over what the agent says about itself. */
+  agent?: string | null | undefined;
+}
+
+function readAgent(gate: Gate, context: Context, names: BriefingNames): string | null {
+  return describe(names.agent) ?? readText(context, 'agent', 'agentName') ?? describe(gate.agentId);
 }
 
 function renderDetails(sections: readonly BriefingSection[]): string {
@@ -178,12 +184,12 @@ function uniqueArtifacts(lists: readonly (readonly unknown[])[]): string[] {
   return [...seen];
 }
 
-function readInput(gate: Gate): BriefingInput {
+function readInput(gate: Gate, names: BriefingNames): BriefingInput {
   const context: Context = isRecord(gate.context) ? gate.context : {};
   return {
     gate,
     context,
-    agent: readAgent(gate, context),
+    agent: readAgent(gate, context, names),
     confidence: readConfidence(gate, context),
     recoveryHistory: readRecoveryHistory(context),
     proposedAction: readProposedAction(gate, context),
@@ -193,10 +199,11 @@ function readInput(gate: Gate): BriefingInput {
 /**
  * Builds the Summary of Action for any gate, reading its context defensively; hidden characters in any
  * string are shown as markers, and a first `Hidden Characters` section warns of them.
- * @example buildBriefing(gate).summary // 'coder-1 wants to run Bash: rm -rf build'
+ * `names` carries the registered names of the ids it holds, so people read names, not ids.
+ * @example buildBriefing(gate, { agent: 'coder-1' }).summary // 'coder-1 wants to run Bash: rm -rf build'
  */
-export function buildBriefing(gate: Gate): Briefing {
-  const input = readInput(gate);
+export function buildBriefing(gate: Gate, names: BriefingNames = {}): Briefing {
+  const input = readInput(gate, names);
   const builder = Object.hasOwn(BRIEFING_BUILDERS, gate.type)
     ? BRIEFING_BUILDERS[gate.type]!
     : buildGenericParts;

@@ -29,6 +29,7 @@ export type {
   BriefingConfidence,
   BriefingConfidenceBand,
   BriefingField,
+  BriefingNames,
   BriefingOption,
   BriefingSection,
   ProposedAction,

@@ -26,9 +26,12 @@ async function readGate(ctx: AppContext, principal: Principal, gateId: string): 
   return gate;
 }
 
-function briefingOf(ctx: AppContext, gate: Gate): unknown {
+// People read the agent's registered name in the briefing, never its id.
+async function briefingOf(ctx: AppContext, gate: Gate): Promise<unknown> {
   try {
-    return buildBriefing(gate);
+    const agentId = gate.agentId;
+    const agent = agentId === null ? null : await ctx.store.read((tx) => tx.getAgent(agentId));
+    return buildBriefing(gate, { agent: agent?.name ?? null });
   } catch (error) {
     ctx.log.warn({ err: error, gateId: gate.id }, 'briefing could not be built');
     return null;
@@ -72,7 +75,7 @@ export function createGateService(ctx: AppContext, options: GateServiceOptions):
     async view(principal, gateId) {
       const gate = await readGate(ctx, principal, gateId);
       const used = gate.status === 'approved' ? await consumedAt(deps, gateId) : null;
-      return { gate, briefing: briefingOf(ctx, gate), consumedAt: used };
+      return { gate, briefing: await briefingOf(ctx, gate), consumedAt: used };
     },
 
     list: (principal, filter) => ctx.store.read((tx) => tx.listGates(listFilter(principal, filter))),
