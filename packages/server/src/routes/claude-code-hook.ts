@@ -40,6 +40,11 @@ export interface HookCall {
   inboxUrl: string;
   /** Aborts when Claude Code gives up on the request. */
   signal: AbortSignal;
+  /**
+   * False for Claude Code's own permission prompt: Claude Code asks because the person's rules say so,
+   * and only a person's decision (or a denial) may answer for them, not a policy that lets the call through.
+   */
+  policyAllowAnswers: boolean;
 }
 
 /** The context key that finds a pending call's gate again when Claude Code retries it. */
@@ -190,6 +195,9 @@ async function requestDecision(services: Services, call: HookCall): Promise<PreT
     return answerForGate(services, call, answer.gate, answer.reason);
   }
   if (steers.length > 0) return runSteered(facts, steers);
+  if (answer.outcome === 'allowed' && !call.policyAllowAnswers) {
+    return askPerson(facts, 'none', `the policy allows it (${answer.reason}); the person decides here`);
+  }
   return answer.outcome === 'allowed'
     ? allowedByPolicy(facts, answer.ruleId, answer.reason)
     : deniedByPolicy(facts, answer.ruleId, answer.reason);

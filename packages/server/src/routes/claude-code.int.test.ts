@@ -210,23 +210,26 @@ describe.each(dialects)('Claude Code http hook on %s', (dialect) => {
     expect(reasonOf((await steer).json)).toContain('BEGIN INSTRUCTIONS FROM user_dev');
   });
 
-  it('answers PermissionRequest: allow, no decision while a gate is open in ask mode, then the remote approval', async () => {
+  it('answers PermissionRequest only with a person’s decision or a denial, never a policy allow', async () => {
     const read = await hook(preToolUse('Read', { file_path: '/a' }, 'PermissionRequest'), {
       path: PERMISSION,
     });
-    expect(read.json.hookSpecificOutput).toEqual({
-      hookEventName: 'PermissionRequest',
-      decision: { behavior: 'allow' },
-    });
+    expect(read.json.hookSpecificOutput).toBeUndefined();
     const body = () => preToolUse('Bash', { command: 'docker system prune' }, 'PermissionRequest');
     const open = await hook(body(), { path: PERMISSION, query: '?mode=ask' });
     expect(open.json.hookSpecificOutput).toBeUndefined();
     const gateId = await untilPending('docker system prune');
     await decide(gateId, { option: 'approve', reason: 'the cache can go' });
     const after = await hook(body(), { path: PERMISSION, query: '?mode=ask' });
-    expect(after.json.hookSpecificOutput).toMatchObject({
+    expect(after.json.hookSpecificOutput).toEqual({
+      hookEventName: 'PermissionRequest',
       decision: { behavior: 'allow' },
     });
+    const denied = await hook(preToolUse('Bash', { command: 'x' }, 'PermissionRequest'), {
+      path: PERMISSION,
+      token: null,
+    });
+    expect(denied.json.hookSpecificOutput.decision.behavior).toBe('deny');
   });
 
   it('holds back an Edit in a run whose change removes a test (change analysis)', async () => {

@@ -52,6 +52,7 @@ function inboxUrlOf(ctx: AppContext, request: FastifyRequest): string {
 /** The tool call from a validated body (the same reading as the command hook's). */
 function hookCallOf(ctx: AppContext, request: FastifyRequest, signal: AbortSignal): HookCall {
   const parsed = readClaudeCodeHookValue(request.body);
+  const policyAllowAnswers = parsed.kind === 'pre_tool_use';
   if (parsed.kind !== 'pre_tool_use' && parsed.kind !== 'permission_request') {
     throw new Error('the hook input is not a tool call');
   }
@@ -65,6 +66,7 @@ function hookCallOf(ctx: AppContext, request: FastifyRequest, signal: AbortSigna
     query,
     inboxUrl: inboxUrlOf(ctx, request),
     signal,
+    policyAllowAnswers,
   };
 }
 
