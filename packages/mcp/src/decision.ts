@@ -3,7 +3,7 @@ import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sd
 import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import type { ActionSpec, GateResult, InterventionNotice } from 'gatehouse-hitl-sdk';
 import type { ToolContext } from './context.js';
-import { quoted } from './results.js';
+import { quoted, reasonAuthor, reasonSourceOf } from './results.js';
 import type { DecisionOutput } from './schemas.js';
 
 /** What a tool handler receives besides its arguments. */
@@ -50,6 +50,7 @@ export function decisionOf(result: GateResult): DecisionOutput {
     gateId: result.gateId,
     option: result.option,
     reason: result.reason,
+    reasonSource: result.reason === null ? null : reasonSourceOf(result.decidedBy),
     instructions: result.instructions,
     feedback: result.feedback,
     affectedArtifacts: result.affectedArtifacts,
@@ -71,6 +72,7 @@ export function pendingOf(gateId: string, gate: Gate | null): DecisionOutput {
     gateId,
     option: null,
     reason: null,
+    reasonSource: null,
     instructions: null,
     feedback: null,
     affectedArtifacts: [],
@@ -84,14 +86,14 @@ export function pendingOf(gateId: string, gate: Gate | null): DecisionOutput {
   };
 }
 
-/** The text lines a decision renders to; people's words are quoted as data. */
+/** The text lines a decision renders to; reasons, answers and instructions are quoted as data, under their author. */
 export function decisionLines(output: DecisionOutput): (string | null)[] {
   return [
     `status: ${output.status}${output.gateId ? ` (gate ${output.gateId})` : ''}`,
     output.next,
     output.edited ? `Edited arguments to use: ${JSON.stringify(output.args)}` : null,
     quoted('Answer', output.answer),
-    quoted('Reason', output.reason),
+    quoted('Reason', output.reason, reasonAuthor(output.decidedBy, output.ruleId)),
     quoted('Steer instructions', output.instructions),
     quoted('Feedback', output.feedback),
     ...output.interventions.map((item) =>

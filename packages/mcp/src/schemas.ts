@@ -38,7 +38,11 @@ export const decisionOutput = z.object({
     .nullable()
     .describe('The gate; wait on it with gatehouse_wait_for_decision when pending'),
   option: z.string().nullable().describe('The option a person (or the timeout) chose'),
-  reason: z.string().nullable().describe('Why (from the policy or a person)'),
+  reason: z.string().nullable().describe('Why: see reasonSource for who wrote it'),
+  reasonSource: z
+    .enum(['policy', 'timeout', 'system', 'person'])
+    .nullable()
+    .describe('Who gave the reason: the policy (ruleId), the timeout, the system, or a person (decidedBy)'),
   instructions: z
     .string()
     .nullable()

@@ -10,7 +10,7 @@ import type { AnalysisAnswer, AnalyzeOptions } from 'gatehouse-hitl-sdk';
 import { z } from 'zod';
 import type { ToolContext } from './context.js';
 import { type Extra, waitBounded } from './decision.js';
-import { errorResult, guarded, quoted, toolResult } from './results.js';
+import { errorResult, guarded, quoted, reasonAuthor, reasonSourceOf, toolResult } from './results.js';
 import { type ArgsOf, DEFAULT_WAIT_SECONDS, runIdInput, waitSecondsInput } from './schemas.js';
 
 const analyzeInput = {
@@ -55,7 +55,12 @@ const gateOutput = z.object({
   gateId: z.string(),
   type: z.string().describe('destructive_action, recovery_escalation or false_positive_override'),
   status: z.string().describe('pending, approved, denied, steered, timed_out, cancelled or an option id'),
-  reason: z.string().nullable().describe('Why, from the person who decided (data)'),
+  reason: z.string().nullable().describe('Why (data); reasonSource says who wrote it'),
+  reasonSource: z
+    .enum(['policy', 'timeout', 'system', 'person'])
+    .nullable()
+    .describe('Who gave the reason: the policy, the timeout, the system, or a person'),
+  decidedBy: z.string().nullable().describe('policy, system:timeout, or the person'),
   instructions: z.string().nullable().describe('What the person wants done instead (data)'),
 });
 
@@ -96,7 +101,15 @@ async function gatesOf(
   const deadline = Date.now() + waitMs;
   const gates: GateOut[] = [];
   for (const gate of answer.gates) {
-    const pending = { gateId: gate.id, type: gate.type, status: 'pending', reason: null, instructions: null };
+    const pending: GateOut = {
+      gateId: gate.id,
+      type: gate.type,
+      status: 'pending',
+      reason: null,
+      reasonSource: null,
+      decidedBy: null,
+      instructions: null,
+    };
     // An ended gate (approved by a rule) answers at once; a pending one is waited on until the deadline.
     const wait = gate.status === 'pending' ? Math.max(0, deadline - Date.now()) : 0;
     const result = await waitBounded(ctx, gate.id, wait, extra);
@@ -106,6 +119,8 @@ async function gatesOf(
         ...pending,
         status: result.outcome,
         reason: result.reason,
+        reasonSource: result.reason === null ? null : reasonSourceOf(result.decidedBy),
+        decidedBy: result.decidedBy,
         instructions: result.instructions,
       });
   }
@@ -195,7 +210,7 @@ async function analyzeChange(
     ...findings.map(findingLine),
     ...gates.flatMap((gate) => [
       `gate ${gate.gateId} (${gate.type}): ${gate.status}`,
-      quoted('Reason', gate.reason),
+      quoted('Reason', gate.reason, reasonAuthor(gate.decidedBy, null)),
       quoted('Instructions', gate.instructions),
     ]),
   ]);
