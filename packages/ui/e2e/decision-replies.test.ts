@@ -105,6 +105,8 @@ describe('each option with its own reply', () => {
     const answer = await pending.answer;
     expect(answer.outcome).toBe('delegate');
     expect(answer.delegateTo).toBe(other.agent.id);
+    // The ended gate names the agent, not its id.
+    await page.locator('.decision-summary').getByText('docs-bot', { exact: true }).waitFor();
   });
 
   it('expands a constraint to a new limit, refused in the browser at or below the current one', async () => {
@@ -137,5 +139,6 @@ describe('each option with its own reply', () => {
     const answer = await pending.answer;
     expect(answer.outcome).toBe('expand_constraint');
     expect(answer.newLimit).toBe(140);
+    await page.locator('.decision-summary').getByText('140', { exact: true }).waitFor();
   });
 });

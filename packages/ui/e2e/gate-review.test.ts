@@ -92,7 +92,7 @@ describe('the gate review screen', () => {
     });
     const { gateId, page } = await reviewAs(pending, env.developer);
     await option(page, 'Steer').click();
-    const instructions = page.getByRole('textbox', { name: 'Instructions', exact: true });
+    const instructions = page.getByRole('textbox', { name: 'Instructions the agent follows next (Steer)' });
     await instructions.waitFor();
 
     // Empty instructions are refused before anything is sent.

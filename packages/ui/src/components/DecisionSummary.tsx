@@ -2,10 +2,12 @@ import type { Gate } from 'gatehouse-hitl-core';
 import type { ReactNode } from 'react';
 import { optionLabel, STATUS_LABEL } from './gate-labels.js';
 import { formatDateTime } from './time-format.js';
+import { useAgentNames } from './use-agent-names.js';
 
 /** How an ended gate ended: outcome, option, who and when, and everything they sent. */
 export function DecisionSummary({ gate, nameOf }: { gate: Gate; nameOf(id: string): string }) {
   const decision = gate.decision;
+  const agentName = useAgentNames(decision?.delegateTo ? [decision.delegateTo] : []);
   if (decision === null) return <p>This gate is {STATUS_LABEL[gate.status].toLowerCase()}.</p>;
   const rows: [string, ReactNode][] = [
     ['Outcome', STATUS_LABEL[gate.status]],
@@ -14,6 +16,9 @@ export function DecisionSummary({ gate, nameOf }: { gate: Gate; nameOf(id: strin
     ['When', formatDateTime(decision.decidedAt)],
   ];
   if (decision.reason) rows.push(['Reason', decision.reason]);
+  if (decision.answer) rows.push(['Answer', <pre key="answer">{decision.answer}</pre>]);
+  if (decision.delegateTo) rows.push(['Delegated to', agentName(decision.delegateTo) ?? decision.delegateTo]);
+  if (decision.newLimit !== undefined) rows.push(['New limit', String(decision.newLimit)]);
   if (decision.feedback) rows.push(['Feedback', <pre key="feedback">{decision.feedback}</pre>]);
   if (decision.instructions)
     rows.push(['Instructions', <pre key="instructions">{decision.instructions}</pre>]);

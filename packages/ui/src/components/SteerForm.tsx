@@ -50,7 +50,7 @@ export function SteerForm({
     <form className="steer-form" onSubmit={submit} noValidate>
       <h3>{option.label}: tell the agent what to do instead</h3>
       <div className="field">
-        <label htmlFor={`${id}-instructions`}>Instructions</label>
+        <label htmlFor={`${id}-instructions`}>Instructions the agent follows next ({option.label})</label>
         <p id={hint} className="muted small">
           Required. Delivered to the agent word for word as its next instruction.
         </p>
