@@ -227,7 +227,7 @@ export function registerAnalysisTools(server: McpServer, ctx: ToolContext): void
         'or skipped, assertions weakened, exports removed, stubs, swallowed errors, suppressions. In a run, ' +
         'findings that need a person open gates and this waits for them. Keep the change only when ' +
         'proceed is true; otherwise follow next.',
-      inputSchema: analyzeInput,
+      inputSchema: z.strictObject(analyzeInput),
       outputSchema: analyzeOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },

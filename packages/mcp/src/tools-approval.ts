@@ -180,7 +180,7 @@ export function registerApprovalTools(server: McpServer, ctx: ToolContext): void
         '(approved or denied) or a person decides. Perform the action only when status is approved, ' +
         'with exactly the arguments you sent, or with args when edited is true (a person changed them). When the wait runs out the answer is status pending with ' +
         'a gateId: then call gatehouse_wait_for_decision.',
-      inputSchema: requestInput,
+      inputSchema: z.strictObject(requestInput),
       outputSchema: decisionOutput,
       annotations: {
         readOnlyHint: false,
@@ -201,7 +201,7 @@ export function registerApprovalTools(server: McpServer, ctx: ToolContext): void
         'take or a fact only they know. The answer is in answer when status is answer; status denied ' +
         'means they declined. When the wait runs out the answer is status pending with a gateId: then ' +
         'call gatehouse_wait_for_decision.',
-      inputSchema: askInput,
+      inputSchema: z.strictObject(askInput),
       outputSchema: decisionOutput,
       annotations: {
         readOnlyHint: false,
@@ -221,7 +221,7 @@ export function registerApprovalTools(server: McpServer, ctx: ToolContext): void
         'Wait for a person to decide a pending gate (from gatehouse_request_approval, a confidence ' +
         'escalation or a checkpoint). Answers the decision, or status pending again when nobody has ' +
         'decided within waitSeconds; then call it again.',
-      inputSchema: waitInput,
+      inputSchema: z.strictObject(waitInput),
       outputSchema: decisionOutput,
       annotations: {
         readOnlyHint: false,

@@ -220,7 +220,7 @@ export function registerGuardrailsTools(server: McpServer, ctx: ToolContext): vo
       description:
         'Report how confident you are in your current task: score 0–100 or confidence 0–1 (exactly one), ' +
         'with reasons. Below the threshold a person is asked (escalated, with a gateId to wait on).',
-      inputSchema: confidenceInput,
+      inputSchema: z.strictObject(confidenceInput),
       outputSchema: confidenceOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
@@ -234,7 +234,7 @@ export function registerGuardrailsTools(server: McpServer, ctx: ToolContext): vo
       description:
         'The guardrails for the run: the active policy rules that apply (optionally only those for one ' +
         'tool), the run’s status and steering instructions, and the gates waiting for a person.',
-      inputSchema: contextInput,
+      inputSchema: z.strictObject(contextInput),
       outputSchema: contextOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -249,7 +249,7 @@ export function registerGuardrailsTools(server: McpServer, ctx: ToolContext): vo
         'Record a decision a person made at this terminal on a pending gate. Works only when this server ' +
         'runs with that person’s token; with an agent token it is refused and nothing is decided. Never ' +
         'use it to decide on your own.',
-      inputSchema: logInput,
+      inputSchema: z.strictObject(logInput),
       outputSchema: logOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },

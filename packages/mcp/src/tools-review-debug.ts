@@ -150,7 +150,7 @@ export function registerReviewDebugTools(server: McpServer, ctx: ReviewContext):
       title: 'The run’s audit trail',
       description:
         'The run’s audit events (its gates, decisions, reviews, pushes, interventions), oldest first; filter by kind.',
-      inputSchema: trailInput,
+      inputSchema: z.strictObject(trailInput),
       outputSchema: auditOutput,
       annotations: readOnly,
     },
@@ -161,7 +161,7 @@ export function registerReviewDebugTools(server: McpServer, ctx: ReviewContext):
     {
       title: 'Search the run’s audit trail',
       description: 'The run’s audit events whose kind, actor, subject or data contain the text (any case).',
-      inputSchema: searchInput,
+      inputSchema: z.strictObject(searchInput),
       outputSchema: auditOutput,
       annotations: readOnly,
     },
@@ -174,7 +174,7 @@ export function registerReviewDebugTools(server: McpServer, ctx: ReviewContext):
       description:
         'The run this session reviews: status, phase, autonomy level, steering instructions, the last phase ' +
         'review’s outcome, and its reviews.',
-      inputSchema: { runId: sessionRunInput.optional() },
+      inputSchema: z.strictObject({ runId: sessionRunInput.optional() }),
       outputSchema: runOutput,
       annotations: readOnly,
     },

@@ -177,7 +177,7 @@ export function registerReviewEditTools(server: McpServer, ctx: ReviewContext): 
       description:
         'Creates or replaces a file on the phase branch under review: one commit in the name of the person ' +
         'this session acts for. Refused when the agent pushed since the review was read; read it again.',
-      inputSchema: writeInput,
+      inputSchema: z.strictObject(writeInput),
       outputSchema: editOutput,
       annotations: writes,
     },
@@ -190,7 +190,7 @@ export function registerReviewEditTools(server: McpServer, ctx: ReviewContext): 
       description:
         'Replaces one exact piece of text (it must occur exactly once) in a file on the phase branch under ' +
         'review: one commit in the person’s name.',
-      inputSchema: editInput,
+      inputSchema: z.strictObject(editInput),
       outputSchema: editOutput,
       annotations: writes,
     },
@@ -203,7 +203,7 @@ export function registerReviewEditTools(server: McpServer, ctx: ReviewContext): 
       description:
         'A general comment, a comment on a file (path), on a line (path and line), or a reply to a thread ' +
         '(replyTo), in the person’s name. The agent reads them when it answers the review.',
-      inputSchema: commentInput,
+      inputSchema: z.strictObject(commentInput),
       outputSchema: z.object({ comment: reviewCommentSchema }),
       annotations: writes,
     },
@@ -216,7 +216,7 @@ export function registerReviewEditTools(server: McpServer, ctx: ReviewContext): 
       description:
         'A review (default: the open one): its branch and status, files with added and removed lines, ' +
         'comments (resolved, outdated) and verdicts.',
-      inputSchema: getInput,
+      inputSchema: z.strictObject(getInput),
       outputSchema: getOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

@@ -123,7 +123,7 @@ export function registerReviewGitTools(server: McpServer, ctx: ReviewContext): v
     {
       title: 'Git log',
       description: 'Commits of a branch (default: the branch under review), newest first, with authors.',
-      inputSchema: logInput,
+      inputSchema: z.strictObject(logInput),
       outputSchema: workspaceLogResponseSchema,
       annotations: readOnly,
     },
@@ -135,7 +135,7 @@ export function registerReviewGitTools(server: McpServer, ctx: ReviewContext): v
       title: 'Git diff',
       description:
         'What changed between two refs (default: main to the branch under review), as hunks with old and new line numbers.',
-      inputSchema: diffInput,
+      inputSchema: z.strictObject(diffInput),
       outputSchema: workspaceDiffResponseSchema,
       annotations: readOnly,
     },
@@ -146,7 +146,7 @@ export function registerReviewGitTools(server: McpServer, ctx: ReviewContext): v
     {
       title: 'Git show',
       description: 'One commit: its author, message and diff.',
-      inputSchema: showInput,
+      inputSchema: z.strictObject(showInput),
       outputSchema: workspaceShowResponseSchema,
       annotations: readOnly,
     },
@@ -158,7 +158,7 @@ export function registerReviewGitTools(server: McpServer, ctx: ReviewContext): v
       title: 'Git status',
       description:
         'The run’s repository: its branches and heads, the clone URL, and the open review with its head.',
-      inputSchema: statusInput,
+      inputSchema: z.strictObject(statusInput),
       outputSchema: statusOutput,
       annotations: readOnly,
     },

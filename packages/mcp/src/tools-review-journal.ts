@@ -108,7 +108,7 @@ export function registerReviewJournalTools(server: McpServer, ctx: ReviewContext
     {
       title: 'The agent’s chat history',
       description: 'The messages of the agent’s conversation, as it journaled them, oldest first.',
-      inputSchema: pageInput,
+      inputSchema: z.strictObject(pageInput),
       outputSchema: pageOutput,
       annotations: readOnly,
     },
@@ -120,7 +120,7 @@ export function registerReviewJournalTools(server: McpServer, ctx: ReviewContext
       title: 'The agent’s todo history',
       description:
         'Each snapshot of the agent’s todo list (text and status), oldest first; the last is current.',
-      inputSchema: pageInput,
+      inputSchema: z.strictObject(pageInput),
       outputSchema: pageOutput,
       annotations: readOnly,
     },
@@ -132,7 +132,7 @@ export function registerReviewJournalTools(server: McpServer, ctx: ReviewContext
       title: 'The agent’s model calls',
       description:
         'One model call the agent journaled (entryId: its messages, response and token usage), or the list of them.',
-      inputSchema: llmInput,
+      inputSchema: z.strictObject(llmInput),
       outputSchema: pageOutput,
       annotations: readOnly,
     },
@@ -150,7 +150,7 @@ export function registerJournalAppendTool(server: McpServer, ctx: ToolContext, o
       description:
         'Record what you did on the run’s journal, for the people reviewing your work: chat messages, ' +
         'a snapshot of your todo list, a model call, or a note. 1–100 entries, stored in order.',
-      inputSchema: appendInput,
+      inputSchema: z.strictObject(appendInput),
       outputSchema: appendJournalResponseSchema,
       annotations: {
         readOnlyHint: false,
