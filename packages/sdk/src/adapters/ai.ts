@@ -1,20 +1,16 @@
-import type {
-  Tool,
-  ToolApprovalRequestOutput,
-  ToolApprovalResponse,
-  ToolExecutionOptions,
-  ToolModelMessage,
-  ToolSet,
-} from 'ai';
-import { payloadText } from '../payload.js';
-import type { RequestOptions } from '../types.js';
+import type { Tool, ToolApprovalRequestOutput, ToolApprovalResponse, ToolModelMessage, ToolSet } from 'ai';
+import {
+  type Binding,
+  bindings,
+  type ExecutionOptions,
+  type GatehouseToolOptions,
+  requestFor,
+  useApproval,
+} from './ai-binding.js';
 import {
   type AdapterClient,
-  type AdapterRequestFields,
-  adapterKey,
   announceOnce,
   approvedAction,
-  argsOf,
   decisionOf,
   type GatehouseDecision,
   inputOf,
@@ -22,20 +18,10 @@ import {
   openGate,
 } from './decision.js';
 
+export type { GatehouseApprovalStatus, ToolApprovalCall } from './ai-approval.js';
+export { gatehouseToolApproval } from './ai-approval.js';
+export type { GatehouseToolOptions } from './ai-binding.js';
 export type { AdapterRequestFields, GatehouseDecision } from './decision.js';
-
-/** How the tools of `gatehouseTools` and `withGatehouseApproval` ask Gatehouse. */
-export interface GatehouseToolOptions {
-  /** Request fields for every call (run, risk, context, timeout, …), fixed or from the call's input. */
-  request?: AdapterRequestFields | ((input: unknown, toolName: string) => AdapterRequestFields);
-  /**
-   * Gatehouse tool names by tool key, when the policy knows a tool under another name.
-   * @default the key in the tool set
-   */
-  names?: Readonly<Record<string, string>>;
-  /** Hears each gate a person must decide, before anything waits on it. */
-  onGate?: (gateId: string, toolName: string) => void;
-}
 
 /** One answered approval request of the AI SDK. */
 export interface ApprovalAnswer {
@@ -54,24 +40,6 @@ export interface GatehouseRefusal {
   instructions: string | null;
   /** The same facts as one sentence, reviewer text quoted as data. */
   message: string;
-}
-
-interface Binding {
-  toolName: string;
-  options: GatehouseToolOptions;
-  /** Approved edited inputs by tool call id, run in place of the model's input. */
-  edits: Map<string, unknown>;
-}
-
-/** The Gatehouse binding of each tool returned by `gatehouseTools`, so answers rebuild the same request. */
-const bindings = new WeakMap<object, Binding>();
-
-async function requestFor(binding: Binding, input: unknown, toolCallId: string): Promise<RequestOptions> {
-  const { request } = binding.options;
-  const fields = typeof request === 'function' ? request(input, binding.toolName) : (request ?? {});
-  const action = { tool: binding.toolName, args: argsOf(input) };
-  const key = await adapterKey('ai', [fields.runId ?? '', toolCallId, payloadText(action)]);
-  return { ...fields, ...action, idempotencyKey: key };
 }
 
 /**
@@ -93,15 +61,16 @@ export function gatehouseTools<TOOLS extends ToolSet>(
   const gated: Record<string, Tool> = {};
   const announce = announceOnce(options.onGate);
   for (const [key, tool] of Object.entries(tools)) {
-    const binding: Binding = { toolName: options.names?.[key] ?? key, options, edits: new Map() };
+    const toolName = options.names?.[key] ?? key;
+    const binding: Binding = { toolName, options, announce, edits: new Map(), used: new Set() };
     const execute = tool.execute;
     const wrapped = {
       ...tool,
-      // The AI SDK's approval cannot carry an edit, so a person's approved edit is run here instead.
+      // Neither 6's nor 7's approval can carry an edit, so a person's approved edit is run here instead.
       ...(execute === undefined
         ? {}
         : {
-            execute: (input: unknown, execution: ToolExecutionOptions) => {
+            execute: (input: unknown, execution: ExecutionOptions) => {
               const edited = binding.edits.get(execution.toolCallId);
               binding.edits.delete(execution.toolCallId);
               return execute(edited === undefined ? input : edited, execution);
@@ -113,8 +82,9 @@ export function gatehouseTools<TOOLS extends ToolSet>(
           announce(opened.gateId, binding.toolName);
           return true;
         }
-        // A policy denial also goes through the approval flow, so the model reads its reason; the SDK
-        // also asks again before running an approved call, and must hear `true` again then.
+        // The AI SDK 6 path (7 uses `gatehouseToolApproval`): a policy denial also goes through the
+        // approval flow, so the model reads its reason; the SDK asks again before running an
+        // approved call, and must hear `true` again then.
         return opened.result.outcome !== 'approved';
       },
     } as Tool;
@@ -124,8 +94,9 @@ export function gatehouseTools<TOOLS extends ToolSet>(
   return gated as TOOLS;
 }
 
+/** An approval request a person must answer; 7 also lists the ones its `toolApproval` answered itself. */
 const isApprovalRequest = (part: { type: string }): part is ToolApprovalRequestOutput<ToolSet> =>
-  part.type === 'tool-approval-request';
+  part.type === 'tool-approval-request' && (part as { isAutomatic?: boolean }).isAutomatic !== true;
 
 async function answerOne(
   gatehouse: AdapterClient,
@@ -143,9 +114,9 @@ async function answerOne(
     return { response: { type: 'tool-approval-response', approvalId, approved: false, reason }, answer };
   }
   // The SDK runs the call from the message history; a person's edit replaces its input when it runs.
-  const run = await approvedAction(result, { tool: request.tool, args: request.args });
-  await gatehouse.consume(result, run, signal ? { signal } : {});
-  if (result.edited) binding.edits.set(toolCall.toolCallId, inputOf(run.args ?? {}, toolCall.input));
+  if (!binding.used.has(toolCall.toolCallId)) {
+    await useApproval(gatehouse, binding, result, request, toolCall, signal);
+  }
   return { response: { type: 'tool-approval-response', approvalId, approved: true }, answer };
 }
 
@@ -205,8 +176,14 @@ export function withGatehouseApproval<INPUT, OUTPUT>(
   const execute = tool.execute;
   if (execute === undefined)
     throw new TypeError(`tool ${toolName} has no execute function to put behind Gatehouse`);
-  const binding: Binding = { toolName, options, edits: new Map() };
-  const gatedExecute = async (input: INPUT, execution: ToolExecutionOptions) => {
+  const binding: Binding = {
+    toolName,
+    options,
+    announce: announceOnce(undefined),
+    edits: new Map(),
+    used: new Set(),
+  };
+  const gatedExecute = async (input: INPUT, execution: ExecutionOptions) => {
     const request = await requestFor(binding, input, execution.toolCallId);
     const result = await gatehouse.request({
       ...request,

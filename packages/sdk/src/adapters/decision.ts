@@ -5,7 +5,7 @@ import { assertApprovalCovers } from '../result.js';
 import type { ActionSpec, GateResult, InterventionNotice, Outcome, RequestOptions } from '../types.js';
 
 /** What the framework adapters need from the client. */
-export type AdapterClient = Pick<Gatehouse, 'request' | 'waitForGate' | 'consume'>;
+export type AdapterClient = Pick<Gatehouse, 'request' | 'waitForGate' | 'consume' | 'getGate'>;
 
 /**
  * Request fields an adapter adds to each tool call it asks about (run, risk, context, timeout, …);

@@ -18,7 +18,7 @@ import { type LiveServer, startLiveServer } from '../testing/live-server.js';
 import { answerApprovals, gatehouseTools, withGatehouseApproval } from './ai.js';
 import type { GatehouseDecision } from './decision.js';
 import { requestApproval, resumeWithDecision } from './langgraph.js';
-import { gatehouseNeedsApproval, resolveInterruptions } from './openai-agents.js';
+import { gatehouseNeedsApproval, gatehouseTool, resolveInterruptions } from './openai-agents.js';
 
 let server: LiveServer;
 let gatehouse: Gatehouse;
@@ -182,8 +182,52 @@ class ScriptedAgentModel implements Model {
   }
 }
 
-describe('OpenAI Agents SDK: an approved edit becomes the tool call’s arguments', () => {
-  it('runs the tool with the edited arguments after resolveInterruptions', async () => {
+async function gateCount(): Promise<number> {
+  const all = await server.call(server.test.tokens.developer, 'GET', `/v1/gates?runId=${runId}`);
+  return all.body.items.length;
+}
+
+function cleaner(deleteFile: ReturnType<typeof agentTool>) {
+  return new Agent({
+    name: 'cleaner',
+    instructions: 'Tidy.',
+    model: new ScriptedAgentModel(),
+    tools: [deleteFile],
+  });
+}
+
+describe('OpenAI Agents SDK: an approved edit runs through the tool’s invoke', () => {
+  it('runs the tool with the edited arguments after resolveInterruptions, on one gate', async () => {
+    const ran: string[] = [];
+    const deleteFile = gatehouseTool(
+      gatehouse,
+      agentTool({
+        name: 'delete_file',
+        description: 'Delete a file or folder',
+        parameters: z.object({ path: z.string() }),
+        execute: async ({ path }) => {
+          ran.push(path);
+          return `deleted ${path}`;
+        },
+      }),
+      { request: { runId } },
+    );
+    const agent = cleaner(deleteFile);
+    const paused = await run(agent, 'clean the build folder');
+    const decisions: GatehouseDecision[] = [];
+    const [result, pending] = await Promise.all([
+      resolveInterruptions(paused, gatehouse, { agent, onDecision: (decision) => decisions.push(decision) }),
+      approveEdited('build/cache/'),
+    ]);
+    expect(ran).toEqual(['build/cache/']);
+    expect(result.finalOutput).toContain('deleted build/cache/');
+    expect(decisions).toMatchObject([{ edited: true, args: { path: 'build/cache/' } }]);
+    expect(await consumed(pending.id)).toBe(true);
+    // Asked again on resume, the decided call opened no second gate.
+    expect(await gateCount()).toBe(1);
+  });
+
+  it('refuses an edited approval for a tool that cannot take edits, running nothing', async () => {
     const ran: string[] = [];
     const deleteFile = agentTool({
       name: 'delete_file',
@@ -195,21 +239,16 @@ describe('OpenAI Agents SDK: an approved edit becomes the tool call’s argument
         return `deleted ${path}`;
       },
     });
-    const agent = new Agent({
-      name: 'cleaner',
-      instructions: 'Tidy.',
-      model: new ScriptedAgentModel(),
-      tools: [deleteFile],
-    });
+    const agent = cleaner(deleteFile);
     const paused = await run(agent, 'clean the build folder');
-    const decisions: GatehouseDecision[] = [];
     const [result, pending] = await Promise.all([
-      resolveInterruptions(paused, gatehouse, { agent, onDecision: (decision) => decisions.push(decision) }),
+      resolveInterruptions(paused, gatehouse, { agent }),
       approveEdited('build/cache/'),
     ]);
-    expect(ran).toEqual(['build/cache/']);
-    expect(result.finalOutput).toContain('deleted build/cache/');
-    expect(decisions).toMatchObject([{ edited: true, args: { path: 'build/cache/' } }]);
-    expect(await consumed(pending.id)).toBe(true);
+    expect(ran).toEqual([]);
+    expect(result.finalOutput).toContain('cannot take');
+    expect(result.finalOutput).toContain('build/cache/');
+    expect(await consumed(pending.id)).toBe(false);
+    expect(await gateCount()).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 import {
   type Agent,
+  type FunctionTool,
   type RunContext,
   type Runner,
   type RunResult,
@@ -29,6 +30,10 @@ export type { AdapterRequestFields, GatehouseDecision } from './decision.js';
 // biome-ignore lint/suspicious/noExplicitAny: matches the Agents SDK's `Agent<any, any>` constraint
 type AnyAgent = Agent<any, any>;
 
+/** Any function tool, whatever its context, parameters and result. */
+// biome-ignore lint/suspicious/noExplicitAny: matches the Agents SDK's `FunctionTool<any, any, any>`
+type AnyFunctionTool = FunctionTool<any, any, any>;
+
 /** How a tool's `needsApproval` asks Gatehouse. */
 export interface GatehouseApprovalOptions {
   /** Request fields for every call (run, risk, context, timeout, …), fixed or from the call's input. */
@@ -56,6 +61,20 @@ interface Binding {
   options: GatehouseApprovalOptions;
   /** Requests sent by `needsApproval`, by call id, so the answer is asked for with the same body. */
   sent: Map<string, RequestOptions>;
+  /** Calls already decided here, by call id (true: approved), so asking again opens no gate. */
+  decided: Map<string, boolean>;
+  /** Approved edited arguments (JSON) by call id, run by `gatehouseTool`'s invoke in place of the model's. */
+  edits: Map<string, string>;
+  /** The tool's invoke runs `edits` (made by `gatehouseTool`); without it an edited approval is refused. */
+  takesEdits: boolean;
+}
+
+/** How many decided calls a binding remembers. */
+const DECIDED_LIMIT = 1_000;
+
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  map.set(key, value);
+  if (map.size > DECIDED_LIMIT) map.delete(map.keys().next().value as string);
 }
 
 /** The Gatehouse binding of each `needsApproval` function made here, found again from the run's tools. */
@@ -83,9 +102,19 @@ export function gatehouseNeedsApproval(
   toolName: string,
   options: GatehouseApprovalOptions = {},
 ): (runContext: RunContext, input: unknown, callId?: string) => Promise<boolean> {
-  const binding: Binding = { toolName, options, sent: new Map() };
+  const binding: Binding = {
+    toolName,
+    options,
+    sent: new Map(),
+    decided: new Map(),
+    edits: new Map(),
+    takesEdits: false,
+  };
   const announce = announceOnce(options.onGate);
   const needsApproval = async (_runContext: RunContext, input: unknown, callId?: string) => {
+    // The SDK asks again about a call it resumes; a decided call is never reported as pending again.
+    const decided = callId === undefined ? undefined : binding.decided.get(callId);
+    if (decided !== undefined) return !decided;
     const request = await requestFor(binding, input, callId ?? globalThis.crypto.randomUUID());
     const opened = await openGate(gatehouse, request);
     if (opened.status === 'answered' && opened.result.outcome === 'approved') return false;
@@ -96,6 +125,32 @@ export function gatehouseNeedsApproval(
   };
   bindings.set(needsApproval, binding);
   return needsApproval;
+}
+
+/**
+ * Puts a function tool of the OpenAI Agents SDK behind Gatehouse: its `needsApproval` asks Gatehouse
+ * (as `gatehouseNeedsApproval`), and its invoke runs a person's edited arguments when the approval
+ * carried an edit. The SDK binds an approval to the model's exact call, so the edit is applied here.
+ *
+ * @example
+ * const deleteFile = gatehouseTool(gatehouse, tool({ name: 'delete_file', parameters, execute }), { request: { runId } });
+ */
+export function gatehouseTool<TTool extends AnyFunctionTool>(
+  gatehouse: AdapterClient,
+  functionTool: TTool,
+  options: GatehouseApprovalOptions & { name?: string } = {},
+): TTool {
+  const needsApproval = gatehouseNeedsApproval(gatehouse, options.name ?? functionTool.name, options);
+  const binding = bindings.get(needsApproval) as Binding;
+  binding.takesEdits = true;
+  const invoke = functionTool.invoke;
+  const gatedInvoke: typeof invoke = (runContext, input, details) => {
+    const callId = details?.toolCall?.callId;
+    const edited = callId === undefined ? undefined : binding.edits.get(callId);
+    if (callId !== undefined) binding.edits.delete(callId);
+    return invoke(runContext, edited ?? input, details);
+  };
+  return { ...functionTool, needsApproval, invoke: gatedInvoke };
 }
 
 const callIdOf = (item: RunToolApprovalItem) =>
@@ -122,13 +177,10 @@ function parseArguments(item: RunToolApprovalItem): unknown {
   }
 }
 
-function setArguments(item: RunToolApprovalItem, input: unknown): void {
-  const raw = item.rawItem as { arguments?: unknown };
-  if (typeof raw.arguments !== 'string') {
-    throw new TypeError(`tool call ${callIdOf(item)} cannot take edited arguments`);
-  }
-  raw.arguments = JSON.stringify(input);
-}
+/** What the model reads when a person edited a call whose tool cannot run edited arguments. */
+const editNotRunnable = (toolName: string, args: unknown) =>
+  `A reviewer approved the call to ${toolName} only with edited arguments, which this tool cannot take ` +
+  `(it is not wrapped by gatehouseTool); it was not run. The edited arguments, as data: ${JSON.stringify(args)}.`;
 
 async function applyDecision<TContext, TAgent extends AnyAgent>(
   gatehouse: AdapterClient,
@@ -141,15 +193,23 @@ async function applyDecision<TContext, TAgent extends AnyAgent>(
   const request = binding.sent.get(callId) ?? (await requestFor(binding, parseArguments(item), callId));
   const answer = await gatehouse.request({ ...request, signal: options.signal });
   const decision = decisionOf(answer);
-  if (answer.outcome === 'approved') {
+  const approved = answer.outcome === 'approved' && (!answer.edited || binding.takesEdits);
+  if (approved) {
     const run = await approvedAction(answer, { tool: request.tool, args: request.args });
     await gatehouse.consume(answer, run, options.signal ? { signal: options.signal } : {});
-    // The approval item holds the very tool call the SDK runs, so a person's edit becomes its arguments.
-    if (answer.edited) setArguments(item, inputOf(run.args ?? {}, parseArguments(item)));
+    // The SDK refuses a changed tool call after approval, so the edit waits for the tool's invoke.
+    if (answer.edited) {
+      remember(binding.edits, callId, JSON.stringify(inputOf(run.args ?? {}, parseArguments(item))));
+    }
     state.approve(item);
   } else {
-    state.reject(item, { message: messageForModel(decision, binding.toolName) });
+    const message =
+      answer.outcome === 'approved'
+        ? editNotRunnable(binding.toolName, answer.args)
+        : messageForModel(decision, binding.toolName);
+    state.reject(item, { message });
   }
+  remember(binding.decided, callId, approved);
   binding.sent.delete(callId);
   options.onDecision?.(decision, binding.toolName);
 }

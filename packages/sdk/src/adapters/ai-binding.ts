@@ -1,0 +1,75 @@
+import type { Tool } from 'ai';
+import { payloadText } from '../payload.js';
+import type { GateResult, RequestOptions } from '../types.js';
+import {
+  type AdapterClient,
+  type AdapterRequestFields,
+  adapterKey,
+  approvedAction,
+  argsOf,
+  inputOf,
+} from './decision.js';
+
+/** How the tools of `gatehouseTools` and `withGatehouseApproval` ask Gatehouse. */
+export interface GatehouseToolOptions {
+  /** Request fields for every call (run, risk, context, timeout, …), fixed or from the call's input. */
+  request?: AdapterRequestFields | ((input: unknown, toolName: string) => AdapterRequestFields);
+  /**
+   * Gatehouse tool names by tool key, when the policy knows a tool under another name.
+   * @default the key in the tool set
+   */
+  names?: Readonly<Record<string, string>>;
+  /** Hears each gate a person must decide, before anything waits on it. */
+  onGate?: (gateId: string, toolName: string) => void;
+}
+
+/** The execution options the AI SDK passes a tool's `execute` (generic in 7, plain in 6). */
+export type ExecutionOptions = Parameters<NonNullable<Tool['execute']>>[1];
+
+export interface Binding {
+  toolName: string;
+  options: GatehouseToolOptions;
+  /** Announces a gate once, however often the SDK asks about the call. */
+  announce: (gateId: string, toolName: string) => void;
+  /** Approved edited inputs by tool call id, run in place of the model's input. */
+  edits: Map<string, unknown>;
+  /** Tool call ids whose one-off approval this process has already used. */
+  used: Set<string>;
+}
+
+/** How many used approvals a binding remembers. */
+const USED_LIMIT = 1_000;
+
+/** The Gatehouse binding of each tool returned by `gatehouseTools`, so answers rebuild the same request. */
+export const bindings = new WeakMap<object, Binding>();
+
+export async function requestFor(
+  binding: Binding,
+  input: unknown,
+  toolCallId: string,
+): Promise<RequestOptions> {
+  const { request } = binding.options;
+  const fields = typeof request === 'function' ? request(input, binding.toolName) : (request ?? {});
+  const action = { tool: binding.toolName, args: argsOf(input) };
+  const key = await adapterKey('ai', [fields.runId ?? '', toolCallId, payloadText(action)]);
+  return { ...fields, ...action, idempotencyKey: key };
+}
+
+/**
+ * Uses an approval for one tool call: checks it covers exactly the asked-for action (or a person's
+ * edit of it), marks a one-off approval used, and keeps an edit for the tool's execute to run.
+ */
+export async function useApproval(
+  gatehouse: AdapterClient,
+  binding: Binding,
+  result: GateResult,
+  request: RequestOptions,
+  toolCall: { toolCallId: string; input: unknown },
+  signal?: AbortSignal,
+): Promise<void> {
+  const run = await approvedAction(result, { tool: request.tool, args: request.args });
+  await gatehouse.consume(result, run, signal ? { signal } : {});
+  binding.used.add(toolCall.toolCallId);
+  if (binding.used.size > USED_LIMIT) binding.used.delete(binding.used.values().next().value as string);
+  if (result.edited) binding.edits.set(toolCall.toolCallId, inputOf(run.args ?? {}, toolCall.input));
+}
