@@ -1,24 +1,49 @@
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import {
-  ErrorCode,
   type ListResourcesResult,
-  McpError,
+  ReadResourceRequestSchema,
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolContext } from './context.js';
 import type { Extra } from './decision.js';
+import { ResourceNotFoundError, readOrNotFound } from './resource-errors.js';
 import { runIdInput } from './schemas.js';
 
 const LISTED_RUNS = 20;
 const JSON_TYPE = 'application/json';
 
-/** The run id of a resource URI, validated like the API validates it. */
-function runIdOf(variables: Variables): string {
+/** The run id of a resource URI, validated like the API validates it; a bad one is not found. */
+function runIdOf(uri: URL, variables: Variables): string {
   const value = Array.isArray(variables.runId) ? variables.runId[0] : variables.runId;
   const parsed = runIdInput.safeParse(value);
-  if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `not a run id: ${JSON.stringify(value)}`);
+  if (!parsed.success) throw new ResourceNotFoundError(uri.href);
   return parsed.data;
+}
+
+type ReadResource = (uri: URL, variables: Variables, extra: Extra) => Promise<ReadResourceResult>;
+
+/**
+ * Answers `resources/read` from the templates registered here, so an unknown URI, a bad id and a
+ * refused read all answer the same ResourceNotFoundError (the SDK's own handler answers an unknown
+ * URI with another code and message).
+ */
+function serveReads(server: McpServer, templates: [ResourceTemplate, ReadResource][]): void {
+  server.server.removeRequestHandler('resources/read');
+  server.server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const href = request.params.uri;
+    let uri: URL;
+    try {
+      uri = new URL(href);
+    } catch {
+      throw new ResourceNotFoundError(href);
+    }
+    for (const [template, read] of templates) {
+      const variables = template.uriTemplate.match(uri.href);
+      if (variables) return readOrNotFound(href, () => read(uri, variables, extra));
+    }
+    throw new ResourceNotFoundError(href);
+  });
 }
 
 function json(uri: URL, body: unknown): ReadResourceResult {
@@ -63,33 +88,44 @@ async function readBriefing(
 
 /** `gatehouse://runs/{runId}/briefing` and `gatehouse://runs/{runId}/gates/pending`. */
 export function registerResources(server: McpServer, ctx: ToolContext): void {
+  const briefing = new ResourceTemplate('gatehouse://runs/{runId}/briefing', {
+    list: (extra) => listRuns(ctx, extra, { path: 'briefing', label: 'briefing' }),
+  });
+  const readBriefingOf: ReadResource = (uri, variables, extra) =>
+    readBriefing(ctx, uri, runIdOf(uri, variables), extra);
+  const pending = new ResourceTemplate('gatehouse://runs/{runId}/gates/pending', {
+    list: (extra) => listRuns(ctx, extra, { path: 'gates/pending', label: 'pending gates' }),
+  });
+  const readPending: ReadResource = async (uri, variables, extra) => {
+    const runId = runIdOf(uri, variables);
+    // Read the run first: the gate list answers an empty page for a run the token cannot see.
+    await ctx.api.run(runId, extra.signal);
+    return json(uri, { runId, items: await ctx.api.pendingGates(runId, extra.signal) });
+  };
   server.registerResource(
     'run-briefing',
-    new ResourceTemplate('gatehouse://runs/{runId}/briefing', {
-      list: (extra) => listRuns(ctx, extra, { path: 'briefing', label: 'briefing' }),
-    }),
+    briefing,
     {
       title: 'Run briefing',
       description:
         'The run (status, autonomy, phase, steering instructions) and the Summary of Action of each pending gate',
       mimeType: JSON_TYPE,
     },
-    (uri, variables, extra) => readBriefing(ctx, uri, runIdOf(variables), extra),
+    readBriefingOf,
   );
 
   server.registerResource(
     'run-pending-gates',
-    new ResourceTemplate('gatehouse://runs/{runId}/gates/pending', {
-      list: (extra) => listRuns(ctx, extra, { path: 'gates/pending', label: 'pending gates' }),
-    }),
+    pending,
     {
       title: 'Pending gates of a run',
       description: 'Gates of the run waiting for a person',
       mimeType: JSON_TYPE,
     },
-    async (uri, variables, extra) => {
-      const runId = runIdOf(variables);
-      return json(uri, { runId, items: await ctx.api.pendingGates(runId, extra.signal) });
-    },
+    readPending,
   );
+  serveReads(server, [
+    [briefing, readBriefingOf],
+    [pending, readPending],
+  ]);
 }
