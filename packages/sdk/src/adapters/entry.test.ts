@@ -57,6 +57,7 @@ describe('entry points', () => {
     ['./ai', 'adapters/ai.ts', [PROTOCOL]],
     ['./openai-agents', 'adapters/openai-agents.ts', [PROTOCOL, '@openai/agents']],
     ['./langgraph', 'adapters/langgraph.ts', [PROTOCOL, '@langchain/langgraph']],
+    ['./langchain', 'adapters/langchain.ts', [PROTOCOL, '@langchain/langgraph']],
   ])('exports %s, which loads only its own framework', (subpath, file, expected) => {
     const exported = (pkg.exports as Record<string, Record<string, string>>)[subpath];
     expect(exported?.default).toBe(`./dist/${file.replace(/\.ts$/, '.js')}`);
@@ -64,7 +65,7 @@ describe('entry points', () => {
   });
 
   it('declares every framework as an optional peer dependency', () => {
-    const frameworks = ['@langchain/langgraph', '@openai/agents', 'ai'];
+    const frameworks = ['@langchain/langgraph', '@openai/agents', 'ai', 'langchain'];
     expect(Object.keys(pkg.peerDependencies)).toEqual(frameworks);
     for (const framework of frameworks) {
       expect(pkg.peerDependenciesMeta).toHaveProperty([framework, 'optional'], true);
