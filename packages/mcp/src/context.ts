@@ -14,6 +14,8 @@ export const SILENT_LOGGER: McpLogger = { warn() {}, error() {} };
 export interface Elicitor {
   /** Starts asking in the background; stops asking when `signal` aborts. Never throws. */
   offer(gateId: string, extra: Extra, signal: AbortSignal): void;
+  /** The gate ended: tells the client a URL-mode elicitation it opened for it is complete. Never throws. */
+  ended(gateId: string, extra: Extra): void;
 }
 
 /** What one MCP session remembers between calls. */

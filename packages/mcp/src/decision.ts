@@ -131,14 +131,18 @@ export function linkedController(extra: Extra): { controller: AbortController; r
   return { controller, release: () => extra.signal.removeEventListener('abort', onAbort) };
 }
 
-/** Starts what runs while a gate is pending (progress, elicitation); the returned function stops it. */
-export function whilePending(ctx: ToolContext, gateId: string, extra: Extra): () => void {
+/**
+ * Starts what runs while a gate is pending (progress, elicitation); the returned function stops it,
+ * told whether the gate ended (then a URL-mode elicitation opened for it is reported complete).
+ */
+export function whilePending(ctx: ToolContext, gateId: string, extra: Extra): (ended: boolean) => void {
   const stopProgress = reportProgress(extra, gateId);
   const elicitation = new AbortController();
   ctx.elicitor?.offer(gateId, extra, elicitation.signal);
-  return () => {
+  return (ended) => {
     stopProgress();
     elicitation.abort();
+    if (ended) ctx.elicitor?.ended(gateId, extra);
   };
 }
 
@@ -155,17 +159,22 @@ export async function waitBounded(
   const { controller, release } = linkedController(extra);
   const timer = setTimeout(() => controller.abort(WAIT_OVER), waitMs);
   const stop = whilePending(ctx, gateId, extra);
+  let ended = false;
   try {
-    return await ctx.api.sdk.waitForGate(gateId, { signal: controller.signal });
+    const result = await ctx.api.sdk.waitForGate(gateId, { signal: controller.signal });
+    ended = true;
+    return result;
   } catch (error) {
     if (controller.signal.reason !== WAIT_OVER) throw error;
   } finally {
     clearTimeout(timer);
-    stop();
+    stop(ended);
     release();
   }
   const { gate } = await ctx.api.gate(gateId, extra.signal);
-  return gate.status === 'pending' ? null : ctx.api.sdk.waitForGate(gateId, { signal: extra.signal });
+  if (gate.status === 'pending') return null;
+  ctx.elicitor?.ended(gateId, extra);
+  return ctx.api.sdk.waitForGate(gateId, { signal: extra.signal });
 }
 
 /** The action a gate is about, as the SDK hashes it. */

@@ -1,10 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type ElicitRequestFormParams,
+  type ElicitRequestParams,
+  type ElicitRequestURLParams,
+  type ElicitResult,
+  ElicitResultSchema,
+  LATEST_PROTOCOL_VERSION,
+} from '@modelcontextprotocol/sdk/types.js';
 import { authorizeDecision, type Gate, gateHasHiddenCharacters } from 'gatehouse-hitl-core';
 import { HIDDEN_CHARACTERS_WARNING, hasRole, type Role, revealText } from 'gatehouse-hitl-protocol';
 import type { GatehouseApi } from './api.js';
 import type { Elicitor, McpLogger } from './context.js';
 import type { Extra } from './decision.js';
+import { decisionFormParams, elicitationModes } from './elicit-forms.js';
 import { defined } from './results.js';
 import { MAX_WAIT_SECONDS } from './schemas.js';
 
@@ -49,8 +58,8 @@ function textOf(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
-/** The form a person answers the gate with; hidden characters anywhere in it are shown as markers, under a warning. */
-export function decisionForm(gate: Gate, briefing: unknown, operator: Operator): ElicitRequestFormParams {
+/** What the person reads above the form: the briefing, hidden characters as markers under a warning. */
+function decisionMessage(gate: Gate, briefing: unknown, operator: Operator): string {
   const summary = (briefing ?? {}) as { summary?: unknown; details?: unknown };
   const action = gate.action ? `\nAction: ${revealText(JSON.stringify(gate.action)).slice(0, 1000)}` : '';
   const text = [
@@ -62,56 +71,104 @@ export function decisionForm(gate: Gate, briefing: unknown, operator: Operator):
   ]
     .filter((line) => line !== '')
     .join('\n');
-  const message = revealText(text, { multiline: true }).slice(0, MAX_MESSAGE);
-  const options = gate.options.filter((option) => option.ends);
+  return revealText(text, { multiline: true }).slice(0, MAX_MESSAGE);
+}
+
+/** The form a person answers the gate with, in the shape of the negotiated protocol version. */
+export function decisionForm(
+  gate: Gate,
+  briefing: unknown,
+  operator: Operator,
+  version: string = LATEST_PROTOCOL_VERSION,
+): ElicitRequestFormParams {
+  const choices = gate.options
+    .filter((option) => option.ends)
+    .map((option) => ({ id: option.id, label: option.label }));
+  return decisionFormParams(decisionMessage(gate, briefing, operator), choices, version);
+}
+
+/** The URL-mode request sending the person to the gate's page in the web app. */
+export function gatePageRequest(
+  gate: Gate,
+  gatePages: string,
+  elicitationId: string,
+): ElicitRequestURLParams {
   return {
-    mode: 'form',
-    message,
-    requestedSchema: {
-      type: 'object',
-      properties: {
-        option: {
-          type: 'string',
-          title: 'Decision',
-          oneOf: options.map((option) => ({ const: option.id, title: option.label })),
-        },
-        reason: { type: 'string', title: 'Reason', description: 'Why; shown to the agent', maxLength: 2000 },
-        instructions: {
-          type: 'string',
-          title: 'Steer instructions',
-          description: 'For steer: the agent’s next instruction',
-          maxLength: 10_000,
-        },
-        feedback: {
-          type: 'string',
-          title: 'Feedback',
-          description: 'Feedback for the agent',
-          maxLength: 10_000,
-        },
-      },
-      required: ['option'],
-    },
+    mode: 'url',
+    elicitationId,
+    url: `${gatePages.replace(/\/+$/, '')}/gates/${encodeURIComponent(gate.id)}`,
+    message: revealText(
+      `Gatehouse: a person decides "${gate.title}" (gate ${gate.id}, risk ${gate.risk}) on its page. The agent waits until it is decided.`,
+    ).slice(0, MAX_MESSAGE),
   };
 }
 
+/** What an elicitor works with. */
+export interface ElicitorOptions {
+  /** The person who may answer in a form; null: never a form. */
+  operator: Operator | null;
+  /** Reads the gate when there is no operator (the session's own token). */
+  api: GatehouseApi;
+  /** The web app's base URL for URL-mode elicitation; null: never URL mode. */
+  gatePages: string | null;
+  /** The protocol version the session negotiated. */
+  version(): string | null;
+  log: McpLogger;
+}
+
+/** The choice a form answer names, when it is one of the offered options. */
+function chosenOption(gate: Gate, content: Record<string, unknown>): string | null {
+  const option = content.option;
+  return typeof option === 'string' && gate.options.some((entry) => entry.ends && entry.id === option)
+    ? option
+    : null;
+}
+
 /**
- * Offers pending gates to the person at the client through MCP elicitation, and records their
- * answer with their own token, which the server checks like any decision.
+ * Offers pending gates to the person at the client through MCP elicitation: a form recorded with
+ * the operator's own token (which the server checks like any decision), or — for clients with URL
+ * mode — the gate's page in the web app. A request still open when the gate ends is cancelled once;
+ * one already answered is never cancelled afterwards.
  */
-export function createElicitor(server: McpServer, operator: Operator, log: McpLogger): Elicitor {
-  async function ask(gateId: string, extra: Extra, signal: AbortSignal): Promise<void> {
-    if (!server.server.getClientCapabilities()?.elicitation?.form) return;
-    const { gate, briefing } = await operator.api.gate(gateId, signal);
-    if (!operatorMayDecide(gate, operator)) return;
-    const answer = await server.server.elicitInput(decisionForm(gate, briefing, operator), {
-      signal,
-      relatedRequestId: extra.requestId,
-      timeout: (MAX_WAIT_SECONDS + 5) * 1000,
-    });
+export function createElicitor(server: McpServer, options: ElicitorOptions): Elicitor {
+  const { operator, log } = options;
+  /** Gates sent to their page and accepted there: the completion notification is owed. */
+  const openPages = new Map<string, string>();
+
+  /** Sends one elicitation; aborting `signal` cancels it only while no answer has come. */
+  async function send(params: ElicitRequestParams, extra: Extra, signal: AbortSignal): Promise<ElicitResult> {
+    const inFlight = new AbortController();
+    const cancel = () => inFlight.abort(signal.reason);
+    signal.addEventListener('abort', cancel, { once: true });
+    try {
+      return await server.server.request({ method: 'elicitation/create', params }, ElicitResultSchema, {
+        signal: inFlight.signal,
+        relatedRequestId: extra.requestId,
+        timeout: (MAX_WAIT_SECONDS + 5) * 1000,
+      });
+    } finally {
+      signal.removeEventListener('abort', cancel);
+    }
+  }
+
+  async function askForm(
+    gate: Gate,
+    briefing: unknown,
+    me: Operator,
+    version: string,
+    extra: Extra,
+    signal: AbortSignal,
+  ) {
+    const answer = await send(decisionForm(gate, briefing, me, version), extra, signal);
     if (answer.action !== 'accept' || !answer.content) return;
     const content = answer.content;
-    await operator.api.decide(gateId, {
-      option: String(content.option),
+    const option = chosenOption(gate, content);
+    if (option === null) {
+      log.warn({ gateId: gate.id }, 'the elicitation answer named no offered option; nothing was decided');
+      return;
+    }
+    await me.api.decide(gate.id, {
+      option,
       ...defined({
         reason: textOf(content.reason),
         instructions: textOf(content.instructions),
@@ -119,11 +176,42 @@ export function createElicitor(server: McpServer, operator: Operator, log: McpLo
       }),
     });
   }
+
+  async function ask(gateId: string, extra: Extra, signal: AbortSignal): Promise<void> {
+    const version = options.version();
+    const modes = elicitationModes(version, server.server.getClientCapabilities());
+    if (version === null || openPages.has(gateId)) return;
+    const useForm = modes.form && operator !== null;
+    const usePage = modes.url && options.gatePages !== null;
+    if (!useForm && !usePage) return;
+    const { gate, briefing } = await (operator?.api ?? options.api).gate(gateId, signal);
+    if (gate.status !== 'pending') return;
+    if (useForm && operator !== null && operatorMayDecide(gate, operator)) {
+      await askForm(gate, briefing, operator, version, extra, signal);
+      return;
+    }
+    if (!usePage || options.gatePages === null) return;
+    const request = gatePageRequest(gate, options.gatePages, randomUUID());
+    const answer = await send(request, extra, signal);
+    if (answer.action === 'accept') openPages.set(gateId, request.elicitationId);
+  }
+
   return {
     offer(gateId, extra, signal) {
       ask(gateId, extra, signal).catch((error: unknown) => {
         if (!signal.aborted) log.warn({ err: error, gateId }, 'could not ask the person at the MCP client');
       });
+    },
+    ended(gateId, extra) {
+      const elicitationId = openPages.get(gateId);
+      if (elicitationId === undefined) return;
+      openPages.delete(gateId);
+      server.server
+        .notification(
+          { method: 'notifications/elicitation/complete', params: { elicitationId } },
+          { relatedRequestId: extra.requestId },
+        )
+        .catch((error: unknown) => log.warn({ err: error, gateId }, 'could not report the gate page done'));
     },
   };
 }

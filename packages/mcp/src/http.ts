@@ -21,6 +21,12 @@ export interface McpHttpOptions {
   idleMs?: number;
   /** @default Date.now */
   now?: () => number;
+  /**
+   * The web app's public base URL: a client that declares URL-mode elicitation is sent to a pending
+   * gate's page there while a tool waits. Null (the default) never sends one.
+   * @default null
+   */
+  gatePages?: string | null;
 }
 
 /** One HTTP request to `/mcp`, after the host authenticated its bearer token. */
@@ -108,7 +114,12 @@ export function createMcpHttpHandler(options: McpHttpOptions = {}): McpHttpHandl
       jsonRpcError(res, 503, -32000, 'too many open MCP sessions; try again later');
       return;
     }
-    const server = createGatehouseMcpServer({ url: call.apiUrl, token: call.token, log });
+    const server = createGatehouseMcpServer({
+      url: call.apiUrl,
+      token: call.token,
+      gatePages: options.gatePages ?? null,
+      log,
+    });
     const session: Session = {
       server,
       tokenHash: hashOf(call.token),

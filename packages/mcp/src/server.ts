@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { GatehouseApi } from './api.js';
 import { type McpLogger, SILENT_LOGGER, type ToolContext } from './context.js';
 import { createElicitor, type Operator } from './elicit.js';
+import { trackNegotiatedVersion } from './negotiated.js';
 import { registerResources } from './resources.js';
 import { registerAnalysisTools } from './tools-analysis.js';
 import { registerApprovalTools } from './tools-approval.js';
@@ -42,6 +43,12 @@ export interface GatehouseMcpOptions {
    */
   operator?: Operator | null;
   /**
+   * The web app's base URL (its public URL): clients with URL-mode elicitation are sent to a pending
+   * gate's page there; null (the default) never sends one.
+   * @default null
+   */
+  gatePages?: string | null;
+  /**
    * A review session for a person's token: only the review tools, scoped to `runId`.
    * @default false
    */
@@ -71,14 +78,21 @@ export function createGatehouseMcpServer(options: GatehouseMcpOptions): McpServe
     },
   );
   const log = options.log ?? SILENT_LOGGER;
+  const version = trackNegotiatedVersion(server);
+  const api = new GatehouseApi({
+    url: options.url,
+    token: options.token,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const operator = options.operator ?? null;
+  const gatePages = options.gatePages ?? null;
   const ctx: ToolContext = {
-    api: new GatehouseApi({
-      url: options.url,
-      token: options.token,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    }),
+    api,
     runId: options.runId ?? null,
-    elicitor: options.operator ? createElicitor(server, options.operator, log) : null,
+    elicitor:
+      operator === null && gatePages === null
+        ? null
+        : createElicitor(server, { operator, api, gatePages, version, log }),
     state: { seen: new Map() },
     log,
   };

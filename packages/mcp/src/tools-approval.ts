@@ -123,7 +123,8 @@ async function requestApproval(ctx: ToolContext, args: RequestArgs, extra: Extra
   const held = setTimeout(() => controller.abort(HELD), Math.max(waitMs, MIN_HOLD_MS));
   let gateId: string | null = null;
   let waitTimer: ReturnType<typeof setTimeout> | undefined;
-  let stopPending = () => {};
+  let stopPending = (_ended: boolean) => {};
+  let ended = false;
   const request: RequestOptions = {
     ...fields,
     runId: runId ?? ctx.runId ?? undefined,
@@ -137,6 +138,7 @@ async function requestApproval(ctx: ToolContext, args: RequestArgs, extra: Extra
   };
   try {
     const result = await ctx.api.sdk.request(request);
+    ended = true;
     await handOut(ctx, result, extra);
     return render(result, result.gateId);
   } catch (error) {
@@ -151,7 +153,7 @@ async function requestApproval(ctx: ToolContext, args: RequestArgs, extra: Extra
   } finally {
     clearTimeout(held);
     clearTimeout(waitTimer);
-    stopPending();
+    stopPending(ended);
     release();
   }
 }
