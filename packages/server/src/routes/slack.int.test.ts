@@ -2,7 +2,13 @@ import { Gatehouse } from 'gatehouse-hitl-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useTestPolicy } from '../testing/gates.js';
 import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';
-import { type SlackStandIn, signedInteraction, startSlackStandIn } from '../testing/slack-stand-in.js';
+import {
+  type SlackStandIn,
+  signedForm,
+  signedInteraction,
+  startSlackStandIn,
+} from '../testing/slack-stand-in.js';
+import { snapshotDiff, snapshotState } from '../testing/state-snapshot.js';
 import { bearer, type TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -221,6 +227,42 @@ describe.each(dialects)('Slack interactions on %s', (dialect) => {
     await click(DEVELOPER_SLACK, gateId, 'approve');
     const [told] = await slack.waitFor('respond', 1);
     expect(told?.body.text).toMatch(new RegExp(`signed decision.*/gates/${gateId}`));
+    expect(await gateStatus(gateId)).toBe('pending');
+    await stop();
+  });
+
+  it('answers signed but malformed bodies with 400 naming payload, deciding nothing', async () => {
+    const { gateId, stop } = await agentAsks('clean_build');
+    const now = Math.floor(Date.now() / 1000);
+    const bodies = [
+      'payload=%7B%22type%22%3A',
+      '',
+      'other=1',
+      new URLSearchParams({ payload: '[]' }).toString(),
+      new URLSearchParams({ payload: '{"__proto__":{"polluted":true},"type":"block_actions"}' }).toString(),
+      new URLSearchParams({
+        payload: JSON.stringify({ type: 'block_actions', user: 7, actions: 'x' }),
+      }).toString(),
+    ];
+    for (const [index, body] of bodies.entries()) {
+      const before = await snapshotState(listening.test.store);
+      const signed = signedForm(SECRET, body, now - index);
+      const response = await listening.test.app.inject({
+        method: 'POST',
+        url: '/v1/slack/interactions',
+        headers: signed.headers,
+        payload: signed.body,
+      });
+      expect(response.statusCode, `${body}: ${response.body}`).toBe(400);
+      expect(response.body).toContain('payload');
+      // Only the signature's first sighting is kept, so the same request cannot come back.
+      const changed = snapshotDiff(before, await snapshotState(listening.test.store));
+      expect(
+        changed.every((table) => /slack/i.test(table)),
+        changed.join(', '),
+      ).toBe(true);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    }
     expect(await gateStatus(gateId)).toBe('pending');
     await stop();
   });

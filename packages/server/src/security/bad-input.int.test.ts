@@ -22,8 +22,10 @@ import { createTestApp, type TestApp, type TestDialect } from '../testing/test-a
 
 const rules = readAccessRules();
 const discovery = await createTestApp({ dialect: 'sqlite' });
-const writeRoutes = (await listApiRoutes(discovery.app)).filter((route) =>
-  ['POST', 'PUT', 'PATCH'].includes(route.method),
+/** Slack signs the form it posts; unsigned bodies are refused before they are read (slack.int.test.ts sends signed bad ones). */
+const SIGNED_FORM_PATHS = new Set(['/v1/slack/interactions']);
+const writeRoutes = (await listApiRoutes(discovery.app)).filter(
+  (route) => ['POST', 'PUT', 'PATCH'].includes(route.method) && !SIGNED_FORM_PATHS.has(route.path),
 );
 await discovery.close();
 

@@ -103,7 +103,19 @@ export function signedInteraction(
   payload: Record<string, unknown>,
   timestampSeconds: number,
 ): { body: string; headers: Record<string, string> } {
-  const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+  return signedForm(
+    secret,
+    new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+    timestampSeconds,
+  );
+}
+
+/** Any form body, signed as Slack signs it: for bodies Slack itself would never send. */
+export function signedForm(
+  secret: string,
+  body: string,
+  timestampSeconds: number,
+): { body: string; headers: Record<string, string> } {
   const timestamp = String(timestampSeconds);
   return {
     body,

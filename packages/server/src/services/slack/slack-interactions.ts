@@ -1,4 +1,4 @@
-import { authorizeDecision, type Gate, isGatehouseError } from 'gatehouse-hitl-core';
+import { authorizeDecision, type Gate, GatehouseError, isGatehouseError } from 'gatehouse-hitl-core';
 import type { SlackInteractionResponse } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/principal.js';
@@ -173,12 +173,24 @@ async function onViewSubmission(
 }
 
 /** Answers one verified interaction: a button click, or a modal's submission. */
+function invalidPayload(expected: string): GatehouseError {
+  return new GatehouseError('VALIDATION_FAILED', `payload must be ${expected}`, { field: 'payload' });
+}
+
 export async function handleSlackInteraction(
   deps: SlackInteractionDeps,
   raw: unknown,
 ): Promise<SlackInteractionResponse> {
+  const type =
+    typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? Reflect.get(raw, 'type') : null;
+  if (typeof type !== 'string') throw invalidPayload('an object with a type');
+  // Other types (view_closed, shortcuts) are acknowledged and ignored, as Slack expects.
+  if (type !== 'block_actions' && type !== 'view_submission') return {};
   const parsed = slackInteractionSchema.safeParse(raw);
-  if (!parsed.success) return {};
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw invalidPayload(`a ${type} interaction (${issue?.path.join('.') || 'payload'}: ${issue?.message})`);
+  }
   if (parsed.data.type === 'view_submission') return onViewSubmission(deps, parsed.data);
   await onBlockAction(deps, parsed.data);
   return {};
