@@ -64,6 +64,8 @@ async function mcp(context: ActionContext): Promise<number> {
     token: settings.token,
     runId: settings.runId,
     operator,
+    // With --elicit, a client with URL-mode elicitation is sent to the gate's page on this server.
+    gatePages: settings.operatorToken === null ? null : settings.url,
     log,
   });
   const signal = untilSignal();
@@ -118,7 +120,8 @@ export const mcpCommand: Command = {
         '`gatehouse review mcp` instead.\n' +
         'Resources: gatehouse://runs/{runId}/briefing and gatehouse://runs/{runId}/gates/pending.\n' +
         'With --elicit, a pending gate the person may decide (role, assignees, no signature) is offered\n' +
-        'to them in the client, and their answer is recorded with their own token. The same server is\n' +
+        'to them in the client, and their answer is recorded with their own token; a client with URL-mode\n' +
+        "elicitation is sent to the gate's page instead when the person may not answer it there. The same server is\n" +
         'served over Streamable HTTP at /mcp of every Gatehouse server.',
       examples: [
         'gatehouse mcp --url http://127.0.0.1:7300 --token gha_…',

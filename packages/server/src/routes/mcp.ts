@@ -5,6 +5,7 @@ import { createMcpHttpHandler } from 'gatehouse-hitl-mcp';
 import type { AppContext } from '../context.js';
 import { assertAllowedOrigin, createOriginPolicy } from '../http/origin.js';
 import type { Services } from '../services/index.js';
+import { siteUrlOf } from '../services/notifications/notice.js';
 
 /** The bearer token of the Authorization header; the session cookie is not accepted here. */
 export function headerToken(request: FastifyRequest): string | null {
@@ -24,7 +25,8 @@ export function ownApiUrl(socket: Socket): string {
 
 /** MCP over Streamable HTTP at `/mcp` (POST, GET, DELETE), authenticated by the bearer token. */
 export async function mcpRoutes(app: FastifyInstance, ctx: AppContext, _services: Services): Promise<void> {
-  const handler = createMcpHttpHandler({ log: ctx.log });
+  // A client that declares URL-mode elicitation is sent to a pending gate's page in the web app.
+  const handler = createMcpHttpHandler({ log: ctx.log, gatePages: siteUrlOf(ctx) });
   const isOwnOrigin = createOriginPolicy(ctx.config);
   app.addHook('onClose', async () => {
     await handler.close();
