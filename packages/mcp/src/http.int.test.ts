@@ -178,7 +178,9 @@ describe('the MCP Inspector CLI', () => {
     expect(names).toContain('gatehouse_request_approval');
     expect(names).toContain('gatehouse_journal_append');
     expect(names).toContain('gatehouse_analyze_change');
-    expect(names).toHaveLength(9);
+    expect(names).toContain('gatehouse_ask_human');
+    expect(names).toContain('gatehouse_permission_prompt');
+    expect(names).toHaveLength(11);
   });
 
   it('lists the tools of /mcp over Streamable HTTP and calls one', async () => {
@@ -189,7 +191,7 @@ describe('the MCP Inspector CLI', () => {
       {},
     );
     expect(list.code, list.stderr).toBe(0);
-    expect(JSON.parse(list.stdout).tools).toHaveLength(9);
+    expect(JSON.parse(list.stdout).tools).toHaveLength(11);
     const call = await inspector(
       [
         url,

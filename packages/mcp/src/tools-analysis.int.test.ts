@@ -69,6 +69,8 @@ describe('gatehouse_analyze_change', () => {
         type: 'destructive_action',
         status: 'pending',
         reason: null,
+        reasonSource: null,
+        decidedBy: null,
         instructions: null,
       },
     ]);
