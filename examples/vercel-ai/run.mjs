@@ -1,17 +1,18 @@
 #!/usr/bin/env node
 import { generateText, stepCountIs, tool } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
-// A Vercel AI SDK agent whose tools ask Gatehouse first, driven by the SDK's mock model (no API key).
+import { MockLanguageModelV4 } from 'ai/test';
+// A Vercel AI SDK 7 agent whose tools ask Gatehouse first, driven by the SDK's mock model (no API key).
 import { Gatehouse } from 'gatehouse-hitl-sdk';
-import { answerApprovals, gatehouseTools } from 'gatehouse-hitl-sdk/ai';
+import { answerApprovals, gatehouseToolApproval, gatehouseTools } from 'gatehouse-hitl-sdk/ai';
 import { z } from 'zod';
 import { describeDecision, readOptions, runMain, say, sayWaiting } from '../shared/cli.mjs';
 
 const HELP = `Usage: node examples/vercel-ai/run.mjs [--url URL] [--token TOKEN] [--path PATH]
 
-A Vercel AI SDK agent (generateText with a scripted mock model) reads README.md, which the
-policy allows at once, then asks to delete PATH: the AI SDK's tool approval stops the step,
-a person decides the gate in Gatehouse, and the agent goes on with the decision.`;
+A Vercel AI SDK 7 agent (generateText with a scripted mock model) reads README.md, which the
+policy allows at once, then asks to delete PATH: toolApproval, answered by Gatehouse, stops the
+step on a gate, a person decides it in Gatehouse (approve, approve with an edited path, reject
+or steer), and the agent goes on with the decision.`;
 
 const usage = {
   inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
@@ -32,7 +33,7 @@ function toolResults(prompt) {
 
 /** A model that makes the scripted tool calls one per step, then reports what it saw. */
 function scriptedModel(calls) {
-  return new MockLanguageModelV3({
+  return new MockLanguageModelV4({
     doGenerate: async ({ prompt }) => {
       const seen = toolResults(prompt);
       const next = calls[seen.length];
@@ -92,16 +93,26 @@ async function main() {
     { tool: 'delete_file', input: { path } },
   ]);
 
+  // AI SDK 7 asks toolApproval about every call; Gatehouse's answer (policy or person) is the one that counts.
+  const toolApproval = gatehouseToolApproval(gatehouse);
+
   const messages = [{ role: 'user', content: `Read the README, then clean up ${path}.` }];
   for (;;) {
-    const step = await generateText({ model, tools, messages, stopWhen: stepCountIs(10) });
-    messages.push(...step.response.messages);
+    const step = await generateText({ model, tools, toolApproval, messages, stopWhen: stepCountIs(10) });
+    messages.push(...step.responseMessages);
+    for (const part of step.content.filter(({ type }) => type === 'tool-approval-request')) {
+      say(`${part.toolCall.toolName}: the AI SDK asks for approval (${part.reason ?? 'no reason given'})`);
+    }
     const { message, answers } = await answerApprovals(gatehouse, step, tools);
     if (message === null) {
       say(`model: ${step.text}`);
       break;
     }
-    for (const answer of answers) say(describeDecision(answer.toolName, answer.decision));
+    for (const { toolName, decision } of answers) {
+      say(describeDecision(toolName, decision));
+      if (decision.edited)
+        say(`${toolName}: runs with the edited arguments ${JSON.stringify(decision.args)}`);
+    }
     messages.push(message);
   }
   await gatehouse.completeRun(run.id);
