@@ -1,17 +1,18 @@
 #!/usr/bin/env node
 import { Agent, run, setTracingDisabled, tool, Usage } from '@openai/agents';
-// An OpenAI Agents SDK agent whose tools ask Gatehouse first, driven by a scripted Model (no API key).
+// An OpenAI Agents SDK 0.20 agent whose tools ask Gatehouse first, driven by a scripted Model (no API key).
 import { Gatehouse } from 'gatehouse-hitl-sdk';
-import { gatehouseNeedsApproval, resolveInterruptions } from 'gatehouse-hitl-sdk/openai-agents';
+import { gatehouseTool, resolveInterruptions } from 'gatehouse-hitl-sdk/openai-agents';
 import { z } from 'zod';
 import { describeDecision, readOptions, runMain, say, sayWaiting } from '../shared/cli.mjs';
 
 const HELP = `Usage: node examples/openai-agents/run.mjs [--url URL] [--token TOKEN] [--path PATH]
 
-An OpenAI Agents SDK agent (a scripted Model instead of an LLM) reads README.md, which the
-policy allows at once, then asks to delete PATH: the tool's needsApproval opens a gate, the
-run stops with an interruption, and resolveInterruptions approves or rejects it with the
-Gatehouse decision and resumes the run.`;
+An OpenAI Agents SDK 0.20 agent (a scripted Model instead of an LLM) reads README.md, which the
+policy allows at once, then asks to delete PATH: the tool's needsApproval (set by gatehouseTool)
+opens a gate, the run stops with an interruption, and resolveInterruptions approves or rejects
+it with the Gatehouse decision and resumes the run; a person's edited arguments run in place of
+the model's.`;
 
 /** What the model was told about each tool call so far. */
 function toolResults(input) {
@@ -63,23 +64,26 @@ async function main() {
   });
   say(`run ${gatehouseRun.id} started`);
 
-  const approval = (name) =>
-    gatehouseNeedsApproval(gatehouse, name, { request: { runId: gatehouseRun.id }, onGate: sayWaiting });
-  const readFile = tool({
-    name: 'read_file',
-    description: 'Read a file',
-    parameters: z.object({ path: z.string() }),
-    needsApproval: approval('read_file'),
-    execute: async (input) => `# ${input.path} (example contents)`,
-  });
-  const deleteFile = tool({
-    name: 'delete_file',
-    description: 'Delete a file or folder',
-    parameters: z.object({ path: z.string() }),
-    needsApproval: approval('delete_file'),
-    // An example: nothing is really removed.
-    execute: async (input) => `deleted ${input.path}`,
-  });
+  // gatehouseTool sets needsApproval and runs a person's edit: 0.20 refuses a call changed after approval.
+  const behindGatehouse = (functionTool) =>
+    gatehouseTool(gatehouse, functionTool, { request: { runId: gatehouseRun.id }, onGate: sayWaiting });
+  const readFile = behindGatehouse(
+    tool({
+      name: 'read_file',
+      description: 'Read a file',
+      parameters: z.object({ path: z.string() }),
+      execute: async (input) => `# ${input.path} (example contents)`,
+    }),
+  );
+  const deleteFile = behindGatehouse(
+    tool({
+      name: 'delete_file',
+      description: 'Delete a file or folder',
+      parameters: z.object({ path: z.string() }),
+      // An example: nothing is really removed.
+      execute: async (input) => `deleted ${input.path}`,
+    }),
+  );
   const model = scriptedModel([
     { tool: 'read_file', input: { path: 'README.md' } },
     { tool: 'delete_file', input: { path } },
@@ -94,7 +98,11 @@ async function main() {
   const paused = await run(agent, `Read the README, then clean up ${path}.`);
   const result = await resolveInterruptions(paused, gatehouse, {
     agent,
-    onDecision: (decision, toolName) => say(describeDecision(toolName, decision)),
+    onDecision: (decision, toolName) => {
+      say(describeDecision(toolName, decision));
+      if (decision.edited)
+        say(`${toolName}: runs with the edited arguments ${JSON.stringify(decision.args)}`);
+    },
   });
   say(`model: ${result.finalOutput}`);
   await gatehouse.completeRun(gatehouseRun.id);
