@@ -1,4 +1,4 @@
-import { MAX_NEW_LIMIT } from 'gatehouse-hitl-protocol';
+import { MAX_NEW_LIMIT } from 'gatehouse-hitl-protocol/rules';
 import { invalidField } from './invalid-field.js';
 import type { Gate, GateOption } from './schemas.js';
 

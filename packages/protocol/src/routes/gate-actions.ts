@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { optionIdSchema } from '../enums.js';
+import { MAX_NEW_LIMIT } from '../limits.js';
 import { decisionDocumentSchema, gateDocumentSchema } from './gate-document.js';
 import { MAX_TIMEOUT_SECONDS } from './gates.js';
 import { agentIdSchema, gateIdSchema, userIdSchema } from './ids.js';
 import { rememberedRuleSchema, ruleScopeSchema } from './rules.js';
 
-/** The largest limit an expand-constraint decision may set. */
-export const MAX_NEW_LIMIT = 1_000_000_000_000;
+export { MAX_NEW_LIMIT };
 
 /** `POST /v1/gates/:id/decide`. */
 export const decideBodySchema = z.strictObject({

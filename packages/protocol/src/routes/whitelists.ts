@@ -1,9 +1,7 @@
 import { z } from 'zod';
+import { WHITELIST_DAYS, WHITELIST_JUSTIFICATION_MIN } from '../limits.js';
 
-/** Days a whitelist entry suppresses its pattern before a person must review it again. */
-export const WHITELIST_DAYS = 90;
-/** Shortest justification a whitelist entry takes, in characters. */
-export const WHITELIST_JUSTIFICATION_MIN = 10;
+export { WHITELIST_DAYS, WHITELIST_JUSTIFICATION_MIN };
 
 export const whitelistIdSchema = z
   .string()

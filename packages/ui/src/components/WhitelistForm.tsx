@@ -1,4 +1,4 @@
-import { WHITELIST_JUSTIFICATION_MIN } from 'gatehouse-hitl-protocol';
+import { WHITELIST_JUSTIFICATION_MIN } from 'gatehouse-hitl-protocol/rules';
 import { type FormEvent, useId, useState } from 'react';
 import { createWhitelist, type WhitelistEntry } from '../api/analysis.js';
 import { Field } from './Field.js';
