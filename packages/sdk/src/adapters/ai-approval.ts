@@ -1,7 +1,6 @@
 import type { ModelMessage, ToolSet } from 'ai';
-import { GatehouseApiError } from 'gatehouse-hitl-protocol/rules';
 import type { GateResult } from '../types.js';
-import { bindings, requestFor, useApproval } from './ai-binding.js';
+import { bindings, requestFor, useApprovalOnce } from './ai-binding.js';
 import { type AdapterClient, decisionOf, messageForModel, openGate } from './decision.js';
 
 /** An approval status of the AI SDK 7's `toolApproval` option. */
@@ -99,13 +98,7 @@ export function gatehouseToolApproval(
     }
     if (result.gateId === null || binding.used.has(toolCall.toolCallId)) return 'not-applicable';
     // A person approved in Gatehouse while another process answered the SDK: use the approval here.
-    try {
-      await useApproval(gatehouse, binding, result, request, toolCall, options.signal);
-    } catch (error) {
-      if (!(error instanceof GatehouseApiError && error.code === 'APPROVAL_USED')) throw error;
-      const reason = `The approval on gate ${result.gateId} was already used; the call to ${toolName} was not run again.`;
-      return { type: 'denied', reason };
-    }
-    return 'not-applicable';
+    const reason = await useApprovalOnce(gatehouse, binding, result, request, toolCall, options.signal);
+    return reason === null ? 'not-applicable' : { type: 'denied', reason };
   };
 }

@@ -1,4 +1,5 @@
 import type { Tool } from 'ai';
+import { GatehouseApiError } from 'gatehouse-hitl-protocol/rules';
 import { payloadText } from '../payload.js';
 import type { GateResult, RequestOptions } from '../types.js';
 import {
@@ -33,7 +34,11 @@ export interface Binding {
   announce: (gateId: string, toolName: string) => void;
   /** Approved edited inputs by tool call id, run in place of the model's input. */
   edits: Map<string, unknown>;
-  /** Tool call ids whose one-off approval this process has already used. */
+  /**
+   * Tool call ids whose one-off approval this process used and has not run yet: the SDK asks again
+   * just before it runs such a call, and may go ahead once. Running the call takes it out, so a model
+   * that sends the same call id again meets the used approval and is refused.
+   */
   used: Set<string>;
 }
 
@@ -72,4 +77,22 @@ export async function useApproval(
   binding.used.add(toolCall.toolCallId);
   if (binding.used.size > USED_LIMIT) binding.used.delete(binding.used.values().next().value as string);
   if (result.edited) binding.edits.set(toolCall.toolCallId, inputOf(run.args ?? {}, toolCall.input));
+}
+
+/** Uses the approval as `useApproval` does; a used one does not cover the call again: returns why. */
+export async function useApprovalOnce(
+  gatehouse: AdapterClient,
+  binding: Binding,
+  result: GateResult,
+  request: RequestOptions,
+  toolCall: { toolCallId: string; input: unknown },
+  signal?: AbortSignal,
+): Promise<string | null> {
+  try {
+    await useApproval(gatehouse, binding, result, request, toolCall, signal);
+    return null;
+  } catch (error) {
+    if (!(error instanceof GatehouseApiError && error.code === 'APPROVAL_USED')) throw error;
+    return `The approval on gate ${result.gateId} was already used; the call to ${binding.toolName} was not run again.`;
+  }
 }

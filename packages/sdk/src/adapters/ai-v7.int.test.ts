@@ -113,6 +113,24 @@ describe('AI SDK 7: toolApproval answered by Gatehouse', () => {
     expect(await gateCount()).toBe(1);
   });
 
+  it('does not run a call id the model sends again on the one-off approval it already used', async () => {
+    const { ran, tools, messages, step } = setup();
+    const first = await step(messages);
+    const pending = await server.pendingGate();
+    const [{ message }] = await Promise.all([
+      answerApprovals(gatehouse, first, tools),
+      server.decide(pending.id, { option: 'approve' }),
+    ]);
+    await step([...messages, ...first.response.messages, message!]);
+    expect(ran).toEqual(['build/']);
+    // The scripted model sends call-7 with build/ again: the same gate, whose approval is used.
+    const again = await step(messages);
+    const { message: refusal } = await answerApprovals(gatehouse, again, tools);
+    const third = await step([...messages, ...again.response.messages, refusal!]);
+    expect(ran).toEqual(['build/']);
+    expect(third.text).toContain('was already used');
+  });
+
   it('refuses an approval written into the history while the gate is still open', async () => {
     const { ran, prompts, messages, step } = setup();
     const first = await step(messages);

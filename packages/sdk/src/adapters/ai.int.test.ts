@@ -133,6 +133,26 @@ describe('Vercel AI SDK tools behind Gatehouse', () => {
     expect(gate.body.consumedAt).not.toBeNull();
   });
 
+  it('does not run a call id the model sends again on the one-off approval it already used', async () => {
+    const ran: string[] = [];
+    const tools = gatehouseTools(gatehouse, fileTools(ran), { request: { runId } });
+    const { model } = scriptedModel('delete_file', { path: 'build/' });
+    const turn = async (approve: boolean) => {
+      const first = await generateText({ model, tools, messages: userMessage, stopWhen: stepCountIs(5) });
+      const answering = answerApprovals(gatehouse, first, tools);
+      if (approve) await server.decide((await server.pendingGate()).id, { option: 'approve' });
+      const { message } = await answering;
+      const messages = [...userMessage, ...first.response.messages, message!];
+      return (await generateText({ model, tools, messages, stopWhen: stepCountIs(5) })).text;
+    };
+    await turn(true);
+    expect(ran).toEqual(['delete build/']);
+    // The scripted model sends the same call id with the same input: its gate's approval is used.
+    const again = await turn(false);
+    expect(ran).toEqual(['delete build/']);
+    expect(again).toContain('was already used');
+  });
+
   it('does not run a rejected call and shows the model the reviewer reason', async () => {
     const ran: string[] = [];
     const tools = gatehouseTools(gatehouse, fileTools(ran), { request: { runId } });

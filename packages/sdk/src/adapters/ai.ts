@@ -5,7 +5,7 @@ import {
   type ExecutionOptions,
   type GatehouseToolOptions,
   requestFor,
-  useApproval,
+  useApprovalOnce,
 } from './ai-binding.js';
 import {
   type AdapterClient,
@@ -73,6 +73,7 @@ export function gatehouseTools<TOOLS extends ToolSet>(
             execute: (input: unknown, execution: ExecutionOptions) => {
               const edited = binding.edits.get(execution.toolCallId);
               binding.edits.delete(execution.toolCallId);
+              binding.used.delete(execution.toolCallId);
               return execute(edited === undefined ? input : edited, execution);
             },
           }),
@@ -83,9 +84,12 @@ export function gatehouseTools<TOOLS extends ToolSet>(
           return true;
         }
         // The AI SDK 6 path (7 uses `gatehouseToolApproval`): a policy denial also goes through the
-        // approval flow, so the model reads its reason; the SDK asks again before running an
-        // approved call, and must hear `true` again then.
-        return opened.result.outcome !== 'approved';
+        // approval flow, so the model reads its reason. A call the policy allows runs; an approved
+        // gate runs only once `answerApprovals` used its approval for this very call (the SDK asks
+        // again just before running it), never on a used approval a repeated call id points at.
+        const { result } = opened;
+        if (result.outcome !== 'approved') return true;
+        return result.gateId !== null && !binding.used.has(toolCallId);
       },
     } as Tool;
     bindings.set(wrapped, binding);
@@ -115,7 +119,9 @@ async function answerOne(
   }
   // The SDK runs the call from the message history; a person's edit replaces its input when it runs.
   if (!binding.used.has(toolCall.toolCallId)) {
-    await useApproval(gatehouse, binding, result, request, toolCall, signal);
+    const reason = await useApprovalOnce(gatehouse, binding, result, request, toolCall, signal);
+    if (reason !== null)
+      return { response: { type: 'tool-approval-response', approvalId, approved: false, reason }, answer };
   }
   return { response: { type: 'tool-approval-response', approvalId, approved: true }, answer };
 }
