@@ -52,9 +52,6 @@ const envSchema = z.object({
   GATEHOUSE_ANALYSIS_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   GATEHOUSE_ANALYSIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
   GATEHOUSE_ANALYSIS_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
-  GATEHOUSE_ANALYSIS_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
-  GATEHOUSE_ANALYSIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
-  GATEHOUSE_ANALYSIS_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
   GATEHOUSE_AUDIT_KEY_FILE: z.string().min(1).optional(),
   GATEHOUSE_AUDIT_HEADS_FILE: z.string().min(1).optional(),
   GATEHOUSE_AUDIT_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
@@ -179,12 +176,6 @@ export interface ServerConfig {
   embeddings: EmbeddingsConfig | null;
   /** Heap of the worker a dry run evaluates in (GATEHOUSE_DRY_RUN_MEMORY_MB). @default 128 */
   dryRunMemoryMb: number;
-  /** Worker threads change analysis runs in, one analysis each at a time (GATEHOUSE_ANALYSIS_WORKERS). @default 1 */
-  analysisWorkers: number;
-  /** How long one analysis may run before its worker is stopped (GATEHOUSE_ANALYSIS_TIMEOUT_MS). @default 5000 */
-  analysisTimeoutMs: number;
-  /** Analyses waiting for a worker before new ones are refused with 429 (GATEHOUSE_ANALYSIS_QUEUE). @default 16 */
-  analysisQueue: number;
   /** Worker threads change analysis runs in, one analysis each at a time (GATEHOUSE_ANALYSIS_WORKERS). @default 1 */
   analysisWorkers: number;
   /** How long one analysis may run before its worker is stopped (GATEHOUSE_ANALYSIS_TIMEOUT_MS). @default 5000 */
@@ -316,9 +307,6 @@ export function loadConfig(
     testClockSkewMs: e.GATEHOUSE_TEST_CLOCK_SKEW_MS,
     dryRunTimeoutMs: e.GATEHOUSE_DRY_RUN_TIMEOUT_MS,
     dryRunMemoryMb: e.GATEHOUSE_DRY_RUN_MEMORY_MB,
-    analysisWorkers: e.GATEHOUSE_ANALYSIS_WORKERS,
-    analysisTimeoutMs: e.GATEHOUSE_ANALYSIS_TIMEOUT_MS,
-    analysisQueue: e.GATEHOUSE_ANALYSIS_QUEUE,
     analysisWorkers: e.GATEHOUSE_ANALYSIS_WORKERS,
     analysisTimeoutMs: e.GATEHOUSE_ANALYSIS_TIMEOUT_MS,
     analysisQueue: e.GATEHOUSE_ANALYSIS_QUEUE,
