@@ -1,6 +1,7 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
 import { type ConditionOutcomes, GatehouseError } from 'gatehouse-hitl-core';
+import { createWorkerPool, runOnWorker, workerScript } from '../worker-pool.js';
 import type { PolicyWorkerJob, PolicyWorkerMessage } from './policy-worker.js';
 
 /** Evaluates policy conditions in worker threads, each evaluation under a time and memory budget. */
@@ -22,22 +23,6 @@ export interface PolicyEvaluatorOptions {
   maxQueued?: number;
 }
 
-const STARTUP_TIMEOUT_MS = 30_000;
-
-interface WorkerScript {
-  url: URL;
-  workerData?: unknown;
-}
-
-/** The compiled worker next to this file; from TypeScript sources (tests), a bootstrap that transpiles. */
-function workerScript(): WorkerScript {
-  if (import.meta.url.endsWith('.js')) return { url: new URL('./policy-worker.js', import.meta.url) };
-  return {
-    url: new URL('../../testing/ts-worker.mjs', import.meta.url),
-    workerData: { entry: new URL('./policy-worker.ts', import.meta.url).href },
-  };
-}
-
 function budgetError(
   job: PolicyWorkerJob,
   ruleIndex: number | null,
@@ -55,29 +40,6 @@ function budgetError(
   );
 }
 
-function startWorker(script: WorkerScript, maxMemoryMb: number): Promise<Worker> {
-  const worker = new Worker(script.url, {
-    workerData: script.workerData,
-    resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
-  });
-  worker.unref();
-  return new Promise((resolve, reject) => {
-    const fail = (error: unknown) => {
-      clearTimeout(timer);
-      void worker.terminate();
-      reject(new GatehouseError('SERVICE_UNAVAILABLE', 'the policy worker did not start', {}, error));
-    };
-    const timer = setTimeout(() => fail(new Error('startup timed out')), STARTUP_TIMEOUT_MS);
-    worker.once('error', fail);
-    worker.once('message', (message: PolicyWorkerMessage) => {
-      clearTimeout(timer);
-      worker.off('error', fail);
-      if (message.type === 'ready') resolve(worker);
-      else fail(new Error(`unexpected first message ${message.type}`));
-    });
-  });
-}
-
 interface RunOptions {
   worker: Worker;
   job: PolicyWorkerJob;
@@ -85,42 +47,27 @@ interface RunOptions {
   maxMemoryMb: number;
 }
 
-/** Runs one job on `worker`; on any failure the worker is terminated. */
+/** Runs one job on `worker`, following which rule it is on so a budget error can name it. */
 function runJob(options: RunOptions): Promise<ConditionOutcomes> {
   const { worker, job, timeoutMs, maxMemoryMb } = options;
   let ruleIndex: number | null = null;
-  return new Promise((resolve, reject) => {
-    const settle = (outcome: () => void) => {
-      clearTimeout(timer);
-      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
-      outcome();
-    };
-    const fail = (error: GatehouseError) =>
-      settle(() => {
-        void worker.terminate();
-        reject(error);
-      });
-    const timer = setTimeout(() => fail(budgetError(job, ruleIndex, 'timeMs', timeoutMs)), timeoutMs);
-    const onMessage = (message: PolicyWorkerMessage) => {
-      if (message.type === 'rule') ruleIndex = message.ruleIndex;
-      else if (message.type === 'done') settle(() => resolve(message.outcomes));
-      else
-        fail(
-          new GatehouseError(
-            'INTERNAL',
-            `policy worker failed: ${message.type === 'failed' ? message.message : message.type}`,
-          ),
-        );
-    };
-    const onError = (error: Error & { code?: string }) =>
-      fail(
-        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? budgetError(job, ruleIndex, 'memoryMb', maxMemoryMb)
-          : new GatehouseError('INTERNAL', 'policy worker failed', {}, error),
-      );
-    const onExit = () => fail(new GatehouseError('INTERNAL', 'policy worker stopped during an evaluation'));
-    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-    worker.postMessage(job);
+  return runOnWorker(worker, job, {
+    timeoutMs,
+    timedOut: () => budgetError(job, ruleIndex, 'timeMs', timeoutMs),
+    received: (message: PolicyWorkerMessage) => {
+      if (message.type === 'rule') {
+        ruleIndex = message.ruleIndex;
+        return undefined;
+      }
+      if (message.type === 'done') return { result: message.outcomes };
+      const detail = message.type === 'failed' ? message.message : message.type;
+      return { error: new GatehouseError('INTERNAL', `policy worker failed: ${detail}`) };
+    },
+    crashed: (error) =>
+      error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? budgetError(job, ruleIndex, 'memoryMb', maxMemoryMb)
+        : new GatehouseError('INTERNAL', 'policy worker failed', {}, error),
+    exited: () => new GatehouseError('INTERNAL', 'policy worker stopped during an evaluation'),
   });
 }
 
@@ -128,74 +75,20 @@ function runJob(options: RunOptions): Promise<ConditionOutcomes> {
 export function createPolicyEvaluator(options: PolicyEvaluatorOptions): PolicyEvaluator {
   const timeoutMs = options.timeoutMs ?? 2000;
   const maxMemoryMb = options.maxMemoryMb ?? 128;
-  const concurrency = options.concurrency ?? 2;
-  const maxQueued = options.maxQueued ?? 16;
-  const script = workerScript();
-  const idle: Worker[] = [];
-  const busy = new Set<Worker>();
-  const waiting: (() => void)[] = [];
-  let running = 0;
-  let closed = false;
-
-  async function acquire(): Promise<void> {
-    if (running < concurrency) {
-      running += 1;
-      return;
-    }
-    if (waiting.length >= maxQueued) {
-      throw new GatehouseError('SERVICE_UNAVAILABLE', 'too many dry runs at once; retry shortly');
-    }
-    // The slot is handed over by release(), so `running` stays counted.
-    await new Promise<void>((resolve) => waiting.push(resolve));
-  }
-
-  function release(): void {
-    const next = waiting.shift();
-    if (next === undefined) running -= 1;
-    else next();
-  }
-
-  async function spawn(): Promise<Worker> {
-    const worker = await startWorker(script, maxMemoryMb);
-    // A worker that ends while idle is dropped; an error outside a job must not go unheard.
-    worker.on('exit', () => {
-      const at = idle.indexOf(worker);
-      if (at >= 0) idle.splice(at, 1);
-    });
-    worker.on('error', (error) => options.log.warn({ err: error }, 'policy worker failed'));
-    return worker;
-  }
-
-  async function evaluateOn(job: PolicyWorkerJob): Promise<ConditionOutcomes> {
-    const worker = idle.pop() ?? (await spawn());
-    busy.add(worker);
-    try {
-      const outcomes = await runJob({ worker, job, timeoutMs, maxMemoryMb });
-      if (!closed) idle.push(worker);
-      return outcomes;
-    } catch (error) {
-      options.log.warn({ err: error }, 'policy evaluation stopped');
-      throw error;
-    } finally {
-      busy.delete(worker);
-    }
-  }
-
-  return {
-    async evaluate(job) {
-      if (closed) throw new GatehouseError('SERVICE_UNAVAILABLE', 'the server is shutting down');
-      await acquire();
-      try {
-        if (closed) throw new GatehouseError('SERVICE_UNAVAILABLE', 'the server is shutting down');
-        return await evaluateOn(job);
-      } finally {
-        release();
-      }
+  const pool = createWorkerPool<PolicyWorkerJob, ConditionOutcomes>({
+    log: options.log,
+    script: workerScript(import.meta.url, 'policy-worker'),
+    resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+    workers: options.concurrency ?? 2,
+    maxQueued: options.maxQueued ?? 16,
+    queueFull: () => new GatehouseError('SERVICE_UNAVAILABLE', 'too many dry runs at once; retry shortly'),
+    messages: {
+      notStarted: 'the policy worker did not start',
+      workerFailed: 'policy worker failed',
+      jobStopped: 'policy evaluation stopped',
     },
-    async close() {
-      closed = true;
-      const all = [...idle.splice(0), ...busy];
-      await Promise.all(all.map((worker) => worker.terminate()));
-    },
-  };
+    closeInterruptsJobs: false,
+    runJob: (worker, job) => runJob({ worker, job, timeoutMs, maxMemoryMb }),
+  });
+  return { evaluate: (job) => pool.run(job), close: () => pool.close() };
 }
