@@ -331,9 +331,8 @@ describe('a large review', () => {
       const listed = Date.now() - started;
       await page.getByRole('cell', { name: 'export const n17 = 17;' }).waitFor();
       const elapsed = Date.now() - started;
+      // How fast is measured by bench/review.bench.js; here only that it all arrives.
       console.info(`a 502-file review: the list shown in ${listed} ms, the first diffs in ${elapsed} ms`);
-      expect(listed).toBeLessThan(3_000);
-      expect(elapsed).toBeLessThan(5_000);
 
       // The first 100 files are in the page, only the small ones of the first 20 open.
       expect(await page.locator('section.review-file').count()).toBe(100);
