@@ -51,8 +51,15 @@ describe('undeclared imports', () => {
       const test = "import { it } from 'vitest';\nimport { fc } from 'fast-check';\nimport 'pkg/testing';";
       writeFileSync(join(root, 'pkg', 'src', 'index.test.ts'), test);
       writeFileSync(join(root, 'pkg', 'src', 'testing', 'app.ts'), "import { pglite } from 'pglite';");
+      // A build script beside the manifest may use what the package's development needs, not more.
+      mkdirSync(join(root, 'pkg', 'scripts'));
+      writeFileSync(
+        join(root, 'pkg', 'scripts', 'bundle.mjs'),
+        "import { pglite } from 'pglite';\nimport 'rolldown';",
+      );
       const found = undeclaredImports(root, { dir: 'pkg', manifest }, { vitest: '4' });
       expect(found).toEqual([
+        { file: 'pkg/scripts/bundle.mjs', specifier: 'rolldown', needs: 'devDependencies' },
         { file: 'pkg/src/index.test.ts', specifier: 'fast-check', needs: 'devDependencies' },
         { file: 'pkg/src/index.ts', specifier: 'pglite', needs: 'dependencies' },
       ]);

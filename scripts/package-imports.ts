@@ -28,7 +28,14 @@ export interface Undeclared {
 const SOURCE = /\.(?:ts|tsx|mts|js|mjs|cjs)$/;
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'coverage', 'test-results', 'screenshots']);
 // Tests, their helpers and build configuration: code that runs here, never on a user's machine.
-const DEV_ONLY = [/\.test\.tsx?$/, /\.contract\.ts$/, /(^|\/)(testing|contract|e2e)\//, /\.config\.ts$/];
+// A package's own build scripts (`scripts/` beside its package.json) run at build time and are not shipped.
+const DEV_ONLY = [
+  /\.test\.tsx?$/,
+  /\.contract\.ts$/,
+  /(^|\/)(testing|contract|e2e)\//,
+  /\.config\.ts$/,
+  /^scripts\//,
+];
 const IMPORT =
   /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"\n]+)['"]|\b(?:import|require\.resolve)\(\s*['"]([^'"\n]+)['"]\s*\)/g;
 
