@@ -106,6 +106,8 @@ function readBlobs(cwd: string, names: string[]): Promise<(Buffer | null)[]> {
       if (code !== 0) return reject(new GitError(`git cat-file failed: ${stderr.trim() || `exit ${code}`}`));
       resolve(splitBatch(Buffer.concat(chunks), names.length));
     });
+    // A process that exits before reading its input closes the pipe: its exit code tells what happened.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(`${names.join('\n')}\n`);
   });
 }

@@ -45,6 +45,8 @@ function runCommand(hook: Json, input: string, env: Json): Promise<DriverResult>
       const failed = code === 2 ? 'blocked' : code === 0 ? decisionOf(stdout) : 'proceeds';
       resolve({ outcome: failed, transport: 'command', detail: stderr });
     });
+    // A hook may exit without reading its input (the PATH guard does): the pipe then closes under us.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(input);
   });
 }

@@ -56,6 +56,8 @@ export function runGatehouse(args: string[], options: CliRunOptions = {}): Promi
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+    // A process that exits before reading its input closes the pipe: its exit code tells what happened.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }

@@ -76,6 +76,8 @@ export function runHook(
         systemMessage: parsed?.systemMessage ?? null,
       });
     });
+    // A process that exits before reading its input closes the pipe: its exit code tells what happened.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(typeof input === 'string' ? input : JSON.stringify(input));
   });
 }

@@ -29,7 +29,7 @@ function Scope({ rule, agentName }: { rule: RememberedRule; agentName: (id: stri
   return <>Everywhere (global)</>;
 }
 
-function RevokeControl({ rule, onRevoked }: { rule: RememberedRule; onRevoked(): void }) {
+function RevokeControl({ rule, onRevoked }: { rule: RememberedRule; onRevoked(): Promise<void> }) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -39,7 +39,7 @@ function RevokeControl({ rule, onRevoked }: { rule: RememberedRule; onRevoked():
     setError(null);
     try {
       await revokeRule(rule.id);
-      onRevoked();
+      await onRevoked();
     } catch (e) {
       setError(errorText(e));
       setBusy(false);
@@ -175,9 +175,10 @@ export function RulesScreen() {
                     <td data-label="Action">
                       <RevokeControl
                         rule={rule}
-                        onRevoked={() => {
+                        onRevoked={async () => {
+                          // The notice is announced once the list no longer shows the rule.
+                          await refresh();
                           setNotice(`Revoked the rule for ${rule.tool}.`);
-                          void refresh();
                         }}
                       />
                     </td>

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { driveClaudeCode } from './claude-code-driver.js';
+
+describe('the Claude Code hook driver', () => {
+  it('reads the exit code of a command hook that exits without reading its input', async () => {
+    // More than a pipe holds, so writing it fails once the hook has gone.
+    const input = { tool_name: 'Bash', tool_input: { command: 'x'.repeat(1 << 20) } };
+    const settings = {
+      hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'echo gone >&2; exit 2' }] }] },
+    };
+    const [result] = await driveClaudeCode(settings, input, { PATH: process.env.PATH });
+    expect(result).toEqual({ outcome: 'blocked', transport: 'command', detail: 'gone\n' });
+  });
+});
