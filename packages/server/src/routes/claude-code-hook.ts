@@ -112,23 +112,6 @@ async function answerForGate(
   return settled.status === 'steered' ? steered(facts, viewOf(settled)) : ended(facts, viewOf(settled));
 }
 
-/** The gate an earlier attempt of this same call opened, still open or approved and unused. */
-async function earlierGate(services: Services, call: HookCall, key: string, payloadHash: string) {
-  const page = await services.gates.list(call.agent, {
-    agentId: call.agent.id,
-    status: ['pending', 'approved'],
-    ...(call.runId === null ? {} : { runId: call.runId }),
-    limit: 100,
-  });
-  for (const gate of page.items) {
-    if (gate.context[CALL_KEY] !== key || gate.payloadHash !== payloadHash) continue;
-    if (gate.status === 'pending') return gate;
-    const { consumedAt } = await services.gates.view(call.agent, gate.id);
-    if (consumedAt === null && gate.decision?.option !== 'approve_always') return gate;
-  }
-  return null;
-}
-
 /** An edit's change as the hook input shows it: the server never reads the agent's files. */
 function changeOf(input: ClaudeCodeToolCall): { path: string; before: string | null; after: string } | null {
   const path = input.toolInput.file_path;
@@ -178,17 +161,19 @@ async function requestDecision(services: Services, call: HookCall): Promise<PreT
   const { input } = call;
   const facts: CallFacts = { tool: input.toolName, url: call.inboxUrl };
   const key = callKeyOf(call);
-  const payloadHash = sha256(canonicalJson({ tool: input.toolName, operation: null, args: input.toolInput }));
-  const earlier = await earlierGate(services, call, key, payloadHash);
-  if (earlier !== null) return answerForGate(services, call, earlier, 'asked earlier');
   const attempt = (input.toolUseId ?? `${Date.now()}-${Math.random()}`).replace(/[^\x21-\x7e]/g, '_');
-  const answer = await services.gates.request(call.agent, {
-    tool: input.toolName,
-    args: input.toolInput,
-    context: { ...claudeCodeCallContext(input), [CALL_KEY]: key },
-    ...(call.runId === null ? {} : { runId: call.runId }),
-    idempotencyKey: `claude-code-http-${key}-${attempt}`.slice(0, 200),
-  });
+  const answer = await services.gates.request(
+    call.agent,
+    {
+      tool: input.toolName,
+      args: input.toolInput,
+      context: { ...claudeCodeCallContext(input), [CALL_KEY]: key },
+      ...(call.runId === null ? {} : { runId: call.runId }),
+      idempotencyKey: `claude-code-http-${key}-${attempt}`.slice(0, 200),
+    },
+    // A retry of the call (Claude Code gives it a new id) finds the gate its first attempt opened.
+    { sameRequestAs: (gate) => gate.context[CALL_KEY] === key },
+  );
   const steers = steerInstructions(answer.interventions);
   if (answer.outcome === 'gated' && answer.gate !== null) {
     if (steers.length > 0) return runSteered(facts, steers);

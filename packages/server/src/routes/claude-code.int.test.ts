@@ -196,6 +196,19 @@ describe.each(dialects)('Claude Code http hook on %s', (dialect) => {
     expect(gateIdOf(retried.json)).not.toBe(gateId);
   });
 
+  it('lets the retry of a call approved while nobody waited run once, then asks again', async () => {
+    const input = { command: 'npm publish --dry-run' };
+    const asked = await hook(preToolUse('Bash', input), { query: '?mode=ask' });
+    const gateId = gateIdOf(asked.json);
+    await decide(gateId, { option: 'approve', reason: 'fine' });
+    const retried = await hook(preToolUse('Bash', input), { query: '?mode=ask' });
+    expect(decisionOf(retried.json)).toBe('allow');
+    expect(reasonOf(retried.json)).toContain(`gate ${gateId}`);
+    const third = await hook(preToolUse('Bash', input), { query: '?mode=ask' });
+    expect(decisionOf(third.json)).toBe('ask');
+    expect(gateIdOf(third.json)).not.toBe(gateId);
+  });
+
   it('labels a rejection as the person’s and a steer as their instructions', async () => {
     const answer = hook(preToolUse('Bash', { command: 'git push --tags' }), { query: '?waitMs=20000' });
     const gateId = await untilPending('git push --tags');

@@ -104,9 +104,23 @@ export interface GateView {
   consumedAt: number | null;
 }
 
+/** How a request may answer with a gate it opened before instead of a new one. */
+export interface GateRequestOptions {
+  /**
+   * Asked only when the policy gates the request, of the agent's open and approved-but-unused gates for
+   * the same action (in the request's run): the first it accepts answers the request. A client that
+   * retries a call under a new id (Claude Code does) finds its earlier gate without a read per allowed call.
+   */
+  sameRequestAs?: (gate: Gate) => boolean;
+}
+
 /** Gates: opened by agents (through the policy) or by the server itself, decided by people. */
 export interface GateService {
-  request(principal: Principal, input: GateRequestInput): Promise<GateRequestResult>;
+  request(
+    principal: Principal,
+    input: GateRequestInput,
+    options?: GateRequestOptions,
+  ): Promise<GateRequestResult>;
   /** Opens a gate without asking the policy (phase reviews, confidence escalations). */
   open(input: GateOpenInput, options?: { minRole?: Role }): Promise<Gate>;
   /** The same inside the caller's own commit, so the gate opens together with the caller's change. */

@@ -7,6 +7,7 @@ import {
   openGate,
   toIso,
 } from 'gatehouse-hitl-core';
+import type { IdempotencyRepo } from 'gatehouse-hitl-store';
 import type { Principal } from '../../http/principal.js';
 import { type CommitTools, commit } from '../commit.js';
 import { assertWritten, retryLostUpdates } from '../lost-update.js';
@@ -134,7 +135,12 @@ export async function assignGate(
 
 /** When a one-off approval was used, or null. */
 export async function consumedAt(deps: GateDeps, gateId: string): Promise<number | null> {
-  const record = await deps.ctx.store.read((tx) => tx.getIdempotency(CONSUMED_SCOPE, gateId));
+  return deps.ctx.store.read((tx) => consumedAtIn(tx, gateId));
+}
+
+/** The same, read in the caller's transaction. */
+export async function consumedAtIn(tx: IdempotencyRepo, gateId: string): Promise<number | null> {
+  const record = await tx.getIdempotency(CONSUMED_SCOPE, gateId);
   return record === null ? null : record.createdAt;
 }
 

@@ -2,6 +2,7 @@ import {
   assertRunMayAct,
   canonicalJson,
   defaultEventOf,
+  type Gate,
   type GatedVerdict,
   GatehouseError,
   gateSettingsOf,
@@ -14,15 +15,22 @@ import {
   type RunAct,
   type Verdict,
 } from 'gatehouse-hitl-core';
-import type { AgentsRepo, IdempotencyRecord, RunsRepo } from 'gatehouse-hitl-store';
+import type {
+  AgentsRepo,
+  GatesRepo,
+  IdempotencyRecord,
+  IdempotencyRepo,
+  RunsRepo,
+} from 'gatehouse-hitl-store';
 import { sha256Hex } from '../../auth/secrets.js';
 import type { Principal } from '../../http/principal.js';
 import { type CommitTools, commit } from '../commit.js';
 import { currentHold, type RunDocument } from '../runs/run-records.js';
-import type { GateRequestInput, GateRequestResult } from '../types.js';
+import type { GateRequestInput, GateRequestOptions, GateRequestResult } from '../types.js';
 import { cleanContext, type GateDeps, gateTitle } from './gate-common.js';
 import { actionOf, evaluateRequest } from './gate-evaluate.js';
 import { invalidInput } from './gate-input.js';
+import { consumedAtIn } from './gate-manage.js';
 import { checkArtifacts, insertOpenedGate, payloadHashOf } from './gate-opening.js';
 import { applyTriggerRules } from './gate-triggers.js';
 
@@ -39,12 +47,13 @@ const PAUSED_RECHECK_MS = 1000;
 interface Prepared {
   agentId: string;
   input: GateRequestInput;
+  sameRequestAs: GateRequestOptions['sameRequestAs'];
   key: string | null;
   /** Hash of the body an idempotency key is bound to; empty without a key. */
   requestHash: string;
 }
 
-function prepare(principal: Principal, input: GateRequestInput): Prepared {
+function prepare(principal: Principal, input: GateRequestInput, options: GateRequestOptions): Prepared {
   if (principal.kind !== 'agent') {
     throw new GatehouseError('FORBIDDEN', 'only agent tokens ask for gates; people decide them');
   }
@@ -57,6 +66,7 @@ function prepare(principal: Principal, input: GateRequestInput): Prepared {
   return {
     agentId: principal.id,
     input: body,
+    sameRequestAs: options.sameRequestAs,
     key,
     requestHash: key === null ? '' : sha256Hex(canonicalJson(body)),
   };
@@ -194,6 +204,10 @@ async function answerWithGate(
     { now: tools.tx.now, id: deps.ctx.ids.next('gate'), catalog: deps.catalog },
   );
   await insertOpenedGate(tools, gate, { reason: verdict.reason, via: verdict.via });
+  return gatedAnswer(gate, verdict, payloadHash);
+}
+
+function gatedAnswer(gate: Gate, verdict: Verdict, payloadHash: string): StoredAnswer {
   return {
     outcome: 'gated',
     gate,
@@ -202,6 +216,28 @@ async function answerWithGate(
     reason: verdict.reason,
     payloadHash,
   };
+}
+
+/** The agent's earlier gate for the same action that `prepared.sameRequestAs` accepts: open, or approved and unused. */
+async function earlierGate(
+  tx: GatesRepo & IdempotencyRepo,
+  prepared: Prepared,
+  payloadHash: string,
+): Promise<Gate | null> {
+  const { sameRequestAs, input } = prepared;
+  if (sameRequestAs === undefined) return null;
+  const page = await tx.listGates({
+    agentId: prepared.agentId,
+    status: ['pending', 'approved'],
+    ...(input.runId === undefined ? {} : { runId: input.runId }),
+    limit: 100,
+  });
+  for (const gate of page.items) {
+    if (gate.payloadHash !== payloadHash || !sameRequestAs(gate)) continue;
+    if (gate.status === 'pending') return gate;
+    if (gate.decision?.option !== 'approve_always' && (await consumedAtIn(tx, gate.id)) === null) return gate;
+  }
+  return null;
 }
 
 async function attemptInCommit(deps: GateDeps, tools: CommitTools, prepared: Prepared): Promise<Attempt> {
@@ -225,15 +261,19 @@ async function attemptInCommit(deps: GateDeps, tools: CommitTools, prepared: Pre
   const triggered = await applyTriggerRules(tx, run, evaluation.verdict, input.context);
   const { context } = triggered;
   const verdict = isQuestionRequest(input) ? questionVerdict(triggered.verdict) : triggered.verdict;
+  const payloadHash = payloadHashOf(actionOf(request));
+  const earlier = verdict.outcome === 'gated' ? await earlierGate(tx, prepared, payloadHash) : null;
   const answer =
-    verdict.outcome === 'gated'
-      ? await answerWithGate(
-          deps,
-          tools,
-          { ...prepared, input: { ...input, context } },
-          { verdict, alwaysGated },
-        )
-      : await answerAtOnce(tools, prepared, verdict, payloadHashOf(actionOf(request)));
+    earlier !== null
+      ? { ...gatedAnswer(earlier, verdict, payloadHash), reason: 'asked earlier' }
+      : verdict.outcome === 'gated'
+        ? await answerWithGate(
+            deps,
+            tools,
+            { ...prepared, input: { ...input, context } },
+            { verdict, alwaysGated },
+          )
+        : await answerAtOnce(tools, prepared, verdict, payloadHash);
   if (key !== null) {
     const record = {
       scope: agentId,
@@ -284,8 +324,9 @@ export async function requestGate(
   deps: GateDeps,
   principal: Principal,
   input: GateRequestInput,
+  options: GateRequestOptions = {},
 ): Promise<GateRequestResult> {
-  const prepared = prepare(principal, input);
+  const prepared = prepare(principal, input, options);
   const started = Date.now();
   for (;;) {
     const result = await attempt(deps, prepared);

@@ -67,7 +67,7 @@ export function createGateService(ctx: AppContext, options: GateServiceOptions):
     },
   };
   return {
-    request: (principal, input) => requestGate(deps, principal, input),
+    request: (principal, input, requestOptions) => requestGate(deps, principal, input, requestOptions),
     open: (input, openOptions) => commit(ctx, (tools) => openDirectGate(deps, tools, input, openOptions)),
     openInCommit: (tools, input, openOptions) => openDirectGate(deps, tools, input, openOptions),
     get: (principal, gateId) => readGate(ctx, principal, gateId),
