@@ -159,6 +159,7 @@ async function install(context: ActionContext): Promise<number> {
       : commandHandler(
           stringOption(values, 'command') ?? guardedCommand(budgetMs, DEFAULT_BUDGET_MS),
           timeoutSeconds,
+          choice.onFailureBlock,
         );
   const permissionRequest = choice.transport === 'http' && mode === 'ask' ? http('permission-request') : null;
   const result = installClaudeCodeHook({ settingsPath, handler, matcher, permissionRequest });

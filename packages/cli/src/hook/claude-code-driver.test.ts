@@ -11,4 +11,13 @@ describe('the Claude Code hook driver', () => {
     const [result] = await driveClaudeCode(settings, input, { PATH: process.env.PATH });
     expect(result).toEqual({ outcome: 'blocked', transport: 'command', detail: 'gone\n' });
   });
+
+  it('lets a command hook that outlives its timeout through, unless it says onFailure block', async () => {
+    const hook = { type: 'command', command: 'sleep 5', timeout: 0.2 };
+    const input = { tool_name: 'Bash', tool_input: { command: 'ls' } };
+    const settings = (extra: object) => ({ hooks: { PreToolUse: [{ hooks: [{ ...hook, ...extra }] }] } });
+    const env = { PATH: process.env.PATH };
+    expect((await driveClaudeCode(settings({}), input, env))[0]?.outcome).toBe('proceeds');
+    expect((await driveClaudeCode(settings({ onFailure: 'block' }), input, env))[0]?.outcome).toBe('blocked');
+  });
 });

@@ -27,7 +27,10 @@ function matches(matcher: unknown, tool: string): boolean {
   return new RegExp(`^(?:${String(matcher)})$`).test(tool);
 }
 
-/** Runs a command hook through the shell: exit 2 blocks, 0 is the JSON answer, anything else lets the call run. */
+/**
+ * Runs a command hook through the shell: exit 2 blocks, 0 is the JSON answer; any other exit or a
+ * timeout lets the call run, unless the hook says `onFailure: "block"`.
+ */
 function runCommand(hook: Json, input: string, env: Json): Promise<DriverResult> {
   return new Promise((resolve) => {
     const child = spawn('sh', ['-c', String(hook.command)], { env: env as NodeJS.ProcessEnv });
@@ -39,11 +42,19 @@ function runCommand(hook: Json, input: string, env: Json): Promise<DriverResult>
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), Number(hook.timeout ?? 60) * 1000);
+    let timedOut = false;
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        child.kill('SIGKILL');
+      },
+      Number(hook.timeout ?? 60) * 1000,
+    );
     child.on('close', (code) => {
       clearTimeout(timer);
-      const failed = code === 2 ? 'blocked' : code === 0 ? decisionOf(stdout) : 'proceeds';
-      resolve({ outcome: failed, transport: 'command', detail: stderr });
+      const failed = hook.onFailure === 'block' ? 'blocked' : 'proceeds';
+      const outcome = timedOut ? failed : code === 2 ? 'blocked' : code === 0 ? decisionOf(stdout) : failed;
+      resolve({ outcome, transport: 'command', detail: stderr });
     });
     // A hook may exit without reading its input (the PATH guard does): the pipe then closes under us.
     child.stdin.on('error', () => undefined);

@@ -90,6 +90,13 @@ describe('the configuration `gatehouse hook install claude-code` writes', () => 
     expect(result?.detail).toContain('gatehouse is not on PATH');
   });
 
+  it('command hook: also says onFailure block to a Claude Code that knows it, so a hook Claude Code gives up on blocks', async () => {
+    const { settings } = await install(['--transport', 'command'], { PATH: `${withNewClaude}` });
+    expect(settings.hooks.PreToolUse[0].hooks[0]).toMatchObject({ type: 'command', onFailure: 'block' });
+    const older = await install(['--transport', 'command'], { PATH: withGatehouse });
+    expect(older.settings.hooks.PreToolUse[0].hooks[0]).not.toHaveProperty('onFailure');
+  });
+
   it('command hook: denies when the server is down', async () => {
     const { settings } = await install(['--transport', 'command'], { PATH: withGatehouse });
     const [result] = await drive(settings, { PATH: withGatehouse, GATEHOUSE_URL: down });

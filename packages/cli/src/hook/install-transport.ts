@@ -4,7 +4,7 @@ import type { CommandHook, HttpHook } from './install.js';
 /** The hook answers this long before Claude Code's timeout for it. */
 export const BUDGET_MARGIN_MS = 5_000;
 
-/** The first Claude Code the issue names for `onFailure: "block"` (not confirmed in Claude Code's reference). */
+/** The first Claude Code with `onFailure: "block"` on hooks (its 2.1.295 release; not yet in the hooks reference). */
 export const ON_FAILURE_SINCE = [2, 1, 295] as const;
 
 /** How Claude Code reaches Gatehouse and what it does while a gate is open. */
@@ -23,8 +23,21 @@ export function guardedCommand(budgetMs: number, defaultBudgetMs: number): strin
   );
 }
 
-export function commandHandler(command: string, timeoutSeconds: number): CommandHook {
-  return { type: 'command', command, timeout: timeoutSeconds };
+/**
+ * The command hook. Its guard blocks when `gatehouse` fails; `onFailure: "block"` also blocks when Claude
+ * Code itself gives up on the command (its timeout), which the guard cannot see.
+ */
+export function commandHandler(
+  command: string,
+  timeoutSeconds: number,
+  onFailureBlock: boolean,
+): CommandHook {
+  return {
+    type: 'command',
+    command,
+    timeout: timeoutSeconds,
+    ...(onFailureBlock ? { onFailure: 'block' } : {}),
+  };
 }
 
 export interface HttpHandlerOptions {
@@ -70,7 +83,7 @@ export function claudeCodeVersion(env: Record<string, string | undefined>): numb
   }
 }
 
-/** True for a version at or after the one the issue names for `onFailure: "block"`. */
+/** True for a version at or after the first with `onFailure: "block"`. */
 export function blocksOnFailure(version: readonly number[] | null): boolean {
   if (version === null) return false;
   for (let i = 0; i < ON_FAILURE_SINCE.length; i++) {

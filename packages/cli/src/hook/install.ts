@@ -8,6 +8,8 @@ export interface CommandHook {
   command: string;
   /** Seconds before Claude Code gives up on the hook. */
   timeout: number;
+  /** Claude Code 2.1.295 and later block the call when the hook fails (see install-transport.ts). */
+  onFailure?: 'block';
 }
 
 /** An http hook handler: Claude Code POSTs the hook input to `url`. */
