@@ -50,6 +50,9 @@ export default defineConfig({
           ],
           exclude: [...configDefaults.exclude, ...alone],
           maxWorkers: 2,
+          // Files share a worker's loaded modules instead of importing the server anew for each file
+          // (a quarter of the project's time); each file sets up and tears down its own state.
+          isolate: false,
         },
       },
       {

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runCliInProcess } from './testing/cli-in-process.js';
 import { runGatehouse } from './testing/cli-process.js';
 
 const SUBCOMMANDS: Record<string, string[]> = {
@@ -35,22 +36,23 @@ describe('gatehouse --help', () => {
 
   it('prints the same with no arguments and with `help`', async () => {
     const [bare, help, flag] = await Promise.all([
-      runGatehouse([]),
-      runGatehouse(['help']),
+      runCliInProcess([]),
+      runCliInProcess(['help']),
       runGatehouse(['--help']),
     ]);
     expect(bare.stdout).toBe(flag.stdout);
     expect(help.stdout).toBe(flag.stdout);
   });
 
+  // The binary's own --help runs as a process above; every command's help is the same code in this process.
   it.each(withSubcommands)('`%s --help` names each of its subcommands', async (command, subs) => {
-    const result = await runGatehouse([command, '--help']);
+    const result = await runCliInProcess([command, '--help']);
     expect(result.code).toBe(0);
     for (const sub of subs) expect(result.stdout).toMatch(new RegExp(`^  ${sub}\\b`, 'm'));
   });
 
   it.each(everyAction)('`%s --help` shows its usage and options', async (name, words) => {
-    const result = await runGatehouse([...words, '--help']);
+    const result = await runCliInProcess([...words, '--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`Usage: gatehouse ${name}`);
     expect(result.stdout).toContain('-h, --help');
@@ -59,8 +61,8 @@ describe('gatehouse --help', () => {
 
   it('`help gates decide` equals `gates decide --help`', async () => {
     const [help, flag] = await Promise.all([
-      runGatehouse(['help', 'gates', 'decide']),
-      runGatehouse(['gates', 'decide', '--help']),
+      runCliInProcess(['help', 'gates', 'decide']),
+      runCliInProcess(['gates', 'decide', '--help']),
     ]);
     expect(help.code).toBe(0);
     expect(help.stdout).toBe(flag.stdout);
@@ -100,13 +102,19 @@ describe('wrong usage exits 2 with a clear message', () => {
     [['login'], 'give --name <person>'],
     [['audit', 'export', '--json'], "unknown option '--json'"],
   ])('%j', async (args, message) => {
-    const result = await runGatehouse(args as string[], {
+    const result = await runCliInProcess(args as string[], {
       env: { XDG_CONFIG_HOME: '/nonexistent', GATEHOUSE_TOKEN: 'ghs_test' },
     });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`error: ${message}`);
     expect(result.stderr).toMatch(/Run `gatehouse .*--help` for usage\./);
     expect(result.stdout).toBe('');
+  });
+
+  it('exits 2 as a process too', async () => {
+    const result = await runGatehouse(['frobnicate']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("error: unknown command 'frobnicate'");
   });
 });
 

@@ -2,10 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../cli.js';
-import type { Io } from '../command.js';
+import { runCliInProcess } from '../testing/cli-in-process.js';
 import type { CheckReport } from './check-verdict.js';
 
 const TEST_FILE = `import { describe, expect, it } from 'vitest';
@@ -67,18 +65,11 @@ function createRepo() {
   return { dir, git, write, commit, first };
 }
 
-async function check(args: string[], stdin = '') {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    stdin: Readable.from([Buffer.from(stdin)]) as unknown as NodeJS.ReadStream,
+function check(args: string[], stdin = '') {
+  return runCliInProcess(['check', ...args], {
+    stdin,
     env: { XDG_CONFIG_HOME: '/nonexistent-gatehouse-config' },
-    now: () => 0,
-  };
-  const code = await runCli(['check', ...args], io);
-  return { code, stdout, stderr };
+  });
 }
 
 async function checkJson(args: string[], stdin = '') {

@@ -1,25 +1,12 @@
 import type { FileDiff } from 'gatehouse-hitl-protocol';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../cli.js';
-import type { Io } from '../command.js';
+import { runCliInProcess } from '../testing/cli-in-process.js';
 import { diffLines, useColour } from './review-print.js';
 
 const SUBCOMMANDS = ['list', 'show', 'diff', 'comment', 'resolve', 'approve', 'request-changes', 'mcp'];
 
 /** Runs the CLI in this process with no credentials, so any call to the server would fail loudly. */
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    stdin: process.stdin,
-    env: { XDG_CONFIG_HOME: '/nonexistent-gatehouse-config', GATEHOUSE_URL: 'http://127.0.0.1:9' },
-    now: () => 0,
-  };
-  const code = await runCli(args, io);
-  return { code, stdout, stderr };
-}
+const cli = (args: string[]) => runCliInProcess(args);
 
 describe('gatehouse review, before anything is sent', () => {
   it('lists its subcommands in --help', async () => {

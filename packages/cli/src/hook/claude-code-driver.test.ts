@@ -13,7 +13,7 @@ describe('the Claude Code hook driver', () => {
   });
 
   it('lets a command hook that outlives its timeout through, unless it says onFailure block', async () => {
-    const hook = { type: 'command', command: 'sleep 5', timeout: 0.2 };
+    const hook = { type: 'command', command: 'exec sleep 5', timeout: 0.2 };
     const input = { tool_name: 'Bash', tool_input: { command: 'ls' } };
     const settings = (extra: object) => ({ hooks: { PreToolUse: [{ hooks: [{ ...hook, ...extra }] }] } });
     const env = { PATH: process.env.PATH };
