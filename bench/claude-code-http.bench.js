@@ -16,7 +16,7 @@ import { report } from './report.js';
 const HTTP_RUNS = 400;
 const PROCESS_RUNS = 30;
 const WARMUP = 20;
-const LAUNCHER = fileURLToPath(new URL('../packages/cli/bin/gatehouse.js', import.meta.url));
+const LAUNCHER = fileURLToPath(new URL('../packages/cli/bin/gatehouse.cjs', import.meta.url));
 
 function readCall(i) {
   return JSON.stringify({

@@ -14,7 +14,7 @@ import { report } from './report.js';
 
 const RUNS = 30;
 const WARMUP = 3;
-const LAUNCHER = fileURLToPath(new URL('../packages/cli/bin/gatehouse.js', import.meta.url));
+const LAUNCHER = fileURLToPath(new URL('../packages/cli/bin/gatehouse.cjs', import.meta.url));
 
 /** Spawns `args` with `input` on stdin; resolves with the wall time to exit and what it printed. */
 function timeProcess(args, { env, input = '' } = {}) {

@@ -14,7 +14,7 @@ Does what Claude Code does with the Gatehouse PreToolUse hook: pipes the hook in
 (allowed at once) and for a Bash \`rm -rf PATH\` (denied while approval is pending, with the gate id)
 to \`gatehouse hook claude-code\`, then retries the same Bash call until a person has decided.`;
 
-const GATEHOUSE_BIN = fileURLToPath(new URL('../../packages/cli/bin/gatehouse.js', import.meta.url));
+const GATEHOUSE_BIN = fileURLToPath(new URL('../../packages/cli/bin/gatehouse.cjs', import.meta.url));
 /** The first Bash call's budget: the hook answers "pending" after this long without a decision. */
 const FIRST_BUDGET_MS = 1000;
 const PENDING = /Approval is pending \(gate (gate_[A-Za-z0-9_]+)/;

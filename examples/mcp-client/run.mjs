@@ -11,7 +11,7 @@ An MCP client (the official MCP SDK's Client over stdio) starts \`gatehouse mcp\
 asks to read README.md, which the policy allows at once, then asks to run \`rm -rf PATH\`: a gate
 opens, and the client waits with gatehouse_wait_for_decision until a person decides it.`;
 
-const GATEHOUSE_BIN = fileURLToPath(new URL('../../packages/cli/bin/gatehouse.js', import.meta.url));
+const GATEHOUSE_BIN = fileURLToPath(new URL('../../packages/cli/bin/gatehouse.cjs', import.meta.url));
 
 /** Calls a Gatehouse MCP tool and returns its structured answer (throws on an error result). */
 async function call(client, name, args) {

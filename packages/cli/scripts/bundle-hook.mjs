@@ -1,5 +1,6 @@
-// Bundles `gatehouse hook claude-code` into one file beside its entry (dist/hook/claude-code-hook.bundle.js):
-// it starts before every tool call, and one file spares Node resolving and reading a dozen modules.
+// Bundles `gatehouse hook claude-code` into one CommonJS file beside its entry (dist/hook/claude-code-hook.bundle.cjs):
+// it starts before every tool call, and one CommonJS file spares Node resolving and reading a dozen modules
+// and starting its ES module loader.
 // Usage errors still load the full command line (../main.js) from the same place.
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
@@ -12,8 +13,8 @@ await build({
   external: [/^node:/, /\.\.\/main\.js$/],
   logLevel: 'warn',
   output: {
-    file: `${hookDir}claude-code-hook.bundle.js`,
-    format: 'esm',
+    file: `${hookDir}claude-code-hook.bundle.cjs`,
+    format: 'cjs',
     codeSplitting: false,
   },
 });

@@ -70,7 +70,7 @@ describe('gatehouse --help', () => {
   });
 
   it('runs through the launcher npm links as the `gatehouse` binary', async () => {
-    const launcher = fileURLToPath(new URL('../bin/gatehouse.js', import.meta.url));
+    const launcher = fileURLToPath(new URL('../bin/gatehouse.cjs', import.meta.url));
     const { stdout, status } = spawnSync(launcher, ['--version'], { encoding: 'utf8' });
     expect(status).toBe(0);
     expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);

@@ -177,7 +177,7 @@ async function install(context: ActionContext): Promise<number> {
     stringOption(values, 'command') === undefined &&
     !onPath('gatehouse', io.env)
   ) {
-    const launcher = fileURLToPath(new URL('../../bin/gatehouse.js', import.meta.url));
+    const launcher = fileURLToPath(new URL('../../bin/gatehouse.cjs', import.meta.url));
     io.stderr.write(
       'note: `gatehouse` is not on PATH here, so the hook blocks every tool call. Install the CLI globally,\n' +
         `or run this again with --command "node ${launcher} hook claude-code".\n`,

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type HookSettings, runClaudeCodeHook } from './claude-code.js';
+import { fdIo } from './process-io.js';
 
 /** The hook answers this long after it starts unless told otherwise: 5 s under the timeout `install` writes. */
 export const DEFAULT_BUDGET_MS = 25_000;
@@ -87,9 +88,11 @@ export function parseHookArgs(argv: readonly string[]): HookOptionValues | null 
   return values;
 }
 
+const io = fdIo();
+
 function finish(code: number): void {
-  // Exit once stdout is flushed, whatever sockets or timers are still open.
-  process.stdout.write('', () => process.exit(code));
+  // Exit once the output has left, whatever sockets or timers are still open.
+  io.flush(() => process.exit(code));
 }
 
 /**
@@ -101,7 +104,7 @@ export async function runHookCommandLine(argv: readonly string[]): Promise<void>
     const values = parseHookArgs(argv);
     if (values !== null) {
       try {
-        finish(await runClaudeCodeHook(hookSettings(values, process.env), process));
+        finish(await runClaudeCodeHook(hookSettings(values, process.env), io));
         return;
       } catch (error) {
         if (!(error instanceof HookSettingsError)) throw error;
@@ -112,7 +115,7 @@ export async function runHookCommandLine(argv: readonly string[]): Promise<void>
   } catch (error) {
     // Exit code 2 blocks the tool call; any other failure would let Claude Code run it.
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`gatehouse hook: ${message}; the tool call is blocked\n`);
+    io.stderr.write(`gatehouse hook: ${message}; the tool call is blocked\n`);
     finish(2);
   }
 }

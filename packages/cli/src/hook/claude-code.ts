@@ -48,6 +48,8 @@ export interface HookSettings {
 /** Where the hook reads its input and writes its answer. */
 export interface HookIo {
   stdin: NodeJS.ReadableStream & { destroy?(): unknown };
+  /** Reads the whole input another way than through `stdin`, when given. */
+  readInput?(signal: AbortSignal): Promise<string>;
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
 }
@@ -291,7 +293,8 @@ interface HookRun {
 async function decide(io: HookIo, run: HookRun): Promise<Result> {
   let parsed: HookInput;
   try {
-    parsed = parseHookInput(await readAll(io.stdin, run.signal));
+    const text = io.readInput ? await io.readInput(run.signal) : await readAll(io.stdin, run.signal);
+    parsed = parseHookInput(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return { code: 2, output: null, stderr: `gatehouse hook: ${reason}; the tool call is blocked\n` };

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { AnalyzeResponse } from 'gatehouse-hitl-protocol';
 import {
@@ -70,7 +70,10 @@ export function contentAfter(tool: string, toolInput: Record<string, unknown>, b
 
 async function readCurrent(file: string): Promise<string | null | undefined> {
   try {
-    return await readFile(file, 'utf8');
+    // node:fs/promises would cost every hook run its load time; only edits in a run read a file.
+    return await new Promise<string>((resolve, reject) =>
+      readFile(file, 'utf8', (error, text) => (error ? reject(error) : resolve(text))),
+    );
   } catch (error) {
     // A file that is not there is one the edit creates; any other failure Claude Code reports.
     return (error as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGatehouse, tempDir } from '../testing/cli-process.js';
 import { driveClaudeCode } from './claude-code-driver.js';
 
-const LAUNCHER = fileURLToPath(new URL('../../bin/gatehouse.js', import.meta.url));
+const LAUNCHER = fileURLToPath(new URL('../../bin/gatehouse.cjs', import.meta.url));
 const TOKEN = 'gha_not_checked_while_the_server_is_down';
 
 function bashCall() {

@@ -128,9 +128,11 @@ describe('mergeHookEntry', () => {
     expect(isGatehouseHook(GUARDED)).toBe(true);
     expect(isGatehouseHook('gatehouse hook claude-code')).toBe(true);
     expect(isGatehouseHook('npx gatehouse hook claude-code --budget-ms 55000')).toBe(true);
-    expect(isGatehouseHook('node "/opt/gatehouse/packages/cli/bin/gatehouse.js" hook claude-code')).toBe(
+    expect(isGatehouseHook('node "/opt/gatehouse/packages/cli/bin/gatehouse.cjs" hook claude-code')).toBe(
       true,
     );
+    // The launcher was gatehouse.js before it became CommonJS: hooks installed then are still ours.
+    expect(isGatehouseHook('node /opt/gatehouse/packages/cli/bin/gatehouse.js hook claude-code')).toBe(true);
     expect(isGatehouseHook('gatehouse hook claude-codes')).toBe(false);
     expect(isGatehouseHook('./check-bash.sh')).toBe(false);
   });

@@ -70,7 +70,7 @@ export function settingsPathFor(scope: 'project' | 'user', cwd: string, home: st
 
 /** True for a command that runs this hook, however the binary is spelled. */
 export function isGatehouseHook(command: unknown): boolean {
-  return typeof command === 'string' && /gatehouse(\.js)?["']?\s+hook\s+claude-code(\s|$)/.test(command);
+  return typeof command === 'string' && /gatehouse(\.c?js)?["']?\s+hook\s+claude-code(\s|$)/.test(command);
 }
 
 /** True for an http hook handler that calls a Gatehouse server's Claude Code routes. */

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { cleanEnv } from './cli-process.js';
 
 /** The committed launcher Claude Code runs as `gatehouse hook claude-code` (`npx tsc -b` first). */
-export const LAUNCHER = fileURLToPath(new URL('../../bin/gatehouse.js', import.meta.url));
+export const LAUNCHER = fileURLToPath(new URL('../../bin/gatehouse.cjs', import.meta.url));
 
 /** What one hook process did. */
 export interface HookRun {

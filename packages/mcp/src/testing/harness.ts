@@ -12,7 +12,7 @@ export type { Json, LiveServer };
 export { startLiveServer };
 
 /** The committed launcher of the built CLI; stdio tests run it as a real process (`npx tsc -b` first). */
-export const GATEHOUSE_BIN = fileURLToPath(new URL('../../../cli/bin/gatehouse.js', import.meta.url));
+export const GATEHOUSE_BIN = fileURLToPath(new URL('../../../cli/bin/gatehouse.cjs', import.meta.url));
 
 export type TransportKind = 'http' | 'stdio';
 

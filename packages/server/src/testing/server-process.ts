@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The committed `gatehouse` launcher; it runs the built CLI (`npx tsc -b` first). */
-export const GATEHOUSE_BIN = fileURLToPath(new URL('../../../cli/bin/gatehouse.js', import.meta.url));
+export const GATEHOUSE_BIN = fileURLToPath(new URL('../../../cli/bin/gatehouse.cjs', import.meta.url));
 const BUILT_CLI = fileURLToPath(new URL('../../../cli/dist/main.js', import.meta.url));
 
 /** A `gatehouse serve` child process: a real server that a test can kill with SIGKILL. */

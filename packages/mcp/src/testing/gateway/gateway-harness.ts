@@ -12,7 +12,7 @@ import { serveNotesHttp } from './notes-server.mjs';
 /** The stdio upstream: run by node as a real process. */
 export const NOTES_SCRIPT = fileURLToPath(new URL('./notes-server.mjs', import.meta.url));
 /** The committed launcher of the built CLI (`npx tsc -b` first). */
-const GATEHOUSE_BIN = fileURLToPath(new URL('../../../../cli/bin/gatehouse.js', import.meta.url));
+const GATEHOUSE_BIN = fileURLToPath(new URL('../../../../cli/bin/gatehouse.cjs', import.meta.url));
 
 /** How a test reaches the upstream: through the CLI over stdio, or the library over HTTP. */
 export type Setup = 'stdio proxy, stdio upstream' | 'http proxy, http upstream';
