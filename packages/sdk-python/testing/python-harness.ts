@@ -79,6 +79,7 @@ export async function startRestartableServer(): Promise<RestartableServer> {
       GATEHOUSE_TEST_DEVELOPER_TOKEN: tokens.developer,
       GATEHOUSE_TEST_DEVELOPER_ID: ids.developerId,
       GATEHOUSE_TEST_VIEWER_TOKEN: tokens.viewer,
+      GATEHOUSE_TEST_OTHER_AGENT_ID: ids.otherAgentId,
     }),
     async close() {
       await new Promise((resolve) => control.close(resolve));

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from conftest import Opened, Person
 
@@ -68,3 +70,31 @@ def test_ask_returns_the_answer_and_raises_when_declined(gate: Gatehouse, person
     person.decide(opened.next(), option="reject", reason="no")
     with pytest.raises(ApprovalDenied):
         declined.result(30)
+
+
+def test_a_delegation_names_the_agent_and_an_expanded_constraint_its_new_limit(
+    gate: Gatehouse, person: Person, opened: Opened, background
+) -> None:
+    other_agent = os.environ["GATEHOUSE_TEST_OTHER_AGENT_ID"]
+    pending = background(
+        gate.request,
+        operation="Fix the flaky checkout test",
+        gate_type="recovery_escalation",
+        context={"severity": "CRITICAL"},
+        on_gate=opened,
+    )
+    person.decide(opened.next(), option="delegate", delegateTo=other_agent)
+    delegated = pending.result(30)
+    assert (delegated.outcome, delegated.delegate_to, delegated.new_limit) == ("delegate", other_agent, None)
+
+    pending = background(
+        gate.request,
+        operation="Render the report",
+        gate_type="constraint_exception",
+        context={"constraint": "at most 100 pages", "currentLimit": 100},
+        on_gate=opened,
+    )
+    person.decide(opened.next(), option="expand_constraint", newLimit=140)
+    expanded = pending.result(30)
+    assert (expanded.outcome, expanded.new_limit, expanded.delegate_to) == ("expand_constraint", 140, None)
+

@@ -100,7 +100,7 @@ describe('change analysis in the web app', () => {
     await expectAccessible(runPage, 'the run screen with an escalated recovery');
   });
 
-  it('adds a whitelist entry, naming the field of a bad one, and revokes it', async () => {
+  it('adds a whitelist entry, naming the field of a bad one, renews it and revokes it', async () => {
     const page = await e2e().pageAs(e2e().techLead);
     await page.goto('/whitelists');
     await page.getByRole('heading', { name: 'Whitelists', level: 1 }).waitFor();
@@ -110,13 +110,17 @@ describe('change analysis in the web app', () => {
 
     await page.getByLabel('Pattern', { exact: true }).fill(pattern);
     await page.getByLabel('Path', { exact: true }).fill('src/legacy/**');
-    await page.getByLabel('Justification').fill('too short');
+    await page.getByLabel('Justification', { exact: true }).fill('too short');
     await page.getByRole('button', { name: 'Add to the whitelist' }).click();
     await page.getByText('justification must say why in at least 10 characters').first().waitFor();
-    await expect(page.getByLabel('Justification').getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(
+      page.getByLabel('Justification', { exact: true }).getAttribute('aria-invalid'),
+    ).resolves.toBe('true');
 
     await page.getByLabel('Path', { exact: true }).fill('');
-    await page.getByLabel('Justification').fill('the legacy adapters keep placeholders on purpose');
+    await page
+      .getByLabel('Justification', { exact: true })
+      .fill('the legacy adapters keep placeholders on purpose');
     await page.getByRole('button', { name: 'Add to the whitelist' }).click();
     await page
       .getByText(/path is required for scope file/)
@@ -135,6 +139,26 @@ describe('change analysis in the web app', () => {
       expect.objectContaining({ pattern, scope: 'file', path: 'src/legacy/**', status: 'active' }),
     ]);
 
+    const renewDialog = page.getByRole('dialog', { name: 'Renew this whitelist entry?' });
+    await entries.getByRole('button', { name: `Renew ${pattern} entry` }).click();
+    await renewDialog.getByLabel('New justification').fill('short');
+    await renewDialog.getByRole('button', { name: 'Renew for 90 days' }).click();
+    await renewDialog
+      .getByText(/justification/)
+      .last()
+      .waitFor();
+    expect(await renewDialog.getByRole('alert').textContent()).toMatch(/justification/);
+    await expectAccessible(page, 'the renew dialog with an error');
+    await renewDialog.getByLabel('New justification').fill('still needed while the adapters are rewritten');
+    await renewDialog.getByRole('button', { name: 'Renew for 90 days' }).click();
+    await page.getByText(`Renewed the ${pattern} entry until`, { exact: false }).waitFor();
+    await entries.getByText('still needed while the adapters are rewritten').waitFor();
+    const renewed = await e2e().http.call('GET', '/v1/whitelists', { token: e2e().techLead.token });
+    expect(renewed.body.whitelists).toEqual([
+      expect.objectContaining({ pattern, justification: 'still needed while the adapters are rewritten' }),
+    ]);
+    expect(renewed.body.whitelists[0].expiresAt).toBeGreaterThanOrEqual(listed.body.whitelists[0].expiresAt);
+
     await entries.getByRole('button', { name: `Revoke ${pattern} entry` }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     await page.getByText(`Revoked the ${pattern} entry`).waitFor();
@@ -146,8 +170,9 @@ describe('change analysis in the web app', () => {
   it('lets a viewer read whitelists but not change them', async () => {
     const page = await e2e().pageAs(e2e().viewer);
     await page.goto('/whitelists');
-    await page.getByText('Tech leads and admins add and revoke entries.').waitFor();
+    await page.getByText('Tech leads and admins add, renew and revoke entries.').waitFor();
     expect(await page.getByRole('button', { name: 'Add to the whitelist' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^(Renew|Revoke) / }).count()).toBe(0);
   });
 
   it('raises the false-positive banner live when a pattern passes 10 %, and on load', async () => {

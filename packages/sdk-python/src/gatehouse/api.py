@@ -120,6 +120,9 @@ DECISION_FIELDS: Mapping[str, str] = {
     "editedArgs": "object",
     "originalPayloadHash": "string",
     "answer": "string",
+    # The agent a task was delegated to and an expanded constraint's new limit.
+    "delegateTo": "string",
+    "newLimit": "number",
 }
 
 #: Fields of a run document the SDK reads.

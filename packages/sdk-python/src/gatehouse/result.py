@@ -37,6 +37,10 @@ class GateResult:
     feedback: Optional[str] = None
     #: The person's answer to a question gate (``ask``).
     answer: Optional[str] = None
+    #: The agent a person handed the task to (option ``delegate``).
+    delegate_to: Optional[str] = None
+    #: The new limit a person set (option ``expand_constraint``).
+    new_limit: Optional[float] = None
     affected_artifacts: list[str] = field(default_factory=list)
     gate_id: Optional[str] = None
     rule_id: Optional[str] = None
@@ -115,6 +119,8 @@ def result_from_gate(
         instructions=decision.get("instructions"),
         feedback=decision.get("feedback"),
         answer=decision.get("answer"),
+        delegate_to=decision.get("delegateTo"),
+        new_limit=decision.get("newLimit"),
         affected_artifacts=list(decision.get("affectedArtifacts") or []),
         gate_id=gate.get("id"),
         rule_id=rule_id or gate.get("policyRuleId"),

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideTestGate } from '../testing/gates.js';
 import { createRunViaApi } from '../testing/runs.js';
@@ -109,5 +110,44 @@ describe.each(dialects)('repeated destructive findings in a run on %s', (dialect
     const [a] = (await analyze(one.id, [1], 'c1')).gates;
     const [b] = (await analyze(two.id, [1], 'c1')).gates;
     expect(b?.id).not.toBe(a?.id);
+  });
+});
+
+describe('repeated destructive findings on two nodes of one Postgres', () => {
+  let test: TestApp<{ now(): number }>;
+  let other: FastifyInstance;
+
+  beforeAll(async () => {
+    test = await createTestApp({ dialect: 'postgres' });
+    other = await test.secondNode();
+  }, 60_000);
+  afterAll(async () => {
+    await test?.close();
+  });
+
+  function analyze(node: FastifyInstance, runId: string, push: string) {
+    return node.inject({
+      method: 'POST',
+      url: '/v1/analyze',
+      headers: bearer(test.tokens.agent),
+      payload: { runId, files: specCut(2), action: { tool: 'git_push', args: { to: push } } },
+    });
+  }
+
+  it('opens one gate when both nodes analyse the same deletion at once', async () => {
+    // Several runs, so a race that slips through only now and then still shows.
+    for (let round = 0; round < 8; round++) {
+      const run = await createRunViaApi(test);
+      const answers = await Promise.all([analyze(test.app, run.id, 'a'), analyze(other, run.id, 'b')]);
+      for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
+      const page = await test.store.read((tx) => tx.listGates({ runId: run.id, type: 'destructive_action' }));
+      const gates = page.items as unknown as Gate[];
+      expect(gates, `round ${round}`).toHaveLength(1);
+      expect(gates[0]?.context.repeats?.count).toBe(1);
+      expect(answers.map((answer) => answer.json().gates.map((gate: Gate) => gate.id))).toEqual([
+        [gates[0]?.id],
+        [gates[0]?.id],
+      ]);
+    }
   });
 });

@@ -58,6 +58,8 @@ export interface TestApp<C extends Clock> {
   ids: TestIds;
   /** Raw SQL on the test's database, on a connection of its own: how tests tamper as the database's owner could. */
   executeSql(statements: string): Promise<void>;
+  /** Another node on the same Postgres database (its own store and bus), closed with this app. */
+  secondNode(): Promise<FastifyInstance>;
   close(): Promise<void>;
 }
 
@@ -86,16 +88,28 @@ async function openStore(
   dialect: TestDialect,
   clock: Clock,
   dir: string,
-): Promise<{ store: Store; execute(statements: string): Promise<void>; stop(): Promise<void> }> {
+): Promise<{
+  store: Store;
+  execute(statements: string): Promise<void>;
+  /** Another store on the same database; null on SQLite, whose file has one writer. */
+  openAnother: (() => Promise<Store>) | null;
+  stop(): Promise<void>;
+}> {
   if (dialect === 'sqlite') {
     const file = join(dir, 'gatehouse.db');
     const store = await createSqliteStore({ file, clock });
-    return { store, execute: async (statements) => executeSqlite(file, statements), stop: async () => {} };
+    return {
+      store,
+      execute: async (statements) => executeSqlite(file, statements),
+      openAnother: null,
+      stop: async () => {},
+    };
   }
   const postgres = await startTestPostgres({ clock });
   return {
     store: postgres.store,
     execute: (statements) => executePostgres(postgres, statements),
+    openAnother: () => postgres.openStore({ clock }),
     stop: () => postgres.close(),
   };
 }
@@ -229,11 +243,12 @@ export async function createTestApp<C extends Clock = Clock>(
   const clock = (options.clock ?? systemClock) as C;
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const config = loadConfig({}, { ...TEST_DEFAULTS, dataDir: dir, ...options.config });
-  const { store, execute, stop } = await openStore(options.dialect, clock, dir);
+  const { store, execute, openAnother, stop } = await openStore(options.dialect, clock, dir);
   const bus = createInProcessBus();
   const app = await buildApp({ store, bus, clock, config, uiDir: options.uiDir ?? null });
   await app.ready();
   const { tokens, ids } = await seed(store, clock.now());
+  const otherNodes: (() => Promise<void>)[] = [];
   let closed = false;
   return {
     app,
@@ -245,9 +260,24 @@ export async function createTestApp<C extends Clock = Clock>(
     tokens,
     ids,
     executeSql: execute,
+    async secondNode() {
+      if (openAnother === null)
+        throw new Error('a second node shares a Postgres database, not a SQLite file');
+      const otherStore = await openAnother();
+      const otherBus = createInProcessBus();
+      const other = await buildApp({ store: otherStore, bus: otherBus, clock, config, uiDir: null });
+      await other.ready();
+      otherNodes.push(async () => {
+        await other.close();
+        await otherBus.close();
+        await otherStore.close().catch(() => {});
+      });
+      return other;
+    },
     async close() {
       if (closed) return;
       closed = true;
+      for (const closeNode of otherNodes) await closeNode();
       await app.close();
       await bus.close();
       await store.close().catch(() => {});

@@ -55,6 +55,16 @@ export async function createWhitelist(input: CreateWhitelistBody): Promise<White
   return body.whitelist;
 }
 
+/** Keeps an entry 90 more days from now, with a new justification when one is given. */
+export async function renewWhitelist(id: string, justification?: string): Promise<WhitelistEntry> {
+  const body = await api<{ whitelist: WhitelistEntry }>(
+    'POST',
+    `/v1/whitelists/${encodeURIComponent(id)}/renew`,
+    { body: justification === undefined ? {} : { justification } },
+  );
+  return body.whitelist;
+}
+
 /** Removes an entry: its pattern is reported again. */
 export async function revokeWhitelist(id: string): Promise<WhitelistEntry> {
   const body = await api<{ whitelist: WhitelistEntry }>('DELETE', `/v1/whitelists/${encodeURIComponent(id)}`);

@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useCallback, useState } from 'react';
 import { errorText } from '../api/client.js';
 import { type MyNotificationChannelsResponse, myChannels, saveMyChannels } from '../api/notifications.js';
 import { useResource } from '../lib/use-resource.js';
@@ -11,26 +11,29 @@ const CHANNELS: { id: Channel; label: string; hint: string }[] = [
   { id: 'browser', label: 'Browser', hint: 'Desktop notifications while Gatehouse is open.' },
 ];
 
+type Notice = { ok: boolean; text: string };
+
 function unavailable(loaded: MyNotificationChannelsResponse, channel: Channel): string | null {
   if (!loaded.available[channel]) return 'not set up on this server';
   if (channel === 'slack' && !loaded.slackLinked) return 'your Slack user is not linked yet';
   return null;
 }
 
-/** The Account screen's section where a person picks the channels that reach them and their email address. */
-export function NotificationChannels() {
-  const { resource, reload } = useResource('my-notification-channels', useCallback(myChannels, []));
-  const [chosen, setChosen] = useState<Channel[]>([]);
-  const [email, setEmail] = useState('');
+/** The choices as loaded: its state starts from them, so no box ever shows unchecked before they arrive. */
+function ChannelsForm({
+  loaded,
+  onSaved,
+  notice,
+  setNotice,
+}: {
+  loaded: MyNotificationChannelsResponse;
+  onSaved(): void;
+  notice: Notice | null;
+  setNotice(notice: Notice | null): void;
+}) {
+  const [chosen, setChosen] = useState<Channel[]>(loaded.channels);
+  const [email, setEmail] = useState(loaded.email ?? '');
   const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
-  const loaded = resource.status === 'ready' ? resource.value : null;
-
-  useEffect(() => {
-    if (loaded === null) return;
-    setChosen(loaded.channels);
-    setEmail(loaded.email ?? '');
-  }, [loaded]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -39,7 +42,7 @@ export function NotificationChannels() {
     try {
       await saveMyChannels({ channels: chosen, email: email.trim() === '' ? null : email.trim() });
       setNotice({ ok: true, text: 'Your notification choices are saved.' });
-      reload();
+      onSaved();
     } catch (caught) {
       setNotice({ ok: false, text: errorText(caught) });
     } finally {
@@ -51,7 +54,61 @@ export function NotificationChannels() {
     setChosen((current) => (on ? [...new Set([...current, channel])] : current.filter((c) => c !== channel)));
 
   return (
-    <form className="card" onSubmit={(event) => void submit(event)} aria-labelledby="notify-title">
+    <form onSubmit={(event) => void submit(event)}>
+      <fieldset>
+        <legend>Channels that reach you</legend>
+        {CHANNELS.map((channel) => {
+          const problem = unavailable(loaded, channel.id);
+          return (
+            <div key={channel.id} className="field">
+              <label className="checkbox">
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(channel.id)}
+                  onChange={(event) => toggle(channel.id, event.target.checked)}
+                  aria-describedby={`notify-${channel.id}-hint`}
+                />
+                {channel.label}
+              </label>
+              <p id={`notify-${channel.id}-hint`} className="muted small">
+                {channel.hint}
+                {problem ? ` Not delivered now: ${problem}.` : ''}
+              </p>
+            </div>
+          );
+        })}
+      </fieldset>
+      <div className="field">
+        <label htmlFor="notify-email">Email address</label>
+        <input
+          id="notify-email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          maxLength={320}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+      </div>
+      {notice && (
+        <p className={`notice ${notice.ok ? 'ok' : 'error'}`} role={notice.ok ? 'status' : 'alert'}>
+          {notice.text}
+        </p>
+      )}
+      <button type="submit" className="primary" disabled={busy}>
+        {busy ? 'Saving…' : 'Save notification choices'}
+      </button>
+    </form>
+  );
+}
+
+/** The Account screen's section where a person picks the channels that reach them and their email address. */
+export function NotificationChannels() {
+  const { resource, reload } = useResource('my-notification-channels', useCallback(myChannels, []));
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const loaded = resource.status === 'ready' ? resource.value : null;
+
+  return (
+    <section className="card" aria-labelledby="notify-title">
       <h2 id="notify-title">Notifications</h2>
       <p className="muted">
         How Gatehouse tells you that a gate is waiting for you, about to time out, or escalated to you.
@@ -63,51 +120,15 @@ export function NotificationChannels() {
         </p>
       )}
       {loaded && (
-        <>
-          <fieldset>
-            <legend>Channels that reach you</legend>
-            {CHANNELS.map((channel) => {
-              const problem = unavailable(loaded, channel.id);
-              return (
-                <div key={channel.id} className="field">
-                  <label className="checkbox">
-                    <input
-                      type="checkbox"
-                      checked={chosen.includes(channel.id)}
-                      onChange={(event) => toggle(channel.id, event.target.checked)}
-                      aria-describedby={`notify-${channel.id}-hint`}
-                    />
-                    {channel.label}
-                  </label>
-                  <p id={`notify-${channel.id}-hint`} className="muted small">
-                    {channel.hint}
-                    {problem ? ` Not delivered now: ${problem}.` : ''}
-                  </p>
-                </div>
-              );
-            })}
-          </fieldset>
-          <div className="field">
-            <label htmlFor="notify-email">Email address</label>
-            <input
-              id="notify-email"
-              type="email"
-              autoComplete="email"
-              value={email}
-              maxLength={320}
-              onChange={(event) => setEmail(event.target.value)}
-            />
-          </div>
-        </>
+        // A reload after saving starts the form again from what the server kept.
+        <ChannelsForm
+          key={JSON.stringify(loaded)}
+          loaded={loaded}
+          onSaved={reload}
+          notice={notice}
+          setNotice={setNotice}
+        />
       )}
-      {notice && (
-        <p className={`notice ${notice.ok ? 'ok' : 'error'}`} role={notice.ok ? 'status' : 'alert'}>
-          {notice.text}
-        </p>
-      )}
-      <button type="submit" className="primary" disabled={busy || loaded === null}>
-        {busy ? 'Saving…' : 'Save notification choices'}
-      </button>
-    </form>
+    </section>
   );
 }

@@ -1,14 +1,17 @@
+import { WHITELIST_JUSTIFICATION_MIN } from 'gatehouse-hitl-protocol/rules';
 import { useCallback, useState } from 'react';
 import {
   listPatterns,
   listWhitelists,
   type PatternStats,
+  renewWhitelist,
   revokeWhitelist,
   type WhitelistEntry,
 } from '../api/analysis.js';
 import { errorText } from '../api/client.js';
 import { useSession } from '../app/session.js';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
+import { Field } from '../components/Field.js';
 import { PatternCatalog } from '../components/PatternCatalog.js';
 import { Revealed } from '../components/Revealed.js';
 import { formatDateTime } from '../components/time-format.js';
@@ -48,11 +51,13 @@ function WhitelistTable({
   entries,
   canManage,
   nameOf,
+  onRenew,
   onRevoke,
 }: {
   entries: readonly WhitelistEntry[];
   canManage: boolean;
   nameOf(id: string): string;
+  onRenew(entry: WhitelistEntry): void;
   onRevoke(entry: WhitelistEntry): void;
 }) {
   const now = useNow();
@@ -108,9 +113,14 @@ function WhitelistTable({
               <td data-label="Suppressed">{entry.suppressed}</td>
               {canManage && (
                 <td data-label="Actions">
-                  <button type="button" onClick={() => onRevoke(entry)}>
-                    Revoke<span className="visually-hidden"> {entry.pattern} entry</span>
-                  </button>
+                  <div className="row">
+                    <button type="button" onClick={() => onRenew(entry)}>
+                      Renew<span className="visually-hidden"> {entry.pattern} entry</span>
+                    </button>
+                    <button type="button" onClick={() => onRevoke(entry)}>
+                      Revoke<span className="visually-hidden"> {entry.pattern} entry</span>
+                    </button>
+                  </div>
                 </td>
               )}
             </tr>
@@ -128,10 +138,29 @@ export function WhitelistsScreen() {
   const { resource, reload } = useResource('whitelists', useCallback(load, []));
   const [revoking, setRevoking] = useState<WhitelistEntry | null>(null);
   const [revokeError, setRevokeError] = useState<string | null>(null);
+  const [renewing, setRenewing] = useState<WhitelistEntry | null>(null);
+  const [renewJustification, setRenewJustification] = useState('');
+  const [renewError, setRenewError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const entries = resource.status === 'ready' ? resource.value.whitelists : [];
   const nameOf = usePersonNames(entries.map((entry) => entry.createdBy.replace(/^user:/, '')));
+
+  const renew = async () => {
+    if (renewing === null) return;
+    setBusy(true);
+    try {
+      const justification = renewJustification.trim();
+      const entry = await renewWhitelist(renewing.id, justification === '' ? undefined : justification);
+      setNotice(`Renewed the ${entry.pattern} entry until ${formatDateTime(entry.expiresAt)}.`);
+      setRenewing(null);
+      reload();
+    } catch (caught) {
+      setRenewError(errorText(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
 
   const revoke = async () => {
     if (revoking === null) return;
@@ -174,6 +203,11 @@ export function WhitelistsScreen() {
               entries={resource.value.whitelists}
               canManage={canManage}
               nameOf={nameOf}
+              onRenew={(entry) => {
+                setRenewError(null);
+                setRenewJustification('');
+                setRenewing(entry);
+              }}
               onRevoke={(entry) => {
                 setRevokeError(null);
                 setRevoking(entry);
@@ -192,7 +226,7 @@ export function WhitelistsScreen() {
               />
             </section>
           ) : (
-            <p className="muted">Tech leads and admins add and revoke entries.</p>
+            <p className="muted">Tech leads and admins add, renew and revoke entries.</p>
           )}
           <section className="card" aria-labelledby="pattern-catalog-title">
             <h2 id="pattern-catalog-title">Patterns</h2>
@@ -200,6 +234,35 @@ export function WhitelistsScreen() {
           </section>
         </>
       )}
+      <ConfirmDialog
+        open={renewing !== null}
+        title="Renew this whitelist entry?"
+        confirmLabel="Renew for 90 days"
+        busy={busy}
+        error={renewError}
+        onConfirm={() => void renew()}
+        onCancel={() => setRenewing(null)}
+      >
+        <p>
+          Findings of <code>{renewing?.pattern}</code>{' '}
+          {renewing?.scope === 'file' ? `in ${renewing.path} ` : ''}stay suppressed for 90 days from now.
+        </p>
+        <Field
+          id="whitelist-renew-justification"
+          label="New justification"
+          hint={`Optional: the current one stays otherwise; at least ${WHITELIST_JUSTIFICATION_MIN} characters`}
+        >
+          {(wiring) => (
+            <textarea
+              {...wiring}
+              rows={3}
+              maxLength={2000}
+              value={renewJustification}
+              onChange={(event) => setRenewJustification(event.target.value)}
+            />
+          )}
+        </Field>
+      </ConfirmDialog>
       <ConfirmDialog
         open={revoking !== null}
         title="Revoke this whitelist entry?"
