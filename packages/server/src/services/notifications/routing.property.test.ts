@@ -3,7 +3,14 @@ import { hasRole, type Role } from 'gatehouse-hitl-core';
 import type { NotificationChannelName, NotificationRuleRecord } from 'gatehouse-hitl-store';
 import { describe, expect, it } from 'vitest';
 import type { NotificationTrigger } from './channel.js';
-import { DEFAULT_RULE, type RoutedPerson, type RoutingInput, routeNotice, ruleMatches } from './routing.js';
+import {
+  DEFAULT_RULE,
+  leftOutByEscalation,
+  type RoutedPerson,
+  type RoutingInput,
+  routeNotice,
+  ruleMatches,
+} from './routing.js';
 
 const ROLES: Role[] = ['viewer', 'developer', 'tech_lead', 'admin'];
 const TYPES = ['tool_call', 'deploy', 'question'];
@@ -75,7 +82,9 @@ describe('notification routing', () => {
       fc.property(input(ACTIONS), (routing) => {
         const enabled = routing.rules.filter((r) => r.enabled);
         const rules = enabled.length === 0 ? [DEFAULT_RULE] : enabled;
+        const leftOut = new Set(leftOutByEscalation(routing).map((r) => `${r.userId}/${r.channel}`));
         for (const route of routeNotice(routing)) {
+          if (leftOut.has(`${route.userId}/${route.channel}`)) continue;
           const who = routing.people.find((p) => p.id === route.userId);
           expect(who).toBeDefined();
           if (who === undefined) return;
@@ -95,6 +104,24 @@ describe('notification routing', () => {
             expect(routing.gate.assignees.includes(who.id) || routing.gate.assignees.includes(who.name)).toBe(
               true,
             );
+        }
+      }),
+    );
+  });
+
+  it('on an escalation, also updates on Slack exactly the active people told there before who may no longer decide', () => {
+    fc.assert(
+      fc.property(input(['gate.escalated']), (routing) => {
+        const routes = new Set(routeNotice(routing).map((r) => `${r.userId}/${r.channel}`));
+        for (const { userId, channel } of routing.notifiedBefore) {
+          const who = routing.people.find((p) => p.id === userId);
+          if (who === undefined || who.disabled || channel !== 'slack') continue;
+          if (!hasRole(who.role, routing.gate.minRole)) expect(routes.has(`${userId}/slack`)).toBe(true);
+        }
+        for (const route of leftOutByEscalation(routing)) {
+          const who = routing.people.find((p) => p.id === route.userId);
+          expect(route.channel).toBe('slack');
+          expect(who !== undefined && !who.disabled && !hasRole(who.role, routing.gate.minRole)).toBe(true);
         }
       }),
     );
@@ -123,12 +150,14 @@ describe('notification routing', () => {
     );
   });
 
-  it('tells nobody of a gate whose type no enabled rule names', () => {
+  it('tells nobody of a gate whose type no enabled rule names (beyond updating what they were told)', () => {
     fc.assert(
       fc.property(input(ACTIONS), (routing) => {
         const narrowed = routing.rules.map((r) => ({ ...r, enabled: true, gateTypes: ['other_type'] }));
         const rules = [...narrowed, { ...DEFAULT_RULE, gateTypes: ['other_type'] }];
-        expect(routeNotice({ ...routing, rules })).toEqual([]);
+        const updates = new Set(leftOutByEscalation(routing).map((r) => `${r.userId}/${r.channel}`));
+        const told = routeNotice({ ...routing, rules }).map((r) => `${r.userId}/${r.channel}`);
+        expect(new Set(told)).toEqual(updates);
       }),
     );
   });

@@ -100,6 +100,19 @@ function chosen(person: RoutedPerson, channel: NotificationChannelName): boolean
   return person.channels === null || person.channels.includes(channel);
 }
 
+/**
+ * On an escalation, the people told before on Slack who may no longer decide: their message is edited
+ * in place so its buttons go. (An email cannot be taken back; its links are refused with the reason.)
+ */
+export function leftOutByEscalation(input: RoutingInput): Route[] {
+  if (input.trigger !== 'gate.escalated') return [];
+  const { minRole } = input.gate;
+  const leftOut = new Set(
+    input.people.filter((p) => !p.disabled && !hasRole(p.role, minRole)).map((p) => p.id),
+  );
+  return input.notifiedBefore.filter(({ userId, channel }) => channel === 'slack' && leftOut.has(userId));
+}
+
 /** Every (person, channel) that hears of this change, each once, in a stable order. */
 export function routeNotice(input: RoutingInput): Route[] {
   const routes = new Map<string, Route>();
@@ -118,6 +131,7 @@ export function routeNotice(input: RoutingInput): Route[] {
       for (const person of audience(rule, input))
         for (const channel of rule.channels) if (chosen(person, channel)) add(person.id, channel);
     }
+    for (const { userId, channel } of leftOutByEscalation(input)) add(userId, channel);
   }
   return [...routes.values()].sort((a, b) =>
     a.userId === b.userId ? a.channel.localeCompare(b.channel) : a.userId.localeCompare(b.userId),

@@ -138,7 +138,7 @@ describe.each(dialects)('Slack notifications on %s', (dialect) => {
     }
   });
 
-  it('on an escalation, tells the next role in its message’s thread and keeps its buttons', async () => {
+  it('on an escalation, tells the next role in its message’s thread and keeps its buttons, and takes them from those left out', async () => {
     const lead = await listening.test.app.inject({
       method: 'PUT',
       url: `/v1/users/${listening.test.ids.techLeadId}/slack`,
@@ -175,6 +175,12 @@ describe.each(dialects)('Slack notifications on %s', (dialect) => {
     expect(told.body.channel).toBe('D0STANDIN');
     const leadUpdates = slack.callsOf('chat.update').filter((call) => call.body.ts === tsOf('U0LEAD'));
     expect(leadUpdates.every((call) => actionIds(call).includes('gatehouse_decide:approve'))).toBe(true);
+    // The developer may no longer decide: their message loses its buttons and says where it went.
+    const developerUpdate = await waitUntil(
+      async () => slack.callsOf('chat.update').find((call) => call.body.ts === tsOf(DEVELOPER_SLACK)) ?? null,
+    );
+    expect(actionIds(developerUpdate)).toEqual([]);
+    expect(JSON.stringify(developerUpdate.body)).toContain('Escalated to tech_lead');
     waiting.abort();
     await answer;
   });
