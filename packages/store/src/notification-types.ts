@@ -110,6 +110,10 @@ export interface NotificationsRepo {
   listNotifications(
     filter: NotificationFilter,
   ): Promise<{ items: NotificationRecord[]; nextCursor: string | null }>;
+  /** How many notices there are per channel and status (for metrics). */
+  countNotifications(): Promise<
+    { channel: NotificationChannelName; status: NotificationStatus; count: number }[]
+  >;
   /** People told of a gate on a channel, with the ref each got last (for updates). */
   listNotifiedOf(gateId: string): Promise<{ userId: string; channel: NotificationChannelName }[]>;
   hasNotificationWork(dueBy: number): Promise<boolean>;

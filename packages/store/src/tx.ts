@@ -302,6 +302,7 @@ export function createStoreTx(ctx: TxContext, options: { readOnly: boolean }): S
     listWarningDueGates: (limit) => notifications.listWarningDueGates(ctx, limit),
     getNotification: (id) => notices.getNotification(ctx, id),
     listNotifications: (filter) => notices.listNotifications(ctx, filter),
+    countNotifications: () => notices.countNotifications(ctx),
     listNotifiedOf: (gateId) => notices.listNotifiedOf(ctx, gateId),
     hasNotificationWork: (dueBy) => notices.hasNotificationWork(ctx, dueBy),
     isEmailActionLinkUsed: (linkId) => notifications.isEmailActionLinkUsed(ctx, linkId),

@@ -274,6 +274,10 @@ describe.each(dialects)('notification email on %s', (dialect) => {
     const byUser = new Map(failed.map((n) => [n.userId, n]));
     expect(String(byUser.get(listening.test.ids.techLeadId)?.lastError)).toContain('550');
     expect(byUser.get(listening.test.ids.adminId)?.lastError).toBe('admin has no email address');
+    const scrape = await listening.test.app.inject({ method: 'GET', url: '/metrics' });
+    expect(scrape.body).toContain('# TYPE gatehouse_notifications gauge');
+    expect(scrape.body).toMatch(/^gatehouse_notifications\{channel="email",status="failed"\} 2$/m);
+    expect(scrape.body).toMatch(/^gatehouse_notifications\{channel="email",status="(sent|pending)"\} [1-9]/m);
 
     const badRule = await listening.test.app.inject({
       method: 'POST',

@@ -85,6 +85,23 @@ export async function listNotifications(
   return toPage(rows, limit, toNotification, (row) => [int(row.created_at), row.id]);
 }
 
+export async function countNotifications({
+  db,
+}: TxContext): Promise<{ channel: NotificationChannelName; status: NotificationStatus; count: number }[]> {
+  const rows = await db
+    .selectFrom('notifications')
+    .select((eb) => ['channel', 'status', eb.fn.countAll().as('count')])
+    .groupBy(['channel', 'status'])
+    .orderBy('channel')
+    .orderBy('status')
+    .execute();
+  return rows.map((row) => ({
+    channel: row.channel as NotificationChannelName,
+    status: row.status as NotificationStatus,
+    count: int(row.count),
+  }));
+}
+
 export async function listNotifiedOf(
   { db }: TxContext,
   gateId: string,

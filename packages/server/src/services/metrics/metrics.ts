@@ -61,6 +61,19 @@ async function requestCounts(ctx: AppContext): Promise<RequestCounts> {
   return counts;
 }
 
+/** Notices per channel and status, from the store, so every node reports the cluster's backlog and failures. */
+async function renderNotifications(ctx: AppContext): Promise<string> {
+  const counts = await ctx.store.read((tx) => tx.countNotifications());
+  const name = 'gatehouse_notifications';
+  return [
+    `# HELP ${name} Notices to people (email, Slack, browser) by channel and delivery status: pending, sent, failed.`,
+    `# TYPE ${name} gauge`,
+    ...counts.map(
+      ({ channel, status, count }) => `${name}{channel="${channel}",status="${status}"} ${count}`,
+    ),
+  ].join('\n');
+}
+
 /** Creates the metrics service and subscribes it to the bus. */
 export function createMetricsService(ctx: AppContext): MetricsService {
   const http = createCounter('gatehouse_http_requests_total', 'HTTP requests by method, route and status.');
@@ -155,6 +168,7 @@ export function createMetricsService(ctx: AppContext): MetricsService {
         escalated.render(),
         decisionTime.render(),
         renderGauge('gatehouse_gates_pending', 'Gates waiting for a decision now.', pending),
+        await renderNotifications(ctx),
         renderAnalysisGauges(analysis),
         renderGauge(
           'gatehouse_escalation_rate',
