@@ -80,17 +80,6 @@ function cleaningAgent(path) {
   });
 }
 
-/** The client resumeWithGatehouse asks through, printing each gate a person must decide. */
-function announcingGates(gatehouse) {
-  return {
-    request: (options) =>
-      gatehouse.request({ ...options, onGate: (gateId) => sayWaiting(gateId, options.tool) }),
-    waitForGate: (...args) => gatehouse.waitForGate(...args),
-    consume: (...args) => gatehouse.consume(...args),
-    getGate: (...args) => gatehouse.getGate(...args),
-  };
-}
-
 async function main() {
   const { url, token, path } = readOptions(HELP);
   const gatehouse = new Gatehouse({ url, token });
@@ -105,9 +94,10 @@ async function main() {
     config,
   );
   while (state.__interrupt__ !== undefined && state.__interrupt__.length > 0) {
-    state = await resumeWithGatehouse(agent, config, announcingGates(gatehouse), {
+    state = await resumeWithGatehouse(agent, config, gatehouse, {
       threadId,
       request: { runId: run.id },
+      onGate: (gateId, toolName) => sayWaiting(gateId, toolName),
       onDecision: (decision, toolName) => {
         say(describeDecision(toolName, decision));
         if (decision.edited)

@@ -51,7 +51,7 @@ function cleaningAgent(ran: string[], allowedDecisions: Array<'approve' | 'edit'
   return createAgent(options as never) as unknown as TestAgent;
 }
 
-async function pausedRun(agent: TestAgent, threadId: string) {
+async function pausedRun(agent: TestAgent, threadId: string, announced: string[] = []) {
   const config: Config = { configurable: { thread_id: threadId } };
   const paused = await agent.invoke(
     { messages: [{ role: 'user', content: 'clean the build folder' }] },
@@ -62,6 +62,7 @@ async function pausedRun(agent: TestAgent, threadId: string) {
     resumeWithGatehouse(agent, config, gatehouse, {
       threadId,
       request: { runId },
+      onGate: (gateId, toolName) => announced.push(`${toolName} ${gateId}`),
     });
   return { resume };
 }
@@ -72,10 +73,13 @@ const toolText = (state: State) =>
 describe('LangChain createAgent: humanInTheLoopMiddleware answered from Gatehouse', () => {
   it('approves: the tool runs with the model’s arguments and the one-off approval is used', async () => {
     const ran: string[] = [];
-    const { resume } = await pausedRun(cleaningAgent(ran, ['approve', 'edit', 'reject']), 'lc-approve');
+    const announced: string[] = [];
+    const agent = cleaningAgent(ran, ['approve', 'edit', 'reject']);
+    const { resume } = await pausedRun(agent, 'lc-approve', announced);
     const resuming = resume();
     const pending = await server.pendingGate();
     expect(pending.action).toMatchObject({ tool: 'delete_file', args: { path: 'build/' } });
+    await expect.poll(() => announced).toEqual([`delete_file ${pending.id}`]);
     await server.decide(pending.id, { option: 'approve' });
     const state = await resuming;
     expect(ran).toEqual(['build/']);

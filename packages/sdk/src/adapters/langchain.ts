@@ -5,6 +5,7 @@ import {
   type AdapterClient,
   type AdapterRequestFields,
   adapterKey,
+  announceOnce,
   approvedAction,
   argsOf,
   decisionOf,
@@ -51,6 +52,8 @@ export interface HitlOptions {
   request?: AdapterRequestFields;
   /** Hears each decision as it becomes an answer to the middleware. */
   onDecision?: (decision: GatehouseDecision, toolName: string) => void;
+  /** Hears each gate once when it opens, so the agent can say where a person decides it. */
+  onGate?: (gateId: string, toolName: string) => void;
   signal?: AbortSignal;
 }
 
@@ -99,6 +102,7 @@ export async function gatehouseDecisions(
     const [call] = at === -1 ? [undefined] : unmatched.splice(at, 1);
     return { action, callId: call?.id ?? '' };
   });
+  const announce = announceOnce(options.onGate);
   return Promise.all(
     requests.map(async ({ action, callId }, index) => {
       const spec = { tool: action.name, args: argsOf(action.args) };
@@ -113,6 +117,7 @@ export async function gatehouseDecisions(
         ...spec,
         idempotencyKey: key,
         signal: options.signal,
+        onGate: (gateId) => announce(gateId, action.name),
       };
       const result = await gatehouse.request(sent);
       const decision = decisionOf(result);
