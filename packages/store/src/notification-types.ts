@@ -130,4 +130,6 @@ export interface NotificationsRepo {
   isEmailActionLinkUsed(linkId: string): Promise<boolean>;
   /** Records an emailed link's use; false when it was used before. */
   useEmailActionLink(linkId: string, gateId: string, userId: string): Promise<boolean>;
+  /** Forgets a link's use when the decision it carried was not recorded, so the person can try again. */
+  releaseEmailActionLink(linkId: string): Promise<void>;
 }

@@ -111,7 +111,8 @@ type NotificationWrites =
   | 'finishNotification'
   | 'releaseNotification'
   | 'ensureNotificationSecret'
-  | 'useEmailActionLink';
+  | 'useEmailActionLink'
+  | 'releaseEmailActionLink';
 
 function notificationWrites(ctx: TxContext): Pick<StoreTx, NotificationWrites> {
   return {
@@ -129,6 +130,7 @@ function notificationWrites(ctx: TxContext): Pick<StoreTx, NotificationWrites> {
     releaseNotification: (id, token) => notices.releaseNotification(ctx, id, token),
     ensureNotificationSecret: (name, value) => notifications.ensureNotificationSecret(ctx, name, value),
     useEmailActionLink: (id, gateId, userId) => notifications.useEmailActionLink(ctx, id, gateId, userId),
+    releaseEmailActionLink: (id) => notifications.releaseEmailActionLink(ctx, id),
   };
 }
 

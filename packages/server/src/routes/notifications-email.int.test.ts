@@ -179,6 +179,40 @@ describe.each(dialects)('notification email on %s', (dialect) => {
     expect(inbox.messages.some((m) => m.to.includes('viewer@example.test'))).toBe(false);
   });
 
+  it('keeps a link working when the decision it carried was not recorded', async () => {
+    const { inbox, listening } = await start();
+    const agent = new Gatehouse({ url: listening.url, token: listening.test.tokens.agent });
+    let opened: (id: string) => void = () => {};
+    const gateId = new Promise<string>((resolve) => {
+      opened = resolve;
+    });
+    const answer = agent.request({
+      operation: 'Fix the flaky checkout test',
+      gateType: 'recovery_escalation',
+      context: { severity: 'CRITICAL' },
+      onGate: (id) => opened(id),
+    });
+    await gateId;
+    const [mail] = await inbox.waitFor(1, DEVELOPER);
+    const links = linksOf(mail as ReceivedMail);
+    const post = (link: string | undefined) =>
+      listening.test.app.inject({
+        method: 'POST',
+        url: pathOf(link ?? ''),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'reason=over+to+you',
+      });
+    // Delegating needs the agent to hand over to, which an email cannot ask for: refused, and not spent.
+    const delegate = links.get('Delegate');
+    const refused = await post(delegate);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('The link still works');
+    expect((await post(delegate)).statusCode).toBe(400);
+    const retried = await post(links.get('Retry'));
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect((await answer).outcome).toBe('retry');
+  });
+
   it('says plainly when a link was altered or expired, and decides nothing', async () => {
     const { inbox, listening } = await start();
     const { gateId, answer } = await agentAsks(listening, 'clean_build', {});

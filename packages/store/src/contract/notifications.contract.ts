@@ -118,6 +118,9 @@ export function describeNotificationContract(ctx: ContractContext): void {
     expect(await store.transaction((tx) => tx.useEmailActionLink('link-1', 'gate_1', 'user_a'))).toBe(true);
     expect(await store.transaction((tx) => tx.useEmailActionLink('link-1', 'gate_1', 'user_a'))).toBe(false);
     expect(await store.read((tx) => tx.isEmailActionLinkUsed('link-1'))).toBe(true);
+    await store.transaction((tx) => tx.releaseEmailActionLink('link-1'));
+    expect(await store.read((tx) => tx.isEmailActionLinkUsed('link-1'))).toBe(false);
+    expect(await store.transaction((tx) => tx.useEmailActionLink('link-1', 'gate_1', 'user_a'))).toBe(true);
   });
 
   it('warns once per gate and deadline', async () => {

@@ -257,3 +257,8 @@ export async function useEmailActionLink(
     .executeTakeFirst();
   return changed(result.numInsertedOrUpdatedRows) === 1;
 }
+
+/** Forgets a link's use, so the person can send the link's form again (their decision was not recorded). */
+export async function releaseEmailActionLink({ db }: TxContext, linkId: string): Promise<void> {
+  await db.deleteFrom('email_action_uses').where('link_id', '=', linkId).execute();
+}

@@ -192,11 +192,17 @@ export function createEmailActions(ctx: AppContext, gates: GateService): EmailAc
           channel: 'email',
         });
       } catch (error) {
+        // Nothing was decided: the link works again, so a corrected form can be sent.
+        await ctx.store.transaction((tx) => tx.releaseEmailActionLink(claims.id));
         if (!isGatehouseError(error)) throw error;
         const status = error instanceof GatehouseError && error.code === 'VALIDATION_FAILED' ? 400 : 409;
         return {
           status,
-          html: messagePage('Not recorded', `Your decision was not recorded: ${error.message}`, site),
+          html: messagePage(
+            'Not recorded',
+            `Your decision was not recorded: ${error.message} The link still works: go back to correct it.`,
+            site,
+          ),
         };
       }
       return {
