@@ -172,6 +172,8 @@ export const emailActionBodySchema = z.strictObject({
   instructions: z.string().max(10_000).optional(),
   feedback: z.string().max(10_000).optional(),
   answer: z.string().max(10_000).optional(),
+  delegateTo: z.string().max(200).optional().describe('The agent a delegation hands the task to (its id)'),
+  newLimit: z.string().max(50).optional().describe('The new limit of an expanded constraint (a number)'),
 });
 
 export type CreateNotificationRuleBody = z.infer<typeof createNotificationRuleBodySchema>;

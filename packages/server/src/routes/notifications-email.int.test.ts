@@ -179,7 +179,7 @@ describe.each(dialects)('notification email on %s', (dialect) => {
     expect(inbox.messages.some((m) => m.to.includes('viewer@example.test'))).toBe(false);
   });
 
-  it('keeps a link working when the decision it carried was not recorded', async () => {
+  it('delegates from an email, and keeps a link working when the decision it carried was not recorded', async () => {
     const { inbox, listening } = await start();
     const agent = new Gatehouse({ url: listening.url, token: listening.test.tokens.agent });
     let opened: (id: string) => void = () => {};
@@ -194,23 +194,27 @@ describe.each(dialects)('notification email on %s', (dialect) => {
     });
     await gateId;
     const [mail] = await inbox.waitFor(1, DEVELOPER);
-    const links = linksOf(mail as ReceivedMail);
-    const post = (link: string | undefined) =>
+    const delegate = pathOf(linksOf(mail as ReceivedMail).get('Delegate') ?? '');
+    const page = await listening.test.app.inject({ method: 'GET', url: delegate });
+    expect(page.statusCode, page.body).toBe(200);
+    const other = listening.test.ids.otherAgentId;
+    expect(page.body).toContain(`<select id="delegateTo" name="delegateTo" required>`);
+    expect(page.body).toContain(`<option value="${other}">`);
+    expect(page.body).not.toContain(`<option value="${listening.test.ids.agentId}">`);
+    const post = (form: string) =>
       listening.test.app.inject({
         method: 'POST',
-        url: pathOf(link ?? ''),
+        url: delegate,
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: 'reason=over+to+you',
+        payload: form,
       });
-    // Delegating needs the agent to hand over to, which an email cannot ask for: refused, and not spent.
-    const delegate = links.get('Delegate');
-    const refused = await post(delegate);
+    // An agent that does not exist: refused, and the link is not spent.
+    const refused = await post('delegateTo=agent_gone&reason=over+to+you');
     expect(refused.statusCode).toBe(400);
     expect(refused.body).toContain('The link still works');
-    expect((await post(delegate)).statusCode).toBe(400);
-    const retried = await post(links.get('Retry'));
-    expect(retried.statusCode, retried.body).toBe(200);
-    expect((await answer).outcome).toBe('retry');
+    const delegated = await post(`delegateTo=${other}&reason=over+to+you`);
+    expect(delegated.statusCode, delegated.body).toBe(200);
+    expect(await answer).toMatchObject({ outcome: 'delegate', delegateTo: other });
   });
 
   it('says plainly when a link was altered or expired, and decides nothing', async () => {

@@ -7,9 +7,26 @@ export const ACTION_PAGE_CSP =
 
 /** A text field the option needs. */
 export interface ActionField {
-  name: 'reason' | 'instructions' | 'feedback' | 'answer';
+  name: 'reason' | 'instructions' | 'feedback' | 'answer' | 'delegateTo' | 'newLimit';
   label: string;
   required: boolean;
+  /** A list to pick from (an agent to delegate to), a number (a new limit), or free text. */
+  input?: { kind: 'choice'; choices: { value: string; label: string }[] } | { kind: 'number' };
+}
+
+function fieldHtml(field: ActionField): string {
+  const label = `<label for="${field.name}">${escapeHtml(field.label)}${field.required ? ' (required)' : ''}</label>`;
+  const required = field.required ? ' required' : '';
+  if (field.input?.kind === 'choice') {
+    const options = field.input.choices
+      .map((choice) => `<option value="${escapeHtml(choice.value)}">${escapeHtml(choice.label)}</option>`)
+      .join('');
+    return `<p>${label}<br><select id="${field.name}" name="${field.name}"${required}><option value="">Choose…</option>${options}</select></p>`;
+  }
+  if (field.input?.kind === 'number') {
+    return `<p>${label}<br><input id="${field.name}" name="${field.name}" type="number" step="any"${required}></p>`;
+  }
+  return `<p>${label}<br><textarea id="${field.name}" name="${field.name}" maxlength="10000"${required}></textarea></p>`;
 }
 
 const STYLE =
@@ -41,12 +58,7 @@ export function confirmPage(input: {
   const warning = briefing?.hiddenCharacters
     ? '<p role="alert"><strong>This request holds hidden characters, shown as ⟨U+…⟩ markers. Read it carefully.</strong></p>'
     : '';
-  const fields = input.fields
-    .map(
-      (field) =>
-        `<p><label for="${field.name}">${escapeHtml(field.label)}${field.required ? ' (required)' : ''}</label><br><textarea id="${field.name}" name="${field.name}" maxlength="10000"${field.required ? ' required' : ''}></textarea></p>`,
-    )
-    .join('');
+  const fields = input.fields.map(fieldHtml).join('');
   const body = [
     `<h1>Confirm: ${escapeHtml(option.label)}</h1>`,
     `<p>You are deciding as <strong>${escapeHtml(input.person)}</strong>. Nothing is decided until you press the button.</p>`,

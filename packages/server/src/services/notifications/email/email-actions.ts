@@ -15,6 +15,11 @@ import { siteUrlOf } from '../notice.js';
 import { type ActionLinkClaims, verifyActionLink } from './action-links.js';
 import { type ActionField, confirmPage, messagePage } from './action-page.js';
 
+/** A form's number; what is not one goes on as NaN, which the decision refuses naming the field. */
+function numberOf(value: string | undefined): number | undefined {
+  return value === undefined ? undefined : Number(value);
+}
+
 /** An HTML answer with its status. */
 export interface ActionPage {
   status: number;
@@ -26,6 +31,8 @@ export interface ActionForm {
   instructions?: string | undefined;
   feedback?: string | undefined;
   answer?: string | undefined;
+  delegateTo?: string | undefined;
+  newLimit?: string | undefined;
 }
 
 /** Emailed decision links: a GET shows what would be decided, only the POST decides. */
@@ -34,7 +41,9 @@ export interface EmailActions {
   confirm(token: string, principal: Principal, form: ActionForm): Promise<ActionPage>;
 }
 
-const FIELD_LABELS: Readonly<Record<ActionField['name'], string>> = {
+type TextField = 'reason' | 'instructions' | 'feedback' | 'answer';
+
+const FIELD_LABELS: Readonly<Record<TextField, string>> = {
   reason: 'Reason',
   instructions: 'Instructions for the agent',
   feedback: 'Feedback for the agent',
@@ -124,12 +133,30 @@ export function createEmailActions(ctx: AppContext, gates: GateService): EmailAc
     return { ok: true, checked: { claims, gate, user, option, decider } };
   }
 
-  function fieldsOf(option: Gate['options'][number]): ActionField[] {
+  /** The fields the option needs: its texts, and the agent or the limit a delegation or an expansion sets. */
+  async function fieldsOf(gate: Gate, option: Gate['options'][number]): Promise<ActionField[]> {
     const requires = option.requires as readonly string[];
-    const names: ActionField['name'][] = ['reason', 'instructions', 'feedback', 'answer'];
-    return names
+    const names: TextField[] = ['reason', 'instructions', 'feedback', 'answer'];
+    const texts: ActionField[] = names
       .filter((name) => requires.includes(name) || name === 'reason')
       .map((name) => ({ name, label: FIELD_LABELS[name], required: requires.includes(name) }));
+    const extra: ActionField[] = [];
+    if (requires.includes('delegateTo')) {
+      const agents = await ctx.store.read((tx) => tx.listAgents());
+      const choices = agents
+        .filter((agent) => agent.id !== gate.agentId)
+        .map((agent) => ({ value: agent.id, label: agent.name }));
+      extra.push({
+        name: 'delegateTo',
+        label: 'Agent to hand the task to',
+        required: true,
+        input: { kind: 'choice', choices },
+      });
+    }
+    if (requires.includes('newLimit')) {
+      extra.push({ name: 'newLimit', label: 'New limit', required: true, input: { kind: 'number' } });
+    }
+    return [...extra, ...texts];
   }
 
   return {
@@ -147,7 +174,7 @@ export function createEmailActions(ctx: AppContext, gates: GateService): EmailAc
         briefing,
         title: gate.title,
         option,
-        fields: fieldsOf(option),
+        fields: await fieldsOf(gate, option),
         formAction: `/v1/email-actions?token=${encodeURIComponent(token)}`,
         gateUrl: `${site}/gates/${encodeURIComponent(gate.id)}`,
         person: user.name,
@@ -161,7 +188,7 @@ export function createEmailActions(ctx: AppContext, gates: GateService): EmailAc
       const { claims, gate, option, decider } = outcome.checked;
       const text = (value: string | undefined) =>
         value === undefined || value.trim() === '' ? undefined : value;
-      const missing = fieldsOf(option).find(
+      const missing = (await fieldsOf(gate, option)).find(
         (field) => field.required && text(form[field.name]) === undefined,
       );
       if (missing !== undefined)
@@ -189,6 +216,8 @@ export function createEmailActions(ctx: AppContext, gates: GateService): EmailAc
           instructions: text(form.instructions),
           feedback: text(form.feedback),
           answer: text(form.answer),
+          delegateTo: text(form.delegateTo),
+          newLimit: numberOf(text(form.newLimit)),
           channel: 'email',
         });
       } catch (error) {
