@@ -172,6 +172,63 @@ describe.each(dialects)('Slack interactions on %s', (dialect) => {
     expect(result.args).toEqual({ path: 'build/tmp' });
   });
 
+  it('delegates from the form, picking the agent by name, and expands a constraint to a new limit', async () => {
+    const ask = (gateType: string, operation: string, context: Record<string, unknown>) => {
+      let opened: (id: string) => void = () => {};
+      const gateId = new Promise<string>((resolve) => {
+        opened = resolve;
+      });
+      const answer = agent().request({ operation, gateType, context, onGate: (id) => opened(id) });
+      return { gateId, answer };
+    };
+    type Block = { block_id?: string; element?: { type?: string; options?: { value: string }[] } };
+    const submit = (metadata: string, values: Record<string, unknown>) =>
+      send({
+        type: 'view_submission',
+        user: { id: DEVELOPER_SLACK },
+        view: { callback_id: 'gatehouse_decide', private_metadata: metadata, state: { values } },
+      });
+
+    const recovery = ask('recovery_escalation', 'Fix the flaky checkout test', { severity: 'CRITICAL' });
+    const recoveryId = await recovery.gateId;
+    await click(DEVELOPER_SLACK, recoveryId, 'delegate', 'gatehouse_modal');
+    const [delegateForm] = await slack.waitFor('views.open', 1);
+    const delegateView = delegateForm?.body.view as { private_metadata: string; blocks: Block[] };
+    const select = delegateView.blocks.find((block) => block.block_id === 'delegateTo');
+    const other = listening.test.ids.otherAgentId;
+    expect(select?.element?.type).toBe('static_select');
+    // Every agent but the one that asked.
+    expect(select?.element?.options?.map((option) => option.value)).toEqual([other]);
+    const delegated = await submit(delegateView.private_metadata, {
+      delegateTo: { value: { type: 'static_select', selected_option: { value: other } } },
+      reason: { value: { type: 'plain_text_input', value: 'beta knows the checkout' } },
+    });
+    expect(delegated.json()).toEqual({});
+    expect(await recovery.answer).toMatchObject({ outcome: 'delegate', delegateTo: other });
+
+    const constraint = ask('constraint_exception', 'Render the report', {
+      constraint: 'at most 100 pages',
+      currentLimit: 100,
+    });
+    const constraintId = await constraint.gateId;
+    await click(DEVELOPER_SLACK, constraintId, 'expand_constraint', 'gatehouse_modal');
+    const [, limitForm] = await slack.waitFor('views.open', 2);
+    const limitView = limitForm?.body.view as { private_metadata: string; blocks: Block[] };
+    expect(limitView.blocks.find((block) => block.block_id === 'newLimit')?.element?.type).toBe(
+      'number_input',
+    );
+    const limit = (value: string) =>
+      submit(limitView.private_metadata, { newLimit: { value: { type: 'number_input', value } } });
+    // Not above the current limit: the error lands on the field and nothing is decided.
+    expect((await limit('90')).json()).toMatchObject({
+      response_action: 'errors',
+      errors: { newLimit: expect.any(String) },
+    });
+    expect(await gateStatus(constraintId)).toBe('pending');
+    expect((await limit('140')).json()).toEqual({});
+    expect(await constraint.answer).toMatchObject({ outcome: 'expand_constraint', newLimit: 140 });
+  });
+
   it('answers a question gate from the Answer form; the agent gets the text', async () => {
     const answer = agent().ask('Which region should the bucket live in?');
     let gateId = '';

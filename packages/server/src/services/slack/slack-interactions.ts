@@ -7,9 +7,14 @@ import type { SlackApi } from './slack-api.js';
 import { DECIDE_ACTION, EDIT_ACTION, MODAL_ACTION } from './slack-message.js';
 import {
   DECIDE_MODAL,
+  DELEGATE_BLOCK,
+  type DelegateChoice,
   decisionModal,
   EDITED_ARGS_BLOCK,
+  NEW_LIMIT_BLOCK,
+  requiredOf,
   submittedBlocks,
+  submittedChoice,
   submittedText,
 } from './slack-modal.js';
 import {
@@ -80,6 +85,12 @@ async function tell(
   }
 }
 
+/** The agents a delegation may hand the gate's task to: every agent but the one that asked. */
+async function delegates(deps: SlackInteractionDeps, gate: Gate): Promise<DelegateChoice[]> {
+  const agents = await deps.ctx.store.read((tx) => tx.listAgents());
+  return agents.filter((agent) => agent.id !== gate.agentId).map(({ id, name }) => ({ id, name }));
+}
+
 async function onBlockAction(deps: SlackInteractionDeps, payload: BlockActions): Promise<void> {
   const action = payload.actions[0];
   const [kind] = (action?.action_id ?? '').split(':');
@@ -93,7 +104,10 @@ async function onBlockAction(deps: SlackInteractionDeps, payload: BlockActions):
       await deps.gates.decide(person, gate.id, { option: button.option, channel: 'slack' });
       return;
     }
-    const view = decisionModal(gate, { gateId: gate.id, option: button.option, edit: kind === EDIT_ACTION });
+    const edit = kind === EDIT_ACTION;
+    const agents =
+      !edit && requiredOf(gate, button.option).includes(DELEGATE_BLOCK) ? await delegates(deps, gate) : [];
+    const view = decisionModal(gate, { gateId: gate.id, option: button.option, edit }, agents);
     const opened = await deps.api.call('views.open', { trigger_id: payload.trigger_id, view });
     if (!opened.ok)
       throw new Refusal(`Slack could not open the form (${opened.error}); nothing was decided.`);
@@ -137,6 +151,10 @@ function decideInputOf(view: ViewSubmission['view'], option: string, edit: boole
   };
   const answer = text('answer');
   if (answer !== undefined) input.answer = answer;
+  const delegateTo = submittedChoice(view, DELEGATE_BLOCK);
+  if (delegateTo !== undefined) input.delegateTo = delegateTo;
+  const newLimit = text(NEW_LIMIT_BLOCK);
+  if (newLimit !== undefined) input.newLimit = Number(newLimit);
   if (edit) input.editedArgs = editedArgsOf(text(EDITED_ARGS_BLOCK));
   return input;
 }

@@ -16,6 +16,17 @@ const FIELD_LABELS = {
 
 type TextField = keyof typeof FIELD_LABELS;
 export const EDITED_ARGS_BLOCK = 'editedArgs';
+/** Blocks of the gate-specific inputs: the agent a delegation hands over to, an expansion's new limit. */
+export const DELEGATE_BLOCK = 'delegateTo';
+export const NEW_LIMIT_BLOCK = 'newLimit';
+// Slack's static_select lists at most 100 options of at most 75 characters.
+const SLACK_SELECT_MAX = 100;
+
+/** An agent a person may hand a task to. */
+export interface DelegateChoice {
+  id: string;
+  name: string;
+}
 // Slack's plain_text_input holds at most 3000 characters.
 const SLACK_INPUT_MAX = 3000;
 
@@ -39,7 +50,34 @@ function textInput(
   };
 }
 
-function fieldsOf(gate: Gate, option: string): TextField[] {
+function agentSelect(choices: readonly DelegateChoice[]): Record<string, unknown> {
+  return {
+    type: 'input',
+    block_id: DELEGATE_BLOCK,
+    label: { type: 'plain_text', text: 'Agent to hand the task to' },
+    element: {
+      type: 'static_select',
+      action_id: 'value',
+      placeholder: { type: 'plain_text', text: 'Choose an agent' },
+      options: choices.slice(0, SLACK_SELECT_MAX).map((choice) => ({
+        text: { type: 'plain_text', text: plainAgentText(choice.name, 75), emoji: false },
+        value: choice.id,
+      })),
+    },
+  };
+}
+
+function limitInput(): Record<string, unknown> {
+  return {
+    type: 'input',
+    block_id: NEW_LIMIT_BLOCK,
+    label: { type: 'plain_text', text: 'New limit' },
+    element: { type: 'number_input', action_id: 'value', is_decimal_allowed: true },
+  };
+}
+
+/** What an option needs, in order: its text fields and its gate-specific inputs. */
+export function requiredOf(gate: Gate, option: string): readonly string[] {
   const found = gate.options.find((item) => item.id === option);
   if (found === undefined) {
     throw new GatehouseError('INVALID_OPTION', `gate ${gate.id} has no option ${option}`, {
@@ -47,11 +85,18 @@ function fieldsOf(gate: Gate, option: string): TextField[] {
       option,
     });
   }
-  return found.requires.filter((field): field is TextField => field in FIELD_LABELS);
+  return found.requires;
 }
 
-/** The modal for an option that needs text, or for approving edited arguments. */
-export function decisionModal(gate: Gate, metadata: ModalMetadata): Record<string, unknown> {
+/**
+ * The modal for an option that needs text or a gate-specific input (`agents`: whom a delegation may
+ * name), or for approving edited arguments.
+ */
+export function decisionModal(
+  gate: Gate,
+  metadata: ModalMetadata,
+  agents: readonly DelegateChoice[] = [],
+): Record<string, unknown> {
   const label = gate.options.find((item) => item.id === metadata.option)?.label ?? metadata.option;
   const blocks: Record<string, unknown>[] = [
     { type: 'section', text: { type: 'plain_text', text: plainAgentText(gate.title, 2900), emoji: false } },
@@ -72,7 +117,10 @@ export function decisionModal(gate: Gate, metadata: ModalMetadata): Record<strin
     );
     blocks.push(textInput('reason', 'Reason (optional)', { optional: true }));
   } else {
-    for (const field of fieldsOf(gate, metadata.option))
+    const required = requiredOf(gate, metadata.option);
+    if (required.includes(DELEGATE_BLOCK)) blocks.push(agentSelect(agents));
+    if (required.includes(NEW_LIMIT_BLOCK)) blocks.push(limitInput());
+    for (const field of required.filter((name): name is TextField => name in FIELD_LABELS))
       blocks.push(textInput(field, FIELD_LABELS[field], {}));
   }
   return {
@@ -92,6 +140,13 @@ export function submittedText(view: ViewSubmission['view'], blockId: string): st
   if (typeof value !== 'string') return undefined;
   const trimmed = value.trim();
   return trimmed === '' ? undefined : trimmed;
+}
+
+/** The value picked in a select block; undefined when nothing was picked. */
+export function submittedChoice(view: ViewSubmission['view'], blockId: string): string | undefined {
+  const picked = view.state.values[blockId]?.value?.selected_option;
+  const value = (picked as { value?: unknown } | null | undefined)?.value;
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /** The block ids of the submitted modal that take text, for placing errors. */
