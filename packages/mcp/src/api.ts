@@ -105,6 +105,18 @@ export class GatehouseApi {
     return page.items;
   }
 
+  /** The agents a person may pick (to delegate a task to, say): id and name. */
+  async agents(signal?: AbortSignal): Promise<{ id: string; name: string }[]> {
+    const body = await sendJson<{ agents: { id: string; name: string }[] }>(
+      this.#target,
+      'GET',
+      '/v1/agents',
+      undefined,
+      signal,
+    );
+    return body.agents.map(({ id: agentId, name }) => ({ id: agentId, name }));
+  }
+
   /** A gate with its Summary of Action. */
   gate(gateId: string, signal?: AbortSignal): Promise<GateViewResponse> {
     return sendJson(this.#target, 'GET', `/v1/gates/${id(gateId)}`, undefined, signal);

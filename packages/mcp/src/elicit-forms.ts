@@ -31,8 +31,12 @@ type FormSchema = ElicitRequestFormParams['requestedSchema'];
  * names in `enumNames`; later versions take titled choices as `oneOf`. No default, in any version:
  * a person always picks the decision.
  */
-function decisionField(choices: readonly Choice[], version: string): FormSchema['properties'][string] {
-  const base = { type: 'string' as const, title: 'Decision' };
+function choiceField(
+  title: string,
+  choices: readonly Choice[],
+  version: string,
+): FormSchema['properties'][string] {
+  const base = { type: 'string' as const, title };
   if (version < URL_ELICITATION_SINCE) {
     return {
       ...base,
@@ -43,16 +47,36 @@ function decisionField(choices: readonly Choice[], version: string): FormSchema[
   return { ...base, oneOf: choices.map((choice) => ({ const: choice.id, title: choice.label })) };
 }
 
-/** The form asking a person to decide: the decision plus the free-text fields every version takes. */
+/** Inputs only some options take: the agents a Delegate may name, and whether Expand constraint is offered. */
+export interface OptionInputs {
+  delegates: readonly Choice[] | null;
+  newLimit: boolean;
+}
+
+/**
+ * The form asking a person to decide: the decision plus the free-text fields every version takes,
+ * and the agent of a delegation or the new limit of an expansion where the gate offers them.
+ */
 export function decisionFormParams(
   message: string,
   choices: readonly Choice[],
   version: string,
+  inputs: OptionInputs = { delegates: null, newLimit: false },
 ): ElicitRequestFormParams {
+  const extra: FormSchema['properties'] = {};
+  if (inputs.delegates !== null && inputs.delegates.length > 0)
+    extra.delegateTo = choiceField('Agent to hand the task to (for Delegate)', inputs.delegates, version);
+  if (inputs.newLimit)
+    extra.newLimit = {
+      type: 'number',
+      title: 'New limit',
+      description: 'For Expand constraint: the new limit',
+    };
   const requestedSchema: FormSchema = {
     type: 'object',
     properties: {
-      option: decisionField(choices, version),
+      option: choiceField('Decision', choices, version),
+      ...extra,
       reason: { type: 'string', title: 'Reason', description: 'Why; shown to the agent', maxLength: 2000 },
       instructions: {
         type: 'string',

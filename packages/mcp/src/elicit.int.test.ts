@@ -71,6 +71,40 @@ describe('elicitation over stdio', () => {
     }
   });
 
+  it('lets the person delegate from the form, picking the agent by name', async () => {
+    const opened = await server.call(server.test.tokens.agent, 'POST', '/v1/gates', {
+      operation: 'Fix the flaky checkout test',
+      gateType: 'recovery_escalation',
+      context: { severity: 'CRITICAL' },
+    });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    const gateId = opened.body.gate.id as string;
+    const agent = await connect('stdio', server, server.test.tokens.agent, {
+      args: ['--elicit', '--operator-token', server.test.tokens.developer],
+      capabilities: { elicitation: {} },
+    });
+    const other = server.test.ids.otherAgentId;
+    let offered: unknown = null;
+    agent.client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      offered = (request.params as { requestedSchema?: { properties?: Record<string, unknown> } })
+        .requestedSchema?.properties?.delegateTo;
+      return {
+        action: 'accept',
+        content: { option: 'delegate', delegateTo: other, reason: 'beta knows it' },
+      };
+    });
+    try {
+      const result = await callTool(agent.client, 'gatehouse_wait_for_decision', { gateId, waitSeconds: 20 });
+      expect(result.structuredContent).toMatchObject({ status: 'delegate' });
+      expect(JSON.stringify(offered)).toContain(other);
+      expect(JSON.stringify(offered)).not.toContain(server.test.ids.agentId);
+      const gate = await server.call(server.test.tokens.developer, 'GET', `/v1/gates/${gateId}`);
+      expect(gate.body.gate.decision).toMatchObject({ option: 'delegate', delegateTo: other });
+    } finally {
+      await agent.close();
+    }
+  });
+
   it('shows hidden characters of the request as markers, under a warning', async () => {
     const agent = await connect('stdio', server, server.test.tokens.agent, {
       args: ['--elicit', '--operator-token', server.test.tokens.developer],

@@ -62,3 +62,33 @@ describe('decisionForm with hidden characters', () => {
     expect(form.message).not.toMatch(/\u202e|\u{e0041}/u);
   });
 });
+
+describe('decisionForm with gate-specific inputs', () => {
+  it('asks for the agent of a Delegate, by name, in the shape of the negotiated version', () => {
+    // As the catalog says: Delegate requires the agent to hand the task to.
+    const options = RECOVERY_OPTIONS.map((option) =>
+      option.id === 'delegate' ? { ...option, requires: ['delegateTo' as const] } : option,
+    );
+    const gate = makeGate('recovery_escalation', { options });
+    const agents = [{ id: 'agent_beta', label: 'beta' }];
+    const latest = decisionForm(gate, null, operator, undefined, agents);
+    expect(latest.requestedSchema.properties.delegateTo).toMatchObject({
+      type: 'string',
+      oneOf: [{ const: 'agent_beta', title: 'beta' }],
+    });
+    expect(latest.requestedSchema.properties.newLimit).toBeUndefined();
+    const older = decisionForm(gate, null, operator, '2025-06-18', agents);
+    expect(older.requestedSchema.properties.delegateTo).toMatchObject({
+      enum: ['agent_beta'],
+      enumNames: ['beta'],
+    });
+    expect(older.requestedSchema.required).toEqual(['option']);
+  });
+
+  it('asks for no agent where no option delegates', () => {
+    const form = decisionForm(makeGate('tool_call'), null, operator, undefined, [
+      { id: 'agent_beta', label: 'beta' },
+    ]);
+    expect(form.requestedSchema.properties.delegateTo).toBeUndefined();
+  });
+});

@@ -13,7 +13,7 @@ import { HIDDEN_CHARACTERS_WARNING, hasRole, type Role, revealText } from 'gateh
 import type { GatehouseApi } from './api.js';
 import type { Elicitor, McpLogger } from './context.js';
 import type { Extra } from './decision.js';
-import { decisionFormParams, elicitationModes } from './elicit-forms.js';
+import { type Choice, decisionFormParams, elicitationModes } from './elicit-forms.js';
 import { defined } from './results.js';
 import { MAX_WAIT_SECONDS } from './schemas.js';
 
@@ -80,11 +80,26 @@ export function decisionForm(
   briefing: unknown,
   operator: Operator,
   version: string = LATEST_PROTOCOL_VERSION,
+  delegates: readonly Choice[] = [],
 ): ElicitRequestFormParams {
-  const choices = gate.options
-    .filter((option) => option.ends)
-    .map((option) => ({ id: option.id, label: option.label }));
-  return decisionFormParams(decisionMessage(gate, briefing, operator), choices, version);
+  const offered = gate.options.filter((option) => option.ends);
+  const choices = offered.map((option) => ({ id: option.id, label: option.label }));
+  const needs = (input: string) =>
+    offered.some((option) => (option.requires as readonly string[]).includes(input));
+  return decisionFormParams(decisionMessage(gate, briefing, operator), choices, version, {
+    delegates: needs('delegateTo') ? delegates : null,
+    newLimit: needs('newLimit'),
+  });
+}
+
+/** The agents a delegation of `gate` may name: every agent the person sees but the one that asked. */
+async function delegatesOf(gate: Gate, me: Operator, signal: AbortSignal): Promise<Choice[]> {
+  const offers = gate.options.some((option) => (option.requires as readonly string[]).includes('delegateTo'));
+  if (!offers) return [];
+  const agents = await me.api.agents(signal);
+  return agents
+    .filter((agent) => agent.id !== gate.agentId)
+    .map((agent) => ({ id: agent.id, label: agent.name }));
 }
 
 /** The URL-mode request sending the person to the gate's page in the web app. */
@@ -159,7 +174,8 @@ export function createElicitor(server: McpServer, options: ElicitorOptions): Eli
     extra: Extra,
     signal: AbortSignal,
   ) {
-    const answer = await send(decisionForm(gate, briefing, me, version), extra, signal);
+    const delegates = await delegatesOf(gate, me, signal);
+    const answer = await send(decisionForm(gate, briefing, me, version, delegates), extra, signal);
     if (answer.action !== 'accept' || !answer.content) return;
     const content = answer.content;
     const option = chosenOption(gate, content);
@@ -173,6 +189,11 @@ export function createElicitor(server: McpServer, options: ElicitorOptions): Eli
         reason: textOf(content.reason),
         instructions: textOf(content.instructions),
         feedback: textOf(content.feedback),
+        delegateTo: option === 'delegate' ? textOf(content.delegateTo) : undefined,
+        newLimit:
+          option === 'expand_constraint' && typeof content.newLimit === 'number'
+            ? content.newLimit
+            : undefined,
       }),
     });
   }
