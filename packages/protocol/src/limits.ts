@@ -8,3 +8,11 @@ export const MAX_NEW_LIMIT = 1_000_000_000_000;
 export const WHITELIST_DAYS = 90;
 /** Shortest justification a whitelist entry takes, in characters. */
 export const WHITELIST_JUSTIFICATION_MIN = 10;
+
+/** The longest text a decision carries, per field, whichever channel it comes from. */
+export const DECISION_TEXT_MAX = {
+  reason: 2000,
+  feedback: 10_000,
+  instructions: 10_000,
+  answer: 10_000,
+} as const;

@@ -46,7 +46,7 @@ export type { GateOutcome } from './gate-outcome.js';
 export { gateOutcome } from './gate-outcome.js';
 export type { GateStatus, TerminalGateStatus } from './gate-status.js';
 export { GATE_STATUSES, isGateStatus } from './gate-status.js';
-export { MAX_NEW_LIMIT, WHITELIST_DAYS, WHITELIST_JUSTIFICATION_MIN } from './limits.js';
+export { DECISION_TEXT_MAX, MAX_NEW_LIMIT, WHITELIST_DAYS, WHITELIST_JUSTIFICATION_MIN } from './limits.js';
 export type { RevealedText, RevealOptions } from './reveal-text.js';
 export {
   HIDDEN_CHARACTER_MARKER,

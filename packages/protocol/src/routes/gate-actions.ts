@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { optionIdSchema } from '../enums.js';
-import { MAX_NEW_LIMIT } from '../limits.js';
+import { DECISION_TEXT_MAX, MAX_NEW_LIMIT } from '../limits.js';
 import { decisionDocumentSchema, gateDocumentSchema } from './gate-document.js';
 import { MAX_TIMEOUT_SECONDS } from './gates.js';
 import { agentIdSchema, gateIdSchema, userIdSchema } from './ids.js';
@@ -11,11 +11,11 @@ export { MAX_NEW_LIMIT };
 /** `POST /v1/gates/:id/decide`. */
 export const decideBodySchema = z.strictObject({
   option: optionIdSchema.describe('One of the gate’s options, e.g. approve, reject, steer, approve_always'),
-  reason: z.string().max(2000).optional().describe('Why; shown to the agent'),
-  feedback: z.string().max(10_000).optional().describe('Feedback for the agent'),
+  reason: z.string().max(DECISION_TEXT_MAX.reason).optional().describe('Why; shown to the agent'),
+  feedback: z.string().max(DECISION_TEXT_MAX.feedback).optional().describe('Feedback for the agent'),
   instructions: z
     .string()
-    .max(10_000)
+    .max(DECISION_TEXT_MAX.instructions)
     .optional()
     .describe('Steer instructions: delivered verbatim as the agent’s next instruction'),
   affectedArtifacts: z
@@ -39,7 +39,7 @@ export const decideBodySchema = z.strictObject({
   answer: z
     .string()
     .min(1)
-    .max(10_000)
+    .max(DECISION_TEXT_MAX.answer)
     .optional()
     .describe('The answer to a question gate; required by option answer'),
   delegateTo: agentIdSchema

@@ -208,6 +208,10 @@ describe.each(dialects)('notification email on %s', (dialect) => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         payload: form,
       });
+    // A reason longer than the API takes is refused here too, naming it; the link is not spent.
+    const tooLong = await post(`delegateTo=${other}&reason=${'x'.repeat(2001)}`);
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.body).toContain('reason: must be at most 2000 characters');
     // An agent that does not exist: refused, and the link is not spent.
     const refused = await post('delegateTo=agent_gone&reason=over+to+you');
     expect(refused.statusCode).toBe(400);

@@ -15,6 +15,7 @@ import {
   TIMEOUT_ACTOR,
   toIso,
 } from 'gatehouse-hitl-core';
+import { DECISION_TEXT_MAX } from 'gatehouse-hitl-protocol/rules';
 import type { RememberedRule } from 'gatehouse-hitl-store';
 import type { Principal } from '../../http/principal.js';
 import { recordAnalysisDecision } from '../analysis/analysis-decisions.js';
@@ -286,12 +287,25 @@ async function decideInCommit(
  * Decides a gate: the first valid decision wins by a conditional update that also checks the
  * deadline; a lost race is retried (N-of-M votes) until the gate has ended.
  */
+/** Slack forms and emailed pages reach this without the API's schema: the same limits hold for them. */
+function checkTextLengths(input: Pick<DecideInput, keyof typeof DECISION_TEXT_MAX>): void {
+  for (const [field, max] of Object.entries(DECISION_TEXT_MAX) as [
+    keyof typeof DECISION_TEXT_MAX,
+    number,
+  ][]) {
+    const text = input[field];
+    if (text !== undefined && text.length > max)
+      throw invalidInput(field, `must be at most ${max} characters`);
+  }
+}
+
 export async function decideGate(
   deps: GateDeps,
   principal: Principal,
   gateId: string,
   input: DecideInput,
 ): Promise<DecideResult> {
+  checkTextLengths(input);
   const user = decider(principal);
   const merge = await mergeBeforeApproval(deps.ctx, user, gateId, input.option);
   const result = await decideWithRetry(deps, { user, gateId, input, batch: false, merge });

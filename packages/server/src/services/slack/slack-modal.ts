@@ -1,5 +1,6 @@
 import type { Gate } from 'gatehouse-hitl-core';
 import { GatehouseError } from 'gatehouse-hitl-core';
+import { DECISION_TEXT_MAX } from 'gatehouse-hitl-protocol/rules';
 import type { ModalMetadata, ViewSubmission } from './slack-payload.js';
 import { plainAgentText } from './slack-text.js';
 
@@ -33,7 +34,7 @@ const SLACK_INPUT_MAX = 3000;
 function textInput(
   blockId: string,
   label: string,
-  options: { initial?: string; optional?: boolean },
+  options: { initial?: string; optional?: boolean; maxLength?: number },
 ): Record<string, unknown> {
   return {
     type: 'input',
@@ -44,7 +45,7 @@ function textInput(
       type: 'plain_text_input',
       action_id: 'value',
       multiline: true,
-      max_length: SLACK_INPUT_MAX,
+      max_length: Math.min(SLACK_INPUT_MAX, options.maxLength ?? SLACK_INPUT_MAX),
       ...(options.initial === undefined ? {} : { initial_value: options.initial }),
     },
   };
@@ -115,13 +116,15 @@ export function decisionModal(
     blocks.push(
       textInput(EDITED_ARGS_BLOCK, 'Arguments to approve instead (JSON object)', { initial: args }),
     );
-    blocks.push(textInput('reason', 'Reason (optional)', { optional: true }));
+    blocks.push(
+      textInput('reason', 'Reason (optional)', { optional: true, maxLength: DECISION_TEXT_MAX.reason }),
+    );
   } else {
     const required = requiredOf(gate, metadata.option);
     if (required.includes(DELEGATE_BLOCK)) blocks.push(agentSelect(agents));
     if (required.includes(NEW_LIMIT_BLOCK)) blocks.push(limitInput());
     for (const field of required.filter((name): name is TextField => name in FIELD_LABELS))
-      blocks.push(textInput(field, FIELD_LABELS[field], {}));
+      blocks.push(textInput(field, FIELD_LABELS[field], { maxLength: DECISION_TEXT_MAX[field] }));
   }
   return {
     type: 'modal',

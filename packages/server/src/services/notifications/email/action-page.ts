@@ -1,4 +1,5 @@
 import type { Briefing } from 'gatehouse-hitl-core';
+import { DECISION_TEXT_MAX } from 'gatehouse-hitl-protocol/rules';
 import { escapeHtml } from './email-render.js';
 
 /** Nothing runs on the page: no script, no outside resource; the form posts back here only. */
@@ -26,7 +27,8 @@ function fieldHtml(field: ActionField): string {
   if (field.input?.kind === 'number') {
     return `<p>${label}<br><input id="${field.name}" name="${field.name}" type="number" step="any"${required}></p>`;
   }
-  return `<p>${label}<br><textarea id="${field.name}" name="${field.name}" maxlength="10000"${required}></textarea></p>`;
+  const max = DECISION_TEXT_MAX[field.name as keyof typeof DECISION_TEXT_MAX] ?? 10_000;
+  return `<p>${label}<br><textarea id="${field.name}" name="${field.name}" maxlength="${max}"${required}></textarea></p>`;
 }
 
 const STYLE =
