@@ -2,13 +2,13 @@ import { authorizeDecision, type Gate, GatehouseError, isGatehouseError } from '
 import type { SlackInteractionResponse } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/principal.js';
+import { delegateChoices } from '../gates/gate-delegate.js';
 import type { DecideInput, GateService } from '../types.js';
 import type { SlackApi } from './slack-api.js';
 import { DECIDE_ACTION, EDIT_ACTION, MODAL_ACTION } from './slack-message.js';
 import {
   DECIDE_MODAL,
   DELEGATE_BLOCK,
-  type DelegateChoice,
   decisionModal,
   EDITED_ARGS_BLOCK,
   NEW_LIMIT_BLOCK,
@@ -85,12 +85,6 @@ async function tell(
   }
 }
 
-/** The agents a delegation may hand the gate's task to: every agent but the one that asked. */
-async function delegates(deps: SlackInteractionDeps, gate: Gate): Promise<DelegateChoice[]> {
-  const agents = await deps.ctx.store.read((tx) => tx.listAgents());
-  return agents.filter((agent) => agent.id !== gate.agentId).map(({ id, name }) => ({ id, name }));
-}
-
 async function onBlockAction(deps: SlackInteractionDeps, payload: BlockActions): Promise<void> {
   const action = payload.actions[0];
   const [kind] = (action?.action_id ?? '').split(':');
@@ -106,7 +100,9 @@ async function onBlockAction(deps: SlackInteractionDeps, payload: BlockActions):
     }
     const edit = kind === EDIT_ACTION;
     const agents =
-      !edit && requiredOf(gate, button.option).includes(DELEGATE_BLOCK) ? await delegates(deps, gate) : [];
+      !edit && requiredOf(gate, button.option).includes(DELEGATE_BLOCK)
+        ? await delegateChoices(deps.ctx.store, gate)
+        : [];
     const view = decisionModal(gate, { gateId: gate.id, option: button.option, edit }, agents);
     const opened = await deps.api.call('views.open', { trigger_id: payload.trigger_id, view });
     if (!opened.ok)

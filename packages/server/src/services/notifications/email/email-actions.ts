@@ -9,6 +9,7 @@ import {
 import type { UserRecord } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../../context.js';
 import type { Principal } from '../../../http/principal.js';
+import { delegateChoices } from '../../gates/gate-delegate.js';
 import type { GateService } from '../../types.js';
 import { linkSecretOf } from '../link-secret.js';
 import { siteUrlOf } from '../notice.js';
@@ -142,10 +143,10 @@ export function createEmailActions(ctx: AppContext, gates: GateService): EmailAc
       .map((name) => ({ name, label: FIELD_LABELS[name], required: requires.includes(name) }));
     const extra: ActionField[] = [];
     if (requires.includes('delegateTo')) {
-      const agents = await ctx.store.read((tx) => tx.listAgents());
-      const choices = agents
-        .filter((agent) => agent.id !== gate.agentId)
-        .map((agent) => ({ value: agent.id, label: agent.name }));
+      const choices = (await delegateChoices(ctx.store, gate)).map(({ id, name }) => ({
+        value: id,
+        label: name,
+      }));
       extra.push({
         name: 'delegateTo',
         label: 'Agent to hand the task to',
