@@ -23,7 +23,7 @@ function fdOutput(fd: 1 | 2, name: StreamName, used: Set<StreamName>) {
           while (bytes.length > 0) bytes = bytes.subarray(writeSync(fd, bytes));
           return;
         } catch (error) {
-          // A non-blocking pipe that is full (EAGAIN) or a closed one: the stream queues or reports it.
+          // A full non-blocking pipe (EAGAIN): the stream queues the rest. Any other error (a closed pipe) is thrown.
           if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
         }
       }
