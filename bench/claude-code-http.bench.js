@@ -3,7 +3,9 @@
 //    GET /healthz to the same node on the same kept-alive connection, alternating; the difference is
 //    what deciding a tool call adds to one local HTTP request (target ≤ 2 ms at p50).
 // 2. The command hook as installed (`gatehouse hook claude-code`, loaded from its single-file bundle with
-//    Node's compile cache where Node has it) beside `node -e 0` (target ≤ 1.3×).
+//    Node's compile cache where Node has it) beside `node -e 0` (target ≤ 1.3×), with two floors measured
+//    in the same rounds: a Node process that only connects to the server, and one that sends the hook's
+//    request and prints the answer with nothing else (lib/bare-hook-client.cjs).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ const HTTP_RUNS = 400;
 const PROCESS_RUNS = 30;
 const WARMUP = 20;
 const LAUNCHER = fileURLToPath(new URL('../packages/cli/bin/gatehouse.cjs', import.meta.url));
+const BARE_CLIENT = fileURLToPath(new URL('./lib/bare-hook-client.cjs', import.meta.url));
 
 function readCall(i) {
   return JSON.stringify({
@@ -85,6 +88,24 @@ function timeProcess(args, { env, input = '' }) {
   });
 }
 
+/** p50 of each command, run in turn (so all see the same load), the first three rounds left out. */
+async function processFigures(commands, env) {
+  const samples = commands.map(() => []);
+  for (let i = 0; i < 3 + PROCESS_RUNS; i++) {
+    for (const [k, command] of commands.entries()) {
+      const run = await timeProcess(command.args, { env, input: readCall(i) });
+      command.check?.(run);
+      if (i >= 3) samples[k].push(run.ms);
+    }
+  }
+  return samples.map(p50);
+}
+
+function allowed(run) {
+  if (run.code !== 0 || !run.stdout.includes('"allow"'))
+    throw new Error(`the hook did not allow: ${run.stdout}`);
+}
+
 async function commandHookFigures(node, stateDir) {
   const env = {
     PATH: process.env.PATH ?? '',
@@ -93,23 +114,25 @@ async function commandHookFigures(node, stateDir) {
     GATEHOUSE_URL: node.url,
     GATEHOUSE_TOKEN: node.tokens.agents[0].token,
   };
-  const bare = [];
-  const hook = [];
-  for (let i = 0; i < 3 + PROCESS_RUNS; i++) {
-    const baseline = (await timeProcess(['-e', '0'], { env })).ms;
-    const run = await timeProcess([LAUNCHER, 'hook', 'claude-code'], { env, input: readCall(i) });
-    if (run.code !== 0 || !run.stdout.includes('"allow"'))
-      throw new Error(`the hook did not allow: ${run.stdout}`);
-    if (i < 3) continue;
-    bare.push(baseline);
-    hook.push(run.ms);
-  }
-  const value = p50(hook);
-  const base = p50(bare);
+  const [base, connect, bare, value] = await processFigures(
+    [
+      { args: ['-e', '0'] },
+      { args: [BARE_CLIENT, 'connect-only'] },
+      { args: [BARE_CLIENT], check: allowed },
+      { args: [LAUNCHER, 'hook', 'claude-code'], check: allowed },
+    ],
+    env,
+  );
   report('hook.claude-code.command.bundled.p50', { value, unit: 'ms', baseline: base });
+  report('hook.claude-code.command.floor-connect.p50', { value: connect, unit: 'ms', baseline: base });
+  report('hook.claude-code.command.floor-request.p50', { value: bare, unit: 'ms', baseline: base });
   const cache = typeof (await import('node:module')).default.enableCompileCache === 'function';
+  const times = (ms) => `${(ms / base).toFixed(2)}×`;
   console.log(
-    `hook.claude-code.command: ${(value / base).toFixed(2)}× node -e 0 at p50 (target ≤ 1.3×; compile cache ${cache ? 'on' : `not in Node ${process.version}`})`,
+    `hook.claude-code.command: ${times(value)} node -e 0 at p50 (target ≤ 1.3×; compile cache ${cache ? 'on' : `not in Node ${process.version}`})`,
+  );
+  console.log(
+    `hook.claude-code.command floor: a Node process that only connects to the server and exits ${times(connect)}; one that sends the same request and prints the answer, with nothing else, ${times(bare)}`,
   );
 }
 
