@@ -81,6 +81,25 @@ def test_the_cancel_event_stops_waiting_and_leaves_the_gate_open(
     person.decide(gate_id, option="reject", reason="cleanup")
 
 
+def test_withdraw_cancels_the_agents_own_pending_gate_and_only_once(
+    gate: Gatehouse, person: Person, opened: Opened, background
+) -> None:
+    cancel = threading.Event()
+    pending = background(gate.request, **WRITE, on_gate=opened, cancel=cancel)
+    gate_id = opened.next()
+    cancel.set()
+    with pytest.raises(GatehouseError):
+        pending.result(30)
+    withdrawn = gate.withdraw(gate_id, reason="the user closed the task")
+    assert withdrawn["status"] == "cancelled"
+    assert withdrawn["decision"]["reason"] == "the user closed the task"
+    status, body = person.call("GET", f"/v1/gates/{gate_id}")
+    assert body["gate"]["status"] == "cancelled"
+    with pytest.raises(GatehouseError) as again:
+        gate.withdraw(gate_id)
+    assert (again.value.code, again.value.status) == ("GATE_NOT_PENDING", 409)
+
+
 def test_bad_input_is_a_gatehouse_error_naming_the_field(gate: Gatehouse) -> None:
     with pytest.raises(GatehouseError) as refused:
         gate.request(tool="write_file", args={}, risk="enormous")

@@ -181,6 +181,28 @@ export class Gatehouse {
   }
 
   /**
+   * Withdraws the agent's own pending request when it no longer needs the answer (its caller gave up,
+   * the task changed): the gate is cancelled, so nobody decides a call that will never run. A gate
+   * that already ended is refused with GATE_NOT_PENDING.
+   *
+   * @example
+   * await gate.withdraw(gateId, { reason: 'the user cancelled the task' });
+   */
+  async withdraw(
+    gateId: string,
+    options: { reason?: string; signal?: AbortSignal | undefined } = {},
+  ): Promise<Gate> {
+    const response = await this.#transport.json<{ gate: Gate }>({
+      method: 'POST',
+      path: `/v1/gates/${id(gateId)}/withdraw`,
+      body: defined({ reason: options.reason }),
+      signal: options.signal,
+      retry: 'safe',
+    });
+    return response.gate;
+  }
+
+  /**
    * Reports the agent's confidence; below the threshold the server escalates to a gate, whose
    * answer this waits for when `wait` is set.
    */

@@ -161,6 +161,30 @@ describe.each(SETUPS)('the MCP gateway (%s)', (setup) => {
     expect(gateway.recorded().length).toBe(before);
   });
 
+  it('withdraws the gate when the client cancels the call while a person has yet to decide', async () => {
+    const before = gateway.recorded().length;
+    const cancel = new AbortController();
+    const result = gateway.client.callTool({ name: 'notes__write_note', arguments: NOTE }, undefined, {
+      timeout: 60_000,
+      signal: cancel.signal,
+    });
+    const gate = await server.pendingGate(`&runId=${runId}`);
+    cancel.abort();
+    await expect(result).rejects.toThrow(/abort/i);
+    let view = await server.call(server.test.tokens.developer, 'GET', `/v1/gates/${gate.id}`);
+    for (let i = 0; i < 100 && view.body.gate.status === 'pending'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      view = await server.call(server.test.tokens.developer, 'GET', `/v1/gates/${gate.id}`);
+    }
+    expect(view.body.gate).toMatchObject({
+      status: 'cancelled',
+      decision: { decidedBy: `agent:${server.test.ids.agentId}` },
+    });
+    expect(view.body.gate.decision.reason).toContain('the MCP client cancelled the notes__write_note call');
+    expect((await server.decide(gate.id, { option: 'approve' })).status).toBe(409);
+    expect(gateway.recorded().length).toBe(before);
+  });
+
   it('refuses an unknown tool without asking the policy', async () => {
     await expect(callTool(gateway.client, 'notes__nope', {})).rejects.toThrow(/unknown tool "notes__nope"/);
     await expect(callTool(gateway.client, 'write_note', {})).rejects.toThrow(/unknown tool/);

@@ -105,6 +105,25 @@ export function refusal(result: GateResult, tool: string): CallToolResult {
   }
 }
 
+/** How long withdrawing an abandoned call's gate may take; it is best effort. */
+const WITHDRAW_TIMEOUT_MS = 5_000;
+
+/**
+ * The client cancelled the call or went away while a person had yet to decide: nothing will run it,
+ * so its gate is withdrawn rather than left in people's inboxes.
+ */
+async function withdraw(options: ToolGateOptions, gateId: string, tool: string): Promise<void> {
+  try {
+    await options.api.sdk.withdraw(gateId, {
+      reason: `the MCP client cancelled the ${tool} call or disconnected`,
+      signal: AbortSignal.timeout(WITHDRAW_TIMEOUT_MS),
+    });
+  } catch (error) {
+    // Decided meanwhile, or the server is unreachable: the gate ends by its own deadline then.
+    options.log.warn({ err: error, gateId, tool }, 'the gate of an abandoned call was not withdrawn');
+  }
+}
+
 /**
  * One `tools/call` through the gateway: the policy decides (tool = the gateway's tool name,
  * args = the call's arguments); a gate is waited for with progress notifications; only an
@@ -126,6 +145,7 @@ export async function gatedToolCall(
   const asked: Args = params.arguments ?? {};
   const progress = progressSender(extra);
   let stopWaiting = () => {};
+  let openGateId: string | null = null;
   let result: GateResult;
   try {
     result = await options.api.sdk.request({
@@ -136,10 +156,12 @@ export async function gatedToolCall(
       context: { via: 'mcp gateway', mcpServer: target.server, mcpTool: target.name },
       signal: extra.signal,
       onGate: (gateId) => {
+        openGateId = gateId;
         if (progress.enabled) stopWaiting = whileWaiting(progress.send, gateId, options.progressIntervalMs);
       },
     });
   } catch (error) {
+    if (extra.signal.aborted && openGateId !== null) await withdraw(options, openGateId, params.name);
     return errorResult(error, `Gatehouse gave no approval, so ${params.name} was not called.`);
   } finally {
     stopWaiting();

@@ -141,6 +141,15 @@ export const steerFailedResponseSchema = z.object({
   previousGateId: z.string().describe('The steered gate'),
 });
 
+/** `POST /v1/gates/:id/withdraw`. */
+export const withdrawBodySchema = z.strictObject({
+  reason: z
+    .string()
+    .max(DECISION_TEXT_MAX.reason)
+    .optional()
+    .describe('Why the agent no longer needs the decision; the people told of the gate see it'),
+});
+
 export type DecideBody = z.input<typeof decideBodySchema>;
 export type DecideResponse = z.infer<typeof decideResponseSchema>;
 export type DecideBatchBody = z.input<typeof decideBatchBodySchema>;
@@ -153,3 +162,4 @@ export type ConsumeBody = z.input<typeof consumeBodySchema>;
 export type ConsumeResponse = z.infer<typeof consumeResponseSchema>;
 export type SteerFailedBody = z.input<typeof steerFailedBodySchema>;
 export type SteerFailedResponse = z.infer<typeof steerFailedResponseSchema>;
+export type WithdrawBody = z.input<typeof withdrawBodySchema>;

@@ -92,6 +92,7 @@ export type {
   GateResponse,
   SteerFailedBody,
   SteerFailedResponse,
+  WithdrawBody,
 } from './gate-actions.js';
 export {
   assignBodySchema,
@@ -106,6 +107,7 @@ export {
   MAX_NEW_LIMIT,
   steerFailedBodySchema,
   steerFailedResponseSchema,
+  withdrawBodySchema,
 } from './gate-actions.js';
 export type {
   DecisionDocument,

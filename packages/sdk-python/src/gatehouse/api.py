@@ -15,6 +15,7 @@ REQUEST_GATE = "request_gate"
 GET_GATE = "get_gate"
 WAIT_GATE = "wait_gate"
 CONSUME_GATE = "consume_gate"
+WITHDRAW_GATE = "withdraw_gate"
 CREATE_RUN = "create_run"
 GET_RUN = "get_run"
 RUN_EVENTS = "run_events"
@@ -82,6 +83,9 @@ ROUTES: Mapping[str, Route] = {
         gate_at="gate",
     ),
     CONSUME_GATE: Route("POST", "/v1/gates/{id}/consume", body={"payloadHash": "string"}),
+    WITHDRAW_GATE: Route(
+        "POST", "/v1/gates/{id}/withdraw", body={"reason": "string"}, response={"gate": "object"}, gate_at="gate"
+    ),
     CREATE_RUN: Route(
         "POST",
         "/v1/runs",

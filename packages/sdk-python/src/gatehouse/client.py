@@ -199,6 +199,15 @@ class Gatehouse:
         route = api.ROUTES[api.CONSUME_GATE]
         self._transport.call(route.method, route.url(id=result.gate_id), body={"payloadHash": hash_now}, retry="safe")
 
+    def withdraw(self, gate_id: str, reason: Optional[str] = None) -> dict[str, Any]:
+        """Withdraws this agent's own pending request when it no longer needs the answer: the gate is
+        cancelled, so nobody decides a call that will never run. Returns the gate document; a gate
+        that already ended raises GatehouseError with code GATE_NOT_PENDING."""
+        route = api.ROUTES[api.WITHDRAW_GATE]
+        body = {} if reason is None else {"reason": reason}
+        answer: dict[str, Any] = self._transport.call(route.method, route.url(id=gate_id), body=body, retry="safe")
+        return dict(answer["gate"])
+
     def create_run(
         self,
         *,

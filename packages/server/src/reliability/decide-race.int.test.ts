@@ -2,13 +2,8 @@ import type { Role } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectOneWinnerEach, type RaceAttempt } from '../testing/decide-race.js';
 import { useTestPolicy } from '../testing/gates.js';
-import { type HttpResult, inPool, type Json, shuffled } from '../testing/http-client.js';
-import {
-  addTestPeople,
-  type ListeningApp,
-  startListeningApp,
-  type TestPerson,
-} from '../testing/listening-app.js';
+import { inPool, type Json, shuffled } from '../testing/http-client.js';
+import { addTestPeople, type ListeningApp, startListeningApp } from '../testing/listening-app.js';
 import type { TestDialect } from '../testing/test-app.js';
 
 const REVIEWERS = 8;

@@ -13,13 +13,14 @@ import {
   gateParamsSchema as params,
   steerFailedBodySchema,
   steerFailedResponseSchema,
+  withdrawBodySchema,
 } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
 import { requireAgent, requireUser } from '../http/principal.js';
 import { plainResponseSerializer } from '../http/response-serializer.js';
 import type { Services } from '../services/index.js';
 
-/** Deciding, batch deciding, snoozing, assigning, consuming and reopening gates. */
+/** Deciding, batch deciding, snoozing, assigning, consuming, withdrawing and reopening gates. */
 export async function gateActionRoutes(
   base: FastifyInstance,
   _ctx: AppContext,
@@ -101,6 +102,24 @@ export async function gateActionRoutes(
     async (request) => {
       const agent = requireAgent(request);
       return services.gates.consume(agent, request.params.id, request.body.payloadHash);
+    },
+  );
+
+  app.post(
+    '/v1/gates/:id/withdraw',
+    {
+      schema: {
+        tags,
+        params,
+        body: withdrawBodySchema,
+        response: { 200: gateResponseSchema },
+        description:
+          'The agent that asked no longer needs the decision: its pending gate is cancelled (audited as gate.cancelled with withdrawn: true), the people told of it see it ended',
+      },
+    },
+    async (request) => {
+      const agent = requireAgent(request);
+      return { gate: await services.gates.withdraw(agent, request.params.id, request.body.reason) };
     },
   );
 

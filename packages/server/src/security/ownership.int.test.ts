@@ -58,6 +58,7 @@ describe.each(dialects)('objects of other agents on %s', (dialect) => {
         ['GET', `/v1/gates/${id}/wait`, undefined],
         ['POST', `/v1/gates/${id}/consume`, { payloadHash: 'a'.repeat(64) }],
         ['POST', `/v1/gates/${id}/steer-failed`, { reason: 'it did not work' }],
+        ['POST', `/v1/gates/${id}/withdraw`, { reason: 'not needed' }],
       ] as const;
     const unknownPaths = paths(unknownId);
     for (const [i, [method, path, body]] of paths(gateId).entries()) {

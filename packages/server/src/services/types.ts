@@ -151,6 +151,8 @@ export interface GateService {
     gateId: string,
     reason: string,
   ): Promise<{ gate: Gate; previousGateId: string }>;
+  /** The agent that asked no longer needs the decision: its pending gate is cancelled. */
+  withdraw(principal: Principal, gateId: string, reason: string | undefined): Promise<Gate>;
   /** Long-polls waiting on this node right now. */
   waiting(): number;
   close(): void;

@@ -23,6 +23,7 @@ import {
 import { decider } from './gate-decide.js';
 import { invalidInput } from './gate-input.js';
 import { insertOpenedGate } from './gate-opening.js';
+import { refreshRunStatus } from './gate-run.js';
 
 const CONSUMED_SCOPE = 'gate-consumed';
 const REOPENED_SCOPE = 'gate-steer-failed';
@@ -129,6 +130,34 @@ export async function assignGate(
     const data = { assignees: next.assignees, previous: gate.assignees };
     await tools.audit({ kind: 'gate.assigned', actor: `user:${user.id}`, subject: gate.id, data });
     await announce(tools, 'gate.assigned', next, { assignees: next.assignees });
+    return next;
+  });
+}
+
+const WITHDRAWN = 'the agent withdrew its request';
+
+/**
+ * The agent that asked no longer needs the decision (its caller gave up or went away): its pending
+ * gate is cancelled, so nobody decides a call that will never run. Only ever ends the agent's own
+ * request; a gate that already ended is GATE_NOT_PENDING.
+ */
+export function withdrawGate(
+  deps: GateDeps,
+  principal: Principal,
+  gateId: string,
+  reason: string | undefined,
+): Promise<Gate> {
+  return changeGate(deps, gateId, async (tools, stored) => {
+    const gate = withoutVersion(stored);
+    const agentId = assertOwnGate(principal, gate);
+    const by = `agent:${agentId}`;
+    const why = cleanText(reason)?.trim() || WITHDRAWN;
+    const { gate: next } = applyGateEvent(gate, { type: 'cancel', by, reason: why }, tools.tx.now);
+    await write(tools, next, stored, false);
+    await refreshRunStatus(tools, gate.runId);
+    const data = { runId: gate.runId, reason: why, withdrawn: true };
+    await tools.audit({ kind: 'gate.cancelled', actor: by, subject: gate.id, data });
+    await announce(tools, 'gate.cancelled', next, { outcome: 'cancelled', reason: why, decidedBy: by });
     return next;
   });
 }

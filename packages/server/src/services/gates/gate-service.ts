@@ -8,7 +8,7 @@ import type { GateService, InterventionNotice } from '../types.js';
 import { assertCanRead, type GateDeps, loadGate, withoutVersion } from './gate-common.js';
 import { decideGate, decideGates } from './gate-decide.js';
 import { autoProceedDelayOf } from './gate-evaluate.js';
-import { assignGate, consumedAt, consumeGate, extendGate, steerFailed } from './gate-manage.js';
+import { assignGate, consumedAt, consumeGate, extendGate, steerFailed, withdrawGate } from './gate-manage.js';
 import { openDirectGate } from './gate-opening.js';
 import { requestGate } from './gate-request.js';
 import { createGateWaiters, waitForGate } from './gate-wait.js';
@@ -87,6 +87,7 @@ export function createGateService(ctx: AppContext, options: GateServiceOptions):
     assign: (principal, gateId, assignees) => assignGate(deps, principal, gateId, assignees),
     consume: (principal, gateId, payloadHash) => consumeGate(deps, principal, gateId, payloadHash),
     steerFailed: (principal, gateId, reason) => steerFailed(deps, principal, gateId, reason),
+    withdraw: (principal, gateId, reason) => withdrawGate(deps, principal, gateId, reason),
     waiting: () => waiters.count(),
     close: () => waiters.close(),
   };
