@@ -5,6 +5,7 @@ import {
   type Model,
   type ModelRequest,
   type ModelResponse,
+  RunState,
   run,
   setTracingDisabled,
   Usage,
@@ -224,6 +225,47 @@ describe('OpenAI Agents SDK: an approved edit runs through the tool’s invoke',
     expect(decisions).toMatchObject([{ edited: true, args: { path: 'build/cache/' } }]);
     expect(await consumed(pending.id)).toBe(true);
     // Asked again on resume, the decided call opened no second gate.
+    expect(await gateCount()).toBe(1);
+  });
+
+  it('runs the edited arguments after a restart between the approval and the run', async () => {
+    const ran: string[] = [];
+    const wrapped = () =>
+      gatehouseTool(
+        gatehouse,
+        agentTool({
+          name: 'delete_file',
+          description: 'Delete a file or folder',
+          parameters: z.object({ path: z.string() }),
+          execute: async ({ path }) => {
+            ran.push(path);
+            return `deleted ${path}`;
+          },
+        }),
+        { request: { runId } },
+      );
+    const agent = cleaner(wrapped());
+    const paused = await run(agent, 'clean the build folder');
+    // The process saves the approved run, then stops before the tool runs.
+    let saved = '';
+    const crashing = {
+      run: async (_agent: unknown, state: RunState<unknown, Agent>) => {
+        saved = state.toString();
+        throw new Error('the process stopped');
+      },
+    };
+    await Promise.all([
+      expect(resolveInterruptions(paused, gatehouse, { agent, runner: crashing })).rejects.toThrow(
+        'the process stopped',
+      ),
+      approveEdited('build/cache/'),
+    ]);
+    expect(ran).toEqual([]);
+    // After the restart nothing of the first process is in memory: the tool is made again.
+    const restarted = cleaner(wrapped());
+    const result = await run(restarted, await RunState.fromString(restarted, saved));
+    expect(ran).toEqual(['build/cache/']);
+    expect(result.finalOutput).toContain('deleted build/cache/');
     expect(await gateCount()).toBe(1);
   });
 

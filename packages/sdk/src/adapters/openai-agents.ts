@@ -117,7 +117,10 @@ export function gatehouseNeedsApproval(
     if (decided !== undefined) return !decided;
     const request = await requestFor(binding, input, callId ?? globalThis.crypto.randomUUID());
     const opened = await openGate(gatehouse, request);
-    if (opened.status === 'answered' && opened.result.outcome === 'approved') return false;
+    if (opened.status === 'answered' && opened.result.outcome === 'approved') {
+      if (callId !== undefined) remember(binding.decided, callId, true);
+      return false;
+    }
     if (callId !== undefined) binding.sent.set(callId, request);
     if (opened.status === 'pending') announce(opened.gateId, toolName);
     // A policy denial also interrupts, so the model reads its reason from the rejection.
@@ -144,13 +147,48 @@ export function gatehouseTool<TTool extends AnyFunctionTool>(
   const binding = bindings.get(needsApproval) as Binding;
   binding.takesEdits = true;
   const invoke = functionTool.invoke;
-  const gatedInvoke: typeof invoke = (runContext, input, details) => {
+  const gatedInvoke: typeof invoke = async (runContext, input, details) => {
     const callId = details?.toolCall?.callId;
-    const edited = callId === undefined ? undefined : binding.edits.get(callId);
-    if (callId !== undefined) binding.edits.delete(callId);
-    return invoke(runContext, edited ?? input, details);
+    if (callId === undefined) return invoke(runContext, input, details);
+    const edited = binding.edits.get(callId);
+    binding.edits.delete(callId);
+    if (edited !== undefined || binding.decided.get(callId) === true) {
+      return invoke(runContext, edited ?? input, details);
+    }
+    // Nothing of this call is in memory: the process restarted after the run approved it (from a saved
+    // state). Its answer is read again, and a person's edit still runs in place of the model's input.
+    const reread = await rereadAnswer(gatehouse, binding, input, callId);
+    if (reread.message !== null) return reread.message;
+    return invoke(runContext, reread.input, details);
   };
   return { ...functionTool, needsApproval, invoke: gatedInvoke };
+}
+
+/**
+ * The Gatehouse answer of a call the run approved in an earlier process: the same request (so the
+ * same gate, or the policy's same answer) gives the input to run, or the message the model reads
+ * when Gatehouse did not approve it. The approval was used when the run was approved.
+ */
+async function rereadAnswer(
+  gatehouse: AdapterClient,
+  binding: Binding,
+  input: string,
+  callId: string,
+): Promise<{ input: string; message: null } | { input: null; message: string }> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(input);
+  } catch {
+    throw new TypeError(`the arguments of tool call ${callId} are not JSON; it cannot be put to Gatehouse`);
+  }
+  const request = await requestFor(binding, parsed, callId);
+  const answer = await gatehouse.request(request);
+  if (answer.outcome !== 'approved' || (answer.edited && !binding.takesEdits)) {
+    return { input: null, message: messageForModel(decisionOf(answer), binding.toolName) };
+  }
+  const action = await approvedAction(answer, { tool: request.tool, args: request.args });
+  remember(binding.decided, callId, true);
+  return { input: answer.edited ? JSON.stringify(inputOf(action.args ?? {}, parsed)) : input, message: null };
 }
 
 const callIdOf = (item: RunToolApprovalItem) =>
