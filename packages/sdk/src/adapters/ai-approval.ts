@@ -1,6 +1,6 @@
 import type { ModelMessage, ToolSet } from 'ai';
 import type { GateResult } from '../types.js';
-import { bindings, requestFor, useApprovalOnce } from './ai-binding.js';
+import { bindings, rememberCall, requestFor, useApprovalOnce } from './ai-binding.js';
 import { type AdapterClient, decisionOf, messageForModel, openGate } from './decision.js';
 
 /** An approval status of the AI SDK 7's `toolApproval` option. */
@@ -96,6 +96,7 @@ export function gatehouseToolApproval(
     if (result.outcome !== 'approved') {
       return { type: 'denied', reason: messageForModel(decisionOf(result), toolName) };
     }
+    if (result.gateId === null) rememberCall(binding.allowed, toolCall.toolCallId);
     if (result.gateId === null || binding.used.has(toolCall.toolCallId)) return 'not-applicable';
     // A person approved in Gatehouse while another process answered the SDK: use the approval here.
     const reason = await useApprovalOnce(gatehouse, binding, result, request, toolCall, options.signal);

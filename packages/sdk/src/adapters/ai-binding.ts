@@ -8,7 +8,9 @@ import {
   adapterKey,
   approvedAction,
   argsOf,
+  decisionOf,
   inputOf,
+  messageForModel,
 } from './decision.js';
 
 /** How the tools of `gatehouseTools` and `withGatehouseApproval` ask Gatehouse. */
@@ -40,6 +42,8 @@ export interface Binding {
    * that sends the same call id again meets the used approval and is refused.
    */
   used: Set<string>;
+  /** Tool call ids the policy let through in this process, not run yet. */
+  allowed: Set<string>;
 }
 
 /** How many used approvals a binding remembers. */
@@ -74,9 +78,40 @@ export async function useApproval(
 ): Promise<void> {
   const run = await approvedAction(result, { tool: request.tool, args: request.args });
   await gatehouse.consume(result, run, signal ? { signal } : {});
-  binding.used.add(toolCall.toolCallId);
-  if (binding.used.size > USED_LIMIT) binding.used.delete(binding.used.values().next().value as string);
+  rememberCall(binding.used, toolCall.toolCallId);
   if (result.edited) binding.edits.set(toolCall.toolCallId, inputOf(run.args ?? {}, toolCall.input));
+}
+
+/** Adds `id` to a set of call ids kept to its last USED_LIMIT. */
+export function rememberCall(calls: Set<string>, id: string): void {
+  calls.add(id);
+  if (calls.size > USED_LIMIT) calls.delete(calls.values().next().value as string);
+}
+
+/**
+ * The input to run for a call this process knows nothing of: it restarted after the call's approval
+ * and carries on from the saved messages. The same request (so the same gate, or the policy's same
+ * answer) is asked again; a person's edit runs in place of the model's input, and a call Gatehouse
+ * did not approve is refused with what the model should read.
+ */
+export async function rereadInput(
+  gatehouse: AdapterClient,
+  binding: Binding,
+  input: unknown,
+  toolCallId: string,
+  signal?: AbortSignal,
+): Promise<unknown> {
+  const request = await requestFor(binding, input, toolCallId);
+  const result = await gatehouse.request({ ...request, signal });
+  if (result.outcome !== 'approved') throw new Error(messageForModel(decisionOf(result), binding.toolName));
+  const run = await approvedAction(result, { tool: request.tool, args: request.args });
+  try {
+    await gatehouse.consume(result, run, signal ? { signal } : {});
+  } catch (error) {
+    // Used when the run was approved, before the restart.
+    if (!(error instanceof GatehouseApiError && error.code === 'APPROVAL_USED')) throw error;
+  }
+  return result.edited ? inputOf(run.args ?? {}, input) : input;
 }
 
 /** Uses the approval as `useApproval` does; a used one does not cover the call again: returns why. */

@@ -4,7 +4,9 @@ import {
   bindings,
   type ExecutionOptions,
   type GatehouseToolOptions,
+  rememberCall,
   requestFor,
+  rereadInput,
   useApprovalOnce,
 } from './ai-binding.js';
 import {
@@ -62,7 +64,14 @@ export function gatehouseTools<TOOLS extends ToolSet>(
   const announce = announceOnce(options.onGate);
   for (const [key, tool] of Object.entries(tools)) {
     const toolName = options.names?.[key] ?? key;
-    const binding: Binding = { toolName, options, announce, edits: new Map(), used: new Set() };
+    const binding: Binding = {
+      toolName,
+      options,
+      announce,
+      edits: new Map(),
+      used: new Set(),
+      allowed: new Set(),
+    };
     const execute = tool.execute;
     const wrapped = {
       ...tool,
@@ -70,11 +79,19 @@ export function gatehouseTools<TOOLS extends ToolSet>(
       ...(execute === undefined
         ? {}
         : {
-            execute: (input: unknown, execution: ExecutionOptions) => {
-              const edited = binding.edits.get(execution.toolCallId);
-              binding.edits.delete(execution.toolCallId);
-              binding.used.delete(execution.toolCallId);
-              return execute(edited === undefined ? input : edited, execution);
+            execute: async (input: unknown, execution: ExecutionOptions) => {
+              const id = execution.toolCallId;
+              const edited = binding.edits.get(id);
+              const cleared = binding.used.has(id) || binding.allowed.has(id);
+              binding.edits.delete(id);
+              binding.used.delete(id);
+              binding.allowed.delete(id);
+              if (cleared) return execute(edited === undefined ? input : edited, execution);
+              // Nothing of this call is in memory: the process restarted after the SDK was told of its approval.
+              return execute(
+                await rereadInput(gatehouse, binding, input, id, execution.abortSignal),
+                execution,
+              );
             },
           }),
       needsApproval: async (input: unknown, { toolCallId }: { toolCallId: string }) => {
@@ -89,6 +106,7 @@ export function gatehouseTools<TOOLS extends ToolSet>(
         // again just before running it), never on a used approval a repeated call id points at.
         const { result } = opened;
         if (result.outcome !== 'approved') return true;
+        if (result.gateId === null) rememberCall(binding.allowed, toolCallId);
         return result.gateId !== null && !binding.used.has(toolCallId);
       },
     } as Tool;
@@ -188,6 +206,7 @@ export function withGatehouseApproval<INPUT, OUTPUT>(
     announce: announceOnce(undefined),
     edits: new Map(),
     used: new Set(),
+    allowed: new Set(),
   };
   const gatedExecute = async (input: INPUT, execution: ExecutionOptions) => {
     const request = await requestFor(binding, input, execution.toolCallId);

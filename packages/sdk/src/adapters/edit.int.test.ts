@@ -143,6 +143,23 @@ describe('Vercel AI SDK: an approved edit runs in place of the model’s input',
     expect(await consumed(pending.id)).toBe(true);
   });
 
+  it('runs the approved edit, never the model’s input, after a restart between the answer and the run', async () => {
+    const ran: string[] = [];
+    const tools = gatehouseTools(gatehouse, { delete_file: deleteTool(ran) }, { request: { runId } });
+    const model = scriptedAiModel({ path: 'build/' });
+    const first = await generateText({ model, tools, messages, stopWhen: stepCountIs(5) });
+    const [{ message }] = await Promise.all([
+      answerApprovals(gatehouse, first, tools),
+      approveEdited('build/cache/'),
+    ]);
+    // The process stops here; the next one makes its tools again and carries on from the messages.
+    const restarted = gatehouseTools(gatehouse, { delete_file: deleteTool(ran) }, { request: { runId } });
+    const next = [...messages, ...first.response.messages, ...(message === null ? [] : [message])];
+    const second = await generateText({ model, tools: restarted, messages: next, stopWhen: stepCountIs(5) });
+    expect(ran).toEqual(['build/cache/']);
+    expect(second.text).toContain('build/cache/');
+  });
+
   it('withGatehouseApproval runs the edited input inside execute', async () => {
     const ran: string[] = [];
     const tools = {
