@@ -7,6 +7,8 @@ export interface SlackCall {
   method: string;
   authorization: string | undefined;
   body: Record<string, unknown>;
+  /** When it arrived (Date.now()). */
+  at: number;
 }
 
 /** How the stand-in answers one call: Slack's JSON, or an HTTP status with headers. */
@@ -50,7 +52,7 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
     request.on('end', () => {
       const method = (request.url ?? '').replace(/^\/api\//, '').replace(/^\//, '');
       const body = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
-      calls.push({ method, authorization: request.headers.authorization, body });
+      calls.push({ method, authorization: request.headers.authorization, body, at: Date.now() });
       for (const waiter of waiters) waiter();
       const reply = failures.get(method)?.shift() ?? defaultReply(method, body, calls.length);
       if ('json' in reply) {

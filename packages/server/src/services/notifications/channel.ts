@@ -38,7 +38,8 @@ export interface GateNotice {
 
 export type ChannelDelivery =
   | { ok: true; ref: string | null }
-  | { ok: false; error: string; retryable: boolean };
+  /** `retryAfterMs`: the service asked to wait at least this long before the next attempt. */
+  | { ok: false; error: string; retryable: boolean; retryAfterMs?: number };
 
 /** A way of reaching people; the notification worker calls `deliver` once per attempt. */
 export interface NotificationChannel {

@@ -29,7 +29,9 @@ function outcomeOf(
   if (delivery.ok) return { status: 'sent', ref: delivery.ref };
   if (!delivery.retryable || attempt >= policy.maxAttempts)
     return { status: 'failed', error: delivery.error };
-  const wait = retryDelayMs(attempt, { baseMs: policy.backoffBaseMs, maxMs: BACKOFF_MAX_MS });
+  const backoff = retryDelayMs(attempt, { baseMs: policy.backoffBaseMs, maxMs: BACKOFF_MAX_MS });
+  // A rate limit's Retry-After is honoured (never past the longest backoff), so the next attempt is not refused again.
+  const wait = Math.max(backoff, Math.min(delivery.retryAfterMs ?? 0, BACKOFF_MAX_MS));
   return { status: 'pending', nextAttemptAt: now + wait, error: delivery.error };
 }
 

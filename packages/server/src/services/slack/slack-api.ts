@@ -5,7 +5,7 @@ export type SlackMethod = 'chat.postMessage' | 'chat.update' | 'views.open';
 
 export type SlackCallResult =
   | { ok: true; data: Record<string, unknown> }
-  | { ok: false; error: string; retryable: boolean };
+  | { ok: false; error: string; retryable: boolean; retryAfterMs?: number };
 
 /** Slack's Web API over plain fetch, with the bot token. */
 export interface SlackApi {
@@ -27,17 +27,21 @@ const RETRYABLE_ERRORS = new Set([
 
 const CALL_TIMEOUT_MS = 10_000;
 
-function retryAfterText(response: Response): string {
-  const seconds = Number(response.headers.get('retry-after'));
-  return Number.isFinite(seconds) && seconds > 0 ? `; retry after ${seconds}s` : '';
+/** Slack's Retry-After (whole seconds), or null when it sent none that makes sense. */
+function retryAfterSeconds(response: Response): number | null {
+  const text = response.headers.get('retry-after')?.trim() ?? '';
+  const seconds = Number(text);
+  return /^\d+$/.test(text) && seconds > 0 ? seconds : null;
 }
 
 async function resultOf(method: SlackMethod, response: Response): Promise<SlackCallResult> {
   if (response.status === 429) {
+    const seconds = retryAfterSeconds(response);
     return {
       ok: false,
-      error: `${method}: rate limited by Slack${retryAfterText(response)}`,
+      error: `${method}: rate limited by Slack${seconds === null ? '' : `; retry after ${seconds}s`}`,
       retryable: true,
+      ...(seconds === null ? {} : { retryAfterMs: seconds * 1000 }),
     };
   }
   if (!response.ok) {

@@ -185,11 +185,13 @@ describe.each(dialects)('Slack notifications on %s', (dialect) => {
     await answer;
   });
 
-  it('retries a message Slack rate-limited (429 Retry-After) and records where it went', async () => {
+  it('retries a message Slack rate-limited (429 Retry-After) no sooner than Slack asked, and records where it went', async () => {
     slack.failNext('chat.postMessage', { status: 429, headers: { 'retry-after': '1' } });
     const { gateId } = await agentAsks('clean_build');
     const sent = await slack.waitFor('chat.postMessage', 2);
     expect(sent.map((call) => call.body.channel)).toEqual([DEVELOPER_SLACK, DEVELOPER_SLACK]);
+    // The worker's own backoff here is 20 ms; Slack asked for a second.
+    expect((sent[1]?.at ?? 0) - (sent[0]?.at ?? 0)).toBeGreaterThanOrEqual(1_000);
     const row = await waitUntil(async () => {
       const rows = await listening.test.store.read((tx) => tx.listNotifications({ gateId }));
       const found = rows.items.find(
