@@ -59,6 +59,33 @@ describe('signing in', () => {
     expect(await page.context().cookies()).toEqual([]);
   });
 
+  it('returns to the emailed decision link that asked for the sign-in, and never to another site', async () => {
+    const { techLead } = e2e();
+    const page = await e2e().anonymousPage();
+    const back = '/v1/email-actions?token=abc.def';
+    await page.goto(`/login#next=${encodeURIComponent(back)}`);
+    await page.getByText('After signing in you go back to the decision from your email.').waitFor();
+    // The link's token is taken out of the address at once.
+    expect(await page.evaluate(() => window.location.hash)).toBe('');
+    await page.getByLabel('Name').fill(techLead.name);
+    await page.getByLabel('Password').fill(techLead.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    // The server's own page for the link (this token is not a real one, so it says so).
+    await page.getByRole('heading', { name: 'Link not valid' }).waitFor();
+    expect(`${new URL(page.url()).pathname}${new URL(page.url()).search}`).toBe(back);
+
+    // Signed in already, the sign-in link goes straight back too.
+    await page.goto(`/login#next=${encodeURIComponent(back)}`);
+    await page.getByRole('heading', { name: 'Link not valid' }).waitFor();
+
+    // Anything but an emailed decision link of this server is ignored: the inbox opens instead.
+    for (const elsewhere of ['https://evil.example/', '//evil.example/v1/email-actions?token=x', '/inbox?x=1']) {
+      await page.goto(`/login#next=${encodeURIComponent(elsewhere)}`);
+      await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+      expect(new URL(page.url()).origin).toBe(new URL(e2e().server.url).origin);
+    }
+  });
+
   it('signs out and is back at the login form', async () => {
     const page = await e2e().pageAs(e2e().techLead);
     await page.goto('/inbox');

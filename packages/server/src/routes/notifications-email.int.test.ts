@@ -283,11 +283,21 @@ describe.each(dialects)('notification email on %s', (dialect) => {
     ).toEqual([]);
 
     const path = pathOf(linksOf(escalated as ReceivedMail).get('Approve') ?? '');
+    // A link clicked in a mail client arrives without the session cookie (SameSite=Strict): the page
+    // shows what would be decided and how to sign in; the form it posts carries the session.
+    const token = new URL(path, 'http://x').searchParams.get('token') ?? '';
+    const back = `#next=${encodeURIComponent(`/v1/email-actions?token=${encodeURIComponent(token)}`)}`;
     const anonymous = await listening.test.app.inject({ method: 'GET', url: path });
-    expect(anonymous.statusCode).toBe(401);
-    expect(anonymous.body).toContain('Sign in');
+    expect(anonymous.statusCode).toBe(200);
+    expect(anonymous.body).toContain('Confirm: Approve');
+    expect(anonymous.body).toContain(`/login${back}`);
     // What a browser sends with a form posted from the page itself.
     const form = { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' };
+    const unsigned = await listening.test.app.inject({ method: 'POST', url: path, headers: form, payload: '' });
+    expect(unsigned.statusCode).toBe(401);
+    expect(unsigned.body).toContain('Sign in first');
+    expect(unsigned.body).toContain(`/login${back}`);
+    expect((await listening.test.store.read((tx) => tx.getGate(gateId)))?.status).toBe('pending');
     const asDeveloper = await listening.test.app.inject({
       method: 'POST',
       url: path,

@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { AccountScreen } from '../screens/AccountScreen.js';
 import { AgentsScreen } from '../screens/AgentsScreen.js';
@@ -15,6 +16,7 @@ import { ReviewRoute } from '../screens/review/ReviewRoute.js';
 import { UsersScreen } from '../screens/UsersScreen.js';
 import { WhitelistsScreen } from '../screens/WhitelistsScreen.js';
 import { Layout } from './Layout.js';
+import { takeReturnPath } from './return-path.js';
 import { SessionProvider, useSession } from './session.js';
 
 function SignedInRoutes() {
@@ -25,7 +27,7 @@ function SignedInRoutes() {
           <Redirect to="/inbox" replace />
         </Route>
         <Route path="/login">
-          <Redirect to="/inbox" replace />
+          <SignedInLogin />
         </Route>
         <Route path="/inbox">
           <InboxScreen />
@@ -72,6 +74,15 @@ function SignedInRoutes() {
       </Switch>
     </Layout>
   );
+}
+
+/** `/login` while signed in: back to an emailed decision link that asked for the sign-in, else the inbox. */
+function SignedInLogin() {
+  const [returnTo] = useState(takeReturnPath);
+  useEffect(() => {
+    if (returnTo !== null) window.location.replace(returnTo);
+  }, [returnTo]);
+  return returnTo === null ? <Redirect to="/inbox" replace /> : null;
 }
 
 function Gate() {

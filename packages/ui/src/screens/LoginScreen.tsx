@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { errorText } from '../api/client.js';
+import { takeReturnPath } from '../app/return-path.js';
 import { useSession } from '../app/session.js';
 import { Field } from '../components/Field.js';
 
@@ -23,6 +24,7 @@ export function LoginScreen({ reason }: { reason: string | null }) {
   const [linkPending, setLinkPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const linkTried = useRef(false);
+  const [returnTo] = useState(takeReturnPath);
 
   useEffect(() => {
     if (linkTried.current) return;
@@ -42,6 +44,8 @@ export function LoginScreen({ reason }: { reason: string | null }) {
     setError(null);
     try {
       await session.login(name.trim(), password);
+      // Back to the emailed link that asked for the sign-in (a page of the server, not of this app).
+      if (returnTo !== null) window.location.assign(returnTo);
     } catch (e) {
       setError(errorText(e));
       setPassword('');
@@ -54,6 +58,9 @@ export function LoginScreen({ reason }: { reason: string | null }) {
       <div className="card login-card">
         <h1>Sign in to Gatehouse</h1>
         {reason && !error && <p className="notice info">{reason}</p>}
+        {returnTo !== null && !error && (
+          <p className="notice info">After signing in you go back to the decision from your email.</p>
+        )}
         {linkPending && (
           <p className="notice info" role="status">
             Signing in with your login link…

@@ -46,6 +46,12 @@ export function messagePage(title: string, message: string, gateUrl: string | nu
   return page(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${link}`);
 }
 
+/** The decision needs the person's session: a link to sign in, which comes back to the email link. */
+export function signInPage(message: string, signInUrl: string): string {
+  const link = `<p><a href="${escapeHtml(signInUrl)}">Sign in to Gatehouse</a></p>`;
+  return page('Sign in first', `<h1>Sign in first</h1><p>${escapeHtml(message)}</p>${link}`);
+}
+
 /** The confirmation page: the action, the option, the fields it needs and one button that decides. */
 export function confirmPage(input: {
   briefing: Briefing | null;
@@ -55,6 +61,8 @@ export function confirmPage(input: {
   formAction: string;
   gateUrl: string;
   person: string;
+  /** Set when the gate needs the person's session and this request carried none. */
+  signIn: { url: string; role: string } | null;
 }): string {
   const { briefing, option } = input;
   const warning = briefing?.hiddenCharacters
@@ -64,6 +72,9 @@ export function confirmPage(input: {
   const body = [
     `<h1>Confirm: ${escapeHtml(option.label)}</h1>`,
     `<p>You are deciding as <strong>${escapeHtml(input.person)}</strong>. Nothing is decided until you press the button.</p>`,
+    input.signIn === null
+      ? ''
+      : `<p>Gates that need the ${escapeHtml(input.signIn.role)} role are decided only while you are signed in to Gatehouse in this browser. If you are not, <a href="${escapeHtml(input.signIn.url)}">sign in first</a>; you come back to this page.</p>`,
     warning,
     `<h2>${escapeHtml(briefing?.summary ?? input.title)}</h2>`,
     briefing === null || briefing.details === '' ? '' : `<pre>${escapeHtml(briefing.details)}</pre>`,

@@ -14,7 +14,7 @@ import type { GateService } from '../../types.js';
 import { linkSecretOf } from '../link-secret.js';
 import { siteUrlOf } from '../notice.js';
 import { type ActionLinkClaims, verifyActionLink } from './action-links.js';
-import { type ActionField, confirmPage, messagePage } from './action-page.js';
+import { type ActionField, confirmPage, messagePage, signInPage } from './action-page.js';
 
 /** A form's number; what is not one goes on as NaN, which the decision refuses naming the field. */
 function numberOf(value: string | undefined): number | undefined {
@@ -63,6 +63,17 @@ interface Checked {
   user: UserRecord;
   option: Gate['options'][number];
   decider: Extract<Principal, { kind: 'user' }>;
+  /** The gate is decided only with the person's session, which this request did not carry. */
+  signInFirst: boolean;
+}
+
+/**
+ * The web app's sign-in page, returning to this link afterwards. The link rides in the fragment,
+ * which browsers never send, so no server or proxy log sees it.
+ */
+export function signInUrl(site: string, token: string): string {
+  const back = `/v1/email-actions?token=${encodeURIComponent(token)}`;
+  return `${site}/login#next=${encodeURIComponent(back)}`;
 }
 
 type Outcome = { ok: true; checked: Checked } | { ok: false; page: ActionPage };
@@ -123,15 +134,10 @@ export function createEmailActions(ctx: AppContext, gates: GateService): EmailAc
         'Wrong person',
         `This link was sent to ${found.user.name}, but you are signed in as ${principal.name}.`,
       );
-    if (needsSession && principal.kind !== 'user')
-      return refuse(
-        401,
-        'Sign in first',
-        `Gates that need the ${gate.minRole} role are decided only while signed in. Sign in to Gatehouse in this browser, then open this link again.`,
-      );
     const user = found.user;
     const decider = { kind: 'user' as const, id: user.id, name: user.name, role: user.role };
-    return { ok: true, checked: { claims, gate, user, option, decider } };
+    const signInFirst = needsSession && principal.kind !== 'user';
+    return { ok: true, checked: { claims, gate, user, option, decider, signInFirst } };
   }
 
   /** The fields the option needs: its texts, and the agent or the limit a delegation or an expansion sets. */
@@ -164,7 +170,9 @@ export function createEmailActions(ctx: AppContext, gates: GateService): EmailAc
     async view(token, principal) {
       const outcome = await check(token, principal);
       if (!outcome.ok) return outcome.page;
-      const { gate, option, user } = outcome.checked;
+      // A link opened from a mail client arrives without the session cookie (SameSite=Strict), so the
+      // page is shown all the same; the form, posted from this page, carries the session if there is one.
+      const { gate, option, user, signInFirst } = outcome.checked;
       let briefing = null;
       try {
         briefing = buildBriefing(gate);
@@ -179,6 +187,7 @@ export function createEmailActions(ctx: AppContext, gates: GateService): EmailAc
         formAction: `/v1/email-actions?token=${encodeURIComponent(token)}`,
         gateUrl: `${site}/gates/${encodeURIComponent(gate.id)}`,
         person: user.name,
+        signIn: signInFirst ? { url: signInUrl(site, token), role: gate.minRole } : null,
       });
       return { status: 200, html };
     },
@@ -186,7 +195,11 @@ export function createEmailActions(ctx: AppContext, gates: GateService): EmailAc
     async confirm(token, principal, form) {
       const outcome = await check(token, principal);
       if (!outcome.ok) return outcome.page;
-      const { claims, gate, option, decider } = outcome.checked;
+      const { claims, gate, option, decider, signInFirst } = outcome.checked;
+      if (signInFirst) {
+        const message = `Gates that need the ${gate.minRole} role are decided only while signed in as the person the email was sent to. Sign in, and you come back to this link; nothing was decided.`;
+        return { status: 401, html: signInPage(message, signInUrl(site, token)) };
+      }
       const text = (value: string | undefined) =>
         value === undefined || value.trim() === '' ? undefined : value;
       const missing = (await fieldsOf(gate, option)).find(
