@@ -99,7 +99,11 @@ describe('the MCP gateway at the edges', () => {
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['jot__add_tool', 'jot__write_note']);
+      expect(tools.map((tool) => tool.name).sort()).toEqual([
+        'jot__add_tool',
+        'jot__touch_readme',
+        'jot__write_note',
+      ]);
     } finally {
       await client.close();
     }

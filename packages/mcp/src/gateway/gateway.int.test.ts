@@ -1,6 +1,7 @@
 import {
   type CallToolResult,
   type Progress,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -47,7 +48,11 @@ describe.each(SETUPS)('the MCP gateway (%s)', (setup) => {
 
   it('lists the upstream tools, resources and prompts unchanged, tools and prompts as <server>__<name>', async () => {
     const { tools } = await gateway.client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['notes__add_tool', 'notes__write_note']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'notes__add_tool',
+      'notes__touch_readme',
+      'notes__write_note',
+    ]);
     const write = tools.find((tool) => tool.name === 'notes__write_note');
     expect(write).toMatchObject({
       title: 'Write a note',
@@ -73,6 +78,52 @@ describe.each(SETUPS)('the MCP gateway (%s)', (setup) => {
     expect(prompts.map((prompt) => prompt.name)).toEqual(['notes__summarize']);
     const prompt = await gateway.client.getPrompt({ name: 'notes__summarize', arguments: { topic: 'milk' } });
     expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'Summarize the notes about milk.' });
+  });
+
+  it("completes a prompt's and a resource template's arguments with the upstream that owns them", async () => {
+    expect(gateway.client.getServerCapabilities()?.completions).toEqual({});
+    const topic = await gateway.client.complete({
+      ref: { type: 'ref/prompt', name: 'notes__summarize' },
+      argument: { name: 'topic', value: 'm' },
+    });
+    expect(topic.completion.values).toEqual(['milk', 'mint']);
+    const id = await gateway.client.complete({
+      ref: { type: 'ref/resource', uri: 'notes://items/{id}' },
+      argument: { name: 'id', value: '42' },
+    });
+    expect(id.completion.values).toEqual(['42', '420']);
+    await expect(
+      gateway.client.complete({
+        ref: { type: 'ref/prompt', name: 'notes__nope' },
+        argument: { name: 'topic', value: '' },
+      }),
+    ).rejects.toThrow(/^MCP error -32602: Prompt nope not found$/);
+    await expect(
+      gateway.client.complete({
+        ref: { type: 'ref/prompt', name: 'nowhere__summarize' },
+        argument: { name: 'topic', value: '' },
+      }),
+    ).rejects.toThrow(/unknown prompt "nowhere__summarize"/);
+  });
+
+  it('passes resource subscriptions on, and stops telling the client once it unsubscribes', async () => {
+    await useNotesPolicy(server, 'allow');
+    expect(gateway.client.getServerCapabilities()?.resources?.subscribe).toBe(true);
+    const updates: string[] = [];
+    gateway.client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (notification) => {
+      updates.push(notification.params.uri);
+    });
+    await gateway.client.subscribeResource({ uri: 'notes://readme' });
+    await callTool(gateway.client, 'notes__touch_readme', {});
+    for (let i = 0; i < 100 && updates.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(updates).toEqual(['notes://readme']);
+
+    await gateway.client.unsubscribeResource({ uri: 'notes://readme' });
+    const after = await callTool(gateway.client, 'notes__touch_readme', {});
+    // The upstream itself was told: it lists no subscriber any more.
+    expect(textOf(after)).toBe('touched; subscribed: ');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(updates).toEqual(['notes://readme']);
   });
 
   it('calls the upstream at once when the policy allows, with the arguments as given', async () => {

@@ -71,7 +71,8 @@ export class ResourceRouter {
     return null;
   }
 
-  async read(uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
+  /** The upstream that answers for the client's `uri`, and the URI it knows the resource by. */
+  async route(uri: string, signal: AbortSignal): Promise<{ upstream: Upstream; upstreamUri: string }> {
     const colliding = splitCollidingUri(uri);
     const upstream = colliding ? (this.#pool.get(colliding.server) ?? null) : await this.#owner(uri, signal);
     if (upstream === null) {
@@ -80,9 +81,22 @@ export class ResourceRouter {
         `no upstream server offers the resource ${JSON.stringify(uri)}`,
       );
     }
-    const upstreamUri = colliding?.uri ?? uri;
+    return { upstream, upstreamUri: colliding?.uri ?? uri };
+  }
+
+  /** The upstream that lists the resource template `uriTemplate`, or null. */
+  async templateOwner(uriTemplate: string, signal: AbortSignal): Promise<Upstream | null> {
+    for (const upstream of this.#pool.offering('resources')) {
+      const templates = await this.#pool.resourceTemplates(upstream, signal);
+      if (templates.some((template) => template.uriTemplate === uriTemplate)) return upstream;
+    }
+    return null;
+  }
+
+  async read(uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
+    const { upstream, upstreamUri } = await this.route(uri, signal);
     const result = await upstream.client.readResource({ uri: upstreamUri }, { signal });
-    if (!colliding) return result;
+    if (upstreamUri === uri) return result;
     // The contents name the URI the client asked for, not the upstream's own.
     return {
       ...result,

@@ -50,7 +50,11 @@ describe('the MCP gateway hosted by the Gatehouse server at /mcp/gateway', () =>
     const client = await connect(server.test.tokens.agent);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['notes__add_tool', 'notes__write_note']);
+      expect(tools.map((tool) => tool.name).sort()).toEqual([
+        'notes__add_tool',
+        'notes__touch_readme',
+        'notes__write_note',
+      ]);
 
       await useNotesPolicy(server, 'deny');
       const denied = await callTool(client, 'notes__write_note', { title: 'no' });

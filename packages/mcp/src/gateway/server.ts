@@ -1,6 +1,9 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  type CompleteRequest,
+  CompleteRequestSchema,
+  type CompleteResult,
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -10,11 +13,13 @@ import {
   McpError,
   ReadResourceRequestSchema,
   type ServerCapabilities,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { namespaced, splitName } from './names.js';
 import { ResourceRouter } from './resources.js';
 import { gatedToolCall, type ToolGateOptions } from './tool-call.js';
-import type { ListKind, UpstreamPool } from './upstreams.js';
+import type { ListKind, Upstream, UpstreamPool } from './upstreams.js';
 
 /** What the gateway tells clients about itself. */
 export const GATEWAY_INSTRUCTIONS =
@@ -25,10 +30,69 @@ export const GATEWAY_INSTRUCTIONS =
 /** The capabilities the gateway offers: what at least one upstream offers, with list_changed. */
 function capabilitiesOf(pool: UpstreamPool): ServerCapabilities {
   const capabilities: ServerCapabilities = {};
+  const all = pool.all();
   if (pool.offering('tools').length > 0) capabilities.tools = { listChanged: true };
-  if (pool.offering('resources').length > 0) capabilities.resources = { listChanged: true };
+  if (pool.offering('resources').length > 0) {
+    const subscribe = all.some((upstream) => upstream.capabilities.resources?.subscribe === true);
+    capabilities.resources = { listChanged: true, ...(subscribe ? { subscribe: true } : {}) };
+  }
   if (pool.offering('prompts').length > 0) capabilities.prompts = { listChanged: true };
+  if (all.some((upstream) => upstream.capabilities.completions !== undefined)) capabilities.completions = {};
   return capabilities;
+}
+
+const NO_COMPLETIONS: CompleteResult = { completion: { values: [], hasMore: false } };
+
+/**
+ * An upstream's JSON-RPC error, passed on as it came. The SDK puts "MCP error <code>: " before the
+ * message of an McpError and sends that whole message, so an McpError passed on would reach the
+ * client with the prefix once per hop: a plain error with the code goes out with the bare message.
+ */
+function passedOn(error: unknown): unknown {
+  if (!(error instanceof McpError)) return error;
+  const message = error.message.replace(/^(MCP error -?\d+: )+/, '');
+  return Object.assign(new Error(message), { code: error.code, data: error.data });
+}
+
+/** Runs a request at an upstream, passing its errors on unchanged. */
+async function atUpstream<T>(request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    throw passedOn(error);
+  }
+}
+
+/** Completes a prompt's or a resource template's argument with the upstream that owns it. */
+async function complete(
+  pool: UpstreamPool,
+  resources: ResourceRouter | null,
+  params: CompleteRequest['params'],
+  signal: AbortSignal,
+): Promise<CompleteResult> {
+  const { ref } = params;
+  let upstream: Upstream | null | undefined;
+  let upstreamRef = ref;
+  if (ref.type === 'ref/prompt') {
+    const target = splitName(ref.name);
+    upstream = target === null ? undefined : pool.get(target.server);
+    if (target === null || upstream?.capabilities.prompts === undefined) {
+      throw new McpError(ErrorCode.InvalidParams, `unknown prompt "${ref.name}"`);
+    }
+    upstreamRef = { ...ref, name: target.name };
+  } else {
+    upstream = resources === null ? null : await resources.templateOwner(ref.uri, signal);
+    if (upstream === null) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `no upstream server offers the resource template "${ref.uri}"`,
+      );
+    }
+  }
+  // An upstream that completes nothing has no suggestions, which is not an error.
+  if (upstream.capabilities.completions === undefined) return NO_COMPLETIONS;
+  const owner = upstream;
+  return atUpstream(() => owner.client.complete({ ...params, ref: upstreamRef }, { signal }));
 }
 
 /** A closed connection has no one to tell about a change. */
@@ -51,7 +115,13 @@ export function createGatewayServer(pool: UpstreamPool, gate: ToolGateOptions, v
   const unsubscribe = pool.onListChanged((kind) => {
     announce(server, kind).catch(() => {});
   });
-  server.onclose = () => unsubscribe();
+  /** This client's resource subscriptions, by the URI it subscribed to. */
+  const subscriptions = new Map<string, () => Promise<void>>();
+  server.onclose = () => {
+    unsubscribe();
+    for (const end of subscriptions.values()) void end();
+    subscriptions.clear();
+  };
 
   if (capabilities.tools) {
     server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
@@ -70,8 +140,8 @@ export function createGatewayServer(pool: UpstreamPool, gate: ToolGateOptions, v
     );
   }
 
+  const resources = new ResourceRouter(pool);
   if (capabilities.resources) {
-    const resources = new ResourceRouter(pool);
     server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => ({
       resources: await resources.list(extra.signal),
     }));
@@ -79,7 +149,39 @@ export function createGatewayServer(pool: UpstreamPool, gate: ToolGateOptions, v
       resourceTemplates: await resources.templates(extra.signal),
     }));
     server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-      resources.read(request.params.uri, extra.signal),
+      atUpstream(() => resources.read(request.params.uri, extra.signal)),
+    );
+    if (capabilities.resources.subscribe) {
+      server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
+        const { uri } = request.params;
+        if (subscriptions.has(uri)) return {};
+        const { upstream, upstreamUri } = await resources.route(uri, extra.signal);
+        if (upstream.capabilities.resources?.subscribe !== true) {
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            `the server offering ${JSON.stringify(uri)} does not take subscriptions`,
+          );
+        }
+        const changed = () => void server.sendResourceUpdated({ uri }).catch(() => {});
+        const end = await pool.subscribe(upstream, upstreamUri, changed, extra.signal);
+        // Two subscribe requests for one URI raced: the client hears of each change once.
+        if (subscriptions.has(uri)) await end();
+        else subscriptions.set(uri, end);
+        return {};
+      });
+      server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+        const end = subscriptions.get(request.params.uri);
+        subscriptions.delete(request.params.uri);
+        await end?.();
+        return {};
+      });
+    }
+  }
+
+  if (capabilities.completions) {
+    const router = capabilities.resources ? resources : null;
+    server.setRequestHandler(CompleteRequestSchema, (request, extra) =>
+      complete(pool, router, request.params, extra.signal),
     );
   }
 
@@ -101,7 +203,9 @@ export function createGatewayServer(pool: UpstreamPool, gate: ToolGateOptions, v
       if (target === null || upstream?.capabilities.prompts === undefined) {
         throw new McpError(ErrorCode.InvalidParams, `unknown prompt "${request.params.name}"`);
       }
-      return upstream.client.getPrompt({ ...request.params, name: target.name }, { signal: extra.signal });
+      return atUpstream(() =>
+        upstream.client.getPrompt({ ...request.params, name: target.name }, { signal: extra.signal }),
+      );
     });
   }
   return server;

@@ -8,6 +8,7 @@ import {
   type Resource,
   ResourceListChangedNotificationSchema,
   type ResourceTemplate,
+  ResourceUpdatedNotificationSchema,
   type ServerCapabilities,
   type Tool,
   ToolListChangedNotificationSchema,
@@ -23,6 +24,9 @@ export interface Upstream {
   client: Client;
   capabilities: ServerCapabilities;
 }
+
+/** The key of a resource's subscribers: the upstream's name cannot hold a newline. */
+const updateKey = (upstream: Upstream, uri: string) => `${upstream.name}\n${uri}`;
 
 /** A listing is read page by page; this many pages at most, so a looping cursor cannot hang us. */
 const MAX_PAGES = 100;
@@ -66,6 +70,8 @@ export class UpstreamPool {
   readonly #upstreams: Map<string, Upstream>;
   readonly #tools = new Map<string, Tool[]>();
   readonly #listeners = new Set<(kind: ListKind) => void>();
+  /** Who listens for changes of a resource they subscribed to, by upstream and upstream URI. */
+  readonly #updates = new Map<string, Set<() => void>>();
 
   private constructor(upstreams: Upstream[]) {
     this.#upstreams = new Map(upstreams.map((upstream) => [upstream.name, upstream]));
@@ -106,6 +112,49 @@ export class UpstreamPool {
     upstream.client.setNotificationHandler(PromptListChangedNotificationSchema, async () =>
       changed('prompts'),
     );
+    upstream.client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (notification) => {
+      for (const listener of this.#updates.get(updateKey(upstream, notification.params.uri)) ?? [])
+        listener();
+    });
+  }
+
+  /**
+   * Calls `listener` whenever `upstream` says the resource at `uri` changed. The upstream is asked
+   * for the subscription once, however many clients subscribe; the returned function ends this one
+   * (and the upstream's when it was the last).
+   */
+  async subscribe(
+    upstream: Upstream,
+    uri: string,
+    listener: () => void,
+    signal: AbortSignal,
+  ): Promise<() => Promise<void>> {
+    const key = updateKey(upstream, uri);
+    let listeners = this.#updates.get(key);
+    if (listeners === undefined) {
+      listeners = new Set();
+      this.#updates.set(key, listeners);
+    }
+    const first = listeners.size === 0;
+    listeners.add(listener);
+    if (first) {
+      try {
+        await upstream.client.subscribeResource({ uri }, { signal });
+      } catch (error) {
+        listeners.delete(listener);
+        if (listeners.size === 0) this.#updates.delete(key);
+        throw error;
+      }
+    }
+    let ended = false;
+    return async () => {
+      if (ended) return;
+      ended = true;
+      listeners.delete(listener);
+      if (listeners.size > 0 || this.#updates.get(key) !== listeners) return;
+      this.#updates.delete(key);
+      await upstream.client.unsubscribeResource({ uri }).catch(() => {});
+    };
   }
 
   /** Calls `listener` whenever an upstream says one of its lists changed; returns the unsubscribe. */
@@ -171,6 +220,7 @@ export class UpstreamPool {
   /** Disconnects every upstream (stdio upstreams are stopped). */
   async close(): Promise<void> {
     this.#listeners.clear();
+    this.#updates.clear();
     await Promise.allSettled(this.all().map((upstream) => upstream.client.close()));
   }
 }

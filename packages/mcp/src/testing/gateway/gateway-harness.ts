@@ -25,7 +25,7 @@ export interface GatewayUnderTest {
   close(): Promise<void>;
 }
 
-/** The policy for one test: `notes__write_note` gets `kind` (`gate-1s`: a gate denied after 1 s); `notes__add_tool` is allowed. */
+/** The policy for one test: `notes__write_note` gets `kind` (`gate-1s`: a gate denied after 1 s); `notes__add_tool` and `notes__touch_readme` are allowed. */
 export async function useNotesPolicy(
   server: LiveServer,
   kind: 'allow' | 'deny' | 'gate' | 'gate-1s',
@@ -36,9 +36,9 @@ defaultAction: gate
 rules:
   - id: adding-tools
     priority: 500
-    match: { tools: [notes__add_tool] }
+    match: { tools: [notes__add_tool, notes__touch_readme] }
     action: allow
-    reason: Adding a tool is harmless.
+    reason: Adding a tool or touching the read-me is harmless.
   - id: notes-writes
     priority: 500
     match: { tools: [notes__write_note] }

@@ -1,14 +1,19 @@
 // An upstream MCP server for the gateway's tests, written with the official MCP SDK: a tool that
-// records the arguments it receives, a resource, a resource template and a prompt. Run as a script
-// it serves stdio and appends each call's arguments as a JSON line to $NOTES_RECORD_FILE.
+// records the arguments it receives, a resource clients may subscribe to, a resource template and a
+// prompt, both with argument completions. Run as a script it serves stdio and appends each call's
+// arguments as a JSON line to $NOTES_RECORD_FILE.
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, realpathSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+
+const TOPICS = ['milk', 'bread', 'mint'];
 
 /** Builds the notes server; `record` receives the arguments of every write_note call. */
 export function createNotesServer(record) {
@@ -45,15 +50,41 @@ export function createNotesServer(record) {
     { title: 'Read me', mimeType: 'text/plain' },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'notes server readme' }] }),
   );
+  // Subscriptions: touch_readme tells every subscriber of notes://readme that it changed.
+  const subscribed = new Set();
+  server.server.registerCapabilities({ resources: { subscribe: true } });
+  server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    subscribed.add(request.params.uri);
+    return {};
+  });
+  server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    subscribed.delete(request.params.uri);
+    return {};
+  });
+  server.registerTool(
+    'touch_readme',
+    { description: 'Changes the read-me (subscribers hear of it)', inputSchema: {} },
+    async () => {
+      if (subscribed.has('notes://readme'))
+        await server.server.sendResourceUpdated({ uri: 'notes://readme' });
+      return { content: [{ type: 'text', text: `touched; subscribed: ${[...subscribed].join(' ')}` }] };
+    },
+  );
   server.registerResource(
     'item',
-    new ResourceTemplate('notes://items/{id}', { list: undefined }),
+    new ResourceTemplate('notes://items/{id}', {
+      list: undefined,
+      complete: { id: (value) => ['41', '42', '420'].filter((id) => id.startsWith(value)) },
+    }),
     { title: 'A note', mimeType: 'text/plain' },
     async (uri, { id }) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: `note ${id}` }] }),
   );
   server.registerPrompt(
     'summarize',
-    { description: 'Summarize the notes on a topic', argsSchema: { topic: z.string() } },
+    {
+      description: 'Summarize the notes on a topic',
+      argsSchema: { topic: completable(z.string(), (value) => TOPICS.filter((t) => t.startsWith(value))) },
+    },
     ({ topic }) => ({
       messages: [{ role: 'user', content: { type: 'text', text: `Summarize the notes about ${topic}.` } }],
     }),
