@@ -79,7 +79,11 @@ describe('signing in', () => {
     await page.getByRole('heading', { name: 'Link not valid' }).waitFor();
 
     // Anything but an emailed decision link of this server is ignored: the inbox opens instead.
-    for (const elsewhere of ['https://evil.example/', '//evil.example/v1/email-actions?token=x', '/inbox?x=1']) {
+    for (const elsewhere of [
+      'https://evil.example/',
+      '//evil.example/v1/email-actions?token=x',
+      '/inbox?x=1',
+    ]) {
       await page.goto(`/login#next=${encodeURIComponent(elsewhere)}`);
       await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
       expect(new URL(page.url()).origin).toBe(new URL(e2e().server.url).origin);

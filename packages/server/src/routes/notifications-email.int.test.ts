@@ -293,7 +293,12 @@ describe.each(dialects)('notification email on %s', (dialect) => {
     expect(anonymous.body).toContain(`/login${back}`);
     // What a browser sends with a form posted from the page itself.
     const form = { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' };
-    const unsigned = await listening.test.app.inject({ method: 'POST', url: path, headers: form, payload: '' });
+    const unsigned = await listening.test.app.inject({
+      method: 'POST',
+      url: path,
+      headers: form,
+      payload: '',
+    });
     expect(unsigned.statusCode).toBe(401);
     expect(unsigned.body).toContain('Sign in first');
     expect(unsigned.body).toContain(`/login${back}`);
