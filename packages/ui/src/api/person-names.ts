@@ -58,6 +58,8 @@ export function rememberPersonName(id: string, name: string): void {
 /** A readable name for a decider or approver id: the person's name, "the deadline" for timeouts, else the id. */
 export function personLabel(id: string): string {
   if (id === 'system:timeout') return 'the deadline';
+  // An agent ends only its own request (it withdrew it), so it is the agent that asked.
+  if (id.startsWith('agent:')) return 'the agent that asked';
   const bare = id.startsWith('user:') ? id.slice(5) : id;
   return names.get(bare) ?? bare;
 }
