@@ -183,7 +183,8 @@ export class Gatehouse {
   /**
    * Withdraws the agent's own pending request when it no longer needs the answer (its caller gave up,
    * the task changed): the gate is cancelled, so nobody decides a call that will never run. A gate
-   * that already ended is refused with GATE_NOT_PENDING.
+   * that already ended is refused with GATE_NOT_PENDING, and a review of the agent's work (intent,
+   * phase review, confidence, change analysis) with INVALID_TRANSITION: only a person ends those.
    *
    * @example
    * await gate.withdraw(gateId, { reason: 'the user cancelled the task' });

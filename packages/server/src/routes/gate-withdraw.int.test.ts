@@ -82,6 +82,34 @@ describe.each(dialects)('an agent withdrawing its request on %s', (dialect) => {
     expect((await test.store.read((tx) => tx.getGate(withdrawn)))?.status).toBe('cancelled');
   });
 
+  it('never ends a review of the agent’s work: a phase review stays pending and the run stays frozen', async () => {
+    await start();
+    const run = await insertTestRun(test);
+    const checkpoint = await test.app.inject({
+      method: 'POST',
+      url: `/v1/runs/${run.id}/checkpoint`,
+      headers: bearer(test.tokens.agent),
+      payload: { phase: 1, type: 'strategic' },
+    });
+    expect(checkpoint.statusCode, checkpoint.body).toBe(200);
+    const review = checkpoint.json().gate;
+    expect(review).toMatchObject({ type: 'phase_review', status: 'pending' });
+    const response = await withdraw(review.id, test.tokens.agent);
+    expect(response.statusCode).toBe(409);
+    expect(response.json().error).toMatchObject({
+      code: 'INVALID_TRANSITION',
+      details: { gateId: review.id, type: 'phase_review' },
+    });
+    expect((await test.store.read((tx) => tx.getGate(review.id)))?.status).toBe('pending');
+    const held = await test.app.inject({
+      method: 'POST',
+      url: '/v1/gates',
+      headers: bearer(test.tokens.agent),
+      payload: { runId: run.id, tool: 'shell', args: { command: 'make' } },
+    });
+    expect(held.json().error).toMatchObject({ code: 'RUN_HELD', details: { reason: 'phase_review' } });
+  });
+
   it("refuses people, another agent's gate (as if unknown) and a reason over 2,000 characters, writing nothing", async () => {
     await start();
     const gateId = await openTestGate(test, { tool: 'shell', args: { command: 'make' } });
