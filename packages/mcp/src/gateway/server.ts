@@ -41,6 +41,9 @@ function capabilitiesOf(pool: UpstreamPool): ServerCapabilities {
   return capabilities;
 }
 
+/** Resource subscriptions one client may hold at once. */
+const MAX_SUBSCRIPTIONS = 1_000;
+
 const NO_COMPLETIONS: CompleteResult = { completion: { values: [], hasMore: false } };
 
 /**
@@ -155,6 +158,12 @@ export function createGatewayServer(pool: UpstreamPool, gate: ToolGateOptions, v
       server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
         const { uri } = request.params;
         if (subscriptions.has(uri)) return {};
+        if (subscriptions.size >= MAX_SUBSCRIPTIONS) {
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            `at most ${MAX_SUBSCRIPTIONS} resource subscriptions at once; unsubscribe from one first`,
+          );
+        }
         const { upstream, upstreamUri } = await resources.route(uri, extra.signal);
         if (upstream.capabilities.resources?.subscribe !== true) {
           throw new McpError(
