@@ -126,6 +126,19 @@ describe.each(SETUPS)('the MCP gateway (%s)', (setup) => {
     expect(updates).toEqual(['notes://readme']);
   });
 
+  it('holds at most 1,000 subscriptions for one client', async () => {
+    const uris = Array.from({ length: 1_000 }, (_, i) => `notes://items/${i}`);
+    await Promise.all(uris.map((uri) => gateway.client.subscribeResource({ uri })));
+    await expect(gateway.client.subscribeResource({ uri: 'notes://items/x' })).rejects.toThrow(
+      /at most 1000 resource subscriptions/,
+    );
+    // Subscribing again to a URI already held is no new subscription.
+    await gateway.client.subscribeResource({ uri: 'notes://items/7' });
+    await Promise.all(uris.map((uri) => gateway.client.unsubscribeResource({ uri })));
+    await gateway.client.subscribeResource({ uri: 'notes://items/x' });
+    await gateway.client.unsubscribeResource({ uri: 'notes://items/x' });
+  });
+
   it('calls the upstream at once when the policy allows, with the arguments as given', async () => {
     await useNotesPolicy(server, 'allow');
     const before = gateway.recorded().length;
