@@ -214,23 +214,27 @@ function cleaner(deleteFile: ReturnType<typeof agentTool>) {
   });
 }
 
+/** delete_file behind `gatehouseTool`, recording the paths it deleted in `ran`. */
+function gatedDeleteFile(ran: string[]) {
+  return gatehouseTool(
+    gatehouse,
+    agentTool({
+      name: 'delete_file',
+      description: 'Delete a file or folder',
+      parameters: z.object({ path: z.string() }),
+      execute: async ({ path }) => {
+        ran.push(path);
+        return `deleted ${path}`;
+      },
+    }),
+    { request: { runId } },
+  );
+}
+
 describe('OpenAI Agents SDK: an approved edit runs through the tool’s invoke', () => {
   it('runs the tool with the edited arguments after resolveInterruptions, on one gate', async () => {
     const ran: string[] = [];
-    const deleteFile = gatehouseTool(
-      gatehouse,
-      agentTool({
-        name: 'delete_file',
-        description: 'Delete a file or folder',
-        parameters: z.object({ path: z.string() }),
-        execute: async ({ path }) => {
-          ran.push(path);
-          return `deleted ${path}`;
-        },
-      }),
-      { request: { runId } },
-    );
-    const agent = cleaner(deleteFile);
+    const agent = cleaner(gatedDeleteFile(ran));
     const paused = await run(agent, 'clean the build folder');
     const decisions: GatehouseDecision[] = [];
     const [result, pending] = await Promise.all([
@@ -247,21 +251,7 @@ describe('OpenAI Agents SDK: an approved edit runs through the tool’s invoke',
 
   it('runs the edited arguments after a restart between the approval and the run', async () => {
     const ran: string[] = [];
-    const wrapped = () =>
-      gatehouseTool(
-        gatehouse,
-        agentTool({
-          name: 'delete_file',
-          description: 'Delete a file or folder',
-          parameters: z.object({ path: z.string() }),
-          execute: async ({ path }) => {
-            ran.push(path);
-            return `deleted ${path}`;
-          },
-        }),
-        { request: { runId } },
-      );
-    const agent = cleaner(wrapped());
+    const agent = cleaner(gatedDeleteFile(ran));
     const paused = await run(agent, 'clean the build folder');
     // The process saves the approved run, then stops before the tool runs.
     let saved = '';
@@ -279,7 +269,7 @@ describe('OpenAI Agents SDK: an approved edit runs through the tool’s invoke',
     ]);
     expect(ran).toEqual([]);
     // After the restart nothing of the first process is in memory: the tool is made again.
-    const restarted = cleaner(wrapped());
+    const restarted = cleaner(gatedDeleteFile(ran));
     const result = await run(restarted, await RunState.fromString(restarted, saved));
     expect(ran).toEqual(['build/cache/']);
     expect(result.finalOutput).toContain('deleted build/cache/');
