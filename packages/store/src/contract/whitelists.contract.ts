@@ -82,6 +82,16 @@ export function describeWhitelistContract(ctx: ContractContext): void {
     expect(counts.find((row) => row.pattern === pattern)).toEqual({ pattern, detections: 2, suppressed: 1 });
   });
 
+  it('stores the detections of a change with thousands of findings in one call', async () => {
+    const { store } = ctx.harness();
+    const pattern = uid('pattern');
+    const runId = uid('run');
+    // 9 values a row: past SQLite's 32,766 bound variables and Postgres's 65,535 in one statement.
+    const many = Array.from({ length: 8_000 }, (_, i) => makeDetection({ pattern, runId, createdAt: i }));
+    await store.transaction((tx) => tx.insertDetections(many));
+    expect(await store.read((tx) => tx.listDetections({ runId }))).toHaveLength(8_000);
+  });
+
   it('marks a pattern over the alert threshold and back under it', async () => {
     const { store } = ctx.harness();
     const pattern = uid('pattern');

@@ -3,6 +3,9 @@ import type { TxContext } from '../db/schema.js';
 import type { DetectionRecord, PatternCounts, WhitelistRecord } from '../whitelist-types.js';
 import { changed, int, intOrNull } from './rows.js';
 
+/** Detection rows per INSERT statement (9 bound values each). */
+const DETECTION_BATCH = 500;
+
 type WhitelistRow = {
   id: string;
   pattern: string;
@@ -119,7 +122,14 @@ export async function insertDetections(
   { db }: TxContext,
   records: readonly DetectionRecord[],
 ): Promise<void> {
-  if (records.length === 0) return;
+  // In statements of DETECTION_BATCH rows: a change with thousands of findings would pass the
+  // engines' limit on bound values in one statement (SQLite 32,766; Postgres 65,535).
+  for (let start = 0; start < records.length; start += DETECTION_BATCH) {
+    await insertDetectionRows(db, records.slice(start, start + DETECTION_BATCH));
+  }
+}
+
+async function insertDetectionRows(db: TxContext['db'], records: readonly DetectionRecord[]): Promise<void> {
   await db
     .insertInto('detections')
     .values(
