@@ -6,6 +6,7 @@ import {
   type AdapterClient,
   type AdapterRequestFields,
   adapterKey,
+  approvalUsedMessage,
   approvedAction,
   argsOf,
   decisionOf,
@@ -128,6 +129,6 @@ export async function useApprovalOnce(
     return null;
   } catch (error) {
     if (!(error instanceof GatehouseApiError && error.code === 'APPROVAL_USED')) throw error;
-    return `The approval on gate ${result.gateId} was already used; the call to ${binding.toolName} was not run again.`;
+    return approvalUsedMessage(result.gateId, binding.toolName);
   }
 }

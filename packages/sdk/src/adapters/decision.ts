@@ -1,3 +1,4 @@
+import { GatehouseApiError } from 'gatehouse-hitl-protocol/rules';
 import { linkSignals } from '../backoff.js';
 import type { Gatehouse } from '../client.js';
 import { payloadHash, sha256Hex } from '../payload.js';
@@ -114,6 +115,32 @@ export function decisionOf(result: GateResult): GatehouseDecision {
 export async function approvedAction(result: GateResult, action: ActionSpec): Promise<ActionSpec> {
   await assertApprovalCovers(result, action, await payloadHash(action));
   return result.edited ? { ...action, args: result.args ?? {} } : action;
+}
+
+/** What the model reads when the one-off approval of its call had been used already. */
+export function approvalUsedMessage(gateId: string | null, toolName: string): string {
+  return `The approval on gate ${gateId} was already used; the call to ${toolName} was not run again.`;
+}
+
+/**
+ * Uses a one-off approval for `run`. Used already (a model that sent the same call again, or an
+ * earlier resumption that stopped after using it) it does not cover the call again: the message the
+ * model reads instead is returned, and the call must not run.
+ */
+export async function consumeOnce(
+  gatehouse: AdapterClient,
+  result: GateResult,
+  run: ActionSpec,
+  toolName: string,
+  signal?: AbortSignal,
+): Promise<string | null> {
+  try {
+    await gatehouse.consume(result, run, signal ? { signal } : {});
+    return null;
+  } catch (error) {
+    if (!(error instanceof GatehouseApiError && error.code === 'APPROVAL_USED')) throw error;
+    return approvalUsedMessage(result.gateId, toolName);
+  }
 }
 
 /** A tool's input rebuilt from approved arguments: `argsOf` in reverse. */

@@ -276,6 +276,33 @@ describe('OpenAI Agents SDK: an approved edit runs through the tool’s invoke',
     expect(await gateCount()).toBe(1);
   });
 
+  it('answers a run restored from before the approval was used with a rejection, never a second run', async () => {
+    const ran: string[] = [];
+    const agent = cleaner(gatedDeleteFile(ran));
+    const paused = await run(agent, 'clean the build folder');
+    const saved = paused.state.toString();
+    // The approval is used, then the process stops before the tool runs; the state saved before is restored.
+    const crashing = {
+      run: async () => {
+        throw new Error('the process stopped');
+      },
+    };
+    const approving = (async () => {
+      const pending = await server.pendingGate();
+      await server.decide(pending.id, { option: 'approve' });
+      return pending;
+    })();
+    await expect(resolveInterruptions(paused, gatehouse, { agent, runner: crashing })).rejects.toThrow(
+      'the process stopped',
+    );
+    const pending = await approving;
+    const restarted = cleaner(gatedDeleteFile(ran));
+    const state = await RunState.fromString(restarted, saved);
+    const result = await resolveInterruptions(state, gatehouse, { agent: restarted });
+    expect(ran).toEqual([]);
+    expect(result.finalOutput).toContain(`The approval on gate ${pending.id} was already used`);
+  });
+
   it('refuses an edited approval for a tool that cannot take edits, running nothing', async () => {
     const ran: string[] = [];
     const deleteFile = agentTool({

@@ -99,6 +99,24 @@ describe('LangChain createAgent: humanInTheLoopMiddleware answered from Gatehous
     expect(toolText(state)).toContain('deleted build/cache/');
   });
 
+  it('answers a resumption that stopped after using the approval with a rejection, never a second run', async () => {
+    const ran: string[] = [];
+    const agent = cleaningAgent(ran, ['approve', 'edit', 'reject']);
+    const threadId = 'lc-stopped';
+    const config: Config = { configurable: { thread_id: threadId } };
+    await pausedRun(agent, threadId);
+    // The first resumption uses the approval, then the process stops before the agent goes on.
+    const stopping = { graph: agent.graph, invoke: () => Promise.reject(new Error('the process stopped')) };
+    const options = { threadId, request: { runId } };
+    const first = resumeWithGatehouse(stopping, config, gatehouse, options);
+    const pending = await server.pendingGate();
+    await server.decide(pending.id, { option: 'approve' });
+    await expect(first).rejects.toThrow('the process stopped');
+    const state = await resumeWithGatehouse(agent, config, gatehouse, options);
+    expect(ran).toEqual([]);
+    expect(toolText(state)).toContain(`The approval on gate ${pending.id} was already used`);
+  });
+
   it('rejects with the reviewer reason, and refuses an edit the agent does not allow', async () => {
     const ran: string[] = [];
     const first = await pausedRun(cleaningAgent(ran, ['approve', 'edit', 'reject']), 'lc-reject');

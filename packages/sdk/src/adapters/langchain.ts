@@ -8,6 +8,7 @@ import {
   announceOnce,
   approvedAction,
   argsOf,
+  consumeOnce,
   decisionOf,
   type GatehouseDecision,
   messageForModel,
@@ -123,10 +124,16 @@ export async function gatehouseDecisions(
       const decision = decisionOf(result);
       const allowed =
         hitl.reviewConfigs.find((config) => config.actionName === action.name)?.allowedDecisions ?? [];
-      const answer = answerFor(decision, action.name, allowed);
+      let answer = answerFor(decision, action.name, allowed);
       if (answer.type !== 'reject') {
         const run = await approvedAction(result, spec);
-        await gatehouse.consume(result, run, options.signal ? { signal: options.signal } : {});
+        const used = await consumeOnce(gatehouse, result, run, action.name, options.signal);
+        if (used !== null) {
+          // Never an approval again; without reject among the agent's decisions, nothing to answer.
+          if (!allowed.includes('reject'))
+            throw new TypeError(`${action.name} does not allow reject: ${used}`);
+          answer = { type: 'reject', message: used };
+        }
       }
       options.onDecision?.(decision, action.name);
       return answer;

@@ -17,6 +17,7 @@ import {
   announceOnce,
   approvedAction,
   argsOf,
+  consumeOnce,
   decisionOf,
   type GatehouseDecision,
   inputOf,
@@ -231,22 +232,26 @@ async function applyDecision<TContext, TAgent extends AnyAgent>(
   const request = binding.sent.get(callId) ?? (await requestFor(binding, parseArguments(item), callId));
   const answer = await gatehouse.request({ ...request, signal: options.signal });
   const decision = decisionOf(answer);
-  const approved = answer.outcome === 'approved' && (!answer.edited || binding.takesEdits);
+  let approved = answer.outcome === 'approved' && (!answer.edited || binding.takesEdits);
+  let message =
+    answer.outcome === 'approved'
+      ? editNotRunnable(binding.toolName, answer.args)
+      : messageForModel(decision, binding.toolName);
   if (approved) {
     const run = await approvedAction(answer, { tool: request.tool, args: request.args });
-    await gatehouse.consume(answer, run, options.signal ? { signal: options.signal } : {});
-    // The SDK refuses a changed tool call after approval, so the edit waits for the tool's invoke.
-    if (answer.edited) {
-      remember(binding.edits, callId, JSON.stringify(inputOf(run.args ?? {}, parseArguments(item))));
+    const used = await consumeOnce(gatehouse, answer, run, binding.toolName, options.signal);
+    if (used === null) {
+      // The SDK refuses a changed tool call after approval, so the edit waits for the tool's invoke.
+      if (answer.edited) {
+        remember(binding.edits, callId, JSON.stringify(inputOf(run.args ?? {}, parseArguments(item))));
+      }
+    } else {
+      approved = false;
+      message = used;
     }
-    state.approve(item);
-  } else {
-    const message =
-      answer.outcome === 'approved'
-        ? editNotRunnable(binding.toolName, answer.args)
-        : messageForModel(decision, binding.toolName);
-    state.reject(item, { message });
   }
+  if (approved) state.approve(item);
+  else state.reject(item, { message });
   remember(binding.decided, callId, approved);
   binding.sent.delete(callId);
   options.onDecision?.(decision, binding.toolName);
