@@ -86,9 +86,8 @@ describe('each option with its own reply', () => {
     const page = await review(pending.gateId);
     const picker = page.getByLabel('Agent that takes the task over (Delegate)');
     await picker.waitFor();
-    const names = await picker.locator('option').allTextContents();
-    expect(names).toContain('docs-bot');
-    expect(names).not.toContain('build-bot');
+    await expect.poll(() => picker.locator('option').allTextContents()).toContain('docs-bot');
+    expect(await picker.locator('option').allTextContents()).not.toContain('build-bot');
 
     // Nothing is asked or sent before an agent is chosen.
     await option(page, 'Delegate').click();
