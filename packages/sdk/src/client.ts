@@ -1,15 +1,10 @@
 import type {
-  CheckpointResponse,
-  CompleteRunResponse,
   ConfidenceReportResponse,
   GateDocument as Gate,
   GateRequestResponse,
   GateViewResponse,
   GateWaitResponse,
-  ReviewDocument,
-  ReviewResponse,
   RunDocument as Run,
-  RunResponse,
 } from 'gatehouse-hitl-protocol';
 import {
   type AnalysisAnswer,
@@ -32,6 +27,7 @@ import {
   resultFromGate,
   resultFromPolicy,
 } from './result.js';
+import { checkpointRun, completeRun, createRun, defined, getRun } from './runs.js';
 import type {
   ActionSpec,
   CheckpointOptions,
@@ -54,11 +50,6 @@ const DEFAULT_WAIT_MS = 30_000;
 const WAIT_MARGIN_MS = 15_000;
 
 const id = (value: string) => encodeURIComponent(value);
-
-/** Drops `undefined` fields so strict request bodies only see what the caller set. */
-function defined(fields: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-}
 
 /** A 409 RUN_NOT_ACTIVE for a paused run: wait for resume and ask again. */
 const isPausedRun = (error: GatehouseApiError) =>
@@ -268,24 +259,8 @@ export class Gatehouse {
    * const { outcome, review } = await gate.checkpoint({ runId, phase: 1, type: 'strategic', branch, retrospective });
    * if (outcome?.outcome === 'request_changes') console.log((await ws.reviewFeedback())?.comments);
    */
-  async checkpoint(options: CheckpointOptions): Promise<CheckpointResult> {
-    const { runId, signal, wait, onGate, ...fields } = options;
-    const response = await this.#transport.json<CheckpointResponse>({
-      method: 'POST',
-      path: `/v1/runs/${id(runId)}/checkpoint`,
-      body: defined({ ...fields, jobComplete: fields.jobComplete ?? false }),
-      signal,
-      retry: 'safe',
-    });
-    const gate = response.gate ?? null;
-    const review = response.review ?? null;
-    if (!response.freeze || gate === null || wait === false) {
-      return { freeze: response.freeze, gateId: gate?.id ?? null, gate, outcome: null, review };
-    }
-    onGate?.(gate.id, gate);
-    const outcome = await this.waitForGate(gate.id, { signal });
-    const decided = review === null ? null : await this.#readReview(review.id, signal);
-    return { freeze: true, gateId: gate.id, gate: outcome.gate, outcome, review: decided };
+  checkpoint(options: CheckpointOptions): Promise<CheckpointResult> {
+    return checkpointRun(this.#transport, options, (gateId, signal) => this.waitForGate(gateId, { signal }));
   }
 
   /**
@@ -319,48 +294,23 @@ export class Gatehouse {
   }
 
   /** Starts a run of this agent. */
-  async createRun(options: CreateRunOptions = {}): Promise<Run> {
-    const { signal, ...fields } = options;
-    const body = await this.#transport.json<RunResponse>({
-      method: 'POST',
-      path: '/v1/runs',
-      body: defined(fields),
-      signal,
-      retry: 'safe',
-    });
-    return body.run;
+  createRun(options: CreateRunOptions = {}): Promise<Run> {
+    return createRun(this.#transport, options);
   }
 
   /** Reads a run (status `waiting` while one of its gates is pending). */
-  async getRun(runId: string, options: { signal?: AbortSignal | undefined } = {}): Promise<Run> {
-    const body = await this.#transport.json<RunResponse>({
-      method: 'GET',
-      path: `/v1/runs/${id(runId)}`,
-      signal: options.signal,
-      retry: 'always',
-    });
-    return body.run;
+  getRun(runId: string, options: { signal?: AbortSignal | undefined } = {}): Promise<Run> {
+    return getRun(this.#transport, runId, options.signal);
   }
 
   /**
    * Ends a run; when the autonomy level asks for a final review, waits for it (unless `wait` is
    * false) and returns its answer.
    */
-  async completeRun(runId: string, options: CompleteRunOptions = {}): Promise<CompleteRunResult> {
-    const { signal, wait, onGate } = options;
-    const response = await this.#transport.json<CompleteRunResponse>({
-      method: 'POST',
-      path: `/v1/runs/${id(runId)}/complete`,
-      body: {},
-      signal,
-      retry: 'safe',
-    });
-    const gate = response.gate ?? null;
-    if (gate === null || gate.status !== 'pending' || wait === false)
-      return { run: response.run, gate, outcome: null };
-    onGate?.(gate.id, gate);
-    const outcome = await this.waitForGate(gate.id, { signal });
-    return { run: await this.getRun(runId, { signal }), gate: outcome.gate, outcome };
+  completeRun(runId: string, options: CompleteRunOptions = {}): Promise<CompleteRunResult> {
+    return completeRun(this.#transport, runId, options, (gateId, signal) =>
+      this.waitForGate(gateId, { signal }),
+    );
   }
 
   /**
@@ -430,16 +380,6 @@ export class Gatehouse {
    */
   async ask(question: string, options: AskOptions = {}): Promise<string> {
     return answerOf(await this.request(questionRequest(question, options)));
-  }
-
-  async #readReview(reviewId: string, signal: AbortSignal | undefined): Promise<ReviewDocument> {
-    const body = await this.#transport.json<ReviewResponse>({
-      method: 'GET',
-      path: `/v1/reviews/${id(reviewId)}`,
-      signal,
-      retry: 'always',
-    });
-    return body.review;
   }
 
   async #waitEnded(
