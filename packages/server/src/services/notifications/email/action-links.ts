@@ -14,6 +14,11 @@ export interface ActionLinkClaims {
 }
 
 /** Why a link was refused, in words the page can show as they are. */
+/** The path of a decision link (the token is URL-safe; it is encoded all the same). */
+export function actionLinkPath(token: string): string {
+  return `/v1/email-actions?token=${encodeURIComponent(token)}`;
+}
+
 export type ActionLinkProblem = 'malformed' | 'tampered' | 'expired';
 
 const PURPOSE = 'gatehouse-email-action/1\n';

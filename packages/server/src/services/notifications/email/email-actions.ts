@@ -13,7 +13,7 @@ import { delegateChoices } from '../../gates/gate-delegate.js';
 import type { GateService } from '../../types.js';
 import { linkSecretOf } from '../link-secret.js';
 import { siteUrlOf } from '../notice.js';
-import { type ActionLinkClaims, verifyActionLink } from './action-links.js';
+import { type ActionLinkClaims, actionLinkPath, verifyActionLink } from './action-links.js';
 import { type ActionField, confirmPage, messagePage, signInPage } from './action-page.js';
 
 /** A form's number; what is not one goes on as NaN, which the decision refuses naming the field. */
@@ -72,8 +72,7 @@ interface Checked {
  * which browsers never send, so no server or proxy log sees it.
  */
 export function signInUrl(site: string, token: string): string {
-  const back = `/v1/email-actions?token=${encodeURIComponent(token)}`;
-  return `${site}/login#next=${encodeURIComponent(back)}`;
+  return `${site}/login#next=${encodeURIComponent(actionLinkPath(token))}`;
 }
 
 type Outcome = { ok: true; checked: Checked } | { ok: false; page: ActionPage };
@@ -184,7 +183,7 @@ export function createEmailActions(ctx: AppContext, gates: GateService): EmailAc
         title: gate.title,
         option,
         fields: await fieldsOf(gate, option),
-        formAction: `/v1/email-actions?token=${encodeURIComponent(token)}`,
+        formAction: actionLinkPath(token),
         gateUrl: `${site}/gates/${encodeURIComponent(gate.id)}`,
         person: user.name,
         signIn: signInFirst ? { url: signInUrl(site, token), role: gate.minRole } : null,

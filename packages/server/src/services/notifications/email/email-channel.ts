@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context.js';
 import type { ChannelDelivery, GateNotice, NotificationChannel } from '../channel.js';
 import { linkSecretOf } from '../link-secret.js';
 import { siteUrlOf } from '../notice.js';
-import { newActionLinkId, signActionLink } from './action-links.js';
+import { actionLinkPath, newActionLinkId, signActionLink } from './action-links.js';
 import { type OptionLink, renderEmail } from './email-render.js';
 
 /** Triggers that ask the person to act: only these carry decision links. */
@@ -41,7 +41,7 @@ export function createEmailChannel(ctx: AppContext): NotificationChannel {
         return {
           label: option.label,
           description: option.description,
-          url: `${siteUrlOf(ctx)}/v1/email-actions?token=${token}`,
+          url: `${siteUrlOf(ctx)}${actionLinkPath(token)}`,
         };
       });
   }
