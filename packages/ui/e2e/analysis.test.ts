@@ -1,5 +1,6 @@
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { keyProofText, signedDecisionText } from 'gatehouse-hitl-core';
+import { placeholderCart } from 'gatehouse-hitl-server/testing';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './a11y.js';
@@ -7,20 +8,6 @@ import { PHONE } from './browser.js';
 import { withE2e } from './harness.js';
 
 const e2e = withE2e();
-
-const CART_BEFORE =
-  'export function total(prices: number[]): number {\n  return prices.reduce((sum, p) => sum + p, 0);\n}\n';
-
-/** `total` replaced by a not-implemented placeholder; `note` makes each attempt's file differ. */
-function placeholderCart(note: string) {
-  return [
-    {
-      path: 'src/cart.ts',
-      before: CART_BEFORE,
-      after: `// ${note}\nexport function total(prices: number[]): number {\n  throw new Error('not implemented');\n}\n`,
-    },
-  ];
-}
 
 let runId = '';
 let pattern = '';

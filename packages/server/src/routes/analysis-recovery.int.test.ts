@@ -1,26 +1,13 @@
 import { sign } from 'node:crypto';
 import { signedDecisionText } from 'gatehouse-hitl-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CART_BEFORE, placeholderCart } from '../testing/analysis-changes.js';
 import { decideTestGate } from '../testing/gates.js';
 import { createRunViaApi } from '../testing/runs.js';
 import { registerTestKey } from '../testing/signing-keys.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
-
-const CART_BEFORE =
-  'export function total(prices: number[]): number {\n  return prices.reduce((sum, p) => sum + p, 0);\n}\n';
-
-/** `total` replaced by a not-implemented placeholder; `note` changes a comment, so each attempt differs. */
-function placeholderCart(note = ''): { path: string; before: string; after: string }[] {
-  return [
-    {
-      path: 'src/cart.ts',
-      before: CART_BEFORE,
-      after: `// ${note}\nexport function total(prices: number[]): number {\n  throw new Error('not implemented');\n}\n`,
-    },
-  ];
-}
 
 /** `total` implemented again: the placeholder is gone. */
 function fixedCart(): { path: string; before: string; after: string }[] {

@@ -1,23 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isInboxEvent } from '../services/streams/stream-service.js';
+import { placeholderCart } from '../testing/analysis-changes.js';
 import { createRunViaApi } from '../testing/runs.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
-
-const CART_BEFORE =
-  'export function total(prices: number[]): number {\n  return prices.reduce((sum, p) => sum + p, 0);\n}\n';
-
-/** `total` replaced by a not-implemented placeholder; `note` makes each attempt's file differ. */
-function placeholderCart(note: string) {
-  return [
-    {
-      path: 'src/cart.ts',
-      before: CART_BEFORE,
-      after: `// ${note}\nexport function total(prices: number[]): number {\n  throw new Error('not implemented');\n}\n`,
-    },
-  ];
-}
 
 describe.each(dialects)('what the run page and briefings read of an analysis on %s', (dialect) => {
   let test: TestApp<{ now(): number }>;

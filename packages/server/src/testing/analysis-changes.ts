@@ -7,6 +7,20 @@ export interface TestFileChange {
   after: string | null;
 }
 
+/** The cart as it was: `total` sums its prices. */
+export const CART_BEFORE =
+  'export function total(prices: number[]): number {\n  return prices.reduce((sum, p) => sum + p, 0);\n}\n';
+
+/**
+ * `src/cart.ts` whose `total` lost its body to a "not implemented" placeholder: the lazy change the
+ * `lazy.placeholder_body` pattern exists to catch (test data, not unfinished code). `note` goes in a
+ * leading comment, so each attempt's file differs.
+ */
+export function placeholderCart(note = ''): { path: string; before: string; after: string }[] {
+  const after = `// ${note}\nexport function total(prices: number[]): number {\n  throw new Error('not implemented');\n}\n`;
+  return [{ path: 'src/cart.ts', before: CART_BEFORE, after }];
+}
+
 function testBlocks(count: number, weaken: boolean, args = 1): string {
   const extra = Array.from({ length: args }, (_, k) => k + 1).join(', ');
   const blocks: string[] = [];

@@ -1,3 +1,4 @@
+export { CART_BEFORE, placeholderCart } from './analysis-changes.js';
 export type { CallOptions, HttpClient, HttpResult, Json } from './http-client.js';
 export { createHttpClient } from './http-client.js';
 export type { FakeClockApp, ListeningApp, TestAgent, TestPerson } from './listening-app.js';
