@@ -8,10 +8,9 @@ import {
   adapterKey,
   approvalUsedMessage,
   approvedAction,
+  approvedInputAfterRestart,
   argsOf,
-  decisionOf,
   inputOf,
-  messageForModel,
 } from './decision.js';
 
 /** How the tools of `gatehouseTools` and `withGatehouseApproval` ask Gatehouse. */
@@ -91,9 +90,8 @@ export function rememberCall(calls: Set<string>, id: string): void {
 
 /**
  * The input to run for a call this process knows nothing of: it restarted after the call's approval
- * and carries on from the saved messages. The same request (so the same gate, or the policy's same
- * answer) is asked again; a person's edit runs in place of the model's input, and a call Gatehouse
- * did not approve is refused with what the model should read.
+ * and carries on from the saved messages; a call Gatehouse did not approve is refused with what the
+ * model should read.
  */
 export async function rereadInput(
   gatehouse: AdapterClient,
@@ -103,16 +101,12 @@ export async function rereadInput(
   signal?: AbortSignal,
 ): Promise<unknown> {
   const request = await requestFor(binding, input, toolCallId);
-  const result = await gatehouse.request({ ...request, signal });
-  if (result.outcome !== 'approved') throw new Error(messageForModel(decisionOf(result), binding.toolName));
-  const run = await approvedAction(result, { tool: request.tool, args: request.args });
-  try {
-    await gatehouse.consume(result, run, signal ? { signal } : {});
-  } catch (error) {
-    // Used when the run was approved, before the restart.
-    if (!(error instanceof GatehouseApiError && error.code === 'APPROVAL_USED')) throw error;
-  }
-  return result.edited ? inputOf(run.args ?? {}, input) : input;
+  const answer = await approvedInputAfterRestart(gatehouse, request, input, binding.toolName, {
+    takesEdits: true,
+    signal,
+  });
+  if ('message' in answer) throw new Error(answer.message);
+  return answer.input;
 }
 
 /** Uses the approval as `useApproval` does; a used one does not cover the call again: returns why. */

@@ -117,6 +117,30 @@ export async function approvedAction(result: GateResult, action: ActionSpec): Pr
   return result.edited ? { ...action, args: result.args ?? {} } : action;
 }
 
+/**
+ * The input to run for a call a framework approved in an earlier process (it restarted between the
+ * approval and the tool's run, and kept nothing of it): the same request, so the same gate or the
+ * policy's same answer, gives a person's edit in place of the model's input, or the message the model
+ * reads instead when Gatehouse did not approve it (or approved an edit the tool cannot take). A
+ * one-off approval is used here unless it was used before the restart.
+ */
+export async function approvedInputAfterRestart(
+  gatehouse: AdapterClient,
+  request: RequestOptions,
+  input: unknown,
+  toolName: string,
+  options: { takesEdits: boolean; signal?: AbortSignal | undefined },
+): Promise<{ input: unknown } | { message: string }> {
+  const result = await gatehouse.request({ ...request, signal: options.signal });
+  if (result.outcome !== 'approved' || (result.edited && !options.takesEdits)) {
+    return { message: messageForModel(decisionOf(result), toolName) };
+  }
+  const run = await approvedAction(result, { tool: request.tool, args: request.args });
+  // Used already means used when the framework recorded the approval, before the restart.
+  await consumeOnce(gatehouse, result, run, toolName, options.signal);
+  return { input: result.edited ? inputOf(run.args ?? {}, input) : input };
+}
+
 /** What the model reads when the one-off approval of its call had been used already. */
 export function approvalUsedMessage(gateId: string | null, toolName: string): string {
   return `The approval on gate ${gateId} was already used; the call to ${toolName} was not run again.`;

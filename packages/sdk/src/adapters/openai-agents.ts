@@ -16,6 +16,7 @@ import {
   adapterKey,
   announceOnce,
   approvedAction,
+  approvedInputAfterRestart,
   argsOf,
   consumeOnce,
   decisionOf,
@@ -165,11 +166,7 @@ export function gatehouseTool<TTool extends AnyFunctionTool>(
   return { ...functionTool, needsApproval, invoke: gatedInvoke };
 }
 
-/**
- * The Gatehouse answer of a call the run approved in an earlier process: the same request (so the
- * same gate, or the policy's same answer) gives the input to run, or the message the model reads
- * when Gatehouse did not approve it. The approval was used when the run was approved.
- */
+/** The input to run for a call the run approved in an earlier process, or what the model reads instead. */
 async function rereadAnswer(
   gatehouse: AdapterClient,
   binding: Binding,
@@ -183,13 +180,13 @@ async function rereadAnswer(
     throw new TypeError(`the arguments of tool call ${callId} are not JSON; it cannot be put to Gatehouse`);
   }
   const request = await requestFor(binding, parsed, callId);
-  const answer = await gatehouse.request(request);
-  if (answer.outcome !== 'approved' || (answer.edited && !binding.takesEdits)) {
-    return { input: null, message: messageForModel(decisionOf(answer), binding.toolName) };
-  }
-  const action = await approvedAction(answer, { tool: request.tool, args: request.args });
+  const answer = await approvedInputAfterRestart(gatehouse, request, parsed, binding.toolName, {
+    takesEdits: binding.takesEdits,
+  });
+  if ('message' in answer) return { input: null, message: answer.message };
   remember(binding.decided, callId, true);
-  return { input: answer.edited ? JSON.stringify(inputOf(action.args ?? {}, parsed)) : input, message: null };
+  // Not edited: the model's own JSON, as it was.
+  return { input: answer.input === parsed ? input : JSON.stringify(answer.input), message: null };
 }
 
 const callIdOf = (item: RunToolApprovalItem) =>
