@@ -6,6 +6,14 @@ export {
   signedDecisionText,
 } from 'gatehouse-hitl-protocol';
 export type {
+  AuditedBriefing,
+  GateAuditView,
+  GateAuditViewOptions,
+  RedactForAuditOptions,
+  RedactionRoot,
+} from './audit-redaction.js';
+export { DEFAULT_REDACTED_KEYS, gateAuditView, REDACTED, redactForAudit } from './audit-redaction.js';
+export type {
   FreezeContext,
   PhaseBoundary,
   PhaseReviewAnswer,
@@ -168,6 +176,21 @@ export {
 } from './gate-state.js';
 export type { DestructiveActionKind } from './gate-types.js';
 export { BUILTIN_GATE_TYPES, DESTRUCTIVE_ALTERNATIVES, QUESTION_GATE_TYPE } from './gate-types.js';
+export type {
+  IntentHold,
+  IntentHoldFacts,
+  IntentHoldReason,
+  LatestIntent,
+  PlanVerdictInput,
+} from './intent-gate.js';
+export {
+  intentHoldBlocks,
+  intentHoldOf,
+  isImplementation,
+  planVerdict,
+  releasesIntentHold,
+  requiresIntentApproval,
+} from './intent-gate.js';
 export type { LoginBackoffPolicy } from './login-backoff.js';
 export { DEFAULT_LOGIN_BACKOFF, loginBackoffMs } from './login-backoff.js';
 export type {
@@ -200,6 +223,7 @@ export type {
   PolicyGateSettings,
   PolicyInput,
   PolicyIssue,
+  PolicyRedact,
   PolicyRequest,
   PolicyRequestInput,
   PolicyRule,
@@ -211,6 +235,7 @@ export {
   POLICY_EVENT_GATE_TYPES,
   POLICY_EVENTS,
   policyGateSettingsSchema,
+  policyRedactSchema,
   policyRequestSchema,
   policyRuleActionSchema,
   policyRuleIdSchema,

@@ -1,31 +1,31 @@
 import { resumeAfterFreeze } from './autonomy.js';
 import { GatehouseError } from './errors.js';
-import type { GateStatus, PhaseType, RunStatus } from './schemas.js';
+import {
+  type IntentHoldReason,
+  intentHoldBlocks,
+  intentHoldOf,
+  type LatestIntent,
+  type RunAct,
+} from './intent-gate.js';
+import type { AutonomyLevel, GateStatus, PhaseType, RunStatus } from './schemas.js';
 
-/** Why a run may not act: paused by a person, waiting on or refused its intent gate, frozen for a phase review. */
-export type RunHoldReason = 'paused' | 'intent_pending' | 'intent_not_approved' | 'phase_review';
+export type { RunAct } from './intent-gate.js';
 
-/** A held run, and the gate that releases it (null for a pause: a person resumes it). */
+/** Why a run may not act: paused by a person, held by its intent gate (Gate 0), frozen for a phase review. */
+export type RunHoldReason = 'paused' | IntentHoldReason | 'phase_review';
+
+/** A held run, and the gate that releases it (null for a pause, which a person resumes, or before a plan). */
 export interface RunHold {
   reason: RunHoldReason;
   gateId: string | null;
 }
 
-/** What a run's agent is trying to do. Reads are never held; everything else acts. */
-export type RunAct =
-  | 'read'
-  | 'tool_request'
-  /** Opens a new intent gate after the last one was not approved (back to planning). */
-  | 'plan'
-  | 'confidence_report'
-  | 'checkpoint'
-  | 'complete';
-
 /** The gates a run's holds are read from. */
 export interface RunHoldFacts {
   status: RunStatus;
+  autonomy: AutonomyLevel;
   /** The run's newest intent_approval gate, if it ever opened one. */
-  latestIntent: { id: string; status: GateStatus } | null;
+  latestIntent: LatestIntent | null;
   /** A pending phase_review gate of the run, if any. */
   pendingReview: { id: string } | null;
 }
@@ -33,11 +33,8 @@ export interface RunHoldFacts {
 /** The hold on a run, or null when it may act. */
 export function runHoldOf(facts: RunHoldFacts): RunHold | null {
   if (facts.status === 'paused') return { reason: 'paused', gateId: null };
-  const intent = facts.latestIntent;
-  if (intent !== null && intent.status === 'pending') return { reason: 'intent_pending', gateId: intent.id };
-  if (intent !== null && intent.status !== 'approved') {
-    return { reason: 'intent_not_approved', gateId: intent.id };
-  }
+  const intent = intentHoldOf(facts);
+  if (intent !== null) return intent;
   if (facts.pendingReview !== null) return { reason: 'phase_review', gateId: facts.pendingReview.id };
   return null;
 }
@@ -45,13 +42,20 @@ export function runHoldOf(facts: RunHoldFacts): RunHold | null {
 /** The hold that stops `act`, or null when the act may go ahead. */
 export function holdBlocking(hold: RunHold | null, act: RunAct): RunHold | null {
   if (hold === null || act === 'read') return null;
-  // Back in planning, the agent's way out is a new plan for a person to approve.
-  if (hold.reason === 'intent_not_approved' && act === 'plan') return null;
-  return hold;
+  switch (hold.reason) {
+    case 'intent_required':
+    case 'intent_pending':
+    case 'intent_not_approved':
+      return intentHoldBlocks(hold.reason, act) ? hold : null;
+    default:
+      return hold;
+  }
 }
 
 const HOLD_TEXT: Readonly<Record<RunHoldReason, string>> = {
   paused: 'is paused by a person; it acts again once resumed',
+  intent_required:
+    'has no approved plan: at its autonomy level a person approves the intent (Gate 0) before any implementation; submit the plan for intent approval first (a request with event planning_complete)',
   intent_pending: 'waits for a person to approve its intent (Gate 0)',
   intent_not_approved:
     'is back in planning: its intent was not approved; send a revised plan (event planning_complete) for approval',

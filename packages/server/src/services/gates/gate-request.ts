@@ -10,6 +10,7 @@ import {
   isReadOnlyTool,
   openGate,
   type PolicyRequest,
+  planVerdict,
   questionVerdict,
   type Run,
   type RunAct,
@@ -203,7 +204,7 @@ async function answerWithGate(
     },
     { now: tools.tx.now, id: deps.ctx.ids.next('gate'), catalog: deps.catalog },
   );
-  await insertOpenedGate(tools, gate, { reason: verdict.reason, via: verdict.via });
+  await insertOpenedGate(deps, tools, gate, { reason: verdict.reason, via: verdict.via });
   return gatedAnswer(gate, verdict, payloadHash);
 }
 
@@ -260,7 +261,8 @@ async function attemptInCommit(deps: GateDeps, tools: CommitTools, prepared: Pre
   const { alwaysGated } = evaluation;
   const triggered = await applyTriggerRules(tx, run, evaluation.verdict, input.context);
   const { context } = triggered;
-  const verdict = isQuestionRequest(input) ? questionVerdict(triggered.verdict) : triggered.verdict;
+  const asked = isQuestionRequest(input) ? questionVerdict(triggered.verdict) : triggered.verdict;
+  const verdict = planVerdict({ autonomy: run?.autonomy ?? null, event: input.event, verdict: asked });
   const payloadHash = payloadHashOf(actionOf(request));
   const earlier = verdict.outcome === 'gated' ? await earlierGate(tx, prepared, payloadHash) : null;
   const answer =

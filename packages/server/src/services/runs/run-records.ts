@@ -1,6 +1,7 @@
 import {
   type Gate,
   GatehouseError,
+  intentHoldOf,
   type PhaseType,
   type RecoveryState,
   type Run,
@@ -34,9 +35,15 @@ export interface RunDocument extends Run {
   lastCheckpoint?: { phase: number; type: PhaseType; jobComplete: boolean; gateId: string | null } | null;
 }
 
-/** The run's hold now: a pause, or what its gates hold it for. */
+/**
+ * The run's hold now: a pause, what its gates hold it for, or Gate 0 before the run sent a plan,
+ * read from the run row alone (no query on the request path).
+ */
 export function currentHold(run: RunDocument): RunHold | null {
-  return run.status === 'paused' ? { reason: 'paused', gateId: null } : (run.hold ?? null);
+  if (run.status === 'paused') return { reason: 'paused', gateId: null };
+  if (run.hold) return run.hold;
+  if ((run.intentGateId ?? null) !== null) return null;
+  return intentHoldOf({ autonomy: run.autonomy, latestIntent: null });
 }
 
 /** A stored run with its row version, for conditional updates. */
@@ -142,7 +149,7 @@ export async function settledStatusOf(tx: GatesRepo, run: RunDocument): Promise<
 /** The hold of a run from its newest intent gate and any pending phase review (core's runHoldOf). */
 export async function holdOf(
   tx: GatesRepo,
-  run: Pick<RunDocument, 'id' | 'status' | 'intentGateId'>,
+  run: Pick<RunDocument, 'id' | 'status' | 'autonomy' | 'intentGateId'>,
 ): Promise<RunHold | null> {
   const intentId = run.intentGateId ?? null;
   const [intent, reviews] = await Promise.all([
@@ -152,6 +159,7 @@ export async function holdOf(
   const review = reviews.items[0];
   return runHoldOf({
     status: run.status,
+    autonomy: run.autonomy,
     latestIntent: intent === null ? null : { id: intent.id, status: intent.status },
     pendingReview: review === undefined ? null : { id: review.id },
   });
@@ -178,7 +186,7 @@ export async function settleRunStatus(
     const intentGateId = opened?.type === 'intent_approval' ? opened.id : (current.intentGateId ?? null);
     // A pause is read from the status itself; the stored hold keeps what the gates say.
     const gatesSay = status === 'paused' ? 'running' : status;
-    const hold = await holdOf(tx, { id: current.id, status: gatesSay, intentGateId });
+    const hold = await holdOf(tx, { ...current, status: gatesSay, intentGateId });
     completed = status === 'completed' && current.status !== 'completed';
     const same = status === current.status && sameHold(current.hold, hold);
     if (same && intentGateId === (current.intentGateId ?? null)) return null;
