@@ -1,4 +1,5 @@
 import quoteWords from 'shell-quote/quote.js';
+import { decodeBase64 } from './shell-decode.js';
 
 /** Interpreters whose one-liners (`python -c`, `node -e`, …) are inspected. */
 export type ScriptLanguage = 'python' | 'node' | 'perl' | 'ruby' | 'php';
@@ -10,6 +11,10 @@ export interface CodeInspection {
   shellCommands: string[];
   /** Shell calls whose command is built at run time (`os.system(cmd)`), so it cannot be read here. */
   computedShell: string[];
+  /** Code it decodes from literals and runs (`exec(b64decode('…'))`), to be read as code in turn. */
+  decodedCode: string[];
+  /** It runs code it builds at run time from something that is not a decodable literal. */
+  evaluatesUnknown: boolean;
 }
 
 interface LanguageRules {
@@ -28,7 +33,7 @@ const RULES: Record<ScriptLanguage, LanguageRules> = {
     deletes:
       /\b(?:shutil\s*\.\s*)?rmtree\s*\(|\bos\s*\.\s*(?:remove|unlink|removedirs|truncate)\s*\(|\.\s*unlink\s*\(/g,
     shell:
-      /\b(?:os\s*\.\s*(?:system|popen)|subprocess\s*\.\s*(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput))\s*\(/g,
+      /(?:\bos|__import__\s*\(\s*['"]os['"]\s*\))\s*\.\s*(?:system|popen)\s*\(|(?:\bsubprocess|__import__\s*\(\s*['"]subprocess['"]\s*\))\s*\.\s*(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)\s*\(/g,
     evaluates: /\b(?:exec|eval)\s*\(/,
     fetches: /\b(?:urlopen|urlretrieve|urllib|requests\s*\.\s*get|httpx)\b/,
     backticks: false,
@@ -106,6 +111,19 @@ function commandArgument(code: string, start: number): string | null {
   return quoteWords(words);
 }
 
+/** Base64 literals handed to a decoder: `b64decode('…')`, `atob("…")`, `Buffer.from('…', 'base64')`, `decode_base64('…')`. */
+const ENCODED_LITERAL =
+  /(?:b64decode|atob|decode_base64|base64_decode|decode64|unpack1?)\s*\(\s*[bB]?(['"])([A-Za-z0-9+/=\s_-]+)\1|Buffer\s*\.\s*from\s*\(\s*(['"])([A-Za-z0-9+/=\s]+)\3\s*,\s*['"]base64['"]/g;
+
+function decodedLiterals(code: string): string[] {
+  const decoded: string[] = [];
+  for (const match of code.matchAll(ENCODED_LITERAL)) {
+    const text = decodeBase64(match[2] ?? match[4] ?? '');
+    if (text !== null) decoded.push(text);
+  }
+  return decoded;
+}
+
 /** What a one-liner in `language` deletes, whether it runs downloaded code, and which shell commands it runs. */
 export function inspectCode(language: ScriptLanguage, code: string): CodeInspection {
   const rules = RULES[language];
@@ -122,6 +140,10 @@ export function inspectCode(language: ScriptLanguage, code: string): CodeInspect
   if (rules.backticks) {
     for (const match of code.matchAll(/`([^`]*)`/g)) shellCommands.push(match[1] as string);
   }
-  const downloadsAndRuns = rules.evaluates.test(code) && rules.fetches.test(code);
-  return { deletes, downloadsAndRuns, shellCommands, computedShell };
+  const evaluates = rules.evaluates.test(code);
+  const downloadsAndRuns = evaluates && rules.fetches.test(code);
+  const decodedCode = decodedLiterals(code);
+  // Code that runs code it builds can only be read when what it builds is a literal here.
+  const evaluatesUnknown = evaluates && !downloadsAndRuns && decodedCode.length === 0;
+  return { deletes, downloadsAndRuns, shellCommands, computedShell, decodedCode, evaluatesUnknown };
 }

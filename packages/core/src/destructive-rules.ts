@@ -1,4 +1,5 @@
 import { CLIENT_RULES } from './destructive-clients.js';
+import { OPERATIONS_RULES } from './destructive-ops.js';
 import type { DestructiveCategory, Invocation, Rule } from './destructive-types.js';
 import { hasFlag, parseArgs } from './shell-command.js';
 
@@ -213,26 +214,6 @@ const terraform: Rule = (run) => {
     run.report('terraform_destroy', `${run.name} destroy deletes the infrastructure it manages`);
 };
 
-const AWS_VALUED = new Set([
-  '--profile',
-  '--region',
-  '--endpoint-url',
-  '--output',
-  '--query',
-  '--exclude',
-  '--include',
-]);
-
-const aws: Rule = (run) => {
-  const args = parseArgs(run.args, AWS_VALUED);
-  const [service, sub] = args.operands;
-  if (service !== 's3') return;
-  if (sub === 'rm' && hasFlag(args, '--recursive'))
-    run.report('cloud_storage_delete', 'aws s3 rm --recursive deletes every object under the prefix');
-  if (sub === 'rb' && hasFlag(args, '--force'))
-    run.report('cloud_storage_delete', 'aws s3 rb --force deletes the bucket and all its objects');
-};
-
 const gsutil: Rule = (run) => {
   const at = run.args.indexOf('rm');
   if (at !== -1 && hasFlag(parseArgs(run.args.slice(at + 1)), '-r', '-R', '--recursive'))
@@ -257,7 +238,7 @@ const always =
   (run) =>
     run.report(category, reason);
 
-export const COMMAND_RULES: Readonly<Record<string, Rule>> = {
+const FILE_AND_INFRA_RULES: Readonly<Record<string, Rule>> = {
   rm,
   find,
   tee,
@@ -271,7 +252,6 @@ export const COMMAND_RULES: Readonly<Record<string, Rule>> = {
   terraform,
   tofu: terraform,
   terragrunt: terraform,
-  aws,
   gsutil,
   gcloud,
   az,
@@ -288,6 +268,29 @@ export const COMMAND_RULES: Readonly<Record<string, Rule>> = {
   wipefs: always('filesystem_format', 'wipefs erases file system signatures from the device'),
   ...CLIENT_RULES,
 };
+
+/** One rule per program name; where several tables know a program, each of their rules runs. */
+function mergeRules(...tables: Readonly<Record<string, Rule>>[]): Record<string, Rule> {
+  const merged: Record<string, Rule> = {};
+  for (const table of tables)
+    for (const [name, rule] of Object.entries(table)) {
+      const before = merged[name];
+      merged[name] =
+        before === undefined
+          ? rule
+          : (run) => {
+              before(run);
+              rule(run);
+            };
+    }
+  return merged;
+}
+
+/** What each program does that needs a person, by program name. */
+export const COMMAND_RULES: Readonly<Record<string, Rule>> = mergeRules(
+  FILE_AND_INFRA_RULES,
+  OPERATIONS_RULES,
+);
 
 /** Redirections that write onto a block device (`> /dev/sda`). */
 export function checkRedirects(run: Invocation): void {

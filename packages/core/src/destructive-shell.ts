@@ -3,6 +3,8 @@ import { inspectCode, type ScriptLanguage } from './destructive-code.js';
 import { COMMAND_RULES, checkRedirects } from './destructive-rules.js';
 import { inspectSql } from './destructive-sql.js';
 import type { DestructiveCategory, DestructiveFinding, Invocation } from './destructive-types.js';
+import { checkProtectedWrites, isSender, readsSecret, sentSecrets } from './destructive-writes.js';
+import { decodedOutput } from './shell-decode.js';
 import {
   hasFlag,
   parseArgs,
@@ -42,6 +44,10 @@ interface Step {
   script: ShellScript;
   stdin: string[];
   upstreamDownloads: boolean;
+  /** An earlier command of the pipeline reads a secret file, so sending its output sends the secret. */
+  upstreamReadsSecret: boolean;
+  /** An earlier command of the pipeline writes output nobody can read here (`cat script | sh`). */
+  upstreamUnknown: boolean;
   /** The whole pipeline as a reviewer reads it, for findings that span it (`curl … | sh`). */
   pipelineText: string;
   depth: number;
@@ -126,14 +132,14 @@ function fetchesRemote(word: string, script: ShellScript, depth: number): boolea
   return placeholdersIn(word).some((i) => downloadsIn(script.substitutions[i]?.body ?? '', depth));
 }
 
-/** Text the next command in a pipeline reads: what echo, printf or a heredoc-fed cat writes. */
+/** Text the next command in a pipeline reads: what echo, printf, a heredoc-fed cat or a decoder writes. */
 function writtenText(step: Step): string | null {
   const [program, ...args] = step.unwrapped.argv;
   const name = programName(program);
   if (name === 'echo') return args.filter((arg) => !/^-[neE]+$/.test(arg)).join(' ');
   if (name === 'printf') return args.join(' ');
   if (name === 'cat' && args.length === 0) return step.stdin.join('\n');
-  return null;
+  return decodedOutput(name, args, step.stdin);
 }
 
 /** Files a curl or wget command writes, so running one later in the line counts as running a download. */
@@ -184,15 +190,29 @@ function walkScript(source: string, walk: Walk, depth: number): void {
   checkForkBomb(script, walk);
   for (const pipeline of script.pipelines) {
     let upstreamDownloads = false;
+    let upstreamReadsSecret = false;
+    let upstreamUnknown = false;
     let written: string | null = null;
     const pipelineText = pipeline.commands.map((command) => display(command.words, script)).join(' | ');
     for (const command of pipeline.commands) {
       const unwrapped = unwrapCommand(command.words);
       const stdin = written === null ? command.input : [...command.input, written];
-      const step: Step = { command, unwrapped, script, stdin, upstreamDownloads, pipelineText, depth };
+      const step: Step = {
+        command,
+        unwrapped,
+        script,
+        stdin,
+        upstreamDownloads,
+        upstreamReadsSecret,
+        upstreamUnknown,
+        pipelineText,
+        depth,
+      };
       walkStep(step, walk);
       upstreamDownloads ||= DOWNLOADERS.has(programName(unwrapped.argv[0]));
+      upstreamReadsSecret ||= readsSecret({ args: unwrapped.argv.slice(1), redirects: command.redirects });
       written = writtenText(step);
+      upstreamUnknown = written === null;
     }
   }
 }
@@ -218,7 +238,29 @@ function invocationOf(step: Step, walk: Walk): Invocation {
         walk,
       );
     },
+    runCommand: (words) => {
+      const unwrapped = unwrapCommand(words);
+      walkStep(
+        { ...step, command: { words, redirects: [], input: [] }, unwrapped, depth: step.depth + 1 },
+        walk,
+      );
+    },
+    runScript: (text) => walkScript(text, walk, step.depth + 1),
   };
+}
+
+/** Secrets sent to another machine: by the program itself, or read earlier in its pipeline. */
+function checkExfiltration(step: Step, run: Invocation, walk: Walk): void {
+  const sent = sentSecrets(run);
+  if (sent.length > 0)
+    run.report('credential_exfiltration', `${run.name} sends ${sent.join(', ')} to another machine`);
+  else if (step.upstreamReadsSecret && isSender(run.name))
+    report(
+      walk,
+      'credential_exfiltration',
+      `${run.name} sends a secret file read earlier in the pipeline to another machine`,
+      step.pipelineText,
+    );
 }
 
 function walkStep(step: Step, walk: Walk): void {
@@ -247,6 +289,8 @@ function walkStep(step: Step, walk: Walk): void {
       walk,
     );
   checkRedirects(run);
+  checkProtectedWrites(run);
+  checkExfiltration(step, run, walk);
   COMMAND_RULES[run.name]?.(run);
   if (SQL_CLIENTS.has(run.name)) for (const sql of step.stdin) run.runSql(sql);
   if (SHELLS.has(run.name)) runShell(step, run, walk);
@@ -313,6 +357,13 @@ function checkStdin(step: Step, run: Invocation, walk: Walk, inspect: (text: str
   const fed = step.stdin.some((text) => fetchesRemote(text, step.script, step.depth + 1));
   if (step.upstreamDownloads || fed)
     report(walk, 'download_execute', `${run.name} runs what a download pipes into it`, step.pipelineText);
+  else if (step.upstreamUnknown)
+    report(
+      walk,
+      'uninspectable',
+      `${run.name} runs code piped in from a command whose output cannot be read here`,
+      step.pipelineText,
+    );
   for (const text of step.stdin) inspect(text);
 }
 
@@ -350,6 +401,16 @@ function runCode(language: ScriptLanguage, code: string, step: Step, run: Invoca
   for (const command of inspection.shellCommands) walkScript(command, walk, step.depth + 1);
   for (const call of inspection.computedShell)
     run.report('uninspectable', `${run.name} code runs a shell command built at run time with ${call}`);
+  if (inspection.evaluatesUnknown)
+    run.report(
+      'uninspectable',
+      `${run.name} code runs code it builds at run time, which cannot be read here`,
+    );
+  if (step.depth > MAX_DEPTH) return;
+  for (const decoded of inspection.decodedCode) {
+    runCode(language, decoded, { ...step, depth: step.depth + 1 }, run, walk);
+    walkScript(decoded, walk, step.depth + 1);
+  }
 }
 
 function runInterpreter(step: Step, run: Invocation, walk: Walk): void {
@@ -367,7 +428,11 @@ function runInterpreter(step: Step, run: Invocation, walk: Walk): void {
   if (code.length > 0) runCode(spec.language, code.join('\n'), step, run, walk);
   else if (file === undefined || file === '-')
     checkStdin(step, run, walk, (text) => runCode(spec.language, text, step, run, walk));
-  else checkScriptFile(file, step, run, walk);
+  else {
+    checkScriptFile(file, step, run, walk);
+    // A project script with a rule of its own: `python manage.py flush`.
+    COMMAND_RULES[programName(file)]?.({ ...run, name: programName(file), args: parsed.operands.slice(1) });
+  }
 }
 
 /** Walks every simple command of a shell command line, its substitutions and the code it runs. */

@@ -94,16 +94,31 @@ function deleteFinding(tokens: readonly string[]): Omit<SqlFinding, 'statement'>
   return null;
 }
 
+/** Every clause of an ALTER TABLE is read: `DROP CONSTRAINT c, DROP COLUMN x` drops a column. */
 function alterFinding(tokens: readonly string[]): Omit<SqlFinding, 'statement'> | null {
   if (tokens[1] !== 'TABLE') return null;
-  const drop = tokens.indexOf('DROP');
-  const what = tokens[drop + 1];
-  if (drop === -1 || what === undefined || NOT_A_COLUMN.has(what)) return null;
-  const part = what === 'PARTITION' ? 'partition' : 'column';
-  return {
-    reason: `ALTER TABLE … DROP ${part.toUpperCase()} deletes the ${part} and its data`,
-    dropsTable: false,
-  };
+  const clauses = topLevel(tokens, 0);
+  for (let drop = clauses.indexOf('DROP'); drop !== -1; drop = clauses.indexOf('DROP', drop + 1)) {
+    const what = clauses[drop + 1];
+    if (what === undefined || NOT_A_COLUMN.has(what)) continue;
+    const part = what === 'PARTITION' ? 'partition' : 'column';
+    return {
+      reason: `ALTER TABLE … DROP ${part.toUpperCase()} deletes the ${part} and its data`,
+      dropsTable: false,
+    };
+  }
+  return null;
+}
+
+function updateFinding(tokens: readonly string[]): Omit<SqlFinding, 'statement'> | null {
+  const clauses = topLevel(tokens, 0);
+  if (!clauses.includes('SET')) return null;
+  const where = clauses.indexOf('WHERE');
+  if (where === -1)
+    return { reason: 'UPDATE without WHERE overwrites every row of the table', dropsTable: false };
+  return alwaysTrue(clauses.slice(where + 1).filter((token) => token !== ';'))
+    ? { reason: 'UPDATE with an always-true WHERE overwrites every row of the table', dropsTable: false }
+    : null;
 }
 
 function findingOf(tokens: readonly string[]): Omit<SqlFinding, 'statement'> | null {
@@ -114,6 +129,8 @@ function findingOf(tokens: readonly string[]): Omit<SqlFinding, 'statement'> | n
       return { reason: 'TRUNCATE deletes every row of the table', dropsTable: false };
     case 'ALTER':
       return alterFinding(tokens);
+    case 'UPDATE':
+      return updateFinding(tokens);
     default:
       return deleteFinding(tokens);
   }

@@ -14,6 +14,14 @@ export const DESTRUCTIVE_CATEGORIES = [
   'terraform_destroy',
   'cloud_storage_delete',
   'fork_bomb',
+  'database_wipe',
+  'container_wipe',
+  'cloud_delete',
+  'system_change',
+  'credential_exfiltration',
+  'secret_write',
+  'production_config_write',
+  'system_file_write',
   'uninspectable',
 ] as const;
 export type DestructiveCategory = (typeof DESTRUCTIVE_CATEGORIES)[number];
@@ -42,6 +50,10 @@ export interface Invocation {
   runSql(sql: string): void;
   /** Inspects a command this program runs on many files (`find -exec`). */
   runBulk(words: string[]): void;
+  /** Inspects a command this program runs once (`docker exec app …`, `bundle exec …`). */
+  runCommand(words: string[]): void;
+  /** Inspects a shell command line this program runs (`mongosh --eval`, a decoded payload). */
+  runScript(text: string): void;
 }
 
 /** Reports what one program does, by its name. */

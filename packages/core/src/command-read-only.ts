@@ -1,0 +1,186 @@
+import { isSafeDevice, isSecretPath, isWorkspacePath } from './protected-paths.js';
+import { parseShellScript, programName, type ShellCommand } from './shell-command.js';
+import { unwrapCommand } from './shell-invocation.js';
+
+/**
+ * Commands proven read-only: they list, read or search files inside the working directory and
+ * never write, delete, run other programs or reach the network. Anything not proven is not in
+ * the class; the default policy lets only this class through without a person.
+ */
+type ArgsCheck = (args: readonly string[]) => boolean;
+
+const anyArgs: ArgsCheck = () => true;
+const without =
+  (...forbidden: RegExp[]): ArgsCheck =>
+  (args) =>
+    !args.some((arg) => forbidden.some((pattern) => pattern.test(arg)));
+
+const FIND_ACTIONS = /^-(exec|execdir|ok|okdir|delete|fprint0?|fprintf|fls)$/;
+const SED_PRINT = /^((\d+|\$)(,(\d+|\$))?|\/[^/]*\/)p$/;
+
+/** `sed -n '1,20p' file`: prints lines, nothing else (no `w`, `e` or in-place editing). */
+const sedPrints: ArgsCheck = (args) => {
+  if (!args.includes('-n') || args.some((arg) => arg.startsWith('-') && arg !== '-n')) return false;
+  const script = args.find((arg) => !arg.startsWith('-'));
+  return script !== undefined && SED_PRINT.test(script);
+};
+
+const GIT_READ = new Set([
+  'status',
+  'diff',
+  'log',
+  'show',
+  'blame',
+  'ls-files',
+  'ls-tree',
+  'rev-parse',
+  'describe',
+  'shortlog',
+  'grep',
+  'cat-file',
+  'whatchanged',
+  'reflog',
+]);
+const GIT_BRANCH_LIST = new Set([
+  '-a',
+  '-r',
+  '-v',
+  '-vv',
+  '-l',
+  '--list',
+  '--all',
+  '--remotes',
+  '--show-current',
+  '--no-color',
+]);
+
+/** `git status`, `git diff`, `git log`…, and `git branch`/`tag`/`remote`/`stash` only when they list. */
+const gitReads: ArgsCheck = (args) => {
+  let i = 0;
+  while (args[i] === '--no-pager' || args[i] === '-P') i++;
+  const sub = args[i] ?? '';
+  const rest = args.slice(i + 1);
+  if (rest.some((arg) => /^--(output|ext-diff|textconv|exec|upload-pack|open-files-in-pager)/.test(arg)))
+    return false;
+  if (GIT_READ.has(sub)) return sub !== 'reflog' || rest.length === 0 || rest[0] === 'show';
+  if (sub === 'branch') return rest.every((arg) => GIT_BRANCH_LIST.has(arg));
+  if (sub === 'tag') return rest.every((arg) => arg === '-l' || arg === '--list' || arg === '-n');
+  if (sub === 'remote') return rest.every((arg) => arg === '-v' || arg === '--verbose');
+  if (sub === 'stash') return rest[0] === 'list' || (rest[0] === 'show' && rest.length <= 3);
+  if (sub === 'config')
+    return (
+      rest.length > 0 &&
+      rest.every((arg) => !arg.startsWith('-') || /^--(get|list|get-all|get-regexp)$|^-l$/.test(arg)) &&
+      rest.some((arg) => /^--(get|list|get-all|get-regexp)$|^-l$/.test(arg))
+    );
+  return false;
+};
+
+const READ_ONLY_PROGRAMS: Readonly<Record<string, ArgsCheck>> = {
+  ls: anyArgs,
+  cat: anyArgs,
+  head: anyArgs,
+  tail: anyArgs,
+  wc: anyArgs,
+  nl: anyArgs,
+  grep: without(/^--(pre|devices=write)/),
+  egrep: anyArgs,
+  fgrep: anyArgs,
+  rg: without(/^--pre/, /^--search-zip$/, /^-z$/),
+  ag: anyArgs,
+  pwd: anyArgs,
+  echo: anyArgs,
+  which: anyArgs,
+  whereis: anyArgs,
+  type: anyArgs,
+  file: without(/^-C$/, /^--compile$/),
+  stat: anyArgs,
+  du: anyArgs,
+  df: anyArgs,
+  tree: without(/^-o$/),
+  sort: without(/^-o/, /^--output/, /^-T$/, /^--temporary-directory/, /^--compress-program/),
+  cut: anyArgs,
+  tr: anyArgs,
+  diff: anyArgs,
+  cmp: anyArgs,
+  comm: anyArgs,
+  basename: anyArgs,
+  dirname: anyArgs,
+  realpath: anyArgs,
+  readlink: anyArgs,
+  date: without(/^-s$/, /^--set/),
+  true: anyArgs,
+  false: anyArgs,
+  test: anyArgs,
+  '[': anyArgs,
+  id: anyArgs,
+  whoami: anyArgs,
+  uname: anyArgs,
+  seq: anyArgs,
+  column: anyArgs,
+  jq: anyArgs,
+  od: anyArgs,
+  hexdump: anyArgs,
+  strings: anyArgs,
+  md5sum: anyArgs,
+  sha1sum: anyArgs,
+  sha256sum: anyArgs,
+  sha512sum: anyArgs,
+  tac: anyArgs,
+  rev: anyArgs,
+  fold: anyArgs,
+  expand: anyArgs,
+  paste: anyArgs,
+  sed: sedPrints,
+  find: without(FIND_ACTIONS),
+  git: gitReads,
+  cd: anyArgs,
+};
+
+/** Programs whose first operand is a pattern, not a file. */
+const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag']);
+/** Programs whose operands are text, not files. */
+const TEXT_OPERANDS = new Set(['echo', 'seq', 'tr', 'test', '[', 'date', 'which', 'whereis', 'type', 'jq']);
+
+/** The operands that name files: no `..`, no absolute path or home, no secret file. */
+function pathsStayInside(name: string, args: readonly string[]): boolean {
+  if (TEXT_OPERANDS.has(name)) return true;
+  let operands = args.filter((arg) => !arg.startsWith('-'));
+  if (name === 'git') operands = operands.filter((arg) => arg.includes('/') || arg.includes('.'));
+  if (PATTERN_FIRST.has(name) && !args.some((arg) => arg === '-e' || arg === '-f'))
+    operands = operands.slice(1);
+  if (name === 'sed') operands = operands.slice(1);
+  if (name === 'find') operands = operands.filter((arg, i) => i === 0 || !arg.startsWith('('));
+  return operands.every((path) => (isWorkspacePath(path) || path === '.') && !isSecretPath(path));
+}
+
+/** Only `2>&1`-style duplications and writes to /dev/null; reading input from a file inside the workspace. */
+function redirectsAreHarmless(command: ShellCommand): boolean {
+  if (command.input.length > 0) return false;
+  return command.redirects.every(({ op, target }) => {
+    if (op === '>&' && /^(\d+|-)$/.test(target)) return true;
+    if (op.includes('>')) return isSafeDevice(target);
+    if (op === '<') return isWorkspacePath(target) && !isSecretPath(target);
+    return false;
+  });
+}
+
+function isReadOnlyCommand(command: ShellCommand): boolean {
+  const unwrapped = unwrapCommand(command.words);
+  // A prefix (sudo, env, xargs, VAR=…) changes what runs; only bare commands are proven.
+  if (unwrapped.argv.length !== command.words.length || unwrapped.scripts.length > 0) return false;
+  const [program, ...args] = command.words;
+  if (program === undefined || program !== programName(program)) return false;
+  const check = READ_ONLY_PROGRAMS[program];
+  if (check === undefined) return false;
+  if (args.some((arg) => /[$`\uE000\uE001]/.test(arg))) return false;
+  return check(args) && pathsStayInside(program, args) && redirectsAreHarmless(command);
+}
+
+/** True when every command of the line is proven read-only, inside the workspace, without network. */
+export function isReadOnlyCommandLine(line: string): boolean {
+  const script = parseShellScript(line);
+  if (script.error !== null || script.substitutions.length > 0 || script.functions.length > 0) return false;
+  if (script.pipelines.length === 0) return false;
+  return script.pipelines.every((pipeline) => pipeline.commands.every(isReadOnlyCommand));
+}
