@@ -139,6 +139,40 @@ export const policyRuleSchema = z.strictObject(
 );
 export type PolicyRule = z.output<typeof policyRuleSchema>;
 
+const REDACT_PATTERN_MAX = 200;
+
+const redactKeySchema = z
+  .string()
+  .trim()
+  .min(1, 'a redact key pattern must not be empty')
+  .max(REDACT_PATTERN_MAX)
+  .refine((pattern) => /[^\s_.*-]/.test(pattern), {
+    error: (i) =>
+      `a redact key pattern needs a letter or digit (got ${got(i.input)}); to hide every argument use the path args.*`,
+  });
+
+const redactPathSchema = z
+  .string()
+  .trim()
+  .max(1000)
+  .regex(/^(?:args|context)(?:\.[^.\s]+)+$/, {
+    error: (i) =>
+      `a redact path starts with args. or context. and names keys joined by dots, * for any one key, e.g. args.headers.authorization (got ${got(i.input)})`,
+  });
+
+/**
+ * What audit events hide of agents' arguments and context, on top of the built-in secret names and
+ * values: key-name patterns (case-insensitive, `*` a wildcard) and exact paths.
+ */
+export const policyRedactSchema = z.strictObject(
+  {
+    keys: z.array(redactKeySchema).max(500).optional(),
+    paths: z.array(redactPathSchema).max(500).optional(),
+  },
+  { error: objectError('redact is an object with keys and paths, both lists') },
+);
+export type PolicyRedact = z.output<typeof policyRedactSchema>;
+
 /** A policy document as written in YAML or JSON. */
 export const policySchema = z.strictObject(
   {
@@ -155,6 +189,7 @@ export const policySchema = z.strictObject(
       })
       .default('gate'),
     rules: z.array(policyRuleSchema).max(10_000).default([]),
+    redact: policyRedactSchema.optional(),
   },
   { error: objectError('a policy is an object with a name and rules') },
 );
