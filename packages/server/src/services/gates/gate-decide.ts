@@ -12,6 +12,7 @@ import {
   isGatehouseError,
   isTerminal,
   needsSignature,
+  redactForAudit,
   TIMEOUT_ACTOR,
   toIso,
 } from 'gatehouse-hitl-core';
@@ -149,6 +150,13 @@ function transitionOf(
   );
 }
 
+/** Both versions of an edited action's arguments, redacted for the audit trail as the opened gate's were. */
+function editedArgsOf(deps: GateDeps, gate: Gate, editedArgs: Record<string, unknown> | undefined) {
+  const roots = { originalArgs: 'args', editedArgs: 'args' } as const;
+  const record = { originalArgs: gate.action?.args ?? {}, editedArgs: editedArgs ?? {} };
+  return redactForAudit(record, deps.policies.current().policy.redact, { roots });
+}
+
 async function recordEnd(
   deps: GateDeps,
   tools: CommitTools,
@@ -179,7 +187,7 @@ async function recordEnd(
       payloadHash: next.payloadHash,
       approvedPayloadHash: decision.payloadHash ?? next.payloadHash,
       edited,
-      ...(edited ? { originalArgs: next.action?.args ?? {}, editedArgs: decision.editedArgs } : {}),
+      ...(edited ? editedArgsOf(deps, next, decision.editedArgs) : {}),
       ...(decision.answer === undefined ? {} : { answer: decision.answer }),
       ...(decision.delegateTo === undefined ? {} : { delegateTo: decision.delegateTo }),
       ...(decision.newLimit === undefined ? {} : { newLimit: decision.newLimit }),

@@ -346,7 +346,7 @@ export async function steerFailed(
     };
     await tools.audit({ kind: 'gate.steer_failed', actor: `agent:${agentId}`, subject: gate.id, data });
     await announce(tools, 'gate.steer_failed', gate, { reopenedAs: next.id });
-    await insertOpenedGate(tools, next, { reopenedFrom: gate.id, reason: why ?? null });
+    await insertOpenedGate(deps, tools, next, { reopenedFrom: gate.id, reason: why ?? null });
     return { gate: next, previousGateId: gate.id };
   });
 }

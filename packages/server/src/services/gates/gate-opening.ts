@@ -1,6 +1,7 @@
 import {
   type Action,
   type Gate,
+  gateAuditView,
   isWorkspacePath,
   openGate,
   payloadText,
@@ -32,20 +33,35 @@ export function checkArtifacts(artifacts: readonly string[] | undefined): string
   return [...paths];
 }
 
-/** Inserts a new gate with its audit event and stream event, and marks its run `waiting`. */
+/** What the reviewer of `gate` saw, redacted by the policy's `redact` section and the built-in rules. */
+function auditViewOf(deps: Pick<GateDeps, 'policies'>, gate: Gate, extra: Record<string, unknown>) {
+  // A title made from the action is made again from the redacted action, so no cut-off secret is left in it.
+  const derived = gate.action !== null && gate.title === gateTitle(undefined, gate.action);
+  return gateAuditView(gate, deps.policies.current().policy.redact, {
+    titleOf: derived ? (action) => gateTitle(undefined, action) : undefined,
+    extra,
+  });
+}
+
+/**
+ * Inserts a new gate with its audit event and stream event, and marks its run `waiting`. The
+ * event records what the reviewer saw (action, arguments, context, briefing), redacted.
+ */
 export async function insertOpenedGate(
+  deps: Pick<GateDeps, 'policies'>,
   tools: CommitTools,
   gate: Gate,
   audit: Record<string, unknown> = {},
 ): Promise<void> {
   await tools.tx.insertGate(gate);
+  const seen = auditViewOf(deps, gate, audit);
   await tools.audit({
     kind: 'gate.opened',
     actor: gate.requestedBy ?? 'system',
     subject: gate.id,
     data: {
       type: gate.type,
-      title: gate.title,
+      title: seen.title,
       risk: gate.risk,
       runId: gate.runId,
       agentId: gate.agentId,
@@ -56,7 +72,12 @@ export async function insertOpenedGate(
       minRole: gate.minRole,
       requiredApprovals: gate.requiredApprovals,
       signatureRequired: gate.signatureRequired,
-      ...audit,
+      ...seen.extra,
+      tool: seen.tool,
+      operation: seen.operation,
+      args: seen.args,
+      context: seen.context,
+      briefing: seen.briefing,
     },
   });
   await announce(tools, 'gate.opened', gate, { title: gate.title, risk: gate.risk });
@@ -99,6 +120,6 @@ export async function openDirectGate(
     },
     { now: tools.tx.now, id: deps.ctx.ids.next('gate'), catalog: deps.catalog },
   );
-  await insertOpenedGate(tools, gate);
+  await insertOpenedGate(deps, tools, gate);
   return gate;
 }
