@@ -165,7 +165,8 @@ function redirectsAreHarmless(command: ShellCommand): boolean {
   });
 }
 
-function isReadOnlyCommand(command: ShellCommand): boolean {
+/** True when one simple command is proven read-only. */
+export function isReadOnlyCommand(command: ShellCommand): boolean {
   const unwrapped = unwrapCommand(command.words);
   // A prefix (sudo, env, xargs, VAR=…) changes what runs; only bare commands are proven.
   if (unwrapped.argv.length !== command.words.length || unwrapped.scripts.length > 0) return false;

@@ -265,6 +265,7 @@ function isReadOnly(
   if (payloads.sql.length > 0 || payloads.code.length > 0 || payloads.unreadable.length > 0) return false;
   if (reading.findings.length > 0 || reading.installs.length > 0) return false;
   if (!paths.every((path) => isWorkspacePath(path) && !isSecretPath(path))) return false;
+  if (reading.fileEffect === 'write' || reading.fileEffect === 'delete') return false;
   if (payloads.shell.length > 0) return payloads.shell.every(isReadOnlyCommandLine);
   const words = toolWords(action.tool ?? '');
   return reading.fileEffect === 'read' && paths.length > 0 && words.some((word) => FILE_NOUNS.has(word));

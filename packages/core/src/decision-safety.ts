@@ -1,3 +1,4 @@
+import { suggestStandingScopes } from './command-scope.js';
 import { ALWAYS_GATED_LABELS, classifyAlwaysGated } from './destructive.js';
 import type { Gate } from './schemas.js';
 
@@ -74,9 +75,13 @@ export function alwaysRefusal(gate: Pick<Gate, 'action'>): string | null {
   if (action === null || typeof action !== 'object' || action.tool === undefined)
     return 'the gate is not about a tool call';
   const categories = classifyAlwaysGated(action);
-  if (categories.length === 0) return null;
-  const labels = categories.map((category) => ALWAYS_GATED_LABELS[category]).join(', ');
-  return `the action is always gated (${labels})`;
+  if (categories.length > 0) {
+    const labels = categories.map((category) => ALWAYS_GATED_LABELS[category]).join(', ');
+    return `the action is always gated (${labels})`;
+  }
+  const scopes = suggestStandingScopes(action);
+  if (scopes.refusal !== null) return scopes.refusal;
+  return scopes.options.length === 0 ? 'no standing scope fits this call; approve it once' : null;
 }
 
 /** True when the gate offers "approve always" and the server would take it. */

@@ -25,7 +25,8 @@ describe('DEFAULT_POLICY', () => {
   it.each([
     ['file deletion', toolCall('delete_file', { path: 'tmp/old.log' }), 'gate'],
     ['shell command execution', toolCall('shell_execute', { command: 'npm test' }), 'gate'],
-    ['shell command execution (bash)', toolCall('bash', { command: 'ls -la' }), 'gate'],
+    ['shell command execution (bash)', toolCall('bash', { command: 'make build' }), 'gate'],
+    ['read-only shell command (bash)', toolCall('bash', { command: 'ls -la' }), 'allow'],
     ['external API call', toolCall('http_request', { url: 'https://api.example.com' }), 'allow'],
     ['file read', toolCall('read_file', { path: 'src/app.ts' }), 'allow'],
     ['agent spawning', toolCall('spawn_agent', { profile: 'tester' }), 'allow'],
@@ -51,7 +52,10 @@ describe('DEFAULT_POLICY', () => {
     ['shell_execute', 'gate'],
     ['git_command', 'gate'],
   ])('cowork: %s → %s', (tool, expected) => {
-    const decision = evaluatePolicy(compiled, toolCall(tool, { path: 'src/app.ts', command: 'git status' }));
+    const decision = evaluatePolicy(
+      compiled,
+      toolCall(tool, { path: 'src/app.ts', command: 'git commit -m wip' }),
+    );
     expect(decision.action).toBe(expected);
     if (expected === 'gate') expect(decision.gate?.type).toBe('tool_call');
   });

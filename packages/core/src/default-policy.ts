@@ -16,9 +16,10 @@ rules:
     action: { gate: { type: intent_approval, threshold: mandatory } }
     reason: Before implementation a person approves the design, user stories and tasks.
   - id: confidence-threshold
-    description: Auto-escalation when the agent reports confidence below the threshold (90 of 100 by default).
+    description: Auto-escalation when the agent reports confidence below the threshold (90 of 100), or none.
     priority: 850
     match: { events: [task_completion] }
+    condition: confidence == null || confidence < 0.9
     action: { gate: { type: confidence_threshold, threshold: conditional } }
     reason: Agent confidence below the threshold; review the output and continue, roll back or steer.
   - id: hitl-gate-constraint-exception
@@ -89,6 +90,21 @@ rules:
     match: { events: [phase_boundary] }
     action: { gate: { type: phase_review } }
     reason: The autonomy level freezes the run at this phase boundary for review.
+
+  # Commands the command reader proves read-only: listing, reading and searching inside the
+  # workspace, git status/diff/log; never secrets, paths outside the workspace or the network.
+  - id: read-only-commands
+    priority: 450
+    condition: readOnlyCommand()
+    action: allow
+    reason: The command only lists, reads or searches inside the workspace; it needs no approval.
+
+  # Free-text operations the approval seed lists as needing no approval.
+  - id: core-free-text-no-approval
+    priority: 200
+    condition: operationKind() in ["external_api_call", "agent_spawn", "file_read"]
+    action: allow
+    reason: Calling an external API, spawning an agent or reading files needs no approval.
 
   # Core defaults.
   - id: core-file-deletion

@@ -101,6 +101,17 @@ export type { DecisionTargets } from './decision-targets.js';
 export { checkDecisionTargets, currentLimitOf, MAX_NEW_LIMIT } from './decision-targets.js';
 export { DEFAULT_POLICY, DEFAULT_POLICY_YAML } from './default-policy.js';
 // Module exports are appended below, one block per module.
+export type { ActionReading, FileEffect } from './command-reader.js';
+export { readAction } from './command-reader.js';
+export type { ScopeSuggestion, StandingScope } from './command-scope.js';
+export {
+  describeStandingScope,
+  globMatches,
+  standingScopeCovers,
+  standingScopeRefusal,
+  standingScopeSchema,
+  suggestStandingScopes,
+} from './command-scope.js';
 export type { AlwaysGatedCategory } from './destructive.js';
 export {
   ALWAYS_GATED_CATEGORIES,
@@ -245,6 +256,7 @@ export {
 } from './policy-schema.js';
 export { isQuestionRequest, questionVerdict } from './question.js';
 export type { GatedVerdict, RequestedGateSettings, Verdict, VerdictInput } from './request-verdict.js';
+export { ALWAYS_GATED_RULE_ID } from './request-verdict.js';
 export {
   autoProceedAllowed,
   decideVerdict,

@@ -131,7 +131,7 @@ const rows: Row[] = [
     'auto mode waits for always-gated steps',
     input({ mode: 'auto', confidence: 0.99, alwaysGated: true }),
     'gated',
-    'approval_mode',
+    'policy',
   ],
   [
     'confidence_threshold proceeds at the run threshold',

@@ -125,17 +125,41 @@ function modeGate(input: VerdictInput, mode: ApprovalMode, timed: boolean): Verd
   return { outcome: 'gated', ruleId: null, reason: why, via: 'approval_mode', gate: { type } };
 }
 
+/** The built-in rule that holds always-gated operations under any policy a person writes. */
+export const ALWAYS_GATED_RULE_ID = 'always-gated';
+
+/** Always-gated operations wait at high risk or above, whatever a rule says. */
+function atLeastHigh(gate: PolicyDecisionGate, alwaysGated: boolean): PolicyDecisionGate {
+  if (
+    !alwaysGated ||
+    (gate.risk !== undefined && RISK_LEVELS.indexOf(gate.risk) >= RISK_LEVELS.indexOf('high'))
+  )
+    return gate;
+  return { ...gate, risk: 'high' };
+}
+
 /**
  * Combines the policy's decision, remembered "approve always" rules and the run's approval mode.
  * The approval mode only ever adds a wait: it never lets through what the policy gates or denies.
+ * Always-gated operations (seed 003: "regardless of" settings) wait for a person at high risk
+ * even where the policy allows them; a deny stays a deny.
  */
 export function decideVerdict(input: VerdictInput): Verdict {
   const { policy } = input;
   if (policy.action === 'deny') {
     return { outcome: 'denied', ruleId: policy.ruleId, reason: policy.reason, via: 'policy' };
   }
+  if (policy.action === 'allow' && input.alwaysGated) {
+    return {
+      outcome: 'gated',
+      ruleId: ALWAYS_GATED_RULE_ID,
+      reason: `always gated whatever the policy says (${policy.ruleId === null ? 'the policy' : `rule ${policy.ruleId}`} would allow it)`,
+      via: 'policy',
+      gate: { type: input.fallbackGateType, risk: 'high' },
+    };
+  }
   if (policy.action === 'gate') {
-    const gate = policy.gate ?? { type: input.fallbackGateType };
+    const gate = atLeastHigh(policy.gate ?? { type: input.fallbackGateType }, input.alwaysGated);
     return (
       remembered(input) ?? {
         outcome: 'gated',

@@ -13,6 +13,7 @@ import {
   type PolicyDecision,
   type PolicyRequest,
   type Run,
+  readAction,
   requestHasHiddenCharacters,
   type Verdict,
 } from 'gatehouse-hitl-core';
@@ -80,7 +81,7 @@ export async function evaluateRequest(
     run: options.run,
     confidence: request.confidence ?? null,
     alwaysGated,
-    readOnly: isReadOnlyTool(request.tool),
+    readOnly: isReadOnlyTool(request.tool) || readAction(actionOf(request)).readOnly,
     rememberedRuleId: null,
     fallbackGateType: fallbackGateType(request),
     autoProceedDelayMs: options.autoProceedDelayMs,
