@@ -14,6 +14,7 @@ const BENCHMARKS = [
   './audit-verify.bench.js',
   './review.bench.js',
   './analysis.bench.js',
+  './commands.bench.js',
 ];
 
 const filters = process.argv.slice(2);
