@@ -168,3 +168,62 @@ describe('DEFAULT_POLICY on hidden characters', () => {
     expect(decision.action).toBe('allow');
   });
 });
+
+describe('the seeds’ defaults', () => {
+  // Seed 000: gate_threshold="conditional",  # Only triggers when score < threshold ... {"default_threshold": 90}
+  it.each([
+    [0.99, 'allow'],
+    [0.9, 'allow'],
+    [0.89, 'gate'],
+    [0.2, 'gate'],
+  ])(
+    'the confidence guideline gates a task completion only below 90 of 100 (confidence %d → %s)',
+    (confidence, action) => {
+      const decision = evaluatePolicy(compiled, { event: 'task_completion', args: {}, agent, confidence });
+      expect(decision.action).toBe(action);
+    },
+  );
+
+  it('gates a task completion that reports no confidence, since it cannot tell', () => {
+    expect(evaluatePolicy(compiled, { event: 'task_completion', args: {}, agent }).ruleId).toBe(
+      'confidence-threshold',
+    );
+  });
+
+  // Seed 002: "External API calls: No approval required", "Agent spawning: No approval required",
+  // "File reads: No approval required".
+  it.each([
+    'call the weather API for Oslo',
+    'query the GitHub API for open issues',
+    'spawn a research agent',
+    'start a sub-agent to review the pull request',
+    'read the files in src/components',
+  ])('lets the free-text operation "%s" through', (operation) => {
+    const decision = evaluatePolicy(compiled, { event: 'operation', operation, args: {}, agent });
+    expect(decision).toMatchObject({ action: 'allow', ruleId: 'core-free-text-no-approval' });
+  });
+
+  it.each([
+    'call the billing API to delete every customer',
+    'use the payments API to refund all orders',
+    'spawn an agent and run rm -rf /',
+    'read the .env file',
+    'deploy to production',
+  ])('keeps "%s" waiting for a person', (operation) => {
+    expect(evaluatePolicy(compiled, { event: 'operation', operation, args: {}, agent }).action).toBe('gate');
+  });
+
+  // Seed 003: "Some operations always require approval regardless of confidence".
+  it('holds a file deletion under a policy of one allow-everything rule, naming the category', () => {
+    const allowEverything: PolicyInput = {
+      name: 'trusting',
+      rules: [{ id: 'allow-everything', priority: 1, action: 'allow', reason: 'trust' }],
+    };
+    const decision = evaluatePolicy(
+      compilePolicy(allowEverything),
+      toolCall('fs_delete', { path: 'src/a.ts' }),
+    );
+    expect(decision).toMatchObject({ action: 'gate', gate: { risk: 'high' } });
+    expect(decision.alwaysGated).toContain('delete_files');
+  });
+});

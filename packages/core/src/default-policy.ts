@@ -22,6 +22,13 @@ rules:
     condition: confidence == null || confidence < 0.9
     action: { gate: { type: confidence_threshold, threshold: conditional } }
     reason: Agent confidence below the threshold; review the output and continue, roll back or steer.
+  - id: confidence-meets-threshold
+    description: A task completion at or above the confidence threshold goes ahead (conditional guideline).
+    priority: 850
+    match: { events: [task_completion] }
+    condition: confidence != null && confidence >= 0.9
+    action: allow
+    reason: Agent confidence meets the threshold.
   - id: hitl-gate-constraint-exception
     description: Advisory gate when a task cannot be done within its spec or budget.
     priority: 800

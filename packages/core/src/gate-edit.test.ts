@@ -92,6 +92,30 @@ describe('editVerdictRefusal', () => {
     expect(review(gated(), { command: 'rm -rf /var/data' })).toMatch(/falls under/);
   });
 
+  it('refuses an edit that adds one more always-gated category to an already high-risk gate', () => {
+    const risky = openGate(
+      {
+        type: 'tool_call',
+        risk: 'high',
+        action: { tool: 'shell', args: { command: 'rm -rf build' } },
+        payloadHash: ORIGINAL_HASH,
+      },
+      { now: NOW, id: 'gate_2', catalog },
+    );
+    const refusal = editVerdictRefusal({
+      gate: risky,
+      editedArgs: { command: 'rm -rf build && apt-get install -y foo' },
+      verdict: gated({ risk: 'high' }),
+      alwaysGated: true,
+      catalog,
+    });
+    expect(refusal).toMatch(/system_packages/);
+  });
+
+  it('refuses an edit that moves a command into an argv array with a new category', () => {
+    expect(review(gated(), { command: ['sh', '-c', 'rm -rf /var/data'] })).toMatch(/delete_files/);
+  });
+
   it('keeps both hashes and both argument sets in the approved decision', () => {
     const decided = applyGateEvent(
       gate,
