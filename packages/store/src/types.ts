@@ -1,4 +1,4 @@
-import type { AuditEvent, GateStatus, RiskLevel, Role, RunStatus } from 'gatehouse-hitl-core';
+import type { AuditEvent, GateStatus, RiskLevel, Role, RunStatus, StandingScope } from 'gatehouse-hitl-core';
 import type { StreamEventName } from 'gatehouse-hitl-protocol';
 import type {
   AuditCheckpoint,
@@ -168,6 +168,8 @@ export interface RememberedRule {
   tool: string;
   /** Hash of the arguments when the rule is bound to exact arguments; null = any arguments. */
   argsHash: string | null;
+  /** What it covers within its tool; null for a rule stored before scopes, read as the whole tool. */
+  match: StandingScope | null;
   createdBy: string;
   createdAt: number;
   expiresAt: number | null;

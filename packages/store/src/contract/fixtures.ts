@@ -109,6 +109,7 @@ export function makeRule(overrides: Partial<RememberedRule> = {}): RememberedRul
     agentId: 'agent_a',
     tool: 'read_file',
     argsHash: null,
+    match: null,
     createdBy: 'user_lead',
     createdAt: 1_000,
     expiresAt: null,

@@ -195,6 +195,23 @@ export function describeRecordContract(ctx: ContractContext): void {
     expect(await store.read((tx) => tx.listRememberedRules({ includeRevoked: true }))).toEqual([kept, after]);
   });
 
+  it('keeps what a remembered rule covers, and reads a rule stored without one as null', async () => {
+    const { store } = ctx.harness();
+    const legacy = makeRule({ tool: 'edit_file' });
+    const prefix = makeRule({
+      tool: 'bash',
+      match: { kind: 'prefix', prefix: 'npm test' },
+      createdAt: 2_000,
+    });
+    const path = makeRule({ tool: 'edit_file', match: { kind: 'path', glob: 'src/**' }, createdAt: 3_000 });
+    await store.transaction(async (tx) => {
+      for (const rule of [legacy, prefix, path]) await tx.insertRememberedRule(rule);
+    });
+    expect(await store.read((tx) => tx.getRememberedRule(legacy.id))).toMatchObject({ match: null });
+    expect(await store.read((tx) => tx.getRememberedRule(prefix.id))).toEqual(prefix);
+    expect(await store.read((tx) => tx.listRememberedRules({}))).toEqual([legacy, prefix, path]);
+  });
+
   it('lists confidence reports and interventions of a run in order', async () => {
     const { store } = ctx.harness();
     const reports = [makeReport({ createdAt: 2 }), makeReport({ createdAt: 1, taskId: 't1', reasons: [] })];

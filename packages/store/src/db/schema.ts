@@ -89,6 +89,8 @@ export interface RememberedRulesTable {
   agent_id: string | null;
   tool: string;
   args_hash: string | null;
+  /** StandingScope as JSON; null for rules stored before scopes. */
+  scope_match: string | null;
   created_by: string;
   created_at: number;
   expires_at: number | null;

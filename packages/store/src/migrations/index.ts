@@ -12,6 +12,7 @@ import { whitelistsMigration } from './0008-whitelists.js';
 import { notificationsMigration } from './0010-notifications.js';
 import { slackUsersMigration } from './0011-slack-users.js';
 import { uniqueAgentNamesMigration } from './0013-unique-agent-names.js';
+import { ruleScopesMigration } from './0014-rule-scopes.js';
 
 /** Migrations take a Kysely instance of any table shape. */
 export type MigrationDb = Parameters<Migration['up']>[0];
@@ -33,6 +34,7 @@ export function createMigrationProvider(dialect: Dialect, schema?: string): Migr
     '0010_notifications': notificationsMigration(),
     '0011_slack_users': slackUsersMigration(),
     '0013_unique_agent_names': uniqueAgentNamesMigration(),
+    '0014_rule_scopes': ruleScopesMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,3 +1,4 @@
+import type { StandingScope } from 'gatehouse-hitl-core';
 import type { Selectable } from 'kysely';
 import type { PolicyVersionsTable, RememberedRulesTable, TxContext } from '../db/schema.js';
 import { preparedQuery, runPrepared } from '../prepared.js';
@@ -48,6 +49,7 @@ function toRule(row: Selectable<RememberedRulesTable>): RememberedRule {
     agentId: row.agent_id,
     tool: row.tool,
     argsHash: row.args_hash,
+    match: row.scope_match === null ? null : parseJson<StandingScope>(row.scope_match),
     createdBy: row.created_by,
     createdAt: int(row.created_at),
     expiresAt: intOrNull(row.expires_at),
@@ -67,6 +69,7 @@ export async function insertRememberedRule({ db }: TxContext, rule: RememberedRu
       agent_id: rule.agentId,
       tool: rule.tool,
       args_hash: rule.argsHash,
+      scope_match: rule.match === null ? null : JSON.stringify(rule.match),
       created_by: rule.createdBy,
       created_at: rule.createdAt,
       expires_at: rule.expiresAt,
