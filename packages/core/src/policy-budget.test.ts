@@ -6,6 +6,7 @@ import { POLICY_BUDGET, type PolicyBudgetIssue } from './policy-budget.js';
 import { measureRequestSize } from './policy-cost.js';
 import { evaluatePolicy } from './policy-engine.js';
 import { compilePolicy } from './policy-load.js';
+import { compileLinearPattern } from './policy-regex.js';
 
 const rule = (id: string, condition?: string) => ({
   id,
@@ -70,9 +71,10 @@ describe('policy budget', () => {
     ['maxAstNodes', sum(300)],
     ['maxAstDepth', parens(40)],
     ['maxConditionChars', `args.s == "" ${'|| args.s == "" '.repeat(300)}`],
-    ['maxRegexRepetition', 'args.s.matches("^(a+)+$")'],
-    ['maxRegexRepetition', 'matches(args.s, "(\\\\w+\\\\s?)*")'],
-    ['maxRegexRepetition', 'args.s.matches(args.pattern)'],
+    ['maxRegexProgramSize', `args.s.matches("${'[^x]{1000}'.repeat(6)}")`],
+    ['maxRegexProgramSize', `matches(args.s, "${'.{1000}'.repeat(6)}")`],
+    ['maxRegexProgramSize', 'args.s.matches(args.pattern)'],
+    ['maxRegexProgramSize', 'matches(args.s, args.pattern)'],
   ])('refuses a condition over %s, naming the rule and the limit', (limit, condition) => {
     const error = budgetError(policyWith(condition));
     expect(error.code).toBe('VALIDATION_FAILED');
@@ -94,9 +96,35 @@ describe('policy budget', () => {
       `size(${map(100)}) > 0`,
       `args.s == "${'x'.repeat(1000)}"`,
       'args.s.matches("^[a-z]+(-[0-9]{1,4})?$")',
+      // Nested repetition is harmless to the linear-time engine.
+      'args.s.matches("^(a+)+$")',
+      'matches(args.s, "(\\\\w+\\\\s?)*")',
+      `args.s.matches("${'[^x]{1000}'.repeat(4)}")`,
     ];
     const compiled = compilePolicy({ name: 'ok', rules: conditions.map((c, i) => rule(`r${i}`, c)) });
     expect(compiled.rules).toHaveLength(conditions.length);
+  });
+
+  it('accepts a matches() pattern exactly when its compiled program is within the limit', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 8 }),
+        fc.constantFrom('[^x]{1000}', 'a{500}', '(ab|cd){900}'),
+        (n, piece) => {
+          const pattern = piece.repeat(n);
+          const compiled = compileLinearPattern(pattern);
+          if (!compiled.ok) throw new Error(compiled.reason);
+          const condition = `args.s.matches("${pattern}")`;
+          if (compiled.programSize <= POLICY_BUDGET.maxRegexProgramSize)
+            expect(() => compilePolicy(policyWith(condition))).not.toThrow();
+          else
+            expect(budgetError(policyWith(condition)).details.issues).toMatchObject([
+              { limit: 'maxRegexProgramSize', actual: compiled.programSize },
+            ]);
+        },
+      ),
+      { numRuns: 30 },
+    );
   });
 
   it('refuses more rules than the budget before compiling any condition', () => {

@@ -1,6 +1,5 @@
 import type { ASTNode } from '@marcbachmann/cel-js';
 import { GatehouseError } from './errors.js';
-import { repetitionNesting } from './policy-regex.js';
 import type { PolicyIssue } from './policy-schema.js';
 
 /** Static limits every policy must stay within, checked when it is saved or dry-run. */
@@ -21,8 +20,11 @@ export interface PolicyBudget {
   readonly maxMapLiteral: number;
   /** Longest string or bytes literal, in characters. */
   readonly maxStringLiteral: number;
-  /** Deepest nesting of repetitions in a `matches()` pattern, which must be a string literal. */
-  readonly maxRegexRepetition: number;
+  /**
+   * Largest `matches()` pattern, in instructions of its compiled RE2 program. Patterns are string
+   * literals, compiled when the policy loads; matching takes time linear in the input times this size.
+   */
+  readonly maxRegexProgramSize: number;
   /**
    * Estimated evaluation steps one request may spend on conditions: each condition costs its
    * parse-tree nodes times (the request's list elements and map entries + 1) to the power of its
@@ -41,7 +43,7 @@ export const POLICY_BUDGET: PolicyBudget = {
   maxListLiteral: 100,
   maxMapLiteral: 100,
   maxStringLiteral: 1000,
-  maxRegexRepetition: 1,
+  maxRegexProgramSize: 5000,
   maxEvaluationCost: 10_000_000,
 };
 
@@ -66,8 +68,7 @@ interface Measure {
   list: number;
   map: number;
   string: number;
-  regex: number;
-  /** A `matches()` whose pattern is not a string literal, so it cannot be checked. */
+  /** A `matches()` whose pattern is not a string literal, so it cannot be compiled at load. */
   dynamicRegex: boolean;
 }
 
@@ -117,14 +118,19 @@ function patternOf(node: ASTNode): ASTNode | undefined {
   return undefined;
 }
 
-function measurePattern(node: ASTNode, found: Measure): void {
-  const pattern = patternOf(node);
-  if (pattern === undefined) return;
-  if (pattern.op === 'value' && typeof pattern.args === 'string') {
-    found.regex = Math.max(found.regex, repetitionNesting(pattern.args));
-  } else {
-    found.dynamicRegex = true;
+const isStringLiteral = (node: ASTNode): node is ASTNode & { args: string } =>
+  node.op === 'value' && typeof node.args === 'string';
+
+/** The string-literal patterns of every `matches()` in a parsed condition. */
+export function literalPatterns(root: ASTNode): string[] {
+  const patterns: string[] = [];
+  const stack: ASTNode[] = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    const pattern = patternOf(node);
+    if (pattern !== undefined && isStringLiteral(pattern)) patterns.push(pattern.args);
+    stack.push(...children(node));
   }
+  return patterns;
 }
 
 /** Walks the tree without recursion, so a deep tree cannot overflow the stack before it is refused. */
@@ -135,7 +141,6 @@ function measure(root: ASTNode): Measure {
     list: 0,
     map: 0,
     string: 0,
-    regex: 0,
     dynamicRegex: false,
   };
   const stack: { node: ASTNode; scopes: number }[] = [{ node: root, scopes: 0 }];
@@ -147,7 +152,8 @@ function measure(root: ASTNode): Measure {
     if (node.op === 'list') found.list = Math.max(found.list, node.args.length);
     if (node.op === 'map') found.map = Math.max(found.map, node.args.length);
     found.string = Math.max(found.string, literalSize(node));
-    measurePattern(node, found);
+    const pattern = patternOf(node);
+    if (pattern !== undefined && !isStringLiteral(pattern)) found.dynamicRegex = true;
     for (const child of children(node)) stack.push({ node: child, scopes });
   }
   return found;
@@ -163,10 +169,10 @@ const DESCRIBE: Record<PolicyBudgetLimit, (max: number, n: string) => string> = 
   maxListLiteral: (max, n) => `a list literal has ${n} elements; at most ${max} are allowed`,
   maxMapLiteral: (max, n) => `a map literal has ${n} entries; at most ${max} are allowed`,
   maxStringLiteral: (max, n) => `a string literal is ${n} characters long; at most ${max} are allowed`,
-  maxRegexRepetition: (max, n) =>
+  maxRegexProgramSize: (max, n) =>
     n === 'dynamic'
-      ? 'a matches() pattern is not a string literal, so it cannot be checked for nested repetition; write it out'
-      : `a matches() pattern nests repetitions ${n} deep, as in (a+)+, which can backtrack for ages; at most ${max} (rewrite it without a repeated group that itself repeats)`,
+      ? 'a matches() pattern is not a string literal, so it cannot be compiled and checked when the policy loads; write it out'
+      : `a matches() pattern compiles to ${n} instructions; at most ${max} are allowed (large counted repetitions such as .{1000} add one instruction per count)`,
   maxEvaluationCost: (max, n) => `evaluating would take about ${n} steps; at most ${max} are allowed`,
 };
 
@@ -177,9 +183,9 @@ function violation(limit: PolicyBudgetLimit, actual: number | null, budget: Poli
 }
 
 function dynamicPattern(budget: PolicyBudget): PolicyBudgetViolation {
-  const max = budget.maxRegexRepetition;
-  const message = `${DESCRIBE.maxRegexRepetition(max, 'dynamic')} (limit maxRegexRepetition)`;
-  return { limit: 'maxRegexRepetition', max, actual: null, message };
+  const max = budget.maxRegexProgramSize;
+  const message = `${DESCRIBE.maxRegexProgramSize(max, 'dynamic')} (limit maxRegexProgramSize)`;
+  return { limit: 'maxRegexProgramSize', max, actual: null, message };
 }
 
 function over(limit: PolicyBudgetLimit, actual: number, budget: PolicyBudget): PolicyBudgetViolation[] {
@@ -206,9 +212,16 @@ export function conditionTreeViolations(
     ...over('maxListLiteral', m.list, budget),
     ...over('maxMapLiteral', m.map, budget),
     ...over('maxStringLiteral', m.string, budget),
-    ...over('maxRegexRepetition', m.regex, budget),
     ...(m.dynamicRegex ? [dynamicPattern(budget)] : []),
   ];
+}
+
+/** The pattern-size limit, for a `matches()` pattern compiled to `programSize` instructions. */
+export function regexProgramSizeViolations(
+  programSize: number,
+  budget: PolicyBudget = POLICY_BUDGET,
+): PolicyBudgetViolation[] {
+  return over('maxRegexProgramSize', programSize, budget);
 }
 
 /** The rule-count limit, for a policy with `ruleCount` rules. */

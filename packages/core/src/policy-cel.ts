@@ -1,12 +1,15 @@
-import { Environment } from '@marcbachmann/cel-js';
+import { type ASTNode, Environment } from '@marcbachmann/cel-js';
+import { readAction } from './command-reader.js';
 import { type AlwaysGatedCategory, classifyAlwaysGated, isDestructiveCommand } from './destructive.js';
 import {
   conditionTextViolations,
   conditionTreeViolations,
+  literalPatterns,
   POLICY_BUDGET,
   type PolicyBudgetViolation,
   parserLimits,
   parserLimitViolation,
+  regexProgramSizeViolations,
 } from './policy-budget.js';
 import {
   type ConditionCostModel,
@@ -15,7 +18,9 @@ import {
   measureRequestSize,
   type RequestSize,
 } from './policy-cost.js';
+import { createLinearMatcher, type LinearMatcher } from './policy-regex.js';
 import type { PolicyRequest } from './policy-schema.js';
+import { operationKindOf } from './operation-kind.js';
 import { containsHiddenCharacters } from './reveal.js';
 import { RISK_LEVELS, type RiskLevel } from './schemas.js';
 
@@ -39,6 +44,8 @@ export const POLICY_CONDITION_FUNCTIONS = [
   'alwaysGatedCategories(): list<string>',
   'riskAtLeast(string): bool',
   'hasHiddenCharacters(): bool',
+  'readOnlyCommand(): bool',
+  'operationKind(): string',
 ] as const;
 
 /** One request prepared for condition evaluation; the always-gated categories are computed at most once. */
@@ -141,6 +148,85 @@ function describeCelError(kind: string, error: unknown): string {
   return `CEL ${kind} error: ${summary}${where}`;
 }
 
+/** What the `matches` macro uses of cel-js's type checker and evaluator, which the library leaves untyped. */
+interface CelType {
+  name: string;
+  kind: string;
+}
+interface MacroChecker {
+  check(node: ASTNode, ctx: unknown): CelType;
+  getType(name: string): CelType;
+  formatType(type: CelType): string;
+  createError(code: string, message: string, node: ASTNode): Error;
+}
+interface MacroEvaluator {
+  run(node: ASTNode, ctx: unknown): unknown;
+}
+
+const isStringType = (type: CelType) => type.name === 'string' || type.kind === 'dyn';
+
+function runtimeType(value: unknown): string {
+  if (typeof value === 'bigint') return 'int';
+  if (typeof value === 'number') return 'double';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'list';
+  return typeof value === 'object' ? 'map' : typeof value;
+}
+
+/** `text.matches(pattern)` as a macro, so every member-call form runs through `run`. */
+function matchesMacro(
+  { receiver, args }: { receiver: ASTNode; args: ASTNode[] },
+  run: (text: unknown, pattern: unknown) => boolean,
+) {
+  const pattern = args[0] as ASTNode;
+  return {
+    typeCheck(checker: MacroChecker, _macro: unknown, ctx: unknown): CelType {
+      const types = [checker.check(receiver, ctx), checker.check(pattern, ctx)] as const;
+      if (!types.every(isStringType)) {
+        const [text, regex] = types.map((type) => checker.formatType(type));
+        const message = `found no matching overload for '${text}.matches(${regex})'`;
+        throw checker.createError('no_matching_overload', message, receiver);
+      }
+      return checker.getType('bool');
+    },
+    evaluate: (evaluator: MacroEvaluator, _macro: unknown, ctx: unknown) =>
+      run(evaluator.run(receiver, ctx), evaluator.run(pattern, ctx)),
+  };
+}
+
+/** CEL's `matches`, both forms, on the linear-time engine instead of JavaScript's backtracking RegExp. */
+function registerMatches(env: Environment, matcher: LinearMatcher): Environment {
+  const run = (text: unknown, pattern: unknown): boolean => {
+    if (typeof text !== 'string' || typeof pattern !== 'string') {
+      throw new Error(
+        `matches: needs a string and a pattern (got ${runtimeType(text)} and ${runtimeType(pattern)})`,
+      );
+    }
+    return matcher.matches(text, pattern);
+  };
+  // cel-js cannot replace its built-in string.matches. A receiver macro takes over every `x.matches(p)`
+  // as the condition is parsed, whatever x is; declaring it on bytes keeps it clear of the built-in.
+  return env
+    .registerFunction('matches(string, string): bool', run)
+    .registerFunction('bytes.matches(ast): bool', (call: Parameters<typeof matchesMacro>[0]) =>
+      matchesMacro(call, run),
+    );
+}
+
+/** Each `matches()` pattern compiled once at load: refused when it cannot run in linear time or is too large. */
+function checkPatterns(ast: ASTNode, matcher: LinearMatcher): ConditionCompileResult | null {
+  for (const pattern of literalPatterns(ast)) {
+    const compiled = matcher.compile(pattern);
+    if (!compiled.ok) {
+      const shown = pattern.length > 60 ? `${pattern.slice(0, 60)}…` : pattern;
+      return { ok: false, message: `matches() pattern "${shown}" cannot be used: ${compiled.reason}` };
+    }
+    const tooBig = regexProgramSizeViolations(compiled.programSize)[0];
+    if (tooBig !== undefined) return overBudget(tooBig);
+  }
+  return null;
+}
+
 function registerAll(env: Environment, scope: { current: ConditionContext | null }): Environment {
   const current = (): ConditionContext => {
     if (scope.current === null) throw new Error('policy functions run only while a request is evaluated');
@@ -152,7 +238,12 @@ function registerAll(env: Environment, scope: { current: ConditionContext | null
     .registerFunction(POLICY_CONDITION_FUNCTIONS[1], () => alwaysGatedCategoriesOf(current()).length > 0)
     .registerFunction(POLICY_CONDITION_FUNCTIONS[2], () => [...alwaysGatedCategoriesOf(current())])
     .registerFunction(POLICY_CONDITION_FUNCTIONS[3], (level: string) => riskAtLeast(current(), level))
-    .registerFunction(POLICY_CONDITION_FUNCTIONS[4], () => requestHasHiddenCharacters(current().request));
+    .registerFunction(POLICY_CONDITION_FUNCTIONS[4], () => requestHasHiddenCharacters(current().request))
+    .registerFunction(POLICY_CONDITION_FUNCTIONS[5], () => readAction(current().request).readOnly)
+    .registerFunction(POLICY_CONDITION_FUNCTIONS[6], () => {
+      const { request } = current();
+      return request.tool === undefined ? (operationKindOf(request.operation) ?? '') : '';
+    });
 }
 
 function overBudget(violation: PolicyBudgetViolation): ConditionCompileResult {
@@ -179,7 +270,13 @@ function charge(context: ConditionContext, model: ConditionCostModel): void {
   context.spent += cost;
 }
 
-function compileWith(env: Environment, source: string, models: CostModels): ConditionCompileResult {
+interface Compiler {
+  env: Environment;
+  models: CostModels;
+  matcher: LinearMatcher;
+}
+
+function compileWith({ env, models, matcher }: Compiler, source: string): ConditionCompileResult {
   const tooLong = conditionTextViolations(source)[0];
   if (tooLong !== undefined) return overBudget(tooLong);
   let parsed: ReturnType<Environment['parse']>;
@@ -191,6 +288,8 @@ function compileWith(env: Environment, source: string, models: CostModels): Cond
   }
   const tooBig = conditionTreeViolations(parsed.ast)[0];
   if (tooBig !== undefined) return overBudget(tooBig);
+  const badPattern = checkPatterns(parsed.ast, matcher);
+  if (badPattern !== null) return badPattern;
   const checked = parsed.check();
   if (!checked.valid) return { ok: false, message: describeCelError('compile', checked.error) };
   if (checked.type !== 'bool' && checked.type !== 'dyn') {
@@ -213,10 +312,11 @@ export function createConditionEnvironment(): ConditionEnvironment {
   // Custom functions read the request under evaluation; evaluation is synchronous, so one slot suffices.
   const scope: { current: ConditionContext | null } = { current: null };
   const options = { homogeneousAggregateLiterals: false, limits: parserLimits() };
-  const env = registerAll(new Environment(options), scope);
+  const matcher = createLinearMatcher();
+  const env = registerMatches(registerAll(new Environment(options), scope), matcher);
   const models: CostModels = new WeakMap();
   return {
-    compile: (source) => compileWith(env, source, models),
+    compile: (source) => compileWith({ env, models, matcher }, source),
     run(condition, context) {
       const model = models.get(condition);
       if (model !== undefined) charge(context, model);

@@ -1,7 +1,16 @@
-/** One open group of a pattern being read: the deepest repetition inside it so far. */
-interface Group {
-  inner: number;
-}
+import { RE2JS, RE2JSException, RE2JSSyntaxException } from 're2js';
+
+/** A pattern compiled for the linear-time engine, or why it cannot be. */
+export type LinearPatternResult =
+  | { ok: true; regex: RE2JS; programSize: number }
+  | { ok: false; reason: string };
+
+/** Syntax a backtracking engine supports and a linear-time one cannot, with why. */
+const UNSUPPORTED: readonly { find: RegExp; what: string }[] = [
+  { find: /^\\[1-9]/, what: 'a backreference' },
+  { find: /^\\k</, what: 'a named backreference' },
+  { find: /^\(\?<?[=!]/, what: 'a lookaround' },
+];
 
 /** Length of the character class starting at `start` (`[`), through its closing `]`. */
 function classLength(pattern: string, start: number): number {
@@ -12,55 +21,70 @@ function classLength(pattern: string, start: number): number {
   return i + 1 - start;
 }
 
-/** Whether the quantifier at `i` repeats (`*`, `+`, `{n,}`, `{n,m}` with m > n and m > 1), and its length. */
-function quantifierAt(pattern: string, i: number): { repeats: boolean; length: number } | null {
-  const c = pattern[i];
-  if (c === '*' || c === '+') return { repeats: true, length: 1 };
-  if (c === '?') return { repeats: false, length: 1 };
-  if (c !== '{') return null;
-  const match = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(i));
-  if (match === null) return null;
-  const min = Number(match[1]);
-  const max = match[2] === undefined ? min : match[3] === '' ? Infinity : Number(match[3]);
-  // An exact count ({3}) leaves the engine no choice to backtrack over.
-  return { repeats: max > 1 && max > min, length: match[0].length };
+/** The first backreference or lookaround outside a character class, with why it is refused; or null. */
+function unsupportedSyntax(pattern: string): string | null {
+  for (let i = 0; i < pattern.length; ) {
+    const rest = pattern.slice(i, i + 4);
+    for (const { find, what } of UNSUPPORTED) {
+      const token = find.exec(rest)?.[0];
+      if (token !== undefined) {
+        return `${what} (\`${token}\` at position ${i + 1}) cannot run in linear time; rewrite the pattern without it`;
+      }
+    }
+    const c = pattern[i];
+    i += c === '\\' ? 2 : c === '[' ? classLength(pattern, i) : 1;
+  }
+  return null;
 }
 
 /**
- * How deeply repetitions nest in a regular expression: `a+` is 1, `(a+)+` and `(\w+\s?)*` are 2.
- * Nested repetition is what lets a backtracking engine take exponential time on a short input.
+ * Compiles a regular expression for RE2's linear-time engine: matching takes time proportional to
+ * the input's length times the program size, whatever the pattern. Backreferences and lookaround
+ * have no linear-time implementation and are refused with the reason.
+ * @example compileLinearPattern('^(a|aa)+$') // { ok: true, regex, programSize: 11 }
  */
-export function repetitionNesting(pattern: string): number {
-  const stack: Group[] = [{ inner: 0 }];
-  let atom = 0;
-  let deepest = 0;
-  for (let i = 0; i < pattern.length; ) {
-    const top = stack[stack.length - 1] as Group;
-    const quantifier = quantifierAt(pattern, i);
-    if (quantifier !== null) {
-      const height = quantifier.repeats ? atom + 1 : atom;
-      top.inner = Math.max(top.inner, height);
-      deepest = Math.max(deepest, height);
-      atom = 0;
-      i += quantifier.length;
-      if (pattern[i] === '?') i += 1;
-      continue;
+export function compileLinearPattern(pattern: string): LinearPatternResult {
+  const unsupported = unsupportedSyntax(pattern);
+  if (unsupported !== null) return { ok: false, reason: unsupported };
+  try {
+    const regex = RE2JS.compile(pattern);
+    return { ok: true, regex, programSize: regex.programSize() };
+  } catch (error) {
+    if (error instanceof RE2JSSyntaxException) {
+      const where = error.getPattern() === null ? '' : ` at \`${error.getPattern()}\``;
+      return { ok: false, reason: `not a valid RE2 pattern: ${error.getDescription()}${where}` };
     }
-    const c = pattern[i] as string;
-    if (c === '(') {
-      stack.push({ inner: 0 });
-      atom = 0;
-      i += 1;
-    } else if (c === ')' && stack.length > 1) {
-      const closed = stack.pop() as Group;
-      atom = closed.inner;
-      const parent = stack[stack.length - 1] as Group;
-      parent.inner = Math.max(parent.inner, closed.inner);
-      i += 1;
-    } else {
-      atom = 0;
-      i += c === '\\' ? 2 : c === '[' ? classLength(pattern, i) : 1;
-    }
+    if (error instanceof RE2JSException)
+      return { ok: false, reason: `not a valid RE2 pattern: ${error.message}` };
+    throw error;
   }
-  return deepest;
+}
+
+/** Patterns compiled once and reused; every `matches()` of a condition environment runs through one. */
+export interface LinearMatcher {
+  /** Compiles `pattern`, or returns it from the ones compiled before. */
+  compile(pattern: string): LinearPatternResult;
+  /** True when `pattern` matches anywhere in `text`; throws naming the reason when it cannot run. */
+  matches(text: string, pattern: string): boolean;
+}
+
+/** Creates a matcher that keeps each pattern it compiled, for as long as the matcher lives. */
+export function createLinearMatcher(): LinearMatcher {
+  const compiled = new Map<string, LinearPatternResult>();
+  const compile = (pattern: string): LinearPatternResult => {
+    let result = compiled.get(pattern);
+    if (result === undefined) {
+      result = compileLinearPattern(pattern);
+      compiled.set(pattern, result);
+    }
+    return result;
+  };
+  return {
+    compile,
+    matches(text, pattern) {
+      const result = compile(pattern);
+      if (!result.ok) throw new Error(`matches: pattern "${pattern}" cannot be used: ${result.reason}`);
+      return result.regex.test(text);
+    },
+  };
 }
