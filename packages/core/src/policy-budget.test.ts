@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from './default-policy.js';
 import { GatehouseError } from './errors.js';
 import { POLICY_BUDGET, type PolicyBudgetIssue } from './policy-budget.js';
-import { measureRequestSize } from './policy-cost.js';
+import { measureRequestSize, REGEX_STEPS_PER_CHAR } from './policy-cost.js';
 import { evaluatePolicy } from './policy-engine.js';
 import { compilePolicy } from './policy-load.js';
 import { compileLinearPattern } from './policy-regex.js';
@@ -277,6 +277,44 @@ describe('evaluation budget per request', () => {
     const big = evaluatePolicy(splits, args(16_000, 32_000));
     expect(performance.now() - started).toBeLessThan(200);
     expect(big.errors).toEqual([{ ruleId: 'heavy', message: expect.stringContaining('evaluation budget') }]);
+  });
+
+  it('charges a matches() inside a comprehension for the longest string it scans on every iteration', () => {
+    const scans = compilePolicy(only('args.xs.exists(a, args.s.matches("a(c|d)"))'));
+    const args = (n: number, chars: number) => ({
+      event: 'tool_call',
+      tool: 'shell',
+      args: { xs: Array.from({ length: n }, (_, i) => i), s: 'ab'.repeat(chars / 2) },
+      agent: { id: 'agent-1' },
+    });
+    expect(evaluatePolicy(scans, args(3, 4))).toMatchObject({ action: 'gate', errors: [] });
+    // Within the 64 KiB of a gate's args: 5 000 scans of a 34 000-character string.
+    const started = performance.now();
+    const big = evaluatePolicy(scans, args(5000, 34_000));
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(big.errors).toEqual([{ ruleId: 'heavy', message: expect.stringContaining('evaluation budget') }]);
+  });
+
+  it('charges every matches() for the string it scans, so scans of a long string share the budget', () => {
+    const rules = Array.from({ length: 40 }, (_, i) => ({
+      id: `r${i}`,
+      priority: 40 - i,
+      action: 'deny',
+      reason: 'test',
+      condition: 'args.s.matches("a(c|d)")',
+    }));
+    const compiled = compilePolicy({ name: 'scans', rules });
+    const long = { event: 'tool_call', tool: 'shell', args: { s: 'ab'.repeat(30_000) }, agent: { id: 'a' } };
+    // Four nodes and a 60 000-character scan each: 16 fit in the budget, the 17th gates.
+    const each = 4 + REGEX_STEPS_PER_CHAR * 60_001;
+    const fit = Math.floor(POLICY_BUDGET.maxEvaluationCost / each);
+    const decision = evaluatePolicy(compiled, long);
+    expect(decision).toMatchObject({ action: 'gate', ruleId: `r${fit}`, evaluatedConditions: fit + 1 });
+    expect(decision.errors).toEqual([
+      { ruleId: `r${fit}`, message: expect.stringContaining('60000-character longest string') },
+    ]);
+    const short = { ...long, args: { s: 'ab'.repeat(50) } };
+    expect(evaluatePolicy(compiled, short)).toMatchObject({ action: 'gate', ruleId: null, errors: [] });
   });
 
   it('never holds back a condition without comprehensions, however large the request', () => {

@@ -16,6 +16,7 @@ import {
   conditionCostModel,
   estimateConditionCost,
   measureRequestSize,
+  needsRequestSize,
   type RequestSize,
 } from './policy-cost.js';
 import { createLinearMatcher, type LinearMatcher } from './policy-regex.js';
@@ -257,14 +258,15 @@ const EMPTY: RequestSize = { elements: 0, largest: 0, longestString: 0 };
 /** Charges a condition's estimated cost to the request, or throws when it would go over the budget. */
 function charge(context: ConditionContext, model: ConditionCostModel): void {
   const max = POLICY_BUDGET.maxEvaluationCost;
-  if (model.scopeDepth > 0 && context.size === null) {
-    context.size = measureRequestSize(context.request, max);
-  }
-  const size = model.scopeDepth > 0 ? (context.size ?? EMPTY) : EMPTY;
+  const sized = needsRequestSize(model);
+  if (sized && context.size === null) context.size = measureRequestSize(context.request, max);
+  const size = sized ? (context.size ?? EMPTY) : EMPTY;
   const cost = estimateConditionCost(model, size);
   if (context.spent + cost > max) {
+    const scanned =
+      model.scanDepths.length > 0 ? ` and its ${size.longestString}-character longest string` : '';
     throw new Error(
-      `not run: over the evaluation budget (about ${cost} steps over the request's ${size.elements} list elements and map entries; ${max - context.spent} of ${max} left)`,
+      `not run: over the evaluation budget (about ${cost} steps over the request's ${size.elements} list elements and map entries${scanned}; ${max - context.spent} of ${max} left)`,
     );
   }
   context.spent += cost;

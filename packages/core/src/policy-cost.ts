@@ -10,7 +10,15 @@ export interface ConditionCostModel {
   readonly searchesLists: boolean;
   /** A call that copies or splits a string runs inside a comprehension, on every iteration. */
   readonly copiesStrings: boolean;
+  /** The comprehension nesting of each `matches()`, which scans its whole string each time it runs. */
+  readonly scanDepths: readonly number[];
 }
+
+/**
+ * Estimated steps per character a `matches()` scans: the linear-time engine spends from a few to a
+ * few hundred nanoseconds on each, many times a backtracking engine's best case.
+ */
+export const REGEX_STEPS_PER_CHAR = 10;
 
 /** How much a request gives comprehensions to walk. */
 export interface RequestSize {
@@ -47,9 +55,19 @@ function copiesString(node: ASTNode): boolean {
   return (node.op === 'call' || node.op === 'rcall') && COPYING_CALLS.has(node.args[0]);
 }
 
+function scansString(node: ASTNode): boolean {
+  return (node.op === 'call' || node.op === 'rcall') && node.args[0] === 'matches';
+}
+
 /** The cost model of a parsed condition, walked without recursion. */
 export function conditionCostModel(root: ASTNode): ConditionCostModel {
-  const model = { nodes: 0, scopeDepth: 0, searchesLists: false, copiesStrings: false };
+  const model = {
+    nodes: 0,
+    scopeDepth: 0,
+    searchesLists: false,
+    copiesStrings: false,
+    scanDepths: [] as number[],
+  };
   const stack: { node: ASTNode; scopes: number }[] = [{ node: root, scopes: 0 }];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     const { node } = item;
@@ -58,20 +76,30 @@ export function conditionCostModel(root: ASTNode): ConditionCostModel {
     model.scopeDepth = Math.max(model.scopeDepth, scopes);
     if (scopes > 0 && searchesList(node)) model.searchesLists = true;
     if (scopes > 0 && copiesString(node)) model.copiesStrings = true;
+    if (scansString(node)) model.scanDepths.push(scopes);
     for (const child of children(node)) stack.push({ node: child, scopes });
   }
   return model;
 }
 
+/** Whether estimating the condition's cost needs the request's size. */
+export function needsRequestSize(model: ConditionCostModel): boolean {
+  return model.scopeDepth > 0 || model.scanDepths.length > 0;
+}
+
 /**
  * Estimated steps of one condition over a request: nodes × (elements + 1) ^ comprehension nesting,
  * times the largest list again when a search or list join runs on every iteration, and times the
- * longest string when a string is copied or split on every iteration.
+ * longest string when a string is copied or split on every iteration; plus, for each `matches()`,
+ * REGEX_STEPS_PER_CHAR × the longest string, as often as its comprehensions run it.
  */
 export function estimateConditionCost(model: ConditionCostModel, size: RequestSize): number {
+  const runs = (depth: number) => (size.elements + 1) ** depth;
   const searches = model.searchesLists ? size.largest + 1 : 1;
   const copies = model.copiesStrings ? size.longestString + 1 : 1;
-  return model.nodes * (size.elements + 1) ** model.scopeDepth * searches * copies;
+  const scans = model.scanDepths.reduce((sum, depth) => sum + runs(depth), 0);
+  const scanning = scans * REGEX_STEPS_PER_CHAR * (size.longestString + 1);
+  return model.nodes * runs(model.scopeDepth) * searches * copies + scanning;
 }
 
 /** The size of `value` as comprehensions see it; counting stops once it passes `cap` elements. */
