@@ -1,7 +1,7 @@
-import type { AutonomyLevel } from 'gatehouse-hitl-core';
+import { type AutonomyLevel, requiresIntentApproval } from 'gatehouse-hitl-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideTestGate, openTestGate } from '../testing/gates.js';
-import { createRunViaApi, insertTestAgent, postRun, type TestRun } from '../testing/runs.js';
+import { approveTestPlan, createRunViaApi, insertTestAgent, postRun, type TestRun } from '../testing/runs.js';
 import { snapshotState } from '../testing/state-snapshot.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 
@@ -29,9 +29,14 @@ describe.each(dialects)('runs on %s', (dialect) => {
   async function runOf(runId: string): Promise<{ run: TestRun; resume: Record<string, unknown> | null }> {
     return (await get(`/v1/runs/${runId}`, test.tokens.viewer)).json();
   }
-  /** A run of the test agent at `autonomy`, started by a tech lead (who may loosen the agent's default). */
+  /**
+   * A run of the test agent at `autonomy`, started by a tech lead (who may loosen the agent's default),
+   * with its plan approved where Gate 0 holds implementation.
+   */
   async function runWith(autonomy: AutonomyLevel): Promise<TestRun> {
-    return createRunViaApi(test, { agentId: test.ids.agentId, autonomy }, test.tokens.techLead);
+    const run = await createRunViaApi(test, { agentId: test.ids.agentId, autonomy }, test.tokens.techLead);
+    if (requiresIntentApproval(autonomy)) await approveTestPlan(test, run.id);
+    return run;
   }
   function checkpoint(runId: string, body: Record<string, unknown>, token = test.tokens.agent) {
     return post(`/v1/runs/${runId}/checkpoint`, token, body);
@@ -153,6 +158,7 @@ describe.each(dialects)('runs on %s', (dialect) => {
 
   it('is waiting while one of its gates is pending and running again once it is decided', async () => {
     const run = await createRunViaApi(test);
+    await approveTestPlan(test, run.id);
     const gateId = await openTestGate(test, {
       runId: run.id,
       tool: 'shell',
@@ -264,6 +270,23 @@ describe.each(dialects)('runs on %s', (dialect) => {
     expect(detail.resume).toMatchObject({ plan: { next: 'completed' } });
     const kinds = (await test.services.audit.query({ subject: run.id })).items.map((event) => event.kind);
     expect(kinds).toEqual(['run.created', 'run.complete_requested', 'run.completed']);
+  });
+
+  it.each([
+    ['rejected', { option: 'reject', reason: 'The summary is missing' }],
+    ['sent back with changes requested', { option: 'request_changes', feedback: 'Add the summary' }],
+  ] as const)('does not complete a run whose final review was %s', async (_how, decision) => {
+    const run = await runWith('review');
+    const gate = (await post(`/v1/runs/${run.id}/complete`, test.tokens.agent)).json().gate as Gate;
+    const decided = await decideTestGate(test, test.tokens.developer, gate.id, decision);
+    expect(decided.statusCode, decided.body).toBe(200);
+    expect(decided.json().gate.status).not.toBe('approved');
+    expect((await runOf(run.id)).run.status).toBe('running');
+    const kinds = (await test.services.audit.query({ subject: run.id })).items.map((event) => event.kind);
+    expect(kinds).not.toContain('run.completed');
+    const again = (await post(`/v1/runs/${run.id}/complete`, test.tokens.agent)).json();
+    expect(again.run.status).toBe('waiting');
+    expect(again.gate.id).not.toBe(gate.id);
   });
 
   it("lets only the run's own agent report checkpoints and completion", async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AgentSession, startAgentSession } from '../testing/agent-session.js';
-import { insertTestAgent } from '../testing/runs.js';
+import { approveTestPlan, insertTestAgent } from '../testing/runs.js';
 import type { TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -36,11 +36,35 @@ describe.each(dialects)('runs never override the people who set up the agent on 
     });
     const started = await session.startRun({}, token);
     expect(started.body.run.autonomy).toBe('dependent');
+    await approveTestPlan(session.server.test, started.body.run.id, token);
     const frozen = await session.server.client.call('POST', `/v1/runs/${started.body.run.id}/checkpoint`, {
       token,
       body: { phase: 1, type: 'tactical' },
     });
     expect(frozen.body.freeze).toBe(true);
+  });
+
+  it.each([
+    ['review', 'full'],
+    ['partial', 'review'],
+    ['guided', 'partial'],
+    ['dependent', 'guided'],
+  ] as const)('refuses an agent at %s its own run one step looser, at %s', async (ceiling, looser) => {
+    session = await startAgentSession(dialect);
+    const { test } = session.server;
+    const agentId = `agent_${ceiling}`;
+    await insertTestAgent(test, { id: agentId, autonomy: ceiling });
+    const { token } = await test.services.agents.issueToken(test.ids.adminId, agentId);
+    const refused = await session.startRun({ autonomy: looser }, token);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({
+      code: 'ABOVE_CEILING',
+      details: { field: 'autonomy', ceiling, requested: looser },
+    });
+    const runs = await test.store.read((tx) => tx.listRuns({ agentId, limit: 10 }));
+    expect(runs.items).toEqual([]);
+    const same = await session.startRun({ autonomy: ceiling }, token);
+    expect(same.status).toBe(201);
   });
 
   it('refuses a confidence threshold of 0 from the agent; a report of 0.01 still escalates', async () => {
@@ -61,6 +85,7 @@ describe.each(dialects)('runs never override the people who set up the agent on 
     const run = (await session.startRun({ autonomy: 'full', confidenceThreshold: 0 }, token)).body;
     expect(run.error?.code).toBe('ABOVE_CEILING');
     const started = (await session.startRun({}, token)).body.run;
+    await approveTestPlan(session.server.test, started.id, token);
     const done = await session.server.client.call('POST', `/v1/runs/${started.id}/complete`, {
       token,
       body: {},

@@ -37,6 +37,36 @@ export async function createRunViaApi<C extends Clock>(
   return (response.json() as { run: TestRun }).run;
 }
 
+/**
+ * Gate 0 for a run: sends its plan (event planning_complete) as its agent and approves the intent
+ * gate as the developer, so a run at partial, guided or dependent may implement. Returns the gate id.
+ */
+export async function approveTestPlan<C extends Clock>(
+  test: TestApp<C>,
+  runId: string,
+  token = test.tokens.agent,
+): Promise<string> {
+  const asked = await test.app.inject({
+    method: 'POST',
+    url: '/v1/gates',
+    headers: bearer(token),
+    payload: { runId, event: 'planning_complete', operation: 'implement the plan' },
+  });
+  const { gateId } = asked.json() as { gateId?: string };
+  if (asked.statusCode !== 200 || gateId === undefined) {
+    throw new Error(`expected an intent gate, got ${asked.statusCode} ${asked.body}`);
+  }
+  const decided = await test.app.inject({
+    method: 'POST',
+    url: `/v1/gates/${gateId}/decide`,
+    headers: bearer(test.tokens.developer),
+    payload: { option: 'approve' },
+  });
+  if (decided.statusCode !== 200)
+    throw new Error(`expected an approval, got ${decided.statusCode} ${decided.body}`);
+  return gateId;
+}
+
 /** Inserts an agent with the given profile and autonomy straight into the store. */
 export async function insertTestAgent<C extends Clock>(
   test: TestApp<C>,
