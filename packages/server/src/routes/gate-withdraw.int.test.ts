@@ -1,6 +1,7 @@
 import { createFakeClock } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decideTestGate, insertTestRun, openTestGate, useTestPolicy } from '../testing/gates.js';
+import { approveTestPlan } from '../testing/runs.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -32,6 +33,7 @@ describe.each(dialects)('an agent withdrawing its request on %s', (dialect) => {
   it('cancels its pending gate, wakes the waiter, puts the run back to running and audits who and why', async () => {
     await start();
     const run = await insertTestRun(test);
+    await approveTestPlan(test, run.id);
     const gateId = await openTestGate(test, { runId: run.id, tool: 'shell', args: { command: 'make' } });
     expect((await test.store.read((tx) => tx.getRun(run.id)))?.status).toBe('waiting');
     const waiting = test.app.inject({
@@ -85,6 +87,7 @@ describe.each(dialects)('an agent withdrawing its request on %s', (dialect) => {
   it('never ends a review of the agent’s work: a phase review stays pending and the run stays frozen', async () => {
     await start();
     const run = await insertTestRun(test);
+    await approveTestPlan(test, run.id);
     const checkpoint = await test.app.inject({
       method: 'POST',
       url: `/v1/runs/${run.id}/checkpoint`,
@@ -108,6 +111,38 @@ describe.each(dialects)('an agent withdrawing its request on %s', (dialect) => {
       payload: { runId: run.id, tool: 'shell', args: { command: 'make' } },
     });
     expect(held.json().error).toMatchObject({ code: 'RUN_HELD', details: { reason: 'phase_review' } });
+  });
+
+  it.each([
+    'intent_approval',
+    'phase_review',
+    'confidence_threshold',
+    'destructive_action',
+    'recovery_escalation',
+    'false_positive_override',
+  ])('never ends its run’s %s gate: INVALID_TRANSITION, the gate stays pending', async (type) => {
+    await start();
+    const run = await insertTestRun(test);
+    const agentId = test.ids.agentId;
+    const gate = await test.services.gates.open({
+      type,
+      runId: run.id,
+      agentId,
+      requestedBy: `agent:${agentId}`,
+      operation: `a ${type} gate of the run`,
+    });
+    expect(gate).toMatchObject({ type, status: 'pending', agentId, runId: run.id });
+
+    const response = await withdraw(gate.id, test.tokens.agent, { reason: 'not needed any more' });
+
+    expect(response.statusCode).toBe(409);
+    expect(response.json().error).toMatchObject({
+      code: 'INVALID_TRANSITION',
+      details: { gateId: gate.id, type },
+    });
+    expect((await test.store.read((tx) => tx.getGate(gate.id)))?.status).toBe('pending');
+    expect((await test.store.read((tx) => tx.getRun(run.id)))?.status).toBe('waiting');
+    expect((await auditOf(gate.id)).map((event) => event.kind)).not.toContain('gate.cancelled');
   });
 
   it("refuses people, another agent's gate (as if unknown) and a reason over 2,000 characters, writing nothing", async () => {
