@@ -144,15 +144,25 @@ describe('steering', () => {
     },
   );
 
-  it.each(['/etc/passwd', '../secrets', 'docs/../../x', 'a\0b', 'C:\\x', '\\\\host\\share', '~/x', ''])(
-    'refuses the affected artifact %j',
-    (path) => {
-      const event = decide('steer', 'ana', { instructions: 'x', affectedArtifacts: ['ok.md', path] });
-      const error = errorOf(() => apply(open(), event));
-      expect(error).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'affectedArtifacts[1]' } });
-      expect(error.message).toContain('affectedArtifacts');
-    },
-  );
+  it.each([
+    '/etc/passwd',
+    '../secrets',
+    'docs/../../x',
+    '..\\secrets',
+    'docs\\..\\..\\x',
+    'docs/..\\..\\x',
+    '..',
+    'a\0b',
+    'C:\\x',
+    '\\\\host\\share',
+    '~/x',
+    '',
+  ])('refuses the affected artifact %j', (path) => {
+    const event = decide('steer', 'ana', { instructions: 'x', affectedArtifacts: ['ok.md', path] });
+    const error = errorOf(() => apply(open(), event));
+    expect(error).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'affectedArtifacts[1]' } });
+    expect(error.message).toContain('affectedArtifacts');
+  });
 
   it.each(['src/a.ts', 'docs/design.md', './notes.txt', 'a..b/c'])(
     'accepts the workspace path %s',

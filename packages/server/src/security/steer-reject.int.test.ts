@@ -20,6 +20,8 @@ describe.each(dialects)('steer and reject as seed 000 says, on %s', (dialect) =>
   async function phaseReview(): Promise<string> {
     session = await startAgentSession(dialect);
     const run = (await session.startRun({ autonomy: 'partial' })).body.run;
+    const plan = await session.ask({ runId: run.id, event: 'planning_complete', operation: 'the plan' });
+    expect((await session.decide(plan.body.gateId, { option: 'approve' })).status).toBe(200);
     return (await session.checkpoint(run.id, 1)).body.gate.id;
   }
 
@@ -58,6 +60,24 @@ describe.each(dialects)('steer and reject as seed 000 says, on %s', (dialect) =>
     expect(rejected.status, JSON.stringify(rejected.body)).toBe(200);
     expect(rejected.body.decision.option).toBe(option);
   });
+
+  it.each(['../secrets.md', '..\\secrets.md', 'docs\\..\\..\\.env', 'docs/..\\..\\.env'])(
+    'refuses a steer whose affected artifact %j leaves the workspace, writing nothing',
+    async (path) => {
+      const gateId = await gateOf('intent_approval');
+      const steered = await session.decide(gateId, {
+        option: 'steer',
+        instructions: 'update the design',
+        affectedArtifacts: ['docs/design.md', path],
+      });
+      expect(steered.status).toBe(400);
+      expect(steered.body.error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: { field: 'affectedArtifacts[1]' },
+      });
+      expect((await session.gate(gateId)).status).toBe('pending');
+    },
+  );
 
   it('accepts a steer on a constraint exception as reducing the scope with the instructions', async () => {
     const gateId = await gateOf('constraint_exception');
