@@ -4,8 +4,8 @@
 // calls allowed with no person, and must-gate calls let through after a person's "always" on a benign call
 // of the same tool. Each figure's baseline is its target. Held-out misses are listed for reading.
 import { readFileSync } from 'node:fs';
-import * as core from '../packages/core/dist/index.js';
 import { parse, quote } from 'shell-quote';
+import * as core from '../packages/core/dist/index.js';
 import { report } from './report.js';
 
 const DIR = new URL('./corpus/commands/', import.meta.url);
