@@ -290,6 +290,21 @@ describe('scoreConfidence', () => {
     expect(scoreConfidence(input)).toBeCloseTo(expected, 10);
   });
 
+  // Seed 003: `if any(p in cmd.lower() for p in destructive_patterns):` — the command is lower-cased first.
+  it.each(['RM -RF /', 'Rm -rf build', 'GIT PUSH --FORCE origin main', 'TRUNCATE TABLE users'])(
+    'lower-cases %s before looking for destructive patterns, as the seed does',
+    (command) => {
+      const upper = scoreConfidence(scoreInput({ toolCalls: [shell(command)] }));
+      expect(upper).toBeCloseTo(0.3 / 0.4, 10);
+      expect(upper).toBe(scoreConfidence(scoreInput({ toolCalls: [shell(command.toLowerCase())] })));
+    },
+  );
+
+  it('keeps a flag whose case matters destructive: git branch -D', () => {
+    const score = scoreConfidence(scoreInput({ toolCalls: [shell('git branch -D feature')] }));
+    expect(score).toBeCloseTo(0.3 / 0.4, 10);
+  });
+
   it('ignores a shell command that is not text', () => {
     expect(
       scoreConfidence(scoreInput({ toolCalls: [{ tool: 'bash', args: { command: 42 }, success: true }] })),

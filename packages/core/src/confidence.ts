@@ -275,10 +275,15 @@ function checkScoreInput(input: ScoreConfidenceInput): void {
   }
 }
 
+/** The seed lower-cases the command first; the command as written is checked too, for flags like `git branch -D`. */
+function isDestructiveInAnyCase(command: string): boolean {
+  return isDestructiveCommand(command.toLowerCase()) || isDestructiveCommand(command);
+}
+
 function hasDestructiveCall(toolCalls: readonly ScoredToolCall[]): boolean {
   return toolCalls.some((call) => {
     const command = call.args.command;
-    return SHELL_TOOLS.has(call.tool) && typeof command === 'string' && isDestructiveCommand(command);
+    return SHELL_TOOLS.has(call.tool) && typeof command === 'string' && isDestructiveInAnyCase(command);
   });
 }
 
