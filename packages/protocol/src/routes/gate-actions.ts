@@ -4,7 +4,7 @@ import { DECISION_TEXT_MAX, MAX_NEW_LIMIT } from '../limits.js';
 import { decisionDocumentSchema, gateDocumentSchema } from './gate-document.js';
 import { MAX_TIMEOUT_SECONDS } from './gates.js';
 import { agentIdSchema, gateIdSchema, userIdSchema } from './ids.js';
-import { rememberedRuleSchema, ruleScopeSchema } from './rules.js';
+import { rememberedRuleSchema, ruleScopeSchema, standingScopeSchema } from './rules.js';
 
 export { MAX_NEW_LIMIT };
 
@@ -69,6 +69,11 @@ export const decideBodySchema = z.strictObject({
         .max(MAX_TIMEOUT_SECONDS)
         .optional()
         .describe('Rule expiry; none = until revoked'),
+      match: standingScopeSchema
+        .optional()
+        .describe(
+          'What later calls of the tool it covers; must cover this gate’s call. None = the first scope the gate suggests',
+        ),
     })
     .optional()
     .describe('For approve_always: how to remember the rule'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GATE_STATUSES, gateTypeIdSchema, riskLevelSchema, timeoutActionSchema } from '../enums.js';
 import { gateDocumentSchema, interventionNoticeSchema } from './gate-document.js';
+import { standingScopesSchema } from './rules.js';
 import {
   agentIdSchema,
   gateIdSchema,
@@ -91,6 +92,9 @@ export const gateViewResponseSchema = z.object({
   gate: gateDocumentSchema,
   briefing: z.record(z.string(), z.unknown()).nullable().describe('Summary of Action'),
   consumedAt: z.number().nullable().describe('When a one-off approval was used'),
+  standingScopes: standingScopesSchema
+    .nullable()
+    .describe('For a gate offering approve_always: the scopes a person may remember, or why none'),
 });
 
 /** `GET /v1/gates/:id/wait`. */

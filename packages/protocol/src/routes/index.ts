@@ -211,6 +211,8 @@ export type {
   RuleListResponse,
   RuleResponse,
   RuleScope,
+  StandingScopeDocument,
+  StandingScopes,
 } from './rules.js';
 export {
   rememberedRuleSchema,
@@ -219,6 +221,8 @@ export {
   ruleParamsSchema,
   ruleResponseSchema,
   ruleScopeSchema,
+  standingScopeSchema,
+  standingScopesSchema,
 } from './rules.js';
 export type {
   InterventionDocument,

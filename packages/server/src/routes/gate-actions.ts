@@ -19,6 +19,7 @@ import type { AppContext } from '../context.js';
 import { requireAgent, requireUser } from '../http/principal.js';
 import { plainResponseSerializer } from '../http/response-serializer.js';
 import type { Services } from '../services/index.js';
+import { ruleDocument } from '../services/policy/rule-service.js';
 
 /** Deciding, batch deciding, snoozing, assigning, consuming, withdrawing and reopening gates. */
 export async function gateActionRoutes(
@@ -42,8 +43,14 @@ export async function gateActionRoutes(
         ...rest,
         rememberScope: remember?.scope,
         rememberTtlSeconds: remember?.ttlSeconds,
+        rememberMatch: remember?.match,
       });
-      return { gate: result.gate, decision: result.decision, rule: result.rule ?? null };
+      const rule = result.rule ?? null;
+      return {
+        gate: result.gate,
+        decision: result.decision,
+        rule: rule === null ? null : ruleDocument(rule),
+      };
     },
   );
 

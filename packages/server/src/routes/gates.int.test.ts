@@ -135,13 +135,13 @@ describe.each(dialects)('gate requests on %s', (dialect) => {
   it('remembers approve_always for the run until the rule is revoked', async () => {
     await start();
     const run = await insertTestRun(test);
-    const gateId = await openTestGate(test, { runId: run.id, tool: 'edit_file', args: { path: 'a.ts' } });
+    const gateId = await openTestGate(test, { runId: run.id, tool: 'edit_file', args: { path: 'src/a.ts' } });
     const decided = await decideTestGate(test, test.tokens.developer, gateId, { option: 'approve_always' });
     expect(decided.statusCode).toBe(200);
     const rule = decided.json().rule;
     expect(rule).toMatchObject({ scope: 'run', runId: run.id, tool: 'edit_file', sourceGateId: gateId });
 
-    const next = await postGate(test, { runId: run.id, tool: 'edit_file', args: { path: 'b.ts' } });
+    const next = await postGate(test, { runId: run.id, tool: 'edit_file', args: { path: 'src/b.ts' } });
     expect(next.json()).toMatchObject({ outcome: 'allowed', ruleId: rule.id });
     const otherRun = await insertTestRun(test);
     expect((await postGate(test, { runId: otherRun.id, tool: 'edit_file', args: {} })).json().outcome).toBe(
@@ -157,7 +157,7 @@ describe.each(dialects)('gate requests on %s', (dialect) => {
     expect(revoked.statusCode).toBe(200);
     expect(revoked.json().rule.revokedBy).toBe(`user:${test.ids.developerId}`);
     expect(
-      (await postGate(test, { runId: run.id, tool: 'edit_file', args: { path: 'c.ts' } })).json().outcome,
+      (await postGate(test, { runId: run.id, tool: 'edit_file', args: { path: 'src/c.ts' } })).json().outcome,
     ).toBe('gated');
     const twice = await test.app.inject({
       method: 'DELETE',

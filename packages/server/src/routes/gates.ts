@@ -17,6 +17,7 @@ import { defined } from '../http/defined.js';
 import { requireAgent, requireAuthenticated, requireUser } from '../http/principal.js';
 import { plainResponseSerializer } from '../http/response-serializer.js';
 import type { Services } from '../services/index.js';
+import { standingScopesOf } from '../services/policy/rule-service.js';
 import { assertStillValid } from '../services/streams/stream-credentials.js';
 import { gateActionRoutes } from './gate-actions.js';
 import { credentialOf } from './streams.js';
@@ -69,7 +70,11 @@ export async function gateRoutes(base: FastifyInstance, ctx: AppContext, service
     async (request) => {
       const principal = requireAuthenticated(request);
       const view = await services.gates.view(principal, request.params.id);
-      return { ...view, briefing: (view.briefing ?? null) as Record<string, unknown> | null };
+      return {
+        ...view,
+        briefing: (view.briefing ?? null) as Record<string, unknown> | null,
+        standingScopes: standingScopesOf(view.gate),
+      };
     },
   );
 

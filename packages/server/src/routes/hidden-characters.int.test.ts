@@ -72,7 +72,7 @@ describe.each(dialects)('hidden characters on %s', (dialect) => {
     const first = await call('POST', '/v1/gates', tokens.agent, {
       runId: run.id,
       tool: 'edit_file',
-      args: { path: 'a.ts' },
+      args: { path: 'src/a.ts' },
     });
     const decided = await call('POST', `/v1/gates/${first.gate.id}/decide`, tokens.developer, {
       option: 'approve_always',
@@ -80,13 +80,13 @@ describe.each(dialects)('hidden characters on %s', (dialect) => {
     const plain = await call('POST', '/v1/gates', tokens.agent, {
       runId: run.id,
       tool: 'edit_file',
-      args: { path: 'b.ts' },
+      args: { path: 'src/b.ts' },
     });
     expect(plain).toMatchObject({ outcome: 'allowed', ruleId: decided.rule.id });
     const disguised = await call('POST', '/v1/gates', tokens.agent, {
       runId: run.id,
       tool: 'edit_file',
-      args: { path: `b${RLO}st.ts` },
+      args: { path: `src/b${RLO}st.ts` },
       confidence: 0.99,
     });
     expect(disguised).toMatchObject({

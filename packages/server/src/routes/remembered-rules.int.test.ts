@@ -34,7 +34,7 @@ describe.each(dialects)('remembered "approve always" rules over HTTP on %s', (di
     await start();
     const { clock, tokens } = live.test;
     const run = await insertTestRun(live.test);
-    const gated = await request(run.id, 'a.ts');
+    const gated = await request(run.id, 'src/a.ts');
     expect(gated.body.outcome, JSON.stringify(gated.body)).toBe('gated');
     const decided = await live.client.call('POST', `/v1/gates/${gated.body.gate.id}/decide`, {
       token: tokens.developer,
@@ -46,11 +46,11 @@ describe.each(dialects)('remembered "approve always" rules over HTTP on %s', (di
     expect(rule.expiresAt).toBe(clock.now() + TTL_SECONDS * 1000);
 
     clock.advance(TTL_SECONDS * 1000 - 1);
-    expect((await request(run.id, 'b.ts')).body).toMatchObject({ outcome: 'allowed', ruleId: rule.id });
+    expect((await request(run.id, 'src/b.ts')).body).toMatchObject({ outcome: 'allowed', ruleId: rule.id });
     expect(await ruleIds()).toEqual([rule.id]);
 
     clock.advance(1);
-    const expired = await request(run.id, 'c.ts');
+    const expired = await request(run.id, 'src/c.ts');
     expect(expired.body).toMatchObject({ outcome: 'gated', ruleId: null });
     expect(await ruleIds()).toEqual([]);
     expect(await ruleIds('?includeRevoked=true')).toEqual([rule.id]);

@@ -7,6 +7,7 @@ import type {
   RiskLevel,
   Role,
   Run,
+  StandingScope,
 } from 'gatehouse-hitl-core';
 import type { GateFilter, Page, RememberedRule, RunFilter } from 'gatehouse-hitl-store';
 import type { Principal } from '../http/principal.js';
@@ -72,6 +73,8 @@ export interface DecideInput {
   /** For approve_always: remember for this run, this agent, or everyone. */
   rememberScope?: 'run' | 'agent' | 'global' | undefined;
   rememberTtlSeconds?: number | undefined;
+  /** For approve_always: what later calls of the tool the rule covers; default the first suggested scope. */
+  rememberMatch?: StandingScope | undefined;
   /** The person accepts that a steer on a gate that cannot be steered approves it. */
   confirmApproval?: boolean | undefined;
   /** Where the person decided, for the audit trail. @default 'api' (the web app, the CLI, the API) */

@@ -1,4 +1,5 @@
 import {
+  type Action,
   alwaysRefusal,
   applyGateEvent,
   authorizeDecision,
@@ -13,6 +14,9 @@ import {
   isTerminal,
   needsSignature,
   redactForAudit,
+  type StandingScope,
+  standingScopeRefusal,
+  suggestStandingScopes,
   TIMEOUT_ACTOR,
   toIso,
 } from 'gatehouse-hitl-core';
@@ -73,9 +77,27 @@ export function endedError(gate: Gate): GatehouseError {
   });
 }
 
+/** The scope the person chose, checked against the gate's own call; else the first one core suggests. */
+function matchOf(action: Action, input: DecideInput): StandingScope {
+  if (input.rememberMatch === undefined) {
+    const suggested = suggestStandingScopes(action).options[0];
+    if (suggested === undefined)
+      throw invalidInput('remember.match', 'no scope fits this call; approve it once');
+    return suggested;
+  }
+  const refusal = standingScopeRefusal(input.rememberMatch, action);
+  if (refusal !== null)
+    throw invalidInput('remember.match', `${refusal}; choose one of the gate's suggested scopes`);
+  return input.rememberMatch;
+}
+
 function rememberOf(gate: Gate, user: User, input: DecideInput): NewRule | null {
   if (input.option !== 'approve_always') {
-    if (input.rememberScope !== undefined || input.rememberTtlSeconds !== undefined) {
+    if (
+      input.rememberScope !== undefined ||
+      input.rememberTtlSeconds !== undefined ||
+      input.rememberMatch !== undefined
+    ) {
       throw invalidInput('remember', 'only an approve_always decision remembers a rule');
     }
     return null;
@@ -95,6 +117,7 @@ function rememberOf(gate: Gate, user: User, input: DecideInput): NewRule | null 
       { field: 'option', option: input.option, categories: classifyAlwaysGated(gate.action) },
     );
   }
+  const match = matchOf(gate.action, input);
   const scope = input.rememberScope ?? 'run';
   if (scope === 'run' && gate.runId === null)
     throw invalidInput('remember.scope', 'the gate has no run; use agent or global');
@@ -113,6 +136,7 @@ function rememberOf(gate: Gate, user: User, input: DecideInput): NewRule | null 
   return {
     scope,
     tool,
+    match,
     runId: gate.runId,
     agentId: gate.agentId,
     createdBy: `user:${user.id}`,

@@ -93,6 +93,7 @@ export async function evaluateRequest(
   }
   const rule = await findRememberedRule(tx, {
     tool: request.tool,
+    action: actionOf(request),
     runId: request.run?.id ?? null,
     agentId: request.agent.id,
   });

@@ -1,4 +1,15 @@
-import { GatehouseError, type IdGenerator } from 'gatehouse-hitl-core';
+import {
+  type Action,
+  alwaysRefusal,
+  describeStandingScope,
+  type Gate,
+  GatehouseError,
+  type IdGenerator,
+  type StandingScope,
+  standingScopeCovers,
+  suggestStandingScopes,
+} from 'gatehouse-hitl-core';
+import type { RememberedRule as RuleDocument, StandingScopes } from 'gatehouse-hitl-protocol';
 import type { RememberedRule, RulesRepo, TxClock } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
 import { type AuditedTx, commit } from '../commit.js';
@@ -6,23 +17,50 @@ import { type AuditedTx, commit } from '../commit.js';
 /** Remembered "approve always" rules: visible, revocable, audited. */
 export interface RuleService {
   /** Rules in force (not revoked, not expired), or every rule with `includeRevoked`. */
-  list(options: { includeRevoked?: boolean }): Promise<RememberedRule[]>;
-  revoke(userId: string, ruleId: string): Promise<RememberedRule>;
+  list(options: { includeRevoked?: boolean }): Promise<RuleDocument[]>;
+  revoke(userId: string, ruleId: string): Promise<RuleDocument>;
 }
 
-/** Where a request runs: what a remembered rule must match. */
+/** The call a request makes and where it runs: what a remembered rule must match. */
 export interface RuleTarget {
   tool: string;
+  /** The call itself (tool and arguments), which the rule's scope must cover. */
+  action: Action;
   runId: string | null;
   agentId: string;
+}
+
+// A rule stored before scopes covers the whole tool, which core lets through only for calls with nothing to tell apart.
+const WHOLE_TOOL: StandingScope = { kind: 'tool' };
+
+/** What a rule covers, as people read it: `bash(npm test:*)`. */
+export function describeRule(rule: Pick<RememberedRule, 'tool' | 'match'>): string {
+  return describeStandingScope(rule.tool, rule.match ?? WHOLE_TOOL);
+}
+
+/** A rule as the API returns it: with what it covers in words. */
+export function ruleDocument(rule: RememberedRule): RuleDocument {
+  return { ...rule, description: describeRule(rule) };
+}
+
+/** The scopes "approve always" may remember for a gate that offers it, or why none; null when it does not. */
+export function standingScopesOf(gate: Pick<Gate, 'action' | 'options'>): StandingScopes | null {
+  const tool = gate.action?.tool;
+  if (tool === undefined || !gate.options.some((option) => option.id === 'approve_always')) return null;
+  const refusal = alwaysRefusal(gate);
+  if (refusal !== null || gate.action === null) return { options: [], refusal };
+  const options = suggestStandingScopes(gate.action).options.map((match) => ({
+    match,
+    description: describeStandingScope(tool, match),
+  }));
+  return { options, refusal: null };
 }
 
 function inForce(rule: RememberedRule, now: number): boolean {
   return rule.revokedAt === null && (rule.expiresAt === null || rule.expiresAt > now);
 }
 
-function covers(rule: RememberedRule, target: RuleTarget): boolean {
-  if (rule.tool !== target.tool) return false;
+function appliesHere(rule: RememberedRule, target: RuleTarget): boolean {
   switch (rule.scope) {
     case 'run':
       return target.runId !== null && rule.runId === target.runId;
@@ -33,7 +71,12 @@ function covers(rule: RememberedRule, target: RuleTarget): boolean {
   }
 }
 
-/** The remembered rule that lets this tool through here, read inside the caller's transaction. */
+function covers(rule: RememberedRule, target: RuleTarget): boolean {
+  if (rule.tool !== target.tool) return false;
+  return appliesHere(rule, target) && standingScopeCovers(rule.match ?? WHOLE_TOOL, target.action);
+}
+
+/** The remembered rule that lets this call through here, read inside the caller's transaction. */
 export async function findRememberedRule(
   tx: RulesRepo & TxClock,
   target: RuleTarget,
@@ -46,6 +89,7 @@ export async function findRememberedRule(
 export interface NewRule {
   scope: RememberedRule['scope'];
   tool: string;
+  match: StandingScope;
   runId: string | null;
   agentId: string | null;
   createdBy: string;
@@ -67,6 +111,7 @@ export async function insertRememberedRule(
     agentId: input.scope === 'global' ? null : input.agentId,
     tool: input.tool,
     argsHash: null,
+    match: input.match,
     createdBy: input.createdBy,
     createdAt: tx.now,
     expiresAt: input.ttlSeconds === null ? null : tx.now + input.ttlSeconds * 1000,
@@ -82,6 +127,8 @@ export async function insertRememberedRule(
     data: {
       scope: rule.scope,
       tool: rule.tool,
+      match: rule.match,
+      description: describeRule(rule),
       runId: rule.runId,
       agentId: rule.agentId,
       expiresAt: rule.expiresAt,
@@ -97,7 +144,8 @@ export function createRuleService(ctx: AppContext): RuleService {
     async list(options) {
       return ctx.store.read(async (tx) => {
         const rules = await tx.listRememberedRules({ includeRevoked: options.includeRevoked === true });
-        return options.includeRevoked === true ? rules : rules.filter((rule) => inForce(rule, tx.now));
+        const shown = options.includeRevoked === true ? rules : rules.filter((rule) => inForce(rule, tx.now));
+        return shown.map(ruleDocument);
       });
     },
 
@@ -117,9 +165,9 @@ export function createRuleService(ctx: AppContext): RuleService {
           kind: 'rule.revoked',
           actor,
           subject: ruleId,
-          data: { tool: rule.tool, scope: rule.scope },
+          data: { tool: rule.tool, scope: rule.scope, match: rule.match, description: describeRule(rule) },
         });
-        return { ...rule, revokedAt: tx.now, revokedBy: actor };
+        return ruleDocument({ ...rule, revokedAt: tx.now, revokedBy: actor });
       });
     },
   };
