@@ -51,6 +51,19 @@ describe('normalizeConfidence', () => {
     expect(error.message).toContain(field);
   });
 
+  it.each([[{ score: 85.5 }], [{ score: 0.5 }], [{ score: 99.99 }]])(
+    'refuses a score that is not a whole number, as seed 000 gives it (score: int, 0-100): %j',
+    (input) => {
+      const error = validationError(() => normalizeConfidence(input));
+      expect(error.details.field).toBe('score');
+      expect(error.message).toContain('score must be a whole number');
+    },
+  );
+
+  it('keeps confidence on the 0-1 scale a fraction', () => {
+    expect(normalizeConfidence({ confidence: 0.855 })).toBe(0.855);
+  });
+
   it.each([[{}], [{ score: 50, confidence: 0.5 }], [{ score: undefined }]])(
     'requires exactly one of score and confidence (%j)',
     (input) => {
@@ -196,7 +209,7 @@ describe('evaluateConfidenceReport', () => {
 
   it.each([
     [{ score: 85 }, true, 'high', 'confidence 85 is below the threshold 90'],
-    [{ score: 89.9 }, true, 'high', 'below the threshold'],
+    [{ confidence: 0.899 }, true, 'high', 'below the threshold'],
     [{ score: 90 }, false, 'high', 'confidence 90 meets the threshold 90'],
     [{ confidence: 0.9 }, false, 'high', 'meets the threshold'],
     [{ confidence: 0.1 }, true, 'zero', 'confidence 10 is below'],

@@ -75,7 +75,16 @@ export function normalizeConfidence(input: ConfidenceScale): number {
   if ((score === undefined) === (confidence === undefined)) {
     throw invalidField('score', 'give exactly one of score (0-100) or confidence (0-1)');
   }
-  if (score !== undefined) return checkRange('score', score, 100) / 100;
+  if (score !== undefined) {
+    // Seed 000 reports `score: int` (0-100); a fraction belongs on the 0-1 `confidence` scale.
+    if (Number.isFinite(score) && !Number.isInteger(score)) {
+      throw invalidField(
+        'score',
+        `score must be a whole number from 0 to 100 (got ${score}); for a fraction use confidence (0-1)`,
+      );
+    }
+    return checkRange('score', score, 100) / 100;
+  }
   return checkRange('confidence', confidence as number, 1);
 }
 

@@ -9,10 +9,11 @@ export const confidenceReportBodySchema = z
       .describe('The run the report is about (its threshold applies when it set one)'),
     score: z
       .number()
+      .int('must be a whole number from 0 to 100; for a fraction use confidence (0-1)')
       .min(0)
       .max(100)
       .optional()
-      .describe('Confidence 0–100; give exactly one of score or confidence'),
+      .describe('Confidence 0–100, a whole number; give exactly one of score or confidence'),
     confidence: z
       .number()
       .min(0)

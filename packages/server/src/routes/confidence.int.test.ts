@@ -60,6 +60,23 @@ describe.each(dialects)('confidence reports on %s', (dialect) => {
     expect(escalations.items).toHaveLength(1);
   });
 
+  it('refuses a score that is not a whole number with a 400 naming score, and keeps confidence a fraction', async () => {
+    const before = await snapshotState(test.store);
+    for (const score of [85.5, 0.5, 99.99]) {
+      const response = await report({ score });
+      expect(response.statusCode).toBe(400);
+      const error = response.json().error;
+      expect(error.code).toBe('VALIDATION_FAILED');
+      expect(error.message).toMatch(/^score: /);
+      expect(error.message).toContain('whole number');
+      expect(error.details.fields[0].field).toBe('score');
+    }
+    expect(await snapshotState(test.store)).toBe(before);
+    const fraction = await report({ confidence: 0.855 });
+    expect(fraction.statusCode).toBe(200);
+    expect(fraction.json().confidence).toBe(0.855);
+  });
+
   it('opens a high-risk gate for a zero-band report and keeps the run waiting on it', async () => {
     const run = await createRunViaApi(test);
     const body = (await report({ runId: run.id, score: 10, reasons: ['no idea'], taskId: 'task-7' })).json();
