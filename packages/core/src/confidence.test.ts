@@ -357,6 +357,20 @@ describe('checkApproval', () => {
     expect(checkApproval(input)).toBe(expected);
   });
 
+  it.each([
+    [0.79, 'wait'],
+    [0.799999, 'wait'],
+    [0.8, 'proceed'],
+    [79 / 100, 'wait'],
+    [80 / 100, 'proceed'],
+  ] as const)(
+    'in confidence_threshold mode with threshold 0.8, confidence %d: %s',
+    (confidence, expected) => {
+      const input = { mode: 'confidence_threshold', confidence, alwaysGated: false, threshold: 0.8 } as const;
+      expect(checkApproval(input)).toBe(expected);
+    },
+  );
+
   it('waits when the confidence is not a number', () => {
     expect(checkApproval({ mode: 'auto', confidence: Number.NaN, alwaysGated: false })).toBe('wait');
   });

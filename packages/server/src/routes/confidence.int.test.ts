@@ -1,11 +1,22 @@
+import { DEFAULT_POLICY_YAML } from 'gatehouse-hitl-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { createInProcessBus } from '../events/bus.js';
-import { createRunViaApi, postIntervention } from '../testing/runs.js';
+import { insertTestRun, postGate, useTestPolicy } from '../testing/gates.js';
+import { approveTestPlan, createRunViaApi, postIntervention } from '../testing/runs.js';
 import { snapshotState } from '../testing/state-snapshot.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
+
+const WRITES_ALLOWED = `name: writes-allowed
+rules:
+  - id: writes
+    priority: 10
+    match: { tools: [write_file] }
+    action: allow
+    reason: writes are fine here
+`;
 
 describe.each(dialects)('confidence reports on %s', (dialect) => {
   let test: TestApp<{ now(): number }>;
@@ -75,6 +86,27 @@ describe.each(dialects)('confidence reports on %s', (dialect) => {
     const fraction = await report({ confidence: 0.855 });
     expect(fraction.statusCode).toBe(200);
     expect(fraction.json().confidence).toBe(0.855);
+  });
+
+  it('gates a step in confidence_threshold mode below the run threshold 0.8 and lets 0.8 through', async () => {
+    await useTestPolicy(test, WRITES_ALLOWED);
+    try {
+      const run = await insertTestRun(test, {
+        approvalMode: 'confidence_threshold',
+        confidenceThreshold: 0.8,
+      });
+      await approveTestPlan(test, run.id);
+      const step = (confidence: number) =>
+        postGate(test, { runId: run.id, tool: 'write_file', args: { path: 'notes.md' }, confidence });
+      const below = (await step(0.79)).json();
+      expect(below).toMatchObject({
+        outcome: 'gated',
+        reason: expect.stringContaining('confidence_threshold'),
+      });
+      expect((await step(0.8)).json()).toMatchObject({ outcome: 'allowed', ruleId: 'writes' });
+    } finally {
+      await useTestPolicy(test, DEFAULT_POLICY_YAML);
+    }
   });
 
   it('opens a high-risk gate for a zero-band report and keeps the run waiting on it', async () => {
