@@ -3,6 +3,7 @@ import { createFakeClock, payloadText, signedDecisionText } from 'gatehouse-hitl
 import { afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../auth/secrets.js';
 import { decideTestGate, insertTestRun, openTestGate, useTestPolicy } from '../testing/gates.js';
+import { approveTestPlan } from '../testing/runs.js';
 import { registerTestKey } from '../testing/signing-keys.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 
@@ -195,6 +196,7 @@ describe.each(dialects)('deciding gates on %s', (dialect) => {
   it('stores a steer on the run, delivers it verbatim, and reopens the gate once when the agent cannot apply it', async () => {
     await start();
     const run = await insertTestRun(test);
+    await approveTestPlan(test, run.id);
     const gateId = await openTestGate(test, {
       runId: run.id,
       tool: 'shell',

@@ -2,6 +2,7 @@ import { createFakeClock, payloadText } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../auth/secrets.js';
 import { decideTestGate, insertTestRun, openTestGate, postGate, useTestPolicy } from '../testing/gates.js';
+import { approveTestPlan } from '../testing/runs.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -28,6 +29,7 @@ describe.each(dialects)('gate requests on %s', (dialect) => {
   it('gates a request, lets a person approve it, and the waiting agent gets approved', async () => {
     await start();
     const run = await insertTestRun(test);
+    await approveTestPlan(test, run.id);
     const response = await postGate(
       test,
       { runId: run.id, tool: 'shell', args: { command: 'ls' } },
@@ -135,6 +137,7 @@ describe.each(dialects)('gate requests on %s', (dialect) => {
   it('remembers approve_always for the run until the rule is revoked', async () => {
     await start();
     const run = await insertTestRun(test);
+    await approveTestPlan(test, run.id);
     const gateId = await openTestGate(test, { runId: run.id, tool: 'edit_file', args: { path: 'src/a.ts' } });
     const decided = await decideTestGate(test, test.tokens.developer, gateId, { option: 'approve_always' });
     expect(decided.statusCode).toBe(200);
@@ -144,6 +147,7 @@ describe.each(dialects)('gate requests on %s', (dialect) => {
     const next = await postGate(test, { runId: run.id, tool: 'edit_file', args: { path: 'src/b.ts' } });
     expect(next.json()).toMatchObject({ outcome: 'allowed', ruleId: rule.id });
     const otherRun = await insertTestRun(test);
+    await approveTestPlan(test, otherRun.id);
     expect((await postGate(test, { runId: otherRun.id, tool: 'edit_file', args: {} })).json().outcome).toBe(
       'gated',
     );
@@ -184,12 +188,14 @@ describe.each(dialects)('gate requests on %s', (dialect) => {
   it('applies the run approval mode: manual gates an allowed write, reads stay allowed', async () => {
     await start();
     const manual = await insertTestRun(test, { approvalMode: 'manual' });
+    await approveTestPlan(test, manual.id);
     const write = (await postGate(test, { runId: manual.id, tool: 'write_file', args: {} })).json();
     expect(write.outcome).toBe('gated');
     expect((await postGate(test, { runId: manual.id, tool: 'read_file', args: {} })).json().outcome).toBe(
       'allowed',
     );
     const auto = await insertTestRun(test, { approvalMode: 'auto' });
+    await approveTestPlan(test, auto.id);
     const medium = (
       await postGate(test, { runId: auto.id, tool: 'write_file', args: {}, confidence: 0.6 })
     ).json();

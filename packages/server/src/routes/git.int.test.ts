@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mustGit, runGit, tempDir } from '../testing/git-client.js';
 import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';
+import { approveTestPlan } from '../testing/runs.js';
 import { bearer } from '../testing/test-app.js';
 import { gitText } from '../workspace/git.js';
 import { ensureRepo, repoPathOf, reposDirOf } from '../workspace/repos.js';
@@ -236,6 +237,7 @@ describe('git smart HTTP', () => {
 
   it('lets a developer push the branch under review, and only that one, once a review is open', async () => {
     const runId = await newRun();
+    await approveTestPlan(server.test, runId);
     const agentWork = await cloneWithCommit(runId, 'phase-1-strategic');
     await mustGit(['push', '--quiet', 'origin', 'phase-1-strategic'], {
       cwd: agentWork,

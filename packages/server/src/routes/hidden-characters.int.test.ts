@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../auth/secrets.js';
 import type { Json } from '../testing/http-client.js';
 import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';
+import { approveTestPlan } from '../testing/runs.js';
 import type { TestDialect } from '../testing/test-app.js';
 import { startWebhookReceiver } from '../testing/webhook-receiver.js';
 
@@ -69,6 +70,7 @@ describe.each(dialects)('hidden characters on %s', (dialect) => {
     await start();
     const { tokens } = live.test;
     const { run } = await call('POST', '/v1/runs', tokens.agent, { title: 'edits' });
+    await approveTestPlan(live.test, run.id);
     const first = await call('POST', '/v1/gates', tokens.agent, {
       runId: run.id,
       tool: 'edit_file',

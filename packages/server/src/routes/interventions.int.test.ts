@@ -1,7 +1,7 @@
 import { createFakeClock } from 'gatehouse-hitl-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideTestGate, openTestGate, postGate } from '../testing/gates.js';
-import { createRunViaApi, postIntervention } from '../testing/runs.js';
+import { approveTestPlan, createRunViaApi, postIntervention } from '../testing/runs.js';
 import { snapshotState } from '../testing/state-snapshot.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 
@@ -61,6 +61,7 @@ describe.each(dialects)('interventions on %s', (dialect) => {
 
   it('resumes into waiting when a gate of the run is still pending', async () => {
     const run = await createRunViaApi(test);
+    await approveTestPlan(test, run.id);
     await openTestGate(test, { runId: run.id, ...SHELL });
     expect((await postIntervention(test, run.id, { kind: 'pause' })).json().run.status).toBe('paused');
     expect((await postIntervention(test, run.id, { kind: 'resume' })).json().run.status).toBe('waiting');
@@ -84,6 +85,7 @@ describe.each(dialects)('interventions on %s', (dialect) => {
 
   it('stops a run: every pending gate is cancelled and every further request fails closed', async () => {
     const run = await createRunViaApi(test);
+    await approveTestPlan(test, run.id);
     const first = await openTestGate(test, { runId: run.id, ...SHELL });
     const second = await openTestGate(test, { runId: run.id, tool: 'delete_file', args: { path: 'a.txt' } });
     const elsewhere = await openTestGate(test, SHELL);

@@ -1,6 +1,7 @@
 import { createFakeClock, DEFAULT_POLICY_YAML } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decideTestGate, insertTestRun, openTestGate, postGate, TEST_POLICY_YAML } from '../testing/gates.js';
+import { approveTestPlan } from '../testing/runs.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -151,6 +152,7 @@ describe.each(dialects)('the policy API on %s', (dialect) => {
   it('dry-runs against remembered rules', async () => {
     await start();
     const run = await insertTestRun(test);
+    await approveTestPlan(test, run.id);
     const gateId = await openTestGate(test, { runId: run.id, tool: 'edit_file', args: {} });
     await decideTestGate(test, test.tokens.developer, gateId, {
       option: 'approve_always',

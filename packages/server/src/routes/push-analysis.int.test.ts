@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mustGit, runGit, tempDir } from '../testing/git-client.js';
 import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';
+import { approveTestPlan } from '../testing/runs.js';
 import { bearer, type TestDialect } from '../testing/test-app.js';
 
 const SPEC = [
@@ -76,6 +77,7 @@ describe.each(dialects)('change analysis on every push of a phase branch on %s',
 
   /** A run whose agent has pushed `BRANCH` adding the cart spec; returns the clone and its head. */
   async function checkpoint(runId: string): Promise<void> {
+    await approveTestPlan(server.test, runId);
     const response = await server.test.app.inject({
       method: 'POST',
       url: `/v1/runs/${runId}/checkpoint`,

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { insertTestRun, useTestPolicy } from '../testing/gates.js';
 import type { HttpResult } from '../testing/http-client.js';
 import { type FakeClockApp, startFakeClockApp } from '../testing/listening-app.js';
+import { approveTestPlan } from '../testing/runs.js';
 import type { TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -34,6 +35,7 @@ describe.each(dialects)('remembered "approve always" rules over HTTP on %s', (di
     await start();
     const { clock, tokens } = live.test;
     const run = await insertTestRun(live.test);
+    await approveTestPlan(live.test, run.id);
     const gated = await request(run.id, 'src/a.ts');
     expect(gated.body.outcome, JSON.stringify(gated.body)).toBe('gated');
     const decided = await live.client.call('POST', `/v1/gates/${gated.body.gate.id}/decide`, {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeReview } from '../services/reviews/review-merge.js';
 import { decideTestGate } from '../testing/gates.js';
 import { bareGit, cloneRepo } from '../testing/review-git.js';
-import { createRunViaApi } from '../testing/runs.js';
+import { approveTestPlan, createRunViaApi } from '../testing/runs.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 import { ensureRepo, reposDirOf } from '../workspace/repos.js';
 
@@ -35,6 +35,7 @@ describe.each(dialects)('review threads, verdicts, binary files and merge retrie
   /** A dependent run frozen on its first phase with `files` pushed on phase-1-strategic. */
   async function frozenReview(files: Record<string, string | Uint8Array>) {
     const run = await createRunViaApi(test, { autonomy: 'dependent', title: 'Details' });
+    await approveTestPlan(test, run.id);
     const repo = await ensureRepo(reposDirOf(test.config), run.id);
     const clone = cloneRepo(repo, { author: AGENT, branch: 'phase-1-strategic' });
     clone.commit(files, 'agent work');

@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideTestGate } from '../testing/gates.js';
 import { bareGit, cloneRepo } from '../testing/review-git.js';
-import { createRunViaApi } from '../testing/runs.js';
+import { approveTestPlan, createRunViaApi } from '../testing/runs.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 import { ensureRepo, repoPathOf, reposDirOf } from '../workspace/repos.js';
 
@@ -40,6 +40,7 @@ describe.each(dialects)('reviews of phase branches on %s', (dialect) => {
       body,
       autonomy === 'full' ? test.tokens.techLead : test.tokens.agent,
     );
+    if (autonomy !== 'full') await approveTestPlan(test, run.id);
     const repo = await ensureRepo(reposDirOf(test.config), run.id);
     const clone = cloneRepo(repo, { author: AGENT, branch });
     clone.commit(files, 'agent work');
@@ -263,6 +264,7 @@ describe.each(dialects)('reviews of phase branches on %s', (dialect) => {
     expect((await call('GET', `/v1/reviews/${review.id}`, test.tokens.otherAgent)).statusCode).toBe(404);
     expect((await call('GET', '/v1/reviews/rev_missing', test.tokens.viewer)).statusCode).toBe(404);
     const unpushed = await createRunViaApi(test, { autonomy: 'dependent' });
+    await approveTestPlan(test, unpushed.id);
     const notPushed = await checkpoint(unpushed.id, {
       phase: 1,
       type: 'strategic',

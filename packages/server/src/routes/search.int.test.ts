@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddingsStandIn } from '../testing/embeddings-stand-in.js';
-import { createRunViaApi } from '../testing/runs.js';
+import { approveTestPlan, createRunViaApi } from '../testing/runs.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 import { gitText } from '../workspace/git.js';
 import { commitFile, resolveRef } from '../workspace/git-ops.js';
@@ -46,6 +46,7 @@ describe.each(dialects)('workspace search on %s', (dialect) => {
       autonomy === undefined
         ? await createRunViaApi(test)
         : await createRunViaApi(test, { agentId: test.ids.agentId, autonomy }, test.tokens.techLead);
+    if (autonomy === undefined) await approveTestPlan(test, run.id);
     const repo = await ensureRepo(reposDirOf(test.config), run.id);
     const main = (await resolveRef(repo, 'refs/heads/main')) ?? '';
     await gitText(repo, ['update-ref', 'refs/heads/phase-1-strategic', main]);

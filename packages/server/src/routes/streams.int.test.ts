@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SseSink } from '../http/sse.js';
 import { createStreamService } from '../services/streams/stream-service.js';
 import { openTestGate, postGate } from '../testing/gates.js';
-import { createRunViaApi, postIntervention } from '../testing/runs.js';
+import { approveTestPlan, createRunViaApi, postIntervention } from '../testing/runs.js';
 import { openEventStream, type TestEventStream, type TestSseMessage } from '../testing/sse-client.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 
@@ -66,6 +66,7 @@ describe.each(dialects)('event streams on %s', (dialect) => {
 
   it("brings a person's decision to the agent streaming its run within milliseconds", async () => {
     const run = await createRunViaApi(test);
+    await approveTestPlan(test, run.id);
     const gateId = await openTestGate(test, { runId: run.id, ...SHELL });
     const stream = await runStream(run.id);
     const started = performance.now();
@@ -140,7 +141,12 @@ describe.each(dialects)('event streams on %s', (dialect) => {
     const inbox = await connect('/v1/inbox/events', test.tokens.viewer);
     expect(inbox.status).toBe(200);
     await waitFor(() => inbox.comments.includes('connected'));
-    const run = await createRunViaApi(test);
+    // At review autonomy the run acts without a plan, so its first gate is the one below.
+    const run = await createRunViaApi(
+      test,
+      { agentId: test.ids.agentId, autonomy: 'review' },
+      test.tokens.techLead,
+    );
     await postGate(test, { runId: run.id, tool: 'read_file', args: { path: 'x' } });
     const gateId = await openTestGate(test, { runId: run.id, ...SHELL });
     expect((await inbox.next(ofType('run.status'))).json).toMatchObject({

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AgentSession, startAgentSession } from '../testing/agent-session.js';
+import { approveTestPlan } from '../testing/runs.js';
 import type { TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -14,6 +15,7 @@ describe.each(dialects)('seed 001’s trigger rules run on the server on %s', (d
   async function start() {
     session = await startAgentSession(dialect);
     runId = (await session.startRun()).body.run.id;
+    await approveTestPlan(session.server.test, runId);
   }
 
   const recovery = (context: Record<string, unknown>) =>

@@ -3,6 +3,7 @@ export type { CallOptions, HttpClient, HttpResult, Json } from './http-client.js
 export { createHttpClient } from './http-client.js';
 export type { FakeClockApp, ListeningApp, TestAgent, TestPerson } from './listening-app.js';
 export { addTestAgents, addTestPeople, startFakeClockApp, startListeningApp } from './listening-app.js';
+export { approveTestPlan } from './runs.js';
 export type { ServerProcess, ServerProcessOptions } from './server-process.js';
 export { GATEHOUSE_BIN, startServerProcess } from './server-process.js';
 export type { TestEventStream, TestSseMessage } from './sse-client.js';

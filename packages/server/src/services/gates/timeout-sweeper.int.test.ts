@@ -8,6 +8,7 @@ import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
 import { createInProcessBus } from '../../events/bus.js';
 import { decideTestGate, insertTestRun, openTestGate, useTestPolicy } from '../../testing/gates.js';
+import { approveTestPlan } from '../../testing/runs.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -35,6 +36,7 @@ describe.each(dialects)('gate timeouts on %s', (dialect) => {
   it('denies at the deadline exactly once and frees the run', async () => {
     await start();
     const run = await insertTestRun(test);
+    await approveTestPlan(test, run.id);
     const gateId = await openTestGate(test, { runId: run.id, tool: 't_deny', args: {} });
     test.clock.advance(59_999);
     expect(await test.services.timeouts.sweepOnce()).toBe(0);

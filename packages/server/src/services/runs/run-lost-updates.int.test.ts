@@ -3,7 +3,7 @@ import { createFakeClock } from 'gatehouse-hitl-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideTestGate, insertTestRun, openTestGate, useTestPolicy } from '../../testing/gates.js';
 import { loseRunUpdates } from '../../testing/lost-updates.js';
-import { postIntervention } from '../../testing/runs.js';
+import { approveTestPlan, postIntervention } from '../../testing/runs.js';
 import { createTestApp, type TestApp, type TestDialect } from '../../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -31,6 +31,7 @@ describe.each(dialects)('a run that keeps changing underneath on %s', (dialect) 
 
   it('answers 409 CONFLICT naming the run, whether a decision or an intervention lost the race', async () => {
     const steeredRun = await insertTestRun(test);
+    await approveTestPlan(test, steeredRun.id);
     const gateId = await openTestGate(test, {
       runId: steeredRun.id,
       tool: 'shell',
@@ -62,6 +63,7 @@ describe.each(dialects)('a run that keeps changing underneath on %s', (dialect) 
 
   it('rolls the lost decision back, so reading again and retrying succeeds', async () => {
     const run = await insertTestRun(test);
+    await approveTestPlan(test, run.id);
     const gateId = await openTestGate(test, {
       runId: run.id,
       tool: 'shell',
