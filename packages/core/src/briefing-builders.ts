@@ -15,6 +15,7 @@ import {
   readNumber,
   readText,
 } from './briefing-fields.js';
+import { BAND_ACTIONS, subtaskAbortedLine } from './confidence.js';
 import {
   buildDestructiveParts,
   buildFalsePositiveParts,
@@ -138,20 +139,31 @@ function scoreText(threshold: number | null): string | null {
   return `${formatNumber(threshold <= 1 ? threshold * 100 : threshold)} / 100`;
 }
 
-/** Confidence threshold: the score and its band, the agent's reasons and the task output. */
+/** The zero band's diagnostics: the band action, then what the report left or why the subtask was aborted. */
+function zeroBandDiagnostics(input: BriefingInput, task: string | null) {
+  const { confidence, context } = input;
+  if (confidence === null || !BAND_ACTIONS[confidence.band].presentsDiagnostics) return null;
+  const left = readList(context, 'diagnostics');
+  const lines = left.length > 0 ? left : [subtaskAbortedLine(confidence.value, task)];
+  return section('Diagnostics', fields(['Action', BAND_ACTIONS[confidence.band].description]), lines);
+}
+
+/** Confidence threshold: the score and its band, the agent's reasons and the task output; in the zero band, diagnostics. */
 export function buildConfidenceParts(input: BriefingInput): BriefingParts {
   const { context, agent, confidence } = input;
   const task = readText(context, 'task', 'taskDescription', 'taskId');
   const threshold = scoreText(readNumber(context, 'threshold', 'confidenceThreshold'));
   const score = confidence === null ? null : `${confidence.score} / 100 (${confidence.band})`;
   const what = score === null ? 'low confidence' : `confidence ${score}`;
+  const diagnostics = zeroBandDiagnostics(input, task);
   return {
-    summary: `${agent ?? 'The agent'} reports ${what}${threshold === null ? '' : `, below the threshold of ${threshold}`}${task === null ? '' : ` on ${task}`}`,
+    summary: `${agent ?? 'The agent'} reports ${what}${threshold === null ? '' : `, below the threshold of ${threshold}`}${task === null ? '' : ` on ${task}`}${diagnostics === null ? '' : '; the subtask is aborted'}`,
     sections: [
       section(
         'Confidence Report',
         fields(['Task', task], ['Score', score], ['Threshold', threshold], ['Agent', agent]),
       ),
+      ...(diagnostics === null ? [] : [diagnostics]),
       section('Reasons', listFields(readList(context, 'reasons'))),
       section('Task Output', [], [readBlock(context, 'output', 'taskOutput', 'result')]),
     ],

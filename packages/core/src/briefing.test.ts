@@ -409,6 +409,44 @@ describe('briefing confidence', () => {
   });
 });
 
+describe('zero-band confidence briefing', () => {
+  const diagnosticsOf = (b: Briefing) => b.sections.find((s) => s.title === 'Diagnostics') ?? null;
+
+  it('presents diagnostics: the band action and the lines the confidence report left', () => {
+    const gate = makeGate('confidence_threshold', {
+      confidence: 0.1,
+      context: {
+        score: 10,
+        threshold: 90,
+        reasons: ['cannot reproduce the failure'],
+        diagnostics: ['Subtask task-7 aborted: …', 'Earlier reports on this run: 45 (task-7), 30.'],
+      },
+    });
+    const briefing = buildBriefing(gate);
+    expect(briefing.summary).toContain('the subtask is aborted');
+    expect(diagnosticsOf(briefing)).toEqual({
+      title: 'Diagnostics',
+      fields: [
+        { label: 'Action', value: 'Abort the subtask, present diagnostics and wait for a human decision.' },
+      ],
+      lines: ['Subtask task-7 aborted: …', 'Earlier reports on this run: 45 (task-7), 30.'],
+    });
+  });
+
+  it('says why on its own when the gate came from a task completion without a report', () => {
+    const briefing = buildBriefing(makeGate('confidence_threshold', { confidence: 0.05 }));
+    expect(diagnosticsOf(briefing)?.lines).toEqual([
+      'Subtask aborted: confidence 5 / 100 is in the zero band (below 20).',
+    ]);
+  });
+
+  it('presents no diagnostics in the low band', () => {
+    const briefing = buildBriefing(makeGate('confidence_threshold', { confidence: 0.3 }));
+    expect(diagnosticsOf(briefing)).toBeNull();
+    expect(briefing.summary).not.toContain('aborted');
+  });
+});
+
 describe('recovery history', () => {
   it('numbers plain entries and reads iteration objects', () => {
     const b = buildBriefing(

@@ -62,11 +62,13 @@ describe('confidence properties', () => {
     );
   });
 
-  it('escalates a report exactly when its score is below the threshold', () => {
+  it('escalates a report exactly when its score is below the threshold or in the zero band', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 100 }), (score, threshold) => {
         const config = loadConfidenceConfig({ CONFIDENCE_THRESHOLD: String(threshold) });
-        expect(evaluateConfidenceReport({ score }, config).escalate).toBe(score < threshold);
+        const evaluation = evaluateConfidenceReport({ score }, config);
+        expect(evaluation.escalate).toBe(score < threshold || score < 20);
+        expect(evaluation.abortSubtask).toBe(score < 20);
       }),
     );
   });

@@ -4,6 +4,7 @@ import {
   type CheckApprovalInput,
   checkApproval,
   confidenceBand,
+  confidenceDiagnostics,
   DEFAULT_CONFIDENCE_CONFIG,
   evaluateConfidenceReport,
   loadConfidenceConfig,
@@ -102,15 +103,23 @@ describe('confidenceBand', () => {
 });
 
 describe('BAND_ACTIONS', () => {
+  // Seed 003's band table: high proceeds, medium auto-proceeds, low hard-stops; zero aborts the
+  // subtask, presents diagnostics and waits for a human decision.
   it.each([
-    ['high', 'proceed', false, false],
-    ['medium', 'auto_proceed', false, true],
-    ['low', 'hard_stop', true, false],
-    ['zero', 'abort_subtask', true, false],
+    ['high', 'proceed', false, false, false],
+    ['medium', 'auto_proceed', false, true, false],
+    ['low', 'hard_stop', true, false, false],
+    ['zero', 'abort_subtask', true, false, true],
   ] as const)(
-    '%s confidence → %s (decision required: %s, auto-proceed: %s)',
-    (band, action, decides, auto) => {
-      expect(BAND_ACTIONS[band]).toMatchObject({ action, requiresDecision: decides, autoProceed: auto });
+    '%s confidence → %s (decision required: %s, auto-proceed: %s, aborts the subtask: %s)',
+    (band, action, decides, auto, aborts) => {
+      expect(BAND_ACTIONS[band]).toMatchObject({
+        action,
+        requiresDecision: decides,
+        autoProceed: auto,
+        abortsSubtask: aborts,
+        presentsDiagnostics: aborts,
+      });
     },
   );
 
@@ -239,6 +248,38 @@ describe('evaluateConfidenceReport', () => {
     }
   });
 
+  it('aborts the subtask in the zero band and tells why', () => {
+    const zero = evaluateConfidenceReport({ score: 10 }, config);
+    expect(zero).toMatchObject({ escalate: true, band: 'zero', abortSubtask: true });
+    expect(zero.reason).toContain('zero band');
+    expect(zero.reason).toContain('abort the subtask');
+    const low = evaluateConfidenceReport({ score: 20 }, config);
+    expect(low).toMatchObject({ escalate: true, band: 'low', abortSubtask: false });
+    expect(low.reason).not.toContain('abort');
+  });
+
+  it('escalates a zero-band report even under a threshold below the band', () => {
+    const lenient = { ...config, threshold: 10 };
+    expect(evaluateConfidenceReport({ score: 15 }, lenient)).toMatchObject({
+      escalate: true,
+      band: 'zero',
+      abortSubtask: true,
+    });
+    expect(evaluateConfidenceReport({ score: 25 }, lenient)).toMatchObject({
+      escalate: false,
+      band: 'low',
+      abortSubtask: false,
+    });
+  });
+
+  it('still aborts the subtask when auto-escalation is off, and does nothing when checks are disabled', () => {
+    const noGate = evaluateConfidenceReport({ score: 5 }, { ...config, autoEscalate: false });
+    expect(noGate).toMatchObject({ escalate: false, abortSubtask: true });
+    expect(noGate.reason).toContain('auto-escalation is off');
+    const off = evaluateConfidenceReport({ score: 5 }, { ...config, enabled: false });
+    expect(off).toMatchObject({ escalate: false, abortSubtask: false });
+  });
+
   it('refuses an invalid report', () => {
     expect(validationError(() => evaluateConfidenceReport({ score: 150 }, config)).details.field).toBe(
       'score',
@@ -333,6 +374,30 @@ describe('scoreConfidence', () => {
     [{ maxRetries: Number.NaN }, 'maxRetries'],
   ])('refuses %j naming the field', (overrides, field) => {
     expect(validationError(() => scoreConfidence(scoreInput(overrides))).details.field).toBe(field);
+  });
+});
+
+describe('confidenceDiagnostics', () => {
+  it('says the subtask is aborted and lists the earlier reports of the run, oldest first', () => {
+    const lines = confidenceDiagnostics({
+      confidence: 0.1,
+      taskId: 'task-7',
+      earlier: [
+        { confidence: 0.45, taskId: 'task-7' },
+        { confidence: 0.3, taskId: null },
+      ],
+    });
+    expect(lines).toEqual([
+      'Subtask task-7 aborted: confidence 10 / 100 is in the zero band (below 20).',
+      'Earlier reports on this run: 45 (task-7), 30.',
+    ]);
+  });
+
+  it('says so when there are no earlier reports', () => {
+    expect(confidenceDiagnostics({ confidence: 0, taskId: null, earlier: [] })).toEqual([
+      'Subtask aborted: confidence 0 / 100 is in the zero band (below 20).',
+      'No earlier reports on this run.',
+    ]);
   });
 });
 

@@ -22,6 +22,10 @@ export interface BandAction {
   requiresDecision: boolean;
   /** True when the result goes ahead after the auto-proceed delay unless a person intervenes. */
   autoProceed: boolean;
+  /** True when the agent stops the subtask rather than waiting to continue it. */
+  abortsSubtask: boolean;
+  /** True when the gate shows why: the band, and the run's earlier reports. */
+  presentsDiagnostics: boolean;
   description: string;
 }
 
@@ -31,24 +35,32 @@ export const BAND_ACTIONS: Readonly<Record<ConfidenceBand, BandAction>> = {
     action: 'proceed',
     requiresDecision: false,
     autoProceed: false,
+    abortsSubtask: false,
+    presentsDiagnostics: false,
     description: 'Proceed automatically and log for audit.',
   },
   medium: {
     action: 'auto_proceed',
     requiresDecision: false,
     autoProceed: true,
+    abortsSubtask: false,
+    presentsDiagnostics: false,
     description: 'Show the summary and auto-proceed after the delay unless a person intervenes.',
   },
   low: {
     action: 'hard_stop',
     requiresDecision: true,
     autoProceed: false,
+    abortsSubtask: false,
+    presentsDiagnostics: false,
     description: 'Hard stop: require explicit approval.',
   },
   zero: {
     action: 'abort_subtask',
     requiresDecision: true,
     autoProceed: false,
+    abortsSubtask: true,
+    presentsDiagnostics: true,
     description: 'Abort the subtask, present diagnostics and wait for a human decision.',
   },
 };
@@ -211,6 +223,8 @@ export function resolveConfidenceConfig(
 export interface ConfidenceEvaluation {
   /** True when a `confidence_threshold` gate should open. */
   escalate: boolean;
+  /** True in the zero band: the agent stops the subtask and the gate presents diagnostics. */
+  abortSubtask: boolean;
   band: ConfidenceBand;
   /** The report's confidence on the 0–1 scale. */
   confidence: number;
@@ -222,7 +236,13 @@ function percent(value: number): string {
   return String(Math.round(value * 1000) / 10);
 }
 
-/** Decides whether a self-reported confidence report escalates to a person. */
+const ZERO_BAND = `zero band (below ${CONFIDENCE_BAND_FLOORS.low * 100})`;
+
+/**
+ * Decides whether a self-reported confidence report escalates to a person. Below the threshold it
+ * escalates; in the zero band it also aborts the subtask and escalates whatever the threshold, as the
+ * band table of the confidence seed asks for a human decision there.
+ */
 export function evaluateConfidenceReport(
   report: ConfidenceScale,
   config: ConfidenceConfig,
@@ -230,23 +250,54 @@ export function evaluateConfidenceReport(
   const confidence = normalizeConfidence(report);
   const band = confidenceBand(confidence);
   const shown = `confidence ${percent(confidence)}`;
+  const facts = { band, confidence };
   if (!config.enabled) {
-    return {
-      escalate: false,
-      band,
-      confidence,
-      reason: `${shown} not checked: confidence checks are disabled`,
-    };
+    const reason = `${shown} not checked: confidence checks are disabled`;
+    return { escalate: false, abortSubtask: false, ...facts, reason };
   }
+  const abortSubtask = BAND_ACTIONS[band].abortsSubtask;
   // Both sides divided by 100 so a score equal to the threshold compares equal.
-  if (confidence >= config.threshold / 100) {
-    return { escalate: false, band, confidence, reason: `${shown} meets the threshold ${config.threshold}` };
+  const below = confidence < config.threshold / 100;
+  if (!below && !abortSubtask) {
+    const reason = `${shown} meets the threshold ${config.threshold}`;
+    return { escalate: false, abortSubtask, ...facts, reason };
   }
-  const below = `${shown} is below the threshold ${config.threshold}`;
+  const position = below ? `is below the threshold ${config.threshold}` : 'meets the threshold';
+  const why = abortSubtask
+    ? `${shown} ${position} and is in the ${ZERO_BAND}: abort the subtask and wait for a person's decision`
+    : `${shown} ${position}`;
   if (!config.autoEscalate) {
-    return { escalate: false, band, confidence, reason: `${below}; auto-escalation is off` };
+    return { escalate: false, abortSubtask, ...facts, reason: `${why}; auto-escalation is off` };
   }
-  return { escalate: true, band, confidence, reason: below };
+  return { escalate: true, abortSubtask, ...facts, reason: why };
+}
+
+/** What the diagnostics of a zero-band report are drawn from. */
+export interface ConfidenceDiagnosticsInput {
+  /** The report's confidence, 0–1. */
+  confidence: number;
+  taskId: string | null;
+  /** The run's earlier reports, oldest first. */
+  earlier: readonly { confidence: number; taskId: string | null }[];
+}
+
+/** The first diagnostic of the zero band: the subtask was aborted, and why. */
+export function subtaskAbortedLine(confidence: number, taskId: string | null): string {
+  const subtask = taskId === null ? 'Subtask' : `Subtask ${taskId}`;
+  return `${subtask} aborted: confidence ${percent(confidence)} / 100 is in the ${ZERO_BAND}.`;
+}
+
+/** The diagnostics a zero-band gate presents: that the subtask was aborted, and how the run's confidence went before. */
+export function confidenceDiagnostics(input: ConfidenceDiagnosticsInput): string[] {
+  const history = input.earlier.map(
+    (report) => `${percent(report.confidence)}${report.taskId === null ? '' : ` (${report.taskId})`}`,
+  );
+  return [
+    subtaskAbortedLine(input.confidence, input.taskId),
+    history.length === 0
+      ? 'No earlier reports on this run.'
+      : `Earlier reports on this run: ${history.join(', ')}.`,
+  ];
 }
 
 /** One tool call of a finished subtask, as the weighted scorer sees it. */

@@ -40,6 +40,11 @@ export const confidenceReportResponseSchema = z.object({
   band: z.enum(['high', 'medium', 'low', 'zero']).describe('high ≥ 0.8, medium ≥ 0.5, low ≥ 0.2, zero below'),
   threshold: z.number().describe('The threshold (0–100) the report was held against'),
   escalated: z.boolean().describe('True when a confidence_threshold gate was opened'),
+  abortSubtask: z
+    .boolean()
+    .describe(
+      'True in the zero band (below 0.2): stop the subtask and wait for the gate’s decision, which sees the diagnostics',
+    ),
   gateId: z.string().nullable().describe('That gate'),
   reason: z.string().describe('Why it did or did not escalate'),
 });

@@ -88,6 +88,91 @@ describe.each(dialects)('confidence reports on %s', (dialect) => {
     expect(fraction.json().confidence).toBe(0.855);
   });
 
+  it('aborts the subtask on a zero-band report: tells the agent, and the gate presents diagnostics', async () => {
+    const run = await createRunViaApi(test);
+    await report({ runId: run.id, score: 45, taskId: 'task-9' });
+    const response = await report({
+      runId: run.id,
+      score: 10,
+      reasons: ['cannot reproduce'],
+      taskId: 'task-9',
+    });
+    const body = response.json();
+    expect(body).toMatchObject({ band: 'zero', escalated: true, abortSubtask: true });
+    expect(body.reason).toContain('abort the subtask');
+    const gate = await test.store.read((tx) => tx.getGate(body.gateId));
+    expect(gate?.context).toMatchObject({
+      action: 'abort_subtask',
+      diagnostics: [
+        'Subtask task-9 aborted: confidence 10 / 100 is in the zero band (below 20).',
+        'Earlier reports on this run: 45 (task-9).',
+      ],
+    });
+    const view = await test.app.inject({
+      method: 'GET',
+      url: `/v1/gates/${body.gateId}`,
+      headers: bearer(test.tokens.admin),
+    });
+    const briefing = view.json().briefing;
+    expect(briefing.summary).toContain('the subtask is aborted');
+    expect(briefing.sections).toContainEqual(
+      expect.objectContaining({
+        title: 'Diagnostics',
+        lines: expect.arrayContaining(['Earlier reports on this run: 45 (task-9).']),
+      }),
+    );
+    const low = (await report({ runId: run.id, score: 30 })).json();
+    expect(low).toMatchObject({ band: 'low', escalated: true, abortSubtask: false });
+    const lowGate = await test.store.read((tx) => tx.getGate(low.gateId));
+    expect(lowGate?.context).not.toHaveProperty('diagnostics');
+    const audit = await test.services.audit.query({ kind: 'confidence.reported' });
+    expect(audit.items.find((event) => event.data.reportId === body.id)?.data).toMatchObject({
+      abortSubtask: true,
+    });
+  });
+
+  it('aborts the subtask in the zero band even under a threshold below it', async () => {
+    const lenient = await createTestApp({
+      dialect,
+      config: { confidenceEnv: { CONFIDENCE_THRESHOLD: '10' } },
+    });
+    try {
+      const post = (score: number) =>
+        lenient.app.inject({
+          method: 'POST',
+          url: '/v1/confidence',
+          headers: bearer(lenient.tokens.agent),
+          payload: { score },
+        });
+      expect((await post(15)).json()).toMatchObject({ band: 'zero', escalated: true, abortSubtask: true });
+      expect((await post(25)).json()).toMatchObject({ band: 'low', escalated: false, abortSubtask: false });
+    } finally {
+      await lenient.close();
+    }
+  }, 60_000);
+
+  it('presents diagnostics on the gate of a zero-band task completion', async () => {
+    const response = await postGate(test, {
+      event: 'task_completion',
+      operation: 'finish task-3',
+      confidence: 0.1,
+      context: { taskId: 'task-3' },
+    });
+    const body = response.json();
+    expect(body).toMatchObject({ outcome: 'gated', gate: { type: 'confidence_threshold' } });
+    const view = await test.app.inject({
+      method: 'GET',
+      url: `/v1/gates/${body.gate.id}`,
+      headers: bearer(test.tokens.admin),
+    });
+    expect(view.json().briefing.sections).toContainEqual(
+      expect.objectContaining({
+        title: 'Diagnostics',
+        lines: ['Subtask task-3 aborted: confidence 10 / 100 is in the zero band (below 20).'],
+      }),
+    );
+  });
+
   it('gates a step in confidence_threshold mode below the run threshold 0.8 and lets 0.8 through', async () => {
     await useTestPolicy(test, WRITES_ALLOWED);
     try {

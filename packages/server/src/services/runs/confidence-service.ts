@@ -3,6 +3,7 @@ import {
   type ConfidenceBand,
   type ConfidenceConfig,
   type ConfidenceReport,
+  confidenceDiagnostics,
   evaluateConfidenceReport,
   type Gate,
   GatehouseError,
@@ -36,6 +37,8 @@ export interface ConfidenceResult {
   /** The threshold (0–100) the report was held against. */
   threshold: number;
   escalated: boolean;
+  /** True in the zero band: the agent stops the subtask; the gate presents diagnostics. */
+  abortSubtask: boolean;
   gateId: string | null;
   reason: string;
 }
@@ -72,13 +75,29 @@ function percent(confidence: number): number {
   return Math.round(confidence * 1000) / 10;
 }
 
+/** How many of the run's earlier reports the zero band's diagnostics list. */
+const EARLIER_REPORTS_SHOWN = 5;
+
+/** The zero band's diagnostics: the aborted subtask and the run's last few reports before this one. */
+async function diagnosticsOf(tx: CommitTools['tx'], report: ConfidenceReport): Promise<string[]> {
+  const earlier = report.runId === null ? [] : await tx.listConfidenceReports(report.runId);
+  return confidenceDiagnostics({
+    confidence: report.confidence,
+    taskId: report.taskId,
+    earlier: earlier.filter((other) => other.id !== report.id).slice(-EARLIER_REPORTS_SHOWN),
+  });
+}
+
 async function escalate(
   gates: GateService,
   tools: CommitTools,
   report: ConfidenceReport,
-  facts: { band: ConfidenceBand; threshold: number },
+  facts: { band: ConfidenceBand; threshold: number; abortSubtask: boolean },
 ): Promise<Gate> {
   const score = percent(report.confidence);
+  const abort = facts.abortSubtask
+    ? { action: 'abort_subtask', diagnostics: await diagnosticsOf(tools.tx, report) }
+    : {};
   return gates.openInCommit(tools, {
     type: 'confidence_threshold',
     runId: report.runId ?? undefined,
@@ -87,7 +106,7 @@ async function escalate(
     title: `Confidence ${score} is below the threshold ${facts.threshold}`,
     confidence: report.confidence,
     // A zero-band result aborts the subtask: treat it as high risk.
-    ...(facts.band === 'zero' ? { risk: 'high' as const } : {}),
+    ...(facts.abortSubtask ? { risk: 'high' as const } : {}),
     context: {
       score,
       confidence: report.confidence,
@@ -96,6 +115,7 @@ async function escalate(
       band: facts.band,
       threshold: facts.threshold,
       reportId: report.id,
+      ...abort,
     },
   });
 }
@@ -139,7 +159,7 @@ export function createConfidenceService(ctx: AppContext, deps: { gates: GateServ
         const report = reportOf(ctx, { agentId: principal.id, confidence, now: tx.now }, input);
         const config = configFor(global, run);
         const evaluation = evaluateConfidenceReport({ confidence: report.confidence }, config);
-        const { band } = evaluation;
+        const { band, abortSubtask } = evaluation;
         await tx.insertConfidenceReport(report);
         await tools.audit({
           kind: 'confidence.reported',
@@ -153,11 +173,12 @@ export function createConfidenceService(ctx: AppContext, deps: { gates: GateServ
             band,
             threshold: config.threshold,
             escalate: evaluation.escalate,
+            abortSubtask,
             reason: evaluation.reason,
           },
         });
         const gate = evaluation.escalate
-          ? await escalate(deps.gates, tools, report, { band, threshold: config.threshold })
+          ? await escalate(deps.gates, tools, report, { band, threshold: config.threshold, abortSubtask })
           : null;
         if (gate !== null) {
           await tools.audit({
@@ -179,6 +200,7 @@ export function createConfidenceService(ctx: AppContext, deps: { gates: GateServ
           band,
           threshold: config.threshold,
           escalated: gate !== null,
+          abortSubtask,
           gateId: gate?.id ?? null,
           reason: evaluation.reason,
         };
