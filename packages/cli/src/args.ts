@@ -114,3 +114,24 @@ export function requiredOption(values: OptionValues, name: string, command: stri
   }
   return text;
 }
+
+const DURATION_UNITS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** A duration option such as `90s`, `30m`, `12h` or `7d` (plain numbers are seconds), in seconds within bounds. */
+export function durationOption(
+  values: OptionValues,
+  name: string,
+  bounds: { min: number; max: number; command: string },
+): number | undefined {
+  const text = stringOption(values, name);
+  if (text === undefined) return undefined;
+  const match = /^(\d+)([smhd]?)$/.exec(text.trim());
+  const seconds = match ? Number(match[1]) * (DURATION_UNITS[match[2] || 's'] as number) : Number.NaN;
+  if (!(seconds >= bounds.min && seconds <= bounds.max)) {
+    throw new UsageError(
+      `--${name} must be a duration such as 90m, 12h or 7d, from ${bounds.min}s to ${bounds.max / 86_400}d (got "${text}")`,
+      bounds.command,
+    );
+  }
+  return seconds;
+}

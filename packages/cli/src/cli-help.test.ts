@@ -12,6 +12,7 @@ const SUBCOMMANDS: Record<string, string[]> = {
   gates: ['list', 'show', 'decide'],
   runs: ['list', 'show', 'pause', 'resume', 'stop', 'steer'],
   policy: ['show', 'apply', 'test'],
+  rules: ['list', 'revoke'],
   audit: ['tail', 'export', 'verify'],
   agents: ['create', 'token'],
   users: ['create', 'role'],

@@ -14,6 +14,7 @@ import { migrateCommand } from './commands/migrate.js';
 import { notificationsCommand } from './commands/notifications.js';
 import { policyCommand } from './commands/policy.js';
 import { reviewCommand } from './commands/review.js';
+import { rulesCommand } from './commands/rules.js';
 import { runsCommand } from './commands/runs.js';
 import { serveCommand } from './commands/serve.js';
 import { usersCommand } from './commands/users.js';
@@ -35,6 +36,7 @@ export const COMMANDS: readonly Command[] = [
   runsCommand,
   reviewCommand,
   policyCommand,
+  rulesCommand,
   auditCommand,
   agentsCommand,
   usersCommand,

@@ -1,7 +1,20 @@
 import { steerOptionOf } from 'gatehouse-hitl-core';
-import type { GateDocument as Gate, GateListResponse, RiskLevel, RuleScope } from 'gatehouse-hitl-protocol';
+import type {
+  GateDocument as Gate,
+  GateListResponse,
+  RiskLevel,
+  RuleScope,
+  StandingScopeDocument,
+} from 'gatehouse-hitl-protocol';
 import { GATE_STATUSES as STATUSES } from 'gatehouse-hitl-protocol/rules';
-import { choiceOption, intOption, listOption, requiredOption, stringOption } from '../args.js';
+import {
+  choiceOption,
+  durationOption,
+  intOption,
+  listOption,
+  requiredOption,
+  stringOption,
+} from '../args.js';
 import type { ActionContext, Command } from '../command.js';
 import {
   type DecisionBody,
@@ -12,14 +25,19 @@ import {
   signDecision,
   whoAmI,
 } from '../decide.js';
-import { CliError, isApiError } from '../errors.js';
+import { CliError, isApiError, UsageError } from '../errors.js';
 import { showGate } from '../gate-view.js';
 import type { ApiClient } from '../http.js';
 import { printJson, printTable, relativeTime } from '../output.js';
+import { describeRule } from './rules.js';
 
 // Plain lists: the CLI loads no zod at start-up (the hook runs before every tool call).
 const RISKS = ['low', 'medium', 'high', 'critical'] as const satisfies readonly RiskLevel[];
 const SCOPES = ['run', 'agent', 'global'] as const satisfies readonly RuleScope[];
+const MATCH_OPTIONS = ['match-prefix', 'match-command', 'match-path', 'match-tool'] as const;
+const REMEMBER_OPTIONS = ['remember', 'remember-ttl', 'expires', ...MATCH_OPTIONS] as const;
+// The longest a remembered rule may last: 30 days, as the server allows.
+const MAX_RULE_SECONDS = 2_592_000;
 
 /** A page of gates as `GET /v1/gates` answers. */
 export type GatePage = GateListResponse;
@@ -77,9 +95,59 @@ async function show(context: ActionContext): Promise<number> {
   return 0;
 }
 
-async function decisionBody(context: ActionContext, client: ApiClient, id: string): Promise<DecisionBody> {
+/** `--always` is approve_always; `--option` names any option. */
+function optionOf(context: ActionContext): string {
   const { values, command } = context;
-  const body: DecisionBody = { option: requiredOption(values, 'option', command) };
+  if (values.always !== true) return requiredOption(values, 'option', command);
+  const option = stringOption(values, 'option');
+  if (option !== undefined && option !== 'approve_always')
+    throw new UsageError(`--always approves always; leave out --option ${option}`, command);
+  return 'approve_always';
+}
+
+/** What an --always decision covers: at most one --match-* option; none = the scope the gate suggests. */
+function matchOf(context: ActionContext): StandingScopeDocument | undefined {
+  const { values, command } = context;
+  const given = MATCH_OPTIONS.filter((name) => values[name] !== undefined);
+  if (given.length > 1)
+    throw new UsageError(`give one of ${given.map((name) => `--${name}`).join(' or ')}, not both`, command);
+  const prefix = stringOption(values, 'match-prefix');
+  if (prefix !== undefined) return { kind: 'prefix', prefix };
+  const exact = stringOption(values, 'match-command');
+  if (exact !== undefined) return { kind: 'command', command: exact };
+  const glob = stringOption(values, 'match-path');
+  if (glob !== undefined) return { kind: 'path', glob };
+  return values['match-tool'] === true ? { kind: 'tool' } : undefined;
+}
+
+/** The rule an approve_always decision remembers: where, what it covers and until when. */
+function rememberOf(context: ActionContext, option: string): DecisionBody['remember'] {
+  const { values, command } = context;
+  if (option !== 'approve_always') {
+    const stray = REMEMBER_OPTIONS.find((name) => values[name] !== undefined);
+    if (stray !== undefined)
+      throw new UsageError(`--${stray} is for "approve always"; add --always`, command);
+    return undefined;
+  }
+  const scope = choiceOption(values, 'remember', SCOPES, command);
+  const bounds = { min: 60, max: MAX_RULE_SECONDS, command };
+  const ttl = intOption(values, 'remember-ttl', bounds);
+  const expires = durationOption(values, 'expires', bounds);
+  if (ttl !== undefined && expires !== undefined)
+    throw new UsageError('give --expires or --remember-ttl, not both', command);
+  const ttlSeconds = expires ?? ttl;
+  const match = matchOf(context);
+  if (scope === undefined && ttlSeconds === undefined && match === undefined) return undefined;
+  return {
+    ...(scope === undefined ? {} : { scope }),
+    ...(ttlSeconds === undefined ? {} : { ttlSeconds }),
+    ...(match === undefined ? {} : { match }),
+  };
+}
+
+async function decisionBody(context: ActionContext, client: ApiClient, id: string): Promise<DecisionBody> {
+  const { values } = context;
+  const body: DecisionBody = { option: optionOf(context) };
   const reason = stringOption(values, 'reason');
   if (reason !== undefined) body.reason = reason;
   const feedback = stringOption(values, 'feedback');
@@ -88,9 +156,8 @@ async function decisionBody(context: ActionContext, client: ApiClient, id: strin
   if (instructions !== undefined) body.instructions = instructions;
   const artifacts = listOption(values, 'artifact');
   if (artifacts.length > 0) body.affectedArtifacts = artifacts;
-  const scope = choiceOption(values, 'remember', SCOPES, command);
-  const ttlSeconds = intOption(values, 'remember-ttl', { min: 60, max: 2_592_000, command });
-  if (scope !== undefined) body.remember = { scope, ...(ttlSeconds === undefined ? {} : { ttlSeconds }) };
+  const remember = rememberOf(context, body.option);
+  if (remember !== undefined) body.remember = remember;
   if (body.option === 'steer') await confirmSteer(context, client, id, body);
   const keyFile = stringOption(values, 'sign-key');
   if (keyFile !== undefined) {
@@ -122,7 +189,10 @@ async function decide(context: ActionContext): Promise<number> {
   try {
     const response = await postDecision(client, id, body);
     if (context.json) printJson(context.io, response);
-    else context.io.stdout.write(`${describeDecision(response)}\n`);
+    else {
+      context.io.stdout.write(`${describeDecision(response)}\n`);
+      if (response.rule) context.io.stdout.write(`remembered ${describeRule(response.rule)}\n`);
+    }
     return 0;
   } catch (error) {
     if (!isApiError(error, 'GATE_ALREADY_DECIDED')) throw error;
@@ -170,7 +240,11 @@ export const gatesCommand: Command = {
           type: 'string',
           short: 'o',
           value: '<option>',
-          description: 'The option, e.g. approve, reject, steer (required)',
+          description: 'The option, e.g. approve, reject, steer (required unless --always)',
+        },
+        always: {
+          type: 'boolean',
+          description: 'Approve always (approve_always): later calls the rule covers go ahead without a gate',
         },
         reason: { type: 'string', value: '<text>', description: 'Why (told to the agent)' },
         feedback: { type: 'string', value: '<text>', description: 'Feedback, e.g. for request changes' },
@@ -188,12 +262,36 @@ export const gatesCommand: Command = {
         remember: {
           type: 'string',
           value: '<scope>',
-          description: 'For approve_always: run, agent or global',
+          description: 'With --always: run (default), agent, or global (tech lead or above)',
+        },
+        'match-prefix': {
+          type: 'string',
+          value: '<prefix>',
+          description: 'With --always: cover commands that start with these words, e.g. "npm test"',
+        },
+        'match-command': {
+          type: 'string',
+          value: '<command>',
+          description: 'With --always: cover only this exact command',
+        },
+        'match-path': {
+          type: 'string',
+          value: '<glob>',
+          description: 'With --always: cover file calls inside this workspace glob, e.g. "src/**"',
+        },
+        'match-tool': {
+          type: 'boolean',
+          description: 'With --always: cover the whole tool (only for calls with no command or paths)',
+        },
+        expires: {
+          type: 'string',
+          value: '<duration>',
+          description: 'With --always: the rule lapses after this long, e.g. 12h or 7d (at most 30d)',
         },
         'remember-ttl': {
           type: 'string',
           value: '<seconds>',
-          description: 'How long a remembered rule lasts',
+          description: 'With --always: the same as --expires, in seconds',
         },
         'confirm-approval': {
           type: 'boolean',
@@ -207,11 +305,16 @@ export const gatesCommand: Command = {
       },
       details:
         'Exit code 1 when the server refuses, e.g. "someone else decided first" (GATE_ALREADY_DECIDED)\n' +
-        'or GATE_EXPIRED when the deadline passed.',
+        'or GATE_EXPIRED when the deadline passed.\n\n' +
+        'With --always and no --match-* option the rule covers the scope the gate suggests (shown by\n' +
+        "`gatehouse gates show <id> --json` as standingScopes). A scope that does not cover the gate's own\n" +
+        'call, or a prefix naming a shell or interpreter, is refused (VALIDATION_FAILED, remember.match).\n' +
+        'Always-gated operations can never be approved always. `gatehouse rules list` shows the rules.',
       examples: [
         'gatehouse gates decide gate_123 --option approve',
         'gatehouse gates decide gate_123 --option steer --instructions "use a migration" --artifact db/schema.sql',
         'gatehouse gates decide gate_123 --option approve --sign-key ~/.config/gatehouse/ed25519.pem',
+        'gatehouse gates decide gate_123 --always --match-prefix "npm test" --remember agent --expires 7d',
       ],
       run: decide,
     },
