@@ -16,6 +16,21 @@ const without =
     !args.some((arg) => forbidden.some((pattern) => pattern.test(arg)));
 
 const FIND_ACTIONS = /^-(exec|execdir|ok|okdir|delete|fprint0?|fprintf|fls)$/;
+
+/** `find` that only prints, or runs a read-only program on what it finds (`-exec wc -l {} +`). */
+function findActionsRead(args: readonly string[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (!FIND_ACTIONS.test(arg)) continue;
+    if (arg !== '-exec' && arg !== '-execdir') return false;
+    const end = args.findIndex((word, j) => j > i && (word === ';' || word === '+'));
+    const command = args.slice(i + 1, end === -1 ? args.length : end).filter((word) => word !== '{}');
+    const check = READ_ONLY_PROGRAMS[command[0] ?? ''];
+    if (end === -1 || command[0] === 'find' || check === undefined || !check(command.slice(1))) return false;
+    i = end;
+  }
+  return true;
+}
 const SED_PRINT = /^((\d+|\$)(,(\d+|\$))?|\/[^/]*\/)p$/;
 
 /** `sed -n '1,20p' file`: prints lines, nothing else (no `w`, `e` or in-place editing). */
@@ -63,7 +78,11 @@ const gitReads: ArgsCheck = (args) => {
   if (rest.some((arg) => /^--(output|ext-diff|textconv|exec|upload-pack|open-files-in-pager)/.test(arg)))
     return false;
   if (GIT_READ.has(sub)) return sub !== 'reflog' || rest.length === 0 || rest[0] === 'show';
-  if (sub === 'branch') return rest.every((arg) => GIT_BRANCH_LIST.has(arg));
+  if (sub === 'branch')
+    return rest.every(
+      (arg, i) => GIT_BRANCH_LIST.has(arg) || /^--(contains|merged|no-merged)$/.test(rest[i - 1] ?? ''),
+    );
+  if (sub === 'clean') return rest.some((arg) => arg === '-n' || arg === '--dry-run') && !rest.includes('-f');
   if (sub === 'tag') return rest.every((arg) => arg === '-l' || arg === '--list' || arg === '-n');
   if (sub === 'remote') return rest.every((arg) => arg === '-v' || arg === '--verbose');
   if (sub === 'stash') return rest[0] === 'list' || (rest[0] === 'show' && rest.length <= 3);
@@ -132,7 +151,14 @@ const READ_ONLY_PROGRAMS: Readonly<Record<string, ArgsCheck>> = {
   expand: anyArgs,
   paste: anyArgs,
   sed: sedPrints,
-  find: without(FIND_ACTIONS),
+  find: (args) => findActionsRead(args),
+  uniq: (args) => args.filter((arg) => !arg.startsWith('-')).length <= 1,
+  ps: anyArgs,
+  top: (args) => args.some((arg) => /^-[a-zA-Z]*b/.test(arg)),
+  uptime: anyArgs,
+  free: anyArgs,
+  cal: anyArgs,
+  hostname: (args) => args.length === 0,
   git: gitReads,
   cd: anyArgs,
 };

@@ -283,7 +283,7 @@ function readUncached(action: Action): ActionReading {
     installs.push(...shell.installs);
   }
   // A command may be SQL itself ("DROP TABLE users"), so command lines are read as SQL too.
-  for (const text of [...payloads.sql, ...payloads.shell])
+  for (const text of [...payloads.sql, ...payloads.shell.filter(looksLikeSql)])
     for (const finding of inspectSql(text)) {
       const sqlFinding: DestructiveFinding = {
         category: 'sql_data_loss',
@@ -303,6 +303,11 @@ function readUncached(action: Action): ActionReading {
     readable,
     readOnly: readable && isReadOnly(partial, action),
   };
+}
+
+/** A command line that is SQL itself ("DROP TABLE users"), not a program that shares a SQL verb (`truncate -s`). */
+function looksLikeSql(line: string): boolean {
+  return /^\s*(drop|truncate|delete|alter|update|with)\s/i.test(line) && !/\s-{1,2}[A-Za-z]/.test(line);
 }
 
 interface Cached {

@@ -35,7 +35,7 @@ describe('suggested scopes', () => {
   it.each([
     bash('sh -c "npm test"'),
     bash('python3 -c "print(1)"'),
-    bash('sudo make install'),
+    bash('env CI=1 make install'),
     bash('curl https://example.com/data.json'),
   ])('offers only the exact command for a program that runs what it is given: %j', (action) => {
     const kinds = suggestStandingScopes(action).options.map((option) => option.kind);

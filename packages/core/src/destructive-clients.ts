@@ -48,15 +48,40 @@ const PACKAGE_MANAGERS = new Set([
   'port',
 ]);
 
+/** Subcommands that change the system's packages: installing, upgrading and removing them alike. */
+const PACKAGE_CHANGES = new Set([
+  'install',
+  'add',
+  'reinstall',
+  'in',
+  'upgrade',
+  'up',
+  'update-minimal',
+  'dist-upgrade',
+  'full-upgrade',
+  'distro-sync',
+  'remove',
+  'rm',
+  'uninstall',
+  'purge',
+  'autoremove',
+  'erase',
+  'del',
+  'downgrade',
+  'swap',
+]);
+
 const installer: Rule = (run) => {
   const sub = run.args.find((arg) => !arg.startsWith('-'));
-  if (sub === 'install' || sub === 'add' || sub === 'reinstall')
-    run.reportInstall(`${run.name} ${sub} installs system packages`);
+  if (sub !== undefined && PACKAGE_CHANGES.has(sub))
+    run.reportInstall(`${run.name} ${sub} changes the system's packages`);
 };
 
 const pacman: Rule = (run) => {
-  if (run.args.some((arg) => /^-[A-Za-z]*S/.test(arg) || arg === '--sync'))
-    run.reportInstall('pacman -S installs system packages');
+  if (
+    run.args.some((arg) => /^-[A-Za-z]*[SRU]/.test(arg) || ['--sync', '--remove', '--upgrade'].includes(arg))
+  )
+    run.reportInstall('pacman -S/-R/-U changes the system packages');
 };
 
 const pip: Rule = (run) => {

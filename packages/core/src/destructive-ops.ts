@@ -112,9 +112,14 @@ const aws: Rule = (run) => {
   const [service, sub] = args.operands;
   if (service === undefined || sub === undefined) return;
   if (service === 's3') {
-    // One object, like one file, is an ordinary change; a whole prefix or bucket is not.
-    if (sub === 'rm' && hasFlag(args, '--recursive'))
-      run.report('cloud_storage_delete', 'aws s3 rm --recursive deletes every object under the prefix');
+    if (hasFlag(args, '--dryrun') || args.operands[2] === 'help') return;
+    if (sub === 'rm')
+      run.report(
+        'cloud_storage_delete',
+        hasFlag(args, '--recursive')
+          ? 'aws s3 rm --recursive deletes every object under the prefix'
+          : 'aws s3 rm deletes an object from the bucket',
+      );
     if (sub === 'rb' && hasFlag(args, '--force'))
       run.report('cloud_storage_delete', 'aws s3 rb --force deletes the bucket and all its objects');
     return;
@@ -189,8 +194,16 @@ export function uploadedFiles(run: Pick<Invocation, 'name' | 'args'>): string[] 
   return files.filter((file) => file !== '' && file !== '-');
 }
 
+const rsync: Rule = (run) => {
+  if (run.args.some((arg) => /^--(delete|remove-source-files)/.test(arg)))
+    run.report('file_delete', 'rsync --delete removes files from the destination (or its sources)');
+};
+
 /** Rules for database wipes, containers, cloud resources and the machine itself. */
 export const OPERATIONS_RULES: Readonly<Record<string, Rule>> = {
+  rmdir: always('file_delete', 'rmdir deletes directories'),
+  srm: always('file_delete', 'srm deletes files so they cannot be recovered'),
+  rsync,
   'redis-cli': redisCli,
   mongosh: mongoShell,
   mongo: mongoShell,

@@ -68,6 +68,8 @@ const rm: Rule = (run) => {
     run.report('file_delete', `rm deletes ${target}, which can stand for many files`);
   else if (isWide(target))
     run.report('file_delete', `rm deletes ${target}, a home, current or system location`);
+  // Seed 003 gates "Deleting files" whatever the number: one file is still a deletion.
+  else if (target !== '') run.report('file_delete', `rm deletes ${target}`);
 };
 
 const tee: Rule = (run) => {
@@ -175,6 +177,10 @@ const git: Rule = (run) => {
     }
     case 'push':
       return gitPush(args, run);
+    case 'rm':
+      if (!args.includes('--cached'))
+        run.report('file_delete', 'git rm deletes the files from the working tree');
+      return;
     default: {
       const reason = discardReason(run.args[at] ?? '', args);
       if (reason !== null) run.report('git_discard', reason);
@@ -259,7 +265,12 @@ const FILE_AND_INFRA_RULES: Readonly<Record<string, Rule>> = {
   chown: recursiveOwnership,
   chgrp: recursiveOwnership,
   shred: always('file_delete', 'shred overwrites files so they cannot be recovered'),
-  truncate: always('file_delete', 'truncate cuts files down, discarding their contents'),
+  truncate: (run) => {
+    // Growing a file (`-s +50M`) keeps its contents; any other size can cut them off.
+    const size = parseArgs(run.args, new Set(['-s', '--size'])).values.get('-s')?.[0] ?? '';
+    if (!size.startsWith('+'))
+      run.report('file_delete', 'truncate cuts files down, discarding their contents');
+  },
   unlink: always('file_delete', 'unlink deletes a file'),
   rimraf: always('file_delete', 'rimraf deletes directories and everything in them'),
   mkfs: always('filesystem_format', 'mkfs creates a new file system, erasing the device'),

@@ -4,6 +4,7 @@ import { COMMAND_RULES, checkRedirects } from './destructive-rules.js';
 import { inspectSql } from './destructive-sql.js';
 import type { DestructiveCategory, DestructiveFinding, Invocation } from './destructive-types.js';
 import { checkProtectedWrites, isSender, readsSecret, sentSecrets } from './destructive-writes.js';
+import { checkShellAccess, pipelineJoinsShellToNetwork } from './destructive-remote.js';
 import { decodedOutput } from './shell-decode.js';
 import {
   hasFlag,
@@ -134,6 +135,8 @@ function fetchesRemote(word: string, script: ShellScript, depth: number): boolea
 
 /** Text the next command in a pipeline reads: what echo, printf, a heredoc-fed cat or a decoder writes. */
 function writtenText(step: Step): string | null {
+  // xargs adds the words it reads, so what it writes cannot be known here.
+  if (step.unwrapped.bulk) return null;
   const [program, ...args] = step.unwrapped.argv;
   const name = programName(program);
   if (name === 'echo') return args.filter((arg) => !/^-[neE]+$/.test(arg)).join(' ');
@@ -194,6 +197,9 @@ function walkScript(source: string, walk: Walk, depth: number): void {
     let upstreamUnknown = false;
     let written: string | null = null;
     const pipelineText = pipeline.commands.map((command) => display(command.words, script)).join(' | ');
+    const programs = pipeline.commands.map((command) => programName(unwrapCommand(command.words).argv[0]));
+    if (pipelineJoinsShellToNetwork(programs))
+      report(walk, 'remote_shell', 'the pipeline joins a shell to a network connection', pipelineText);
     for (const command of pipeline.commands) {
       const unwrapped = unwrapCommand(command.words);
       const stdin = written === null ? command.input : [...command.input, written];
@@ -275,6 +281,13 @@ function walkStep(step: Step, walk: Walk): void {
     walkScript(script.substitutions[i]?.body ?? '', walk, depth + 1);
   for (const text of unwrapped.scripts) walkScript(text, walk, depth + 1);
   recordAssignments(command.words, step, walk);
+  if (unwrapped.elevated)
+    report(
+      walk,
+      'root_command',
+      'the command runs as root (sudo, doas or su)',
+      display(command.words, script),
+    );
   const program = unwrapped.argv[0];
   if (program === undefined) return;
   if (COMPUTED.test(program) && program !== '[' && program !== '[[') {
@@ -291,6 +304,7 @@ function walkStep(step: Step, walk: Walk): void {
   checkRedirects(run);
   checkProtectedWrites(run);
   checkExfiltration(step, run, walk);
+  checkShellAccess(run);
   COMMAND_RULES[run.name]?.(run);
   if (SQL_CLIENTS.has(run.name)) for (const sql of step.stdin) run.runSql(sql);
   if (SHELLS.has(run.name)) runShell(step, run, walk);

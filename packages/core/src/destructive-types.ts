@@ -22,6 +22,9 @@ export const DESTRUCTIVE_CATEGORIES = [
   'secret_write',
   'production_config_write',
   'system_file_write',
+  'root_command',
+  'remote_shell',
+  'shell_escape',
   'uninspectable',
 ] as const;
 export type DestructiveCategory = (typeof DESTRUCTIVE_CATEGORIES)[number];

@@ -56,6 +56,10 @@ const WRAPPERS: Readonly<Record<string, Wrapper>> = {
     ],
     bulk: true,
   },
+  parallel: {
+    valued: ['-j', '--jobs', '-S', '--sshlogin', '-a', '--arg-file', '--delimiter', '-d'],
+    bulk: true,
+  },
   flock: { valued: ['-w', '-E', '--timeout', '--conflict-exit-code'], script: ['-c', '--command'], skip: 1 },
   chroot: { valued: ['--userspec', '--groups'], skip: 1 },
   watch: { valued: ['-n', '--interval', '-q', '--equexit'], joins: true },
