@@ -188,6 +188,19 @@ describe('approvals bind to the action', () => {
 describe('runs', () => {
   it('freezes at the first strategic checkpoint and returns the review with its feedback', async () => {
     const run = await gate.createRun({ autonomy: 'partial', title: 'sdk test' });
+    const early = await gate
+      .checkpoint({ runId: run.id, phase: 1, type: 'strategic' })
+      .catch((e: unknown) => e);
+    expect(isGatehouseApiError(early, 'RUN_HELD')).toBe(true);
+    expect((early as { details: object }).details).toMatchObject({ reason: 'intent_required' });
+    // Gate 0: the plan is approved before the run checkpoints anything.
+    const plan = gate.request({
+      runId: run.id,
+      event: 'planning_complete',
+      operation: 'split the work in two',
+    });
+    await server.decide((await server.pendingGate('&type=intent_approval')).id, { option: 'approve' });
+    expect(await plan).toMatchObject({ outcome: 'approved' });
     const frozen = gate.checkpoint({ runId: run.id, phase: 1, type: 'strategic' });
     const review = await server.pendingGate('&type=phase_review');
     await server.decide(review.id, { option: 'request_changes', feedback: 'split the plan in two' });

@@ -3,7 +3,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Gatehouse } from '../client.js';
-import { type LiveServer, startLiveServer } from '../testing/live-server.js';
+import { type LiveServer, reviewRun, startLiveServer } from '../testing/live-server.js';
 import { answerApprovals, gatehouseToolApproval, gatehouseTools } from './ai.js';
 
 let server: LiveServer;
@@ -13,7 +13,9 @@ let runId: string;
 beforeEach(async () => {
   server = await startLiveServer();
   gatehouse = new Gatehouse({ url: server.url, token: server.test.tokens.agent });
-  runId = (await gatehouse.createRun({ title: 'ai sdk 7 tool approval' })).id;
+  // At review autonomy the run implements without a plan approved first (Gate 0), so the
+  // calls' own gates are the only gates of the run.
+  runId = await reviewRun(server, 'ai sdk 7 tool approval');
 });
 
 afterEach(async () => {

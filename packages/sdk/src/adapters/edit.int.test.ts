@@ -15,7 +15,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Gatehouse } from '../client.js';
-import { type LiveServer, startLiveServer } from '../testing/live-server.js';
+import { type LiveServer, reviewRun, startLiveServer } from '../testing/live-server.js';
 import { answerApprovals, gatehouseTools, withGatehouseApproval } from './ai.js';
 import type { GatehouseDecision } from './decision.js';
 import { requestApproval, resumeWithDecision } from './langgraph.js';
@@ -30,7 +30,9 @@ beforeAll(() => setTracingDisabled(true));
 beforeEach(async () => {
   server = await startLiveServer();
   gatehouse = new Gatehouse({ url: server.url, token: server.test.tokens.agent });
-  runId = (await gatehouse.createRun({ title: 'edited approvals' })).id;
+  // At review autonomy the run implements without a plan approved first (Gate 0), so the
+  // calls' own gates are the only gates of the run.
+  runId = await reviewRun(server, 'edited approvals');
 });
 
 afterEach(async () => {

@@ -13,7 +13,7 @@ import {
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Gatehouse } from '../client.js';
-import { type LiveServer, startLiveServer } from '../testing/live-server.js';
+import { type LiveServer, reviewRun, startLiveServer } from '../testing/live-server.js';
 import type { GatehouseDecision } from './decision.js';
 import { gatehouseApprovalNode, pendingGates, requestApproval, resumeWithDecision } from './langgraph.js';
 
@@ -25,7 +25,9 @@ let threads = 0;
 beforeEach(async () => {
   server = await startLiveServer();
   gatehouse = new Gatehouse({ url: server.url, token: server.test.tokens.agent });
-  runId = (await gatehouse.createRun({ title: 'langgraph adapter' })).id;
+  // At review autonomy the run implements without a plan approved first (Gate 0), so the
+  // calls' own gates are the only gates of the run.
+  runId = await reviewRun(server, 'langgraph adapter');
 });
 
 afterEach(async () => {

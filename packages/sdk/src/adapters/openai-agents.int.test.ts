@@ -13,7 +13,7 @@ import {
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Gatehouse } from '../client.js';
-import { type LiveServer, startLiveServer } from '../testing/live-server.js';
+import { type LiveServer, reviewRun, startLiveServer } from '../testing/live-server.js';
 import type { GatehouseDecision } from './decision.js';
 import { gatehouseNeedsApproval, resolveInterruptions } from './openai-agents.js';
 
@@ -26,7 +26,9 @@ beforeAll(() => setTracingDisabled(true));
 beforeEach(async () => {
   server = await startLiveServer();
   gatehouse = new Gatehouse({ url: server.url, token: server.test.tokens.agent });
-  runId = (await gatehouse.createRun({ title: 'openai agents adapter' })).id;
+  // At review autonomy the run implements without a plan approved first (Gate 0), so the
+  // calls' own gates are the only gates of the run.
+  runId = await reviewRun(server, 'openai agents adapter');
 });
 
 afterEach(async () => {

@@ -60,3 +60,16 @@ export async function startLiveServer(config: Partial<ServerConfig> = {}): Promi
     close: () => test.close(),
   };
 }
+
+/**
+ * A run of the test agent at autonomy `review`, started by the tech lead (the agent's own runs may not
+ * be that loose): it acts without a plan approved first (Gate 0). Returns the run id.
+ */
+export async function reviewRun(server: LiveServer, title: string): Promise<string> {
+  const { tokens, ids } = server.test;
+  const body = { agentId: ids.agentId, autonomy: 'review', title };
+  const started = await server.call(tokens.techLead, 'POST', '/v1/runs', body);
+  if (started.status !== 201)
+    throw new Error(`expected a run, got ${started.status} ${JSON.stringify(started.body)}`);
+  return started.body.run.id;
+}
