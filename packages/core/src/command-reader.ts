@@ -151,7 +151,7 @@ const PATH_KEYS = [
 const ACTION_KEYS = ['action', 'mode', 'op', 'operation', 'method'];
 
 function fileEffectOf(action: Action): FileEffect | null {
-  const words = toolWords(action.tool ?? '');
+  const words = [...toolWords(action.tool ?? '')];
   for (const key of ACTION_KEYS) {
     const value = action.args[key];
     if (typeof value === 'string' && action.tool !== undefined) words.push(...toolWords(value));

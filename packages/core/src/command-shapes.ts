@@ -36,13 +36,22 @@ const LANGUAGES: Readonly<Record<string, ScriptLanguage>> = {
   php: 'php',
 };
 
+const wordsByTool = new Map<string, readonly string[]>();
+const MAX_REMEMBERED_TOOLS = 2_000;
+
 /** The words of a tool name, lower-cased: `mcp__filesystem__deleteFile` → mcp, filesystem, delete, file. */
-export function toolWords(tool: string): string[] {
-  return tool
+export function toolWords(tool: string): readonly string[] {
+  // Every request splits its tool's name several times; agents use few tool names.
+  const known = wordsByTool.get(tool);
+  if (known !== undefined) return known;
+  const words = tool
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((word) => word !== '');
+  if (wordsByTool.size >= MAX_REMEMBERED_TOOLS) wordsByTool.clear();
+  wordsByTool.set(tool, words);
+  return words;
 }
 
 const SHELL_WORDS = new Set([
@@ -131,6 +140,7 @@ function readSql(action: Action, into: ActionPayloads): void {
 }
 
 function readCode(action: Action, into: ActionPayloads): void {
+  if (!CODE_KEYS.some((key) => action.args[key] !== undefined)) return;
   const language = languageOf(action);
   for (const key of CODE_KEYS) {
     const value = action.args[key];
