@@ -177,6 +177,24 @@ describe.each<TransportKind>(['http', 'stdio'])('the MCP server over %s', (kind)
     expect(high.structuredContent).toMatchObject({ escalated: false, gateId: null });
   });
 
+  it('tells the agent to abort the subtask on a zero-band report, and refuses a fractional score', async () => {
+    const runId = await createRun(server);
+    const report = await callTool(agent.client, 'guardrails_report_confidence', {
+      runId,
+      score: 10,
+      reasons: ['cannot reproduce the failure'],
+      taskId: 'task-2',
+    });
+    expect(report.structuredContent).toMatchObject({ escalated: true, band: 'zero', abortSubtask: true });
+    expect(report.structuredContent.next).toContain('abort this subtask');
+    expect(report.structuredContent.next).toContain('gatehouse_wait_for_decision');
+    const low = await callTool(agent.client, 'guardrails_report_confidence', { runId, score: 40 });
+    expect(low.structuredContent).toMatchObject({ band: 'low', abortSubtask: false });
+    const fraction = await callTool(agent.client, 'guardrails_report_confidence', { runId, score: 85.5 });
+    expect(fraction.isError).toBe(true);
+    expect(textOf(fraction)).toContain('score');
+  });
+
   it('shows the rules in force and the pending gates of the run', async () => {
     const runId = await createRun(server);
     const open = await callTool(agent.client, 'gatehouse_request_approval', {

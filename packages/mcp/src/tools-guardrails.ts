@@ -11,7 +11,7 @@ import { defined, errorResult, guarded, quoted, toolResult } from './results.js'
 import { type ArgsOf, gateIdInput, optionIdInput, runIdInput } from './schemas.js';
 
 const confidenceInput = {
-  score: z.number().min(0).max(100).optional().describe('Confidence 0–100'),
+  score: z.number().int().min(0).max(100).optional().describe('Confidence 0–100, a whole number'),
   confidence: z.number().min(0).max(1).optional().describe('Confidence 0–1'),
   reasons: z.array(z.string().max(2000)).max(50).optional().describe('Why, one reason per entry'),
   taskId: z.string().min(1).max(200).optional().describe('The task this is about'),
@@ -47,6 +47,7 @@ const confidenceOutput = z.object({
   escalated: z.boolean().describe('True when the report opened a gate a person must answer'),
   gateId: z.string().nullable().describe('The escalation gate: wait on it with gatehouse_wait_for_decision'),
   band: z.string().nullable().describe('high, medium, low or zero'),
+  abortSubtask: z.boolean().describe('True in the zero band: stop the subtask'),
   next: z.string().describe('What to do now'),
 });
 
@@ -117,6 +118,17 @@ function runView(detail: RunDetail): z.infer<typeof runOutput> {
   };
 }
 
+/** What the agent does after a report: go on, wait for the gate, or first abort the subtask (zero band). */
+function nextStep(report: { escalated: boolean; gateId: string | null; abortSubtask: boolean }): string {
+  const wait = `call gatehouse_wait_for_decision with gateId "${report.gateId}" before continuing.`;
+  if (report.abortSubtask) {
+    return report.escalated
+      ? `Zero band: abort this subtask, then ${wait}`
+      : 'Zero band: abort this subtask.';
+  }
+  return report.escalated ? `Escalated to a person: stop and ${wait}` : 'Not escalated: continue.';
+}
+
 async function reportConfidence(
   ctx: ToolContext,
   args: ArgsOf<typeof confidenceInput>,
@@ -129,14 +141,13 @@ async function reportConfidence(
     wait: false,
     signal: extra.signal,
   });
-  const next = report.escalated
-    ? `Escalated to a person: stop and call gatehouse_wait_for_decision with gateId "${report.gateId}" before continuing.`
-    : 'Not escalated: continue.';
+  const next = nextStep(report);
   const output = {
     id: report.id,
     escalated: report.escalated,
     gateId: report.gateId,
     band: report.band,
+    abortSubtask: report.abortSubtask,
     next,
   };
   return toolResult(output, [`band: ${report.band ?? 'unknown'}; escalated: ${report.escalated}`, next]);

@@ -218,6 +218,7 @@ export class Gatehouse {
       escalated: response.escalated,
       gateId,
       band: response.band ?? null,
+      abortSubtask: response.abortSubtask ?? false,
       outcome,
     };
   }

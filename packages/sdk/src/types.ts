@@ -199,6 +199,8 @@ export interface ConfidenceResult {
   gateId: string | null;
   /** The server's band (`high`, `medium`, `low`, `zero`) when it reports one. */
   band: string | null;
+  /** True in the zero band: stop the subtask and wait for the gate's decision. */
+  abortSubtask: boolean;
   /** The escalation's answer when `wait` was set and the report escalated. */
   outcome: GateResult | null;
 }
