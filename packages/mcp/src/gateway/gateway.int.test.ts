@@ -11,7 +11,7 @@ import {
   startGateway,
   useNotesPolicy,
 } from '../testing/gateway/gateway-harness.js';
-import { callTool, createRun, type LiveServer, startLiveServer, textOf } from '../testing/harness.js';
+import { callTool, type LiveServer, reviewRun, startLiveServer, textOf } from '../testing/harness.js';
 
 const SETUPS: Setup[] = ['stdio proxy, stdio upstream', 'http proxy, http upstream'];
 const NOTE = { title: 'groceries', body: 'milk' };
@@ -23,7 +23,8 @@ describe.each(SETUPS)('the MCP gateway (%s)', (setup) => {
 
   beforeAll(async () => {
     server = await startLiveServer();
-    runId = await createRun(server);
+    // At review autonomy the run needs no approved plan (Gate 0): its gates are the tool calls' own.
+    runId = await reviewRun(server, 'mcp gateway');
     gateway = await startGateway(setup, server, runId);
   }, 60_000);
 

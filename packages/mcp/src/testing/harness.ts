@@ -6,10 +6,17 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import { type Json, type LiveServer, startLiveServer } from 'gatehouse-hitl-sdk/testing';
+import { type AutonomyLevel, requiresIntentApproval } from 'gatehouse-hitl-core';
+import {
+  approvePlan,
+  type Json,
+  type LiveServer,
+  reviewRun,
+  startLiveServer,
+} from 'gatehouse-hitl-sdk/testing';
 
 export type { Json, LiveServer };
-export { startLiveServer };
+export { reviewRun, startLiveServer };
 
 /** The committed launcher of the built CLI; stdio tests run it as a real process (`npx tsc -b` first). */
 export const GATEHOUSE_BIN = fileURLToPath(new URL('../../../cli/bin/gatehouse.cjs', import.meta.url));
@@ -93,7 +100,10 @@ export function textOf(result: CallToolResult): string {
   return first?.type === 'text' ? first.text : '';
 }
 
-/** Starts a run as the test agent and returns its id. */
+/**
+ * Starts a run as the test agent and returns its id; where its autonomy level holds implementation
+ * until a plan is approved (Gate 0), the plan is sent and approved first.
+ */
 export async function createRun(server: LiveServer, body: Record<string, unknown> = {}): Promise<string> {
   const response = await server.call(server.test.tokens.agent, 'POST', '/v1/runs', {
     title: 'mcp test',
@@ -101,5 +111,7 @@ export async function createRun(server: LiveServer, body: Record<string, unknown
   });
   if (response.status !== 201)
     throw new Error(`run not created: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body.run.id as string;
+  const run = response.body.run as { id: string; autonomy: AutonomyLevel };
+  if (requiresIntentApproval(run.autonomy)) await approvePlan(server, run.id);
+  return run.id;
 }

@@ -1,2 +1,2 @@
 export type { Json, LiveServer } from './live-server.js';
-export { reviewRun, startLiveServer } from './live-server.js';
+export { approvePlan, reviewRun, startLiveServer } from './live-server.js';

@@ -73,3 +73,22 @@ export async function reviewRun(server: LiveServer, title: string): Promise<stri
     throw new Error(`expected a run, got ${started.status} ${JSON.stringify(started.body)}`);
   return started.body.run.id;
 }
+
+/**
+ * Gate 0 for a run: sends its plan (event planning_complete) as the test agent and approves the
+ * intent gate as the developer, so a run at partial, guided or dependent may implement. Returns the gate id.
+ */
+export async function approvePlan(server: LiveServer, runId: string): Promise<string> {
+  const asked = await server.call(server.test.tokens.agent, 'POST', '/v1/gates', {
+    runId,
+    event: 'planning_complete',
+    operation: 'implement the plan',
+  });
+  const gateId = asked.body?.gateId;
+  if (asked.status !== 200 || typeof gateId !== 'string') {
+    throw new Error(`expected an intent gate, got ${asked.status} ${JSON.stringify(asked.body)}`);
+  }
+  const decided = await server.decide(gateId, { option: 'approve' });
+  if (decided.status !== 200) throw new Error(`expected an approval, got ${decided.status}`);
+  return gateId;
+}
