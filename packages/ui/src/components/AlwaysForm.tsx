@@ -1,11 +1,35 @@
-import type { Gate, GateOption } from 'gatehouse-hitl-core';
-import { type FormEvent, useId } from 'react';
+import type { Gate, GateOption, StandingScope } from 'gatehouse-hitl-core';
+import { type FormEvent, type RefObject, useId, useRef } from 'react';
 import type { RuleScope } from '../api/rules.js';
+import {
+  allowedSentence,
+  isEditable,
+  scopeChoices,
+  scopeLabel,
+  scopeProblem,
+  scopeText,
+  withText,
+} from './always-scope.js';
 
 export interface AlwaysValues {
   scope: RuleScope;
   /** Seconds until the rule expires; 0 = until revoked. */
   ttlSeconds: number;
+  /** Which of the suggested scopes is chosen (0 = the suggestion). */
+  choice: number;
+  /** The chosen scope's prefix or glob as the person edited it. */
+  text: string;
+}
+
+/** The form's first values for a gate: the suggested scope, this run (or agent), until revoked. */
+export function initialAlwaysValues(gate: Pick<Gate, 'runId' | 'action'>): AlwaysValues {
+  const first = scopeChoices(gate.action).options[0];
+  return {
+    scope: gate.runId ? 'run' : 'agent',
+    ttlSeconds: 0,
+    choice: 0,
+    text: first === undefined ? '' : scopeText(first),
+  };
 }
 
 const EXPIRIES: readonly { seconds: number; label: string }[] = [
@@ -16,7 +40,84 @@ const EXPIRIES: readonly { seconds: number; label: string }[] = [
   { seconds: 30 * 86_400, label: '30 days' },
 ];
 
-/** "Approve always": where the remembered rule applies (run / agent / global) and when it expires. */
+function expiryWords(seconds: number): string | null {
+  return seconds === 0
+    ? null
+    : (EXPIRIES.find((expiry) => expiry.seconds === seconds)?.label ?? `${seconds}s`);
+}
+
+function ScopeChoices({
+  id,
+  options,
+  values,
+  problem,
+  onChange,
+  textRef,
+}: {
+  id: string;
+  options: StandingScope[];
+  values: AlwaysValues;
+  problem: string | null;
+  onChange(values: AlwaysValues): void;
+  textRef: RefObject<HTMLInputElement | null>;
+}) {
+  return (
+    <fieldset className="field">
+      <legend>What later calls it covers</legend>
+      {options.map((match, i) => {
+        const chosen = values.choice === i;
+        return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the suggestions are fixed for the gate; their order is their identity.
+          <div key={i} className="scope-choice">
+            <label className="checkbox">
+              <input
+                type="radio"
+                name={`${id}-match`}
+                value={String(i)}
+                checked={chosen}
+                onChange={() => onChange({ ...values, choice: i, text: scopeText(match) })}
+              />{' '}
+              <span>
+                {scopeLabel(match)}
+                {i === 0 && <span className="muted"> (suggested)</span>}
+              </span>
+            </label>
+            {chosen && isEditable(match) && (
+              <div className="field scope-text">
+                <label htmlFor={`${id}-text`}>
+                  {match.kind === 'prefix' ? 'The command starts with' : 'Files matching (workspace glob)'}
+                </label>
+                <input
+                  id={`${id}-text`}
+                  ref={textRef}
+                  type="text"
+                  className="scope-input"
+                  value={values.text}
+                  spellCheck={false}
+                  autoComplete="off"
+                  aria-invalid={problem ? true : undefined}
+                  aria-describedby={problem ? `${id}-problem` : undefined}
+                  onChange={(event) => onChange({ ...values, text: event.target.value })}
+                />
+              </div>
+            )}
+          </div>
+        );
+      })}
+      {problem && (
+        <p id={`${id}-problem`} className="field-error">
+          {problem}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+/**
+ * "Approve always": which later calls the remembered rule covers (the scopes core suggests, the
+ * prefix or glob editable), where it applies (run / agent / global), when it expires, and one
+ * sentence saying what will be allowed.
+ */
 export function AlwaysForm({
   option,
   gate,
@@ -35,11 +136,16 @@ export function AlwaysForm({
   onChange(values: AlwaysValues): void;
   error: string | undefined;
   busy: boolean;
-  onSubmit(): void;
+  onSubmit(match: StandingScope): void;
   onCancel(): void;
 }) {
   const id = useId();
+  const textRef = useRef<HTMLInputElement>(null);
   const tool = gate.action?.tool ?? 'this tool';
+  const { options, refusal } = scopeChoices(gate.action);
+  const suggested = options[values.choice] ?? options[0];
+  const match = suggested === undefined ? null : withText(suggested, values.text);
+  const problem = match === null || gate.action === null ? null : scopeProblem(match, gate.action);
   const scopes: { scope: RuleScope; label: string; unavailable: string | null }[] = [
     {
       scope: 'run',
@@ -55,17 +161,43 @@ export function AlwaysForm({
   ];
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onSubmit();
+    if (match === null) return;
+    if (problem !== null) {
+      textRef.current?.focus();
+      return;
+    }
+    onSubmit(match);
   };
+  if (match === null)
+    return (
+      <div className="always-form">
+        <h3>{option.label}</h3>
+        <p className="notice warn">
+          “Always” cannot be remembered for this call: {refusal ?? 'no scope fits it'}. Approve it once
+          instead.
+        </p>
+        <button type="button" onClick={onCancel}>
+          Close
+        </button>
+      </div>
+    );
   return (
     <form className="always-form" onSubmit={submit} noValidate>
       <h3>
-        {option.label}: stop asking for {tool}
+        {option.label}: stop asking for similar {tool} calls
       </h3>
       <p className="muted small">
-        Runs this call now, and later calls of {tool} go ahead without a gate where the rule applies. Rules
-        are listed under Rules, where they can be revoked.
+        Runs this call now. Later calls the rule covers go ahead without a gate; always-gated operations still
+        wait for a person. Rules are listed under Rules, where they can be revoked.
       </p>
+      <ScopeChoices
+        id={id}
+        options={options}
+        values={values}
+        problem={problem}
+        onChange={onChange}
+        textRef={textRef}
+      />
       <fieldset className="field">
         <legend>Remember for</legend>
         {scopes.map((choice) => (
@@ -97,13 +229,18 @@ export function AlwaysForm({
           ))}
         </select>
       </div>
+      <p id={`${id}-allowed`} className="always-allowed">
+        {problem === null
+          ? allowedSentence({ tool, match, scope: values.scope, expiry: expiryWords(values.ttlSeconds) })
+          : 'Nothing will be remembered until the scope fits this call.'}
+      </p>
       {error && (
         <p className="field-error" role="alert">
           {error}
         </p>
       )}
       <div className="row">
-        <button type="submit" className="primary" disabled={busy}>
+        <button type="submit" className="primary" disabled={busy} aria-describedby={`${id}-allowed`}>
           Remember and allow
         </button>
         <button type="button" onClick={onCancel} disabled={busy}>

@@ -1,10 +1,17 @@
-import { decisionKeys, type Gate, type GateOption, type KeyBinding } from 'gatehouse-hitl-core';
+import {
+  alwaysRefusal,
+  decisionKeys,
+  type Gate,
+  type GateOption,
+  type KeyBinding,
+  type StandingScope,
+} from 'gatehouse-hitl-core';
 import { useMemo, useRef, useState } from 'react';
 import { ApiError, errorText } from '../api/client.js';
 import { type DecideBody, type DecideResult, decideGate } from '../api/gate-review.js';
 import { signDecision } from '../signing/decision-signature.js';
 import type { SigningKeyControl } from '../signing/use-signing-key.js';
-import { AlwaysForm, type AlwaysValues } from './AlwaysForm.js';
+import { AlwaysForm, type AlwaysValues, initialAlwaysValues } from './AlwaysForm.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { DecisionOptions } from './DecisionOptions.js';
 import { decisionFailureText } from './decision-failure.js';
@@ -74,7 +81,7 @@ export function DecisionPanel(props: DecisionPanelProps) {
   const [replies, setReplies] = useState<Readonly<Record<string, ReplyValues>>>({});
   const approveOption = gate.options.find((option) => option.id === 'approve');
   const [steer, setSteer] = useState<SteerValues>(EMPTY_STEER);
-  const [always, setAlways] = useState<AlwaysValues>({ scope: gate.runId ? 'run' : 'agent', ttlSeconds: 0 });
+  const [always, setAlways] = useState<AlwaysValues>(() => initialAlwaysValues(gate));
   const [form, setForm] = useState<OpenForm>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   // The option the errors belong to: its inputs show them.
@@ -197,13 +204,18 @@ export function DecisionPanel(props: DecisionPanelProps) {
     });
   };
 
-  const submitAlways = (option: GateOption) => {
+  const submitAlways = (option: GateOption, match: StandingScope) => {
     const remember = {
       scope: always.scope,
+      match,
       ...(always.ttlSeconds > 0 ? { ttlSeconds: always.ttlSeconds } : {}),
     };
     void send(option, { remember });
   };
+  // The gate offers "approve always" but the server would refuse it: say why instead of offering it.
+  const alwaysWithheld = gate.options.some((option) => option.id === 'approve_always')
+    ? alwaysRefusal(gate)
+    : null;
 
   const disabled = blocked !== null || busy;
   return (
@@ -241,6 +253,11 @@ export function DecisionPanel(props: DecisionPanelProps) {
           />
         )}
       />
+      {alwaysWithheld && (
+        <p className="muted small always-withheld">
+          “Approve always” is not offered for this call: {alwaysWithheld}. Approve it once instead.
+        </p>
+      )}
       {gate.editable && approveOption && form?.kind !== 'edit' && (
         <button
           type="button"
@@ -288,7 +305,7 @@ export function DecisionPanel(props: DecisionPanelProps) {
           onChange={setAlways}
           error={errors.remember}
           busy={busy}
-          onSubmit={() => submitAlways(form.option)}
+          onSubmit={(match) => submitAlways(form.option, match)}
           onCancel={() => setForm(null)}
         />
       )}

@@ -1,3 +1,4 @@
+import { ALWAYS_GATED_CATEGORIES, ALWAYS_GATED_LABELS } from 'gatehouse-hitl-core';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { errorText } from '../api/client.js';
 import {
@@ -130,6 +131,11 @@ export function PolicyScreen() {
         Active: “{active.name}”, version {active.version}, saved{' '}
         {active.createdBy === 'system' ? 'as the built-in default' : `by ${nameOf(active.createdBy)}`}{' '}
         {formatDateTime(active.createdAt)}.
+      </p>
+      <p className="muted always-gated-note">
+        Under any policy, always-gated operations wait for a person every time, and no “approve always” rule
+        covers them:{' '}
+        {ALWAYS_GATED_CATEGORIES.map((category) => ALWAYS_GATED_LABELS[category].toLowerCase()).join(', ')}.
       </p>
       {active.failure ? (
         <p className="notice warn" role="alert">

@@ -29,6 +29,27 @@ function Scope({ rule, agentName }: { rule: RememberedRule; agentName: (id: stri
   return <>Everywhere (global)</>;
 }
 
+/** What the rule covers, with a word on rules made before scopes: they cover only calls with nothing to tell apart. */
+function Covers({ rule }: { rule: RememberedRule }) {
+  return (
+    <>
+      <code id={`rule-${rule.id}-covers`}>{rule.description}</code>
+      {rule.match === null && (
+        <span className="muted small">
+          {' '}
+          (made before scopes: only calls of {rule.tool} with no command or paths)
+        </span>
+      )}
+      {rule.sourceGateId && (
+        <>
+          {' '}
+          (<Link href={`/gates/${rule.sourceGateId}`}>from gate</Link>)
+        </>
+      )}
+    </>
+  );
+}
+
 function RevokeControl({ rule, onRevoked }: { rule: RememberedRule; onRevoked(): Promise<void> }) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -48,14 +69,14 @@ function RevokeControl({ rule, onRevoked }: { rule: RememberedRule; onRevoked():
 
   if (!confirming)
     return (
-      <button type="button" aria-describedby={`rule-${rule.id}-tool`} onClick={() => setConfirming(true)}>
+      <button type="button" aria-describedby={`rule-${rule.id}-covers`} onClick={() => setConfirming(true)}>
         Revoke
       </button>
     );
   return (
     <fieldset className="rule-confirm">
-      <legend className="visually-hidden">Confirm revoking the rule for {rule.tool}</legend>
-      <p>Revoke? Calls of {rule.tool} will need approval again.</p>
+      <legend className="visually-hidden">Confirm revoking the rule {rule.description}</legend>
+      <p>Revoke? Calls it covers ({rule.description}) will need approval again.</p>
       <div className="row">
         <button type="button" className="danger" disabled={busy} onClick={() => void revoke()}>
           Yes, revoke
@@ -73,7 +94,7 @@ function RevokeControl({ rule, onRevoked }: { rule: RememberedRule; onRevoked():
   );
 }
 
-/** The "approve always" rules in force, their scope and expiry, and revoke. */
+/** The "approve always" rules in force: what each covers, where, until when, and revoke. */
 export function RulesScreen() {
   const session = useSession();
   const me = session.user;
@@ -106,8 +127,9 @@ export function RulesScreen() {
     <main id="main" className="page rules-page">
       <h1>Remembered rules</h1>
       <p className="muted">
-        Rules made by “Approve always”: matching calls go ahead without a gate until the rule expires or is
-        revoked.
+        Rules made by “Approve always”: later calls of the tool that the rule covers (a command prefix such as
+        bash(npm test:*), an exact command, or files matching a pattern) go ahead without a gate until the
+        rule expires or is revoked. Always-gated operations wait for a person whatever the rules say.
       </p>
       {notice && (
         <p className="notice ok" role="status">
@@ -139,9 +161,8 @@ export function RulesScreen() {
             <caption className="visually-hidden">Remembered rules in force</caption>
             <thead>
               <tr>
-                <th scope="col">Tool</th>
-                <th scope="col">Scope</th>
-                <th scope="col">Arguments</th>
+                <th scope="col">Covers</th>
+                <th scope="col">Where</th>
                 <th scope="col">Created by</th>
                 <th scope="col">Expires</th>
                 {canRevoke && <th scope="col">Action</th>}
@@ -150,20 +171,11 @@ export function RulesScreen() {
             <tbody>
               {rules.map((rule) => (
                 <tr key={rule.id}>
-                  <td data-label="Tool">
-                    <code id={`rule-${rule.id}-tool`}>{rule.tool}</code>
+                  <td data-label="Covers">
+                    <Covers rule={rule} />
                   </td>
-                  <td data-label="Scope">
+                  <td data-label="Where">
                     <Scope rule={rule} agentName={agentName} />
-                  </td>
-                  <td data-label="Arguments">
-                    {rule.argsHash === null ? 'Any arguments' : 'Only the approved arguments'}
-                    {rule.sourceGateId && (
-                      <>
-                        {' '}
-                        (<Link href={`/gates/${rule.sourceGateId}`}>from gate</Link>)
-                      </>
-                    )}
                   </td>
                   <td data-label="Created by">
                     {createdBy(rule.createdBy)}, <RelativeTime at={rule.createdAt} />
@@ -178,7 +190,7 @@ export function RulesScreen() {
                         onRevoked={async () => {
                           // The notice is announced once the list no longer shows the rule.
                           await refresh();
-                          setNotice(`Revoked the rule for ${rule.tool}.`);
+                          setNotice(`Revoked the rule ${rule.description}.`);
                         }}
                       />
                     </td>
