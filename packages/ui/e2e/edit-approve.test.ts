@@ -64,7 +64,7 @@ describe('edit, then approve, in the browser', () => {
     const env = e2e();
     const asking = env.agent.sdk.request({
       tool: 'shell_execute',
-      args: { command: 'ls build' },
+      args: { command: 'ls /srv/build' },
       signal: AbortSignal.timeout(60_000),
     });
     const gateId = await waitForPendingGate('tool_call');

@@ -73,7 +73,7 @@ describe('the inbox', () => {
     const env = e2e();
     await env.openGate({
       tool: 'shell_execute',
-      args: { command: 'ls -la' },
+      args: { command: 'ls -la /srv/app' },
       title: 'List the files',
       risk: 'low',
     });
