@@ -1,4 +1,5 @@
 import type { Gate, KeyBinding } from 'gatehouse-hitl-core';
+import type { StandingScopes } from 'gatehouse-hitl-protocol';
 import type { Io } from './command.js';
 import { printFields } from './output.js';
 
@@ -22,11 +23,26 @@ export async function loadGateDisplay(): Promise<GateDisplay> {
   };
 }
 
-/** Prints a gate's display, and its decision once it has one. */
-export async function showGate(io: Io, body: { gate: Gate }): Promise<void> {
+/** What `--always` may remember on a pending gate, the suggestion first, or why it is not offered. */
+function alwaysLine(scopes: StandingScopes): string {
+  if (scopes.refusal !== null) return `not offered: ${scopes.refusal}`;
+  return scopes.options
+    .map((option, i) => `${option.description}${i === 0 ? ' (suggested)' : ''}`)
+    .join(', ');
+}
+
+/** Prints a gate's display, what "approve always" may cover while it waits, and its decision once it has one. */
+export async function showGate(
+  io: Io,
+  body: { gate: Gate; standingScopes?: StandingScopes | null },
+): Promise<void> {
   const { gate } = body;
   const display = await loadGateDisplay();
   io.stdout.write(`${display.render(gate, { width: io.stdout.columns, now: io.now() })}\n`);
+  if (gate.status === 'pending' && body.standingScopes) {
+    io.stdout.write('\n');
+    printFields(io.stdout, [['Always', alwaysLine(body.standingScopes)]]);
+  }
   const decision = gate.decision;
   if (!decision) return;
   io.stdout.write('\n');

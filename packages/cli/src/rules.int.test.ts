@@ -87,6 +87,8 @@ describe('gatehouse gates decide --always and gatehouse rules against a running 
 
   it('remembers the suggested scope when no --match-* option is given', async () => {
     const gateId = await gated('make build');
+    const shown = await gatehouse(['gates', 'show', gateId]);
+    expect(shown.stdout).toMatch(/^Always: {2}bash\(make build:\*\) \(suggested\), bash\(make build\)$/m);
     const decided = await gatehouse(['gates', 'decide', gateId, '--always', '--remember', 'agent', '--json']);
     expect(decided.code).toBe(0);
     const { rule } = JSON.parse(decided.stdout) as { rule: Rule };

@@ -2,6 +2,7 @@ import { steerOptionOf } from 'gatehouse-hitl-core';
 import type {
   GateDocument as Gate,
   GateListResponse,
+  GateViewResponse,
   RiskLevel,
   RuleScope,
   StandingScopeDocument,
@@ -87,9 +88,7 @@ async function list(context: ActionContext): Promise<number> {
 
 async function show(context: ActionContext): Promise<number> {
   const id = context.positionals[0] as string;
-  const body = await context
-    .client()
-    .get<{ gate: Gate; briefing?: unknown }>(`/v1/gates/${encodeURIComponent(id)}`);
+  const body = await context.client().get<GateViewResponse>(`/v1/gates/${encodeURIComponent(id)}`);
   if (context.json) printJson(context.io, body);
   else await showGate(context.io, body);
   return 0;
