@@ -54,6 +54,7 @@ describe('the scripted coding agent', () => {
       const outcomes = await runCodingAgent({ gate, workspace, log: (line) => lines.push(line) });
       expect(outcomes).toEqual({
         read: 'approved',
+        intent: 'approved',
         plan: 'request_changes',
         replan: 'approved',
         edit: 'approved',
@@ -67,6 +68,7 @@ describe('the scripted coding agent', () => {
       person.stop();
     }
     expect(person.seen.map((g) => g.type)).toEqual([
+      'intent_approval',
       'phase_review',
       'phase_review',
       'tool_call',
@@ -90,6 +92,8 @@ describe('the scripted coding agent', () => {
     const gate = new Gatehouse({ url: server.url, token: server.test.tokens.agent });
     const lines: string[] = [];
     const running = runCodingAgent({ gate, workspace, log: (line) => lines.push(line) });
+    const intent = await server.pendingGate('&type=intent_approval');
+    await server.decide(intent.id, { option: 'approve' });
     const review = await server.pendingGate('&type=phase_review');
     await server.call(server.test.tokens.developer, 'POST', `/v1/runs/${review.runId}/interventions`, {
       kind: 'stop',

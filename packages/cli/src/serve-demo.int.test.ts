@@ -57,17 +57,25 @@ describe('gatehouse serve --demo', () => {
     expect(output.indexOf(announced)).toBeGreaterThan(output.indexOf('/login#token='));
 
     const session = await signIn(server);
-    const gate = await until('a pending gate from the demo agent', async () => {
-      const { items } = (await call(server, session, '/v1/gates?status=pending')) as { items: Json[] };
-      return items[0];
-    });
+    const pending = (type: string) =>
+      until(`a pending ${type} gate from the demo agent`, async () => {
+        const { items } = (await call(server, session, `/v1/gates?status=pending&type=${type}`)) as {
+          items: Json[];
+        };
+        return items[0];
+      });
+    // Gate 0: the demo agent's plan is approved before it implements anything.
+    const intent = await pending('intent_approval');
     const agents = (await call(server, session, '/v1/agents')) as { agents: Json[] };
-    expect(agents.agents.find((agent) => agent.id === gate.agentId)?.name).toBe('demo-agent');
+    expect(agents.agents.find((agent) => agent.id === intent.agentId)?.name).toBe('demo-agent');
+    await call(server, session, `/v1/gates/${intent.id as string}/decide`, { option: 'approve' });
+    const gate = await pending('phase_review');
+    expect(gate.agentId).toBe(intent.agentId);
     expect(gate.type).toBe('phase_review');
 
     await call(server, session, `/v1/gates/${gate.id as string}/decide`, { option: 'approve' });
     await until('the demo agent going on', async () =>
-      /-> approved by user_\w+[\s\S]*\[3\]/.test(server.output()) ? true : undefined,
+      /\[3\] plan[\s\S]*-> approved by user_\w+[\s\S]*\[4\]/.test(server.output()) ? true : undefined,
     );
     expect(await server.stop()).toBe(0);
     expect(server.output()).toContain('Gatehouse is shutting down');

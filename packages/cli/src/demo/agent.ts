@@ -104,8 +104,8 @@ function watchInterventions(options: CodingAgentOptions, runId: string, stop: Ab
 }
 
 /**
- * Runs the scripted job: plan, phase review, edits, tests, a cleanup, a confidence report and
- * the final review — asking Gatehouse before each step and printing every answer.
+ * Runs the scripted job: the plan's intent approval (Gate 0), phase review, edits, tests, a cleanup,
+ * a confidence report and the final review — asking Gatehouse before each step and printing every answer.
  */
 export async function runCodingAgent(options: CodingAgentOptions): Promise<StepOutcomes> {
   const { gate, workspace, log } = options;
@@ -146,10 +146,32 @@ type Ask = {
   onGate: (gateId: string, gate: { type: string } | null) => void;
 };
 
+const PLAN = 'Add a slugify helper: src/slugify.js, a test for it, then run the tests';
+
+/** Gate 0: the plan goes to a person before any implementation; a steered or rejected plan is revised once. */
+async function approveIntent(options: CodingAgentOptions, step: Step, ask: Ask): Promise<void> {
+  const announce = (instructions: string | null) =>
+    options.gate.request({
+      ...ask,
+      event: 'planning_complete',
+      operation: instructions === null ? PLAN : `${PLAN} (revised: ${instructions})`,
+      artifacts: ['README.md'],
+    });
+  step.start('intent', 'planning_complete: a person approves the plan (Gate 0) before any implementation');
+  const intent = await announce(null);
+  step.answer('intent', intent);
+  if (intent.outcome === 'approved') return;
+  step.start('reintent', 'planning_complete again: the plan revised with the answer');
+  const again = await announce(intent.instructions ?? intent.reason ?? null);
+  step.answer('reintent', again);
+  if (again.outcome !== 'approved') throw new Error('the plan was not approved; nothing was implemented');
+}
+
 async function planPhase(options: CodingAgentOptions, step: Step, ask: Ask): Promise<void> {
   step.start('read', 'read_file README.md (reads need no approval)');
   const read = await options.gate.request({ ...ask, tool: 'read_file', args: { path: 'README.md' } });
   step.answer('read', read);
+  await approveIntent(options, step, ask);
   step.start('plan', 'phase 1 (strategic) checkpoint: plan = add src/slugify.js, add a test, run the tests');
   await options.workspace.checkout('phase-1-strategic');
   const review = await options.gate.checkpoint({ ...ask, phase: 1, type: 'strategic' });
