@@ -27,12 +27,22 @@ const start = () =>
     timeoutMs: 60_000,
   });
 
+/** Gate 0: approves the plan the agent sends before it implements anything, as the developer. */
+async function approvePlanOfAgent() {
+  const plan = await server.pendingGate('&type=intent_approval');
+  expect(plan.action).toMatchObject({ operation: 'Clean up: delete the build folder' });
+  expect((await server.decide(plan.id, { option: 'approve' })).status).toBe(200);
+  return plan;
+}
+
 describe('the Python example agent', () => {
   it('deletes the build folder once a person approves, and hears a steer sent to its run', {
     timeout: 60_000,
   }, async () => {
     const finished = start();
-    const gate = await server.pendingGate();
+    const plan = await approvePlanOfAgent();
+    const gate = await server.pendingGate('&type=tool_call');
+    expect(gate.runId).toBe(plan.runId);
     expect(gate.action).toEqual({ tool: 'delete_file', args: { path: 'build' } });
     expect(gate.title).toBe('Delete the build folder');
     expect(existsSync(join(workdir, 'build'))).toBe(true);
@@ -47,6 +57,8 @@ describe('the Python example agent', () => {
     expect(code).toBe(0);
     expect(stdout).toContain(`run ${gate.runId} started`);
     expect(stdout).toContain('read_file README.md: approved by policy');
+    expect(stdout).toContain(`waiting for a person to approve the plan on gate ${plan.id}`);
+    expect(stdout).toContain(`plan: approved by ${server.test.ids.developerId}`);
     expect(stdout).toContain(`waiting for a person on gate ${gate.id}`);
     expect(stdout).toContain('intervention: steer keep the logs');
     expect(stdout).toContain('deleted build');
@@ -55,7 +67,8 @@ describe('the Python example agent', () => {
 
   it('leaves the folder and reports the reason when a person rejects', { timeout: 60_000 }, async () => {
     const finished = start();
-    const gate = await server.pendingGate();
+    await approvePlanOfAgent();
+    const gate = await server.pendingGate('&type=tool_call');
     await server.decide(gate.id, { option: 'reject', reason: 'the build is still needed' });
     const { code, stdout } = await finished;
     expect(code).toBe(1);

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """An agent that asks Gatehouse before it deletes anything (standard library only).
 
-It starts a run, reads a file (the policy allows that at once), then asks before deleting the
-build folder: a person approves, rejects, steers or edits the path in the inbox. A steer or a stop
-sent to the run while it works is printed as it arrives.
+It starts a run, reads a file (the policy allows that at once), sends its plan for a person to
+approve (Gate 0: at the default autonomy, partial, nothing is implemented before that), then asks
+before deleting the build folder: a person approves, rejects, steers or edits the path in the
+inbox. A steer or a stop sent to the run while it works is printed as it arrives.
 
     PYTHONPATH=packages/sdk-python/src python3 examples/python-agent/agent.py \
         --url http://127.0.0.1:7300 --token "$GATEHOUSE_TOKEN" --workdir /tmp/demo
@@ -40,6 +41,18 @@ def main() -> int:
 
     readme = gate.request(tool="read_file", args={"path": "README.md"}, run_id=run["id"])
     print(f"read_file README.md: {readme.outcome} by {readme.decided_by}")
+
+    plan = gate.request(
+        operation="Clean up: delete the build folder",
+        event="planning_complete",
+        run_id=run["id"],
+        on_gate=lambda gate_id, _gate: print(f"waiting for a person to approve the plan on gate {gate_id}", flush=True),
+    )
+    print(f"plan: {plan.outcome} by {plan.decided_by}")
+    if plan.outcome != "approved":
+        print(f"not deleted: the plan was {plan.outcome} ({plan.reason or plan.instructions or 'no reason given'})")
+        stop_following()
+        return 1
 
     @gate.with_approval(
         "delete_file",

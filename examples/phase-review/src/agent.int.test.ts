@@ -49,6 +49,11 @@ async function openReview(runId: string): Promise<Json> {
 /** A person who comments on two lines of plan.md, asks for changes, then approves everything. */
 async function reviewAsPerson(): Promise<{ commentIds: string[]; revised: Json; revisedPlan: string }> {
   const seen = new Set<string>();
+  // Gate 0: the plan is approved before the agent checkpoints its first phase.
+  const intent = await nextGate(seen);
+  expect(intent.type).toBe('intent_approval');
+  expect(intent.artifacts).toEqual(['plan.md', 'workspace.md']);
+  await server.decide(intent.id, { option: 'approve' });
   const first = await nextGate(seen);
   expect(first.type).toBe('phase_review');
   const review = await openReview(first.runId);

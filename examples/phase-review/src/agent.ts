@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import {
   type CheckpointResult,
   Gatehouse,
+  isGatehouseApiError,
   type Journal,
   type ReviewDocument,
   type Run,
@@ -163,6 +164,27 @@ async function push(ctx: Context, report: PhaseReport): Promise<void> {
   ctx.options.log(`  pushed ${branch} at ${short(commit)}`);
 }
 
+/** True when the server holds the run until a person approves its plan (Gate 0). */
+function needsApprovedPlan(error: unknown): boolean {
+  return (
+    isGatehouseApiError(error) && error.code === 'RUN_HELD' && error.details.reason === 'intent_required'
+  );
+}
+
+/** Gate 0: sends the plan for intent approval and waits for a person; anything but approval stops the agent. */
+async function submitPlan(ctx: Context): Promise<void> {
+  const answer = await ctx.gate.request({
+    runId: ctx.runId,
+    event: 'planning_complete',
+    operation: 'Carry out plan.md: compare the reports and write output/result.md',
+    artifacts: ['plan.md', 'workspace.md'],
+    signal: ctx.options.signal,
+    onGate: (gateId) => ctx.options.log(`  waiting for the approval of the plan (gate ${gateId})`),
+  });
+  ctx.options.log(`  plan: ${answer.outcome}`);
+  if (answer.outcome !== 'approved') throw new Error(`the plan was not approved (${answer.outcome})`);
+}
+
 /** Reports the phase with its latest branch; waits for the review when the run freezes. */
 async function checkpoint(
   ctx: Context,
@@ -171,13 +193,20 @@ async function checkpoint(
   report: PhaseReport,
 ): Promise<CheckpointResult> {
   const branch = report.branches.at(-1) ?? '';
-  const answer = await ctx.gate.checkpoint({
-    runId: ctx.runId,
-    ...spec,
-    branch,
-    retrospective,
-    signal: ctx.options.signal,
-    onGate: (gateId) => ctx.options.log(`  waiting for the review of ${branch} (gate ${gateId})`),
+  const send = () =>
+    ctx.gate.checkpoint({
+      runId: ctx.runId,
+      ...spec,
+      branch,
+      retrospective,
+      signal: ctx.options.signal,
+      onGate: (gateId) => ctx.options.log(`  waiting for the review of ${branch} (gate ${gateId})`),
+    });
+  const answer = await send().catch(async (error: unknown) => {
+    // At a level that freezes after planning, nothing is checkpointed before the plan is approved.
+    if (!needsApprovedPlan(error)) throw error;
+    await submitPlan(ctx);
+    return send();
   });
   report.reviewId = answer.review?.id ?? report.reviewId;
   ctx.options.log(`  ${branch}: ${describe(answer.review, answer.outcome?.outcome ?? null)}`);
