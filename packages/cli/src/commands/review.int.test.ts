@@ -53,6 +53,19 @@ describe('gatehouse review against a running server', () => {
     agent = new Gatehouse({ url: cli.server.url, token: cli.agentToken });
     const run = await agent.createRun({ title: 'cli review', autonomy: 'guided' });
     runId = run.id;
+    // Gate 0: a person approves the plan before the run checkpoints anything.
+    let opened: (gateId: string) => void = () => {};
+    const intent = new Promise<string>((resolve) => {
+      opened = resolve;
+    });
+    const plan = agent.request({
+      runId,
+      event: 'planning_complete',
+      operation: 'Clean the data as plan.md says',
+      onGate: (gateId) => opened(gateId),
+    });
+    expect((await cli.gatehouse(['gates', 'decide', await intent, '--option', 'approve'])).code).toBe(0);
+    expect((await plan).outcome).toBe('approved');
     ws = await agent.workspace(runId).clone(join(cli.temp.dir, 'agent'));
     const stored = readFileSync(join(cli.temp.dir, 'config', 'gatehouse', 'credentials.json'), 'utf8');
     personToken = (JSON.parse(stored) as { token: string }).token;

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:net';
-import { createTestApp, type TestApp } from 'gatehouse-hitl-server/testing';
+import { approveTestPlan, createTestApp, type TestApp } from 'gatehouse-hitl-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/cli-process.js';
 import { type HookRun, preToolUse, runHook } from '../testing/hook-process.js';
@@ -69,6 +69,8 @@ describe('gatehouse hook claude-code against a real server', () => {
     url = await test.app.listen({ host: '127.0.0.1', port: 0 });
     state = tempDir('gatehouse-hook-state-');
     runId = (await call(test.tokens.agent, 'POST', '/v1/runs', { title: 'Claude Code session' })).run.id;
+    // Gate 0: the run implements nothing before its plan is approved.
+    await approveTestPlan(test, runId);
   });
 
   afterAll(async () => {

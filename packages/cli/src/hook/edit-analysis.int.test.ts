@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTestApp, type TestApp } from 'gatehouse-hitl-server/testing';
+import { approveTestPlan, createTestApp, type TestApp } from 'gatehouse-hitl-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/cli-process.js';
 import { type HookRun, preToolUse, runHook } from '../testing/hook-process.js';
@@ -99,6 +99,8 @@ describe('the Claude Code hook analyses Edit, Write and MultiEdit against a real
     writeFileSync(join(work.dir, 'cart.test.ts'), CART_TEST);
     writeFileSync(join(work.dir, 'cart.ts'), 'export const total = (items) => items.length;\n');
     runId = (await call(test.tokens.agent, 'POST', '/v1/runs', { title: 'Claude Code edits' })).run.id;
+    // Gate 0: the run implements nothing before its plan is approved.
+    await approveTestPlan(test, runId);
     // The server's first analysis loads the grammars; the hook's budget is for the calls after it.
     await call(test.tokens.agent, 'POST', '/v1/analyze', {
       files: [{ path: 'a.ts', before: null, after: '' }],
