@@ -255,9 +255,17 @@ describe.each(dialects)('scoped "approve always" rules on %s', (dialect) => {
     const always = await view({ tool: 'bash', args: { command: 'rm -rf build' } });
     expect(always.options).toEqual([]);
     expect(always.refusal).toMatch(/always gated/);
-    const sql = await view({ tool: 'run_sql', args: { sql: 'UPDATE users SET name = 1' } });
+    const sql = await view({ tool: 'run_sql', args: { sql: "INSERT INTO notes (body) VALUES ('a')" } });
     expect(sql).toMatchObject({ options: [] });
-    expect(sql.refusal).not.toBeNull();
+    expect(sql.refusal).toMatch(/SQL and inline code are approved each time/);
+    const sqlGate = await openTestGate(test, {
+      tool: 'run_sql',
+      args: { sql: "INSERT INTO notes (body) VALUES ('b')" },
+    });
+    const refused = await decideTestGate(test, test.tokens.developer, sqlGate, { option: 'approve_always' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toMatchObject({ code: 'INVALID_OPTION', details: { field: 'option' } });
+    expect(refused.json().error.message).toMatch(/SQL and inline code are approved each time/);
     const reads = await test.app.inject({
       method: 'GET',
       url: `/v1/gates/${await openTestGate(test, { tool: 'deploy', args: {} })}`,
