@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { standingScopeSchema } from 'gatehouse-hitl-protocol';
+import type { z } from 'zod';
 import { isReadOnlyCommand } from './command-read-only.js';
 import { type ActionReading, readAction } from './command-reader.js';
 import { isSafeDevice, isWorkspacePath } from './protected-paths.js';
@@ -9,14 +10,10 @@ import type { Action } from './schemas.js';
 /**
  * What a standing ("approve always") approval covers within its tool: the exact command, a
  * command prefix (`npm test`), a path glob (`src/**`), or the whole tool where the tool has no
- * arguments worth telling apart. No scope ever covers an always-gated or unreadable call.
+ * arguments worth telling apart. No scope ever covers an always-gated or unreadable call. The wire
+ * shape is protocol's; this module decides what each one covers.
  */
-export const standingScopeSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('tool') }).strict(),
-  z.object({ kind: z.literal('command'), command: z.string().min(1).max(4000) }).strict(),
-  z.object({ kind: z.literal('prefix'), prefix: z.string().min(1).max(400) }).strict(),
-  z.object({ kind: z.literal('path'), glob: z.string().min(1).max(400) }).strict(),
-]);
+export { standingScopeSchema };
 export type StandingScope = z.infer<typeof standingScopeSchema>;
 
 /** The scopes a person may choose for an "always" on this call, the suggestion first; or why none. */

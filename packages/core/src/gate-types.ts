@@ -30,7 +30,13 @@ const abort = (key: string): GateOption =>
 
 const TOOL_CALL_OPTIONS: GateOption[] = [
   approve('a', 'Run this call once'),
-  ending('approve_always', 'Always', 'w', 'Run it and stop asking for this tool in this run', 'approved'),
+  ending(
+    'approve_always',
+    'Always',
+    'w',
+    'Run it, and let later calls like this one (the scope chosen) go ahead without asking',
+    'approved',
+  ),
   reject('r', 'Do not run this call; the agent is told why'),
   steer('s', 'Do not run it as proposed; give the agent corrected instructions'),
 ];

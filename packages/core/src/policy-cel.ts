@@ -1,5 +1,6 @@
 import { type ASTNode, Environment } from '@marcbachmann/cel-js';
 import { readAction } from './command-reader.js';
+import { isReadOnlyTool } from './request-verdict.js';
 import { type AlwaysGatedCategory, classifyAlwaysGated, isDestructiveCommand } from './destructive.js';
 import {
   conditionTextViolations,
@@ -99,6 +100,11 @@ export function createConditionContext(request: PolicyRequest): ConditionContext
 export function alwaysGatedCategoriesOf(context: ConditionContext): AlwaysGatedCategory[] {
   if (context.categories === null) context.categories = classifyAlwaysGated(context.request);
   return context.categories;
+}
+
+/** Proven read-only by the command reader; the known read tools keep rules of their own. */
+function readOnlyCommand(request: PolicyRequest): boolean {
+  return !isReadOnlyTool(request.tool) && readAction(request).readOnly;
 }
 
 /** Hidden characters anywhere in what the agent asks to do: tool, operation, arguments or affected files. */
@@ -240,7 +246,7 @@ function registerAll(env: Environment, scope: { current: ConditionContext | null
     .registerFunction(POLICY_CONDITION_FUNCTIONS[2], () => [...alwaysGatedCategoriesOf(current())])
     .registerFunction(POLICY_CONDITION_FUNCTIONS[3], (level: string) => riskAtLeast(current(), level))
     .registerFunction(POLICY_CONDITION_FUNCTIONS[4], () => requestHasHiddenCharacters(current().request))
-    .registerFunction(POLICY_CONDITION_FUNCTIONS[5], () => readAction(current().request).readOnly)
+    .registerFunction(POLICY_CONDITION_FUNCTIONS[5], () => readOnlyCommand(current().request))
     .registerFunction(POLICY_CONDITION_FUNCTIONS[6], () => {
       const { request } = current();
       return request.tool === undefined ? (operationKindOf(request.operation) ?? '') : '';

@@ -101,7 +101,7 @@ function remembered(input: VerdictInput): Verdict | null {
   return {
     outcome: 'allowed',
     ruleId: input.rememberedRuleId,
-    reason: `a person chose "approve always" for this tool (rule ${input.rememberedRuleId})`,
+    reason: `a person chose "approve always" for calls like this one (rule ${input.rememberedRuleId})`,
     via: 'remembered_rule',
   };
 }
