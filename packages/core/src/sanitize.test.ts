@@ -240,6 +240,40 @@ describe('truncateToWidth', () => {
     expect(truncateToWidth(text, width)).toBe(expected);
   });
 
+  it('cuts a long text without reading past what it shows', () => {
+    const long = 'const x = 1;\n'.repeat(8_000);
+    const started = performance.now();
+    const cut = truncateToWidth(long, 80);
+    // Measuring every character of 100 kB takes seconds; reading 80 columns, microseconds.
+    expect(performance.now() - started).toBeLessThan(250);
+    expect(cut).toBe(truncateToWidth(long.slice(0, 200), 80));
+  });
+
+  it('cuts exactly where measuring the whole text first would', () => {
+    const reference = (s: string, width: number) => {
+      const limit = Math.max(0, Math.floor(width));
+      if (displayWidth(s) <= limit) return s;
+      if (limit === 0) return '';
+      let out = '';
+      let used = 0;
+      for (const grapheme of graphemes(s)) {
+        if (used + displayWidth(grapheme) > limit - 1) break;
+        out += grapheme;
+        used += displayWidth(grapheme);
+      }
+      return `${out}…`;
+    };
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 40 }),
+        fc.integer({ min: -1, max: 45 }),
+        (s, width) => {
+          expect(truncateToWidth(s, width)).toBe(reference(s, width));
+        },
+      ),
+    );
+  });
+
   it('never exceeds the width and never splits a character', () => {
     fc.assert(
       fc.property(

@@ -176,17 +176,16 @@ const ELLIPSIS = '…';
 /** Cuts one line to at most `width` columns, ending in `…` when something was cut; never splits a character. */
 export function truncateToWidth(s: string, width: number): string {
   const limit = Math.max(0, Math.floor(width));
-  if (displayWidth(s) <= limit) return s;
-  if (limit === 0) return '';
-  let out = '';
+  let kept: string | null = null;
   let used = 0;
-  for (const grapheme of graphemes(s)) {
-    const w = graphemeWidth(grapheme);
-    if (used + w > limit - 1) break;
-    out += grapheme;
+  // Reads only until the text is known to be too wide: a megabyte cut to a line costs a line.
+  for (const { segment, index } of graphemeSegmenter.segment(s)) {
+    const w = graphemeWidth(segment);
+    if (kept === null && used + w > limit - 1) kept = s.slice(0, index);
     used += w;
+    if (used > limit) return limit === 0 ? '' : `${kept}${ELLIPSIS}`;
   }
-  return out + ELLIPSIS;
+  return s;
 }
 
 // Splits a word into pieces of at most `width` columns; a character wider than the line becomes `…`.
