@@ -37,6 +37,7 @@ async function visit(page: Page, path: string, heading: RegExp): Promise<void> {
 
 async function someData(env: E2e): Promise<{ runId: string; gateId: string }> {
   const run = await env.agent.sdk.createRun({ title: 'Upgrade the dependencies' });
+  await env.approvePlan(run.id);
   const gate = await env.openGate({
     runId: run.id,
     tool: 'shell_execute',

@@ -58,6 +58,11 @@ export interface E2e {
   api(method: string, path: string, options?: { token?: string; body?: unknown }): Promise<Json>;
   /** Sends the agent's request (`POST /v1/gates`); fails unless the policy opened a gate. */
   openGate(body: Record<string, unknown>): Promise<Gate>;
+  /**
+   * Gate 0: sends the run's plan (event planning_complete) as the agent and approves its intent gate
+   * as the tech lead, so a run at partial, guided or dependent may implement.
+   */
+  approvePlan(runId: string): Promise<void>;
   /** Uncaught errors and CSP violations of any page so far (each test must leave none). */
   readonly pageErrors: string[];
   close(): Promise<void>;
@@ -188,7 +193,14 @@ type E2eParts = Pick<
 >;
 
 function e2eOf(parts: E2eParts, watch: ReturnType<typeof pageWatch>, close: () => Promise<void>): E2e {
-  const { server, http, browser, agent } = parts;
+  const { server, http, browser, agent, techLead } = parts;
+  const openGate = async (body: Record<string, unknown>) => {
+    const answer = await http.call('POST', '/v1/gates', { token: agent.token, body });
+    if (answer.status !== 200 || answer.body.outcome !== 'gated') {
+      throw new Error(`expected a gate, got ${answer.status} ${JSON.stringify(answer.body)}`);
+    }
+    return answer.body.gate as Gate;
+  };
   const anonymousPage = async (options?: PageOptions) => {
     const { context, page } = await openContext(browser, server.url, options);
     watch.track(context, page);
@@ -208,12 +220,15 @@ function e2eOf(parts: E2eParts, watch: ReturnType<typeof pageWatch>, close: () =
     async api(method, path, options = {}) {
       return (await http.call(method, path, options)).body;
     },
-    async openGate(body) {
-      const answer = await http.call('POST', '/v1/gates', { token: agent.token, body });
-      if (answer.status !== 200 || answer.body.outcome !== 'gated') {
-        throw new Error(`expected a gate, got ${answer.status} ${JSON.stringify(answer.body)}`);
-      }
-      return answer.body.gate as Gate;
+    openGate,
+    async approvePlan(runId) {
+      const gate = await openGate({ runId, event: 'planning_complete', operation: 'implement the plan' });
+      const decided = await http.call('POST', `/v1/gates/${gate.id}/decide`, {
+        token: techLead.token,
+        body: { option: 'approve' },
+      });
+      if (decided.status !== 200)
+        throw new Error(`the plan was not approved: ${JSON.stringify(decided.body)}`);
     },
     close,
   };

@@ -48,6 +48,7 @@ export class ReviewAgent {
     if (created.status !== 201 && created.status !== 200)
       throw new Error(`the run did not start: ${created.status} ${JSON.stringify(created.body)}`);
     const runId: string = created.body.run.id;
+    await env.approvePlan(runId);
     const workspace = await env.http.call('GET', `/v1/runs/${runId}/workspace`, { token: env.agent.token });
     if (workspace.status !== 200) throw new Error(`no workspace: ${JSON.stringify(workspace.body)}`);
     const agent = new ReviewAgent(

@@ -87,6 +87,15 @@ afterAll(async () => {
 
 describe('the phase-review example agent, reviewed in the browser', () => {
   it('pushes phase 1 and waits at a phase review gate that links to the review', async () => {
+    // Gate 0: the agent sends its plan once its first checkpoint is held; the tech lead approves it.
+    const env = e2e();
+    const intent = await step('the plan', nextGate);
+    expect(intent.type).toBe('intent_approval');
+    const approved = await env.http.call('POST', `/v1/gates/${intent.id}/decide`, {
+      token: env.techLead.token,
+      body: { option: 'approve' },
+    });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     const gate = await step('the phase 1 gate', nextGate);
     expect(gate.type).toBe('phase_review');
     expect(agent.output()).toContain('pushed phase-1-strategic');

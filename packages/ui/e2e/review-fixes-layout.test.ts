@@ -116,6 +116,7 @@ describe('the gate page, as a reviewer sees it', () => {
   it('labels phase reviews strategic or tactical and marks the final review', async () => {
     const env = e2e();
     const first = await env.agent.sdk.createRun({ autonomy: 'dependent' });
+    await env.approvePlan(first.id);
     const strategic = await env.agent.sdk.checkpoint({
       runId: first.id,
       phase: 1,
@@ -123,6 +124,7 @@ describe('the gate page, as a reviewer sees it', () => {
       wait: false,
     });
     const last = await env.agent.sdk.createRun({ autonomy: 'dependent' });
+    await env.approvePlan(last.id);
     const final = await env.agent.sdk.checkpoint({
       runId: last.id,
       phase: 1,
