@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gateAuditView, REDACTED, redactForAudit } from './audit-redaction.js';
+import { buildBriefing } from './briefing.js';
 import { createGateCatalog } from './catalog.js';
 import { GatehouseError } from './errors.js';
 import { openGate } from './gate-open.js';
@@ -266,6 +267,19 @@ describe('gateAuditView', () => {
     expect(opened.title).toContain('token=sk-');
     expect(view.title).toBe(titleOf({ tool: 'upload_file', args: { content: long, token: REDACTED } }));
     expect(view.title).not.toContain('sk-');
+  });
+
+  it('builds the same briefing from long arguments as the reviewer was shown', () => {
+    const long = gate({
+      args: {
+        command: `echo ${'a'.repeat(30_000)}`,
+        content: 'line\n'.repeat(10_000),
+        note: `é${'b'.repeat(30_000)}`,
+      },
+      context: { plan: 'step\n'.repeat(10_000) },
+    });
+    const { sections: _sections, options, ...shown } = buildBriefing(long);
+    expect(gateAuditView(long, undefined).briefing).toEqual({ ...shown, options: options.map((o) => o.id) });
   });
 
   it('hides secret-looking values in the fields the caller adds', () => {

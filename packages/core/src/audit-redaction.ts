@@ -325,6 +325,23 @@ function asRecord(value: unknown): Record<string, unknown> {
     : {};
 }
 
+// A briefing shows at most the first 10,000 characters of a value; the rest only costs a scan for hidden characters.
+const BRIEFING_TEXT_LIMIT = 20_000;
+// Outside printable ASCII and line breaks: a string that may hold a hidden character, kept whole.
+const MAY_HIDE = /[^\x20-\x7e\t\n\r]/;
+
+/** The agent's data as far as a briefing reads it: long plain strings cut where it stops reading. */
+function briefingInput(value: unknown): unknown {
+  if (typeof value === 'string') {
+    return value.length > BRIEFING_TEXT_LIMIT && !MAY_HIDE.test(value)
+      ? value.slice(0, BRIEFING_TEXT_LIMIT)
+      : value;
+  }
+  if (Array.isArray(value)) return value.map(briefingInput);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, briefingInput(item)]));
+}
+
 function auditedBriefing(briefing: Briefing): AuditedBriefing {
   const { sections: _sections, options, ...rest } = briefing;
   return { ...rest, options: options.map((option) => option.id) };
@@ -349,7 +366,12 @@ export function gateAuditView(
     action === null ? null : { ...action, args, ...(operation === undefined ? {} : { operation }) };
   const derived = redactedAction === null ? undefined : options.titleOf?.(redactedAction);
   const title = derived ?? redactText(pass, gate.title);
-  const briefing = buildBriefing({ ...gate, title, action: redactedAction, context });
+  const briefing = buildBriefing({
+    ...gate,
+    title,
+    action: redactedAction === null ? null : { ...redactedAction, args: asRecord(briefingInput(args)) },
+    context: asRecord(briefingInput(context)),
+  });
   return scrub(pass, {
     title,
     tool: action?.tool === undefined ? null : redactText(pass, action.tool),
