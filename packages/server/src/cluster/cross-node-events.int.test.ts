@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Cluster, type ClusterNode, startCluster } from '../testing/cluster.js';
 import type { HttpClient } from '../testing/http-client.js';
+import { approvePlanOverHttp } from '../testing/runs.js';
 import { openEventStream, type TestEventStream, type TestSseMessage } from '../testing/sse-client.js';
 
 // The backstop poll never fires during these tests: whatever crosses nodes came by NOTIFY or by the
@@ -55,6 +56,8 @@ describe('events across three nodes on one Postgres', () => {
     const created = await c.client.call('POST', '/v1/runs', { token: agent, body: {} });
     expect(created.status).toBe(201);
     const runId: string = created.body.run.id;
+    // Gate 0: the run's plan is approved before it asks to deploy.
+    await approvePlanOverHttp(c.client, runId, { agent, person: reviewer?.token ?? '' });
     const stream = await openEventStream(`${b.url}/v1/runs/${runId}/events`, bearer(agent));
     streams.push(stream);
     expect(stream.status).toBe(200);

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Cluster, type ClusterNode, startCluster } from '../testing/cluster.js';
+import { approvePlanOverHttp } from '../testing/runs.js';
 import { openEventStream, type TestEventStream } from '../testing/sse-client.js';
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -75,6 +76,8 @@ describe('open streams across nodes', () => {
     const [reviewer] = await cluster.addPeople('reviewer', ['developer']);
     const run = await b.client.call('POST', '/v1/runs', { token: agent, body: {} });
     const runId: string = run.body.run.id;
+    // Gate 0: the run's plan is approved before it asks to deploy.
+    await approvePlanOverHttp(b.client, runId, { agent, person: reviewer?.token ?? '' });
     const stream = await follow(`${b.url}/v1/runs/${runId}/events`, bearer(agent));
     const opened = await b.client.call('POST', '/v1/gates', {
       token: agent,

@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { Agent, AutonomyLevel, Clock } from 'gatehouse-hitl-core';
+import type { HttpClient } from './http-client.js';
 import { bearer, type TestApp } from './test-app.js';
 
 /** A run as the API returns it. */
@@ -64,6 +65,24 @@ export async function approveTestPlan<C extends Clock>(
   });
   if (decided.statusCode !== 200)
     throw new Error(`expected an approval, got ${decided.statusCode} ${decided.body}`);
+  return gateId;
+}
+
+/** The same over HTTP, for a server in another process: the agent sends the plan, `person` approves it. */
+export async function approvePlanOverHttp(
+  client: HttpClient,
+  runId: string,
+  tokens: { agent: string; person: string },
+): Promise<string> {
+  const body = { runId, event: 'planning_complete', operation: 'implement the plan' };
+  const asked = await client.call('POST', '/v1/gates', { token: tokens.agent, body });
+  const gateId = asked.body?.gateId;
+  if (asked.status !== 200 || typeof gateId !== 'string') {
+    throw new Error(`expected an intent gate, got ${asked.status} ${JSON.stringify(asked.body)}`);
+  }
+  const approve = { token: tokens.person, body: { option: 'approve' } };
+  const decided = await client.call('POST', `/v1/gates/${gateId}/decide`, approve);
+  if (decided.status !== 200) throw new Error(`expected an approval, got ${JSON.stringify(decided.body)}`);
   return gateId;
 }
 
