@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChild } from './lib/child.js';
-import { bearer, decideCall, openGate, untilWaiting, waitCall } from './lib/gatehouse.js';
+import { approvePlan, bearer, decideCall, openGate, untilWaiting, waitCall } from './lib/gatehouse.js';
 import { createHttpClient, sendOk, startRequest } from './lib/http.js';
 import { startBenchPostgres } from './lib/postgres.js';
 import { openEventStream } from './lib/sse-client.js';
@@ -91,6 +91,7 @@ async function measureRunStream({ waiter, decider, tokens }) {
   });
   if (created.status !== 201) throw new Error(`POST /v1/runs: ${created.status}`);
   const runId = created.body.run.id;
+  await approvePlan(waiter.client, { agent: tokens.agent, reviewer: tokens.developer }, runId);
   let waiting = null;
   const stream = await openEventStream(waiter.url, {
     path: `/v1/runs/${runId}/events`,

@@ -115,7 +115,12 @@ async function api(node, token, method, path, body) {
 /** An Edit and a Read in the same run, alternating; the Read is the Edit's baseline. */
 async function editFigures(node, env, stateDir) {
   await api(node, node.tokens.admin, 'PUT', '/v1/policy', { source: EDITS_ALLOWED, format: 'yaml' });
-  const { run } = await api(node, node.tokens.agents[0].token, 'POST', '/v1/runs', { title: 'bench edits' });
+  const agent = node.tokens.agents[0].token;
+  const { run } = await api(node, agent, 'POST', '/v1/runs', { title: 'bench edits' });
+  // Gate 0: the run's plan is approved before its edits.
+  const plan = { runId: run.id, event: 'planning_complete', operation: 'edit the cart tests' };
+  const { gateId } = await api(node, agent, 'POST', '/v1/gates', plan);
+  await api(node, node.tokens.developer, 'POST', `/v1/gates/${gateId}/decide`, { option: 'approve' });
   const file = join(stateDir, 'cart.test.ts');
   writeFileSync(file, cartTests());
   const inRun = { ...env, GATEHOUSE_RUN_ID: run.id };

@@ -2,7 +2,15 @@
 // wait and for one on its run's event stream, vs. a bare node:http Server-Sent-Events server pushing one
 // event to a connected client. Each sample starts when the decision (or the push) is sent.
 import { startChild } from './lib/child.js';
-import { bearer, decideCall, openGate, startGatehouse, untilWaiting, waitCall } from './lib/gatehouse.js';
+import {
+  approvePlan,
+  bearer,
+  decideCall,
+  openGate,
+  startGatehouse,
+  untilWaiting,
+  waitCall,
+} from './lib/gatehouse.js';
 import { createHttpClient, sendOk, startRequest } from './lib/http.js';
 import { openEventStream } from './lib/sse-client.js';
 import { msSince, summarize } from './lib/stats.js';
@@ -89,6 +97,7 @@ async function measureRunStream(node, agentClient, reviewerClient) {
   });
   if (created.status !== 201) throw new Error(`POST /v1/runs: ${created.status}`);
   const runId = created.body.run.id;
+  await approvePlan(agentClient, { agent, reviewer: node.tokens.developer }, runId);
   const stream = await followStream(node.url, { path: `/v1/runs/${runId}/events`, headers: bearer(agent) });
   try {
     return await sample(SAMPLES, async (i) => {

@@ -68,6 +68,19 @@ export async function openGate(client, token, i, extra = {}) {
   return answer.gateId;
 }
 
+/** Gate 0: the agent sends its run's plan and `reviewer` approves it, so a run at partial may implement. */
+export async function approvePlan(client, tokens, runId) {
+  const plan = { runId, event: 'planning_complete', operation: 'implement the plan' };
+  const asked = await sendOk(client, {
+    method: 'POST',
+    path: '/v1/gates',
+    headers: bearer(tokens.agent),
+    body: plan,
+  });
+  if (asked.outcome !== 'gated') throw new Error(`expected an intent gate, got ${JSON.stringify(asked)}`);
+  await sendOk(client, decideCall(tokens.reviewer, asked.gateId));
+}
+
 /** The long-poll an agent blocks on until its gate ends (at most 60 s). */
 export function waitCall(token, gateId, timeoutMs = 30_000) {
   return {
