@@ -14,12 +14,12 @@ const EDIT_POLICY = `${TEST_POLICY_YAML}  - id: no-force
     condition: 'args.command.contains("--force")'
     action: deny
     reason: Never force.
-  - id: sudo-needs-admin
+  - id: release-needs-admin
     priority: 700
     match: { tools: [shell] }
-    condition: 'args.command.startsWith("sudo")'
+    condition: 'args.command.startsWith("make release")'
     action: { gate: { minRole: admin } }
-    reason: sudo needs an admin.
+    reason: a release needs an admin.
   - id: config-not-editable
     priority: 500
     match: { tools: [set_config] }
@@ -99,7 +99,7 @@ describe.each(dialects)('edit, then approve on %s', (dialect) => {
 
   it.each([
     ['the policy denies', { command: 'make test --force' }, /denies the edited action: Never force/],
-    ['a stricter rule gates', { command: 'sudo make test' }, /role admin/],
+    ['a stricter rule gates', { command: 'make release' }, /role admin/],
     ['the edit turns destructive', { command: 'rm -rf /srv/data' }, /falls under/],
   ])('refuses the edit with 409 when %s, and leaves the gate pending', async (_why, editedArgs, message) => {
     await start();
