@@ -202,6 +202,7 @@ export {
   isImplementation,
   planVerdict,
   releasesIntentHold,
+  requestActOf,
   requiresIntentApproval,
 } from './intent-gate.js';
 export type { LoginBackoffPolicy } from './login-backoff.js';

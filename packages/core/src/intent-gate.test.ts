@@ -7,12 +7,21 @@ import {
   planVerdict,
   type RunAct,
   releasesIntentHold,
+  requestActOf,
   requiresIntentApproval,
 } from './intent-gate.js';
 import type { Verdict } from './request-verdict.js';
 import { AUTONOMY_LEVELS, type AutonomyLevel, GATE_STATUSES } from './schemas.js';
 
-const ACTS: RunAct[] = ['read', 'tool_request', 'plan', 'confidence_report', 'checkpoint', 'complete'];
+const ACTS: RunAct[] = [
+  'read',
+  'tool_request',
+  'plan',
+  'question',
+  'confidence_report',
+  'checkpoint',
+  'complete',
+];
 
 // The autonomy seed's "stops after initial strategic" column: where Gate 0 holds implementation.
 const GATE_ZERO: [AutonomyLevel, boolean][] = [
@@ -42,14 +51,29 @@ describe('what counts as implementation', () => {
     ['complete', true],
     ['read', false],
     ['plan', false],
+    ['question', false],
     ['confidence_report', false],
   ] as [RunAct, boolean][])('%s is implementation: %s', (act, implementation) => {
     expect(isImplementation(act)).toBe(implementation);
   });
 
-  it('holds implementation before the first plan, and lets reads, the plan and reports through', () => {
+  it('holds implementation before the first plan, and lets reads, the plan, questions and reports through', () => {
     const passes = ACTS.filter((act) => !intentHoldBlocks('intent_required', act));
-    expect(passes.sort()).toEqual(['confidence_report', 'plan', 'read']);
+    expect(passes.sort()).toEqual(['confidence_report', 'plan', 'question', 'read']);
+  });
+
+  it.each([
+    ['a read-only tool', { tool: 'read_file' }, 'read'],
+    ['a read-only tool sent with the plan event', { tool: 'Grep', event: 'planning_complete' }, 'read'],
+    ['the plan', { event: 'planning_complete' }, 'plan'],
+    ['a question', { event: 'question' }, 'question'],
+    ['a question by gate type', { gateType: 'question' }, 'question'],
+    ['a write', { tool: 'write_file' }, 'tool_request'],
+    ['a shell command', { tool: 'Bash' }, 'tool_request'],
+    ['an operation', {}, 'tool_request'],
+    ['a trigger-rule event', { event: 'recovery' }, 'tool_request'],
+  ] as const)('reads %s as %s', (_what, request, act) => {
+    expect(requestActOf(request)).toBe(act);
   });
 
   it('holds everything but reads while the plan waits for a person', () => {

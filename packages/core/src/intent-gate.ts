@@ -1,6 +1,7 @@
 import { shouldFreeze } from './autonomy.js';
 import { assertNever } from './errors.js';
-import type { Verdict } from './request-verdict.js';
+import { isQuestionRequest } from './question.js';
+import { isReadOnlyTool, type Verdict } from './request-verdict.js';
 import type { AutonomyLevel, GateStatus } from './schemas.js';
 
 /** What a run's agent is trying to do. Reads are never held; everything else acts. */
@@ -9,9 +10,24 @@ export type RunAct =
   | 'tool_request'
   /** Announces the plan (event planning_complete), which opens the run's intent gate. */
   | 'plan'
+  /** Asks a person a question; only their answer comes back. */
+  | 'question'
   | 'confidence_report'
   | 'checkpoint'
   | 'complete';
+
+const PLAN_EVENT = 'planning_complete';
+
+/** What an agent's request is to its run: a read-only tool reads, a plan plans, a question asks; the rest acts. */
+export function requestActOf(request: {
+  tool?: string | undefined;
+  event?: string | undefined;
+  gateType?: string | undefined;
+}): RunAct {
+  if (isReadOnlyTool(request.tool)) return 'read';
+  if (request.event === PLAN_EVENT) return 'plan';
+  return isQuestionRequest(request) ? 'question' : 'tool_request';
+}
 
 /** Why Gate 0 holds a run: no plan approved yet, the plan waits for a person, or it was not approved. */
 export type IntentHoldReason = 'intent_required' | 'intent_pending' | 'intent_not_approved';
@@ -42,8 +58,9 @@ export function releasesIntentHold(status: GateStatus): boolean {
 }
 
 /**
- * True when `act` is implementation work Gate 0 holds: tool calls that change things, phase
- * checkpoints and completing the run. Reads, the plan itself and reports of facts are planning.
+ * True when `act` is implementation work Gate 0 holds: tool calls and operations that are not
+ * read-only, phase checkpoints and completing the run. Reads, the plan itself, questions to a person
+ * and reports of facts are planning.
  */
 export function isImplementation(act: RunAct): boolean {
   return act === 'tool_request' || act === 'checkpoint' || act === 'complete';
@@ -71,8 +88,8 @@ export function intentHoldOf(facts: IntentHoldFacts): IntentHold | null {
 }
 
 /**
- * True when an intent hold stops `act`. Reads always pass. Before its first plan a run may plan and
- * report; while its plan waits it does nothing else; after a plan was not approved only a new plan passes.
+ * True when an intent hold stops `act`. Reads always pass. Before its first plan a run may plan, ask
+ * and report; while its plan waits it does nothing else; after a plan was not approved only a new plan passes.
  */
 export function intentHoldBlocks(reason: IntentHoldReason, act: RunAct): boolean {
   if (act === 'read') return false;
@@ -87,8 +104,6 @@ export function intentHoldBlocks(reason: IntentHoldReason, act: RunAct): boolean
       return assertNever(reason);
   }
 }
-
-const PLAN_EVENT = 'planning_complete';
 
 /** What a plan announcement is judged on. */
 export interface PlanVerdictInput {

@@ -128,6 +128,16 @@ describe.each(dialects)('a held run acts on nothing on %s', (dialect) => {
     },
   );
 
+  it('lets a run ask a person while it plans, and holds the question while its plan waits', async () => {
+    const runId = await runWith();
+    const question = { runId, event: 'question', operation: 'Which database should the cache use?' };
+    const asked = await session.ask(question);
+    expect(asked.body.outcome, JSON.stringify(asked.body)).toBe('gated');
+    expect(asked.body.gate.type).toBe('question');
+    await openIntent(runId);
+    expectHeld(await session.ask({ ...question, operation: 'And which region?' }), 'intent_pending');
+  });
+
   it.each(['full', 'review'])('lets a %s run act without a plan', async (autonomy) => {
     const runId = await looserRun(autonomy);
     expect((await write(runId)).body.outcome).toBe('allowed');

@@ -7,13 +7,12 @@ import {
   GatehouseError,
   gateSettingsOf,
   isQuestionRequest,
-  isReadOnlyTool,
   openGate,
   type PolicyRequest,
   planVerdict,
   questionVerdict,
   type Run,
-  type RunAct,
+  requestActOf,
   type Verdict,
 } from 'gatehouse-hitl-core';
 import type {
@@ -84,12 +83,6 @@ function replay(stored: IdempotencyRecord, prepared: Prepared): Attempt {
   return { kind: 'answer', answer: stored.response as StoredAnswer };
 }
 
-/** What a request does to its run: reads pass every hold; a new plan is the way out of planning. */
-function actOf(input: GateRequestInput): RunAct {
-  if (isReadOnlyTool(input.tool)) return 'read';
-  return input.event === 'planning_complete' ? 'plan' : 'tool_request';
-}
-
 async function activeRun(
   tx: RunsRepo,
   agentId: string,
@@ -104,7 +97,7 @@ async function activeRun(
   switch (run.status) {
     case 'running':
     case 'waiting':
-      assertRunMayAct(runId, currentHold(run), actOf(input));
+      assertRunMayAct(runId, currentHold(run), requestActOf(input));
       return run;
     case 'paused':
       return 'paused';
