@@ -15,12 +15,12 @@ import {
   readNumber,
   readText,
 } from './briefing-fields.js';
-import { BAND_ACTIONS, subtaskAbortedLine } from './confidence.js';
 import {
   buildDestructiveParts,
   buildFalsePositiveParts,
   buildRecoveryParts,
 } from './briefing-persistence.js';
+import { BAND_ACTIONS, subtaskAbortedLine } from './confidence.js';
 
 const MAX_LISTED = 10;
 const MAX_GENERIC_FIELDS = 20;

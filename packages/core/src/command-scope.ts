@@ -3,9 +3,9 @@ import type { z } from 'zod';
 import { isReadOnlyCommand } from './command-read-only.js';
 import { type ActionReading, readAction } from './command-reader.js';
 import { isSafeDevice, isWorkspacePath } from './protected-paths.js';
+import type { Action } from './schemas.js';
 import { parseShellScript, programName, type ShellCommand } from './shell-command.js';
 import { unwrapCommand } from './shell-invocation.js';
-import type { Action } from './schemas.js';
 
 /**
  * What a standing ("approve always") approval covers within its tool: the exact command, a

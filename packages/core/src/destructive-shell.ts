@@ -1,11 +1,10 @@
 import quoteWords from 'shell-quote/quote.js';
 import { inspectCode, type ScriptLanguage } from './destructive-code.js';
+import { checkShellAccess, pipelineJoinsShellToNetwork } from './destructive-remote.js';
 import { COMMAND_RULES, checkRedirects } from './destructive-rules.js';
 import { inspectSql } from './destructive-sql.js';
 import type { DestructiveCategory, DestructiveFinding, Invocation } from './destructive-types.js';
 import { checkProtectedWrites, isSender, readsSecret, sentSecrets } from './destructive-writes.js';
-import { checkShellAccess, pipelineJoinsShellToNetwork } from './destructive-remote.js';
-import { decodedOutput } from './shell-decode.js';
 import {
   hasFlag,
   parseArgs,
@@ -14,6 +13,7 @@ import {
   type ShellCommand,
   type ShellScript,
 } from './shell-command.js';
+import { decodedOutput } from './shell-decode.js';
 import { type UnwrappedCommand, unwrapCommand } from './shell-invocation.js';
 import { placeholdersIn } from './shell-scan.js';
 

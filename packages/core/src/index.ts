@@ -50,6 +50,18 @@ export type { ChangeCounts } from './change-facts.js';
 export { destructiveContextOfChange } from './change-facts.js';
 export type { Clock, IdGenerator } from './clock.js';
 export { createFakeClock, createSequentialIds, toIso } from './clock.js';
+// Module exports are appended below, one block per module.
+export type { ActionReading, FileEffect } from './command-reader.js';
+export { readAction } from './command-reader.js';
+export type { ScopeSuggestion, StandingScope } from './command-scope.js';
+export {
+  describeStandingScope,
+  globMatches,
+  standingScopeCovers,
+  standingScopeRefusal,
+  standingScopeSchema,
+  suggestStandingScopes,
+} from './command-scope.js';
 export type {
   ApprovalDecision,
   BandAction,
@@ -102,18 +114,6 @@ export {
 export type { DecisionTargets } from './decision-targets.js';
 export { checkDecisionTargets, currentLimitOf, MAX_NEW_LIMIT } from './decision-targets.js';
 export { DEFAULT_POLICY, DEFAULT_POLICY_YAML } from './default-policy.js';
-// Module exports are appended below, one block per module.
-export type { ActionReading, FileEffect } from './command-reader.js';
-export { readAction } from './command-reader.js';
-export type { ScopeSuggestion, StandingScope } from './command-scope.js';
-export {
-  describeStandingScope,
-  globMatches,
-  standingScopeCovers,
-  standingScopeRefusal,
-  standingScopeSchema,
-  suggestStandingScopes,
-} from './command-scope.js';
 export type { AlwaysGatedCategory } from './destructive.js';
 export {
   ALWAYS_GATED_CATEGORIES,
@@ -259,8 +259,8 @@ export {
 } from './policy-schema.js';
 export { isQuestionRequest, questionVerdict } from './question.js';
 export type { GatedVerdict, RequestedGateSettings, Verdict, VerdictInput } from './request-verdict.js';
-export { ALWAYS_GATED_RULE_ID } from './request-verdict.js';
 export {
+  ALWAYS_GATED_RULE_ID,
   autoProceedAllowed,
   decideVerdict,
   fallbackGateType,

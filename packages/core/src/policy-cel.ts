@@ -1,7 +1,7 @@
 import { type ASTNode, Environment } from '@marcbachmann/cel-js';
 import { readAction } from './command-reader.js';
-import { isReadOnlyTool } from './request-verdict.js';
 import { type AlwaysGatedCategory, classifyAlwaysGated, isDestructiveCommand } from './destructive.js';
+import { operationKindOf } from './operation-kind.js';
 import {
   conditionTextViolations,
   conditionTreeViolations,
@@ -22,7 +22,7 @@ import {
 } from './policy-cost.js';
 import { createLinearMatcher, type LinearMatcher } from './policy-regex.js';
 import type { PolicyRequest } from './policy-schema.js';
-import { operationKindOf } from './operation-kind.js';
+import { isReadOnlyTool } from './request-verdict.js';
 import { containsHiddenCharacters } from './reveal.js';
 import { RISK_LEVELS, type RiskLevel } from './schemas.js';
 

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { GATE_STATUSES, gateTypeIdSchema, riskLevelSchema, timeoutActionSchema } from '../enums.js';
 import { gateDocumentSchema, interventionNoticeSchema } from './gate-document.js';
-import { standingScopesSchema } from './rules.js';
 import {
   agentIdSchema,
   gateIdSchema,
@@ -11,6 +10,7 @@ import {
   runIdSchema,
   userIdSchema,
 } from './ids.js';
+import { standingScopesSchema } from './rules.js';
 
 /** The longest deadline a gate or a remembered rule may have: 30 days. */
 export const MAX_TIMEOUT_SECONDS = 30 * 24 * 3600;
