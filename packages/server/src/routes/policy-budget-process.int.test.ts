@@ -49,7 +49,7 @@ describe.each(dialects)('the built server on %s', (dialect) => {
       await Promise.all([api.call('GET', '/healthz'), api.call('GET', '/healthz')]);
       let answered = false;
       const args = { xs: Array.from({ length: 40_000 }, (_, i) => i), s: 'ab'.repeat(100_000) };
-      const pending = dryRun('args.xs.exists(a, args.s.matches("a(c|d)"))', args).finally(() => {
+      const pending = dryRun('args.xs.exists(a, args.s.contains("ac"))', args).finally(() => {
         answered = true;
       });
       const latencies: number[] = [];

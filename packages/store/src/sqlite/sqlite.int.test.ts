@@ -65,6 +65,7 @@ describe('SQLite store', () => {
       '0010_notifications',
       '0011_slack_users',
       '0013_unique_agent_names',
+      '0014_rule_scopes',
     ]);
   });
 
@@ -110,6 +111,7 @@ describe('SQLite store', () => {
         '0010_notifications',
         '0011_slack_users',
         '0013_unique_agent_names',
+        '0014_rule_scopes',
       ],
     });
     expect(await migrateToLatest({ file })).toEqual({ dialect: 'sqlite', applied: [] });

@@ -84,7 +84,7 @@ describe('notification delivery on two nodes of one Postgres', () => {
       Array.from({ length: GATES }, (_, i) =>
         apps[i % 2]?.gatehouse.services.gates.request(
           { kind: 'agent', id: 'agent_n' },
-          { tool: 'shell', args: { command: `echo ${i}` } },
+          { tool: 'shell', args: { command: `./deploy.sh ${i}` } },
         ),
       ),
     );
