@@ -14,11 +14,10 @@ import {
   type ShellScript,
 } from './shell-command.js';
 import { decodedOutput } from './shell-decode.js';
+import { downloadedFiles, fetchesRemote, isDownloader, MAX_DEPTH, normalPath } from './shell-downloads.js';
 import { type UnwrappedCommand, unwrapCommand } from './shell-invocation.js';
 import { placeholdersIn } from './shell-scan.js';
 
-/** Deeper than this (a `bash -c` in a `$(…)` in an `eval`…) a command is reported rather than inspected. */
-const MAX_DEPTH = 8;
 const MAX_LENGTH = 100_000;
 /** Simple commands inspected per line at most, so no line can make inspection slow. */
 const MAX_COMMANDS = 1_000;
@@ -56,7 +55,6 @@ interface Step {
 
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish', 'source', '.', 'eval']);
 const SQL_CLIENTS = new Set(['psql', 'mysql', 'mariadb', 'sqlite3', 'duckdb', 'clickhouse-client', 'sqlcmd']);
-const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'aria2c', 'http', 'https', 'xh']);
 const INTERPRETERS: Readonly<Record<string, { language: ScriptLanguage; code: string[]; valued: string[] }>> =
   {
     python: { language: 'python', code: ['-c'], valued: ['-W', '-X', '-m'] },
@@ -69,42 +67,11 @@ const INTERPRETERS: Readonly<Record<string, { language: ScriptLanguage; code: st
     ruby: { language: 'ruby', code: ['-e'], valued: ['-I', '-r'] },
     php: { language: 'php', code: ['-r'], valued: ['-d', '-c'] },
   };
-const CURL_VALUED = new Set([
-  '-o',
-  '--output',
-  '-H',
-  '--header',
-  '-d',
-  '--data',
-  '-X',
-  '--request',
-  '-u',
-  '--user',
-  '-A',
-  '-e',
-  '-T',
-  '-F',
-  '--form',
-  '-w',
-  '-x',
-  '-m',
-  '-b',
-  '-c',
-  '-r',
-  '--retry',
-  '--url',
-  '--max-time',
-]);
-const WGET_VALUED = new Set(['-O', '--output-document', '-P', '-o', '-U', '--header', '-t', '-T']);
 
 function report(walk: Walk, category: DestructiveCategory, reason: string, source: string): void {
   if (walk.findings.some((f) => f.category === category && f.reason === reason && f.source === source))
     return;
   walk.findings.push({ category, reason, source });
-}
-
-function normalPath(path: string): string {
-  return path.replace(/^\.\//, '');
 }
 
 /** The words as a reviewer would read them, substitutions written back as `$(…)` or `<(…)`. */
@@ -113,24 +80,6 @@ function display(words: readonly string[], script: ShellScript): string {
     const substitution = script.substitutions[Number(i)];
     return `${substitution?.kind === 'process' ? '<' : '$'}(${substitution?.body ?? ''})`;
   });
-}
-
-/** True when any command in `source`, at any depth, downloads something. */
-function downloadsIn(source: string, depth: number): boolean {
-  if (depth > MAX_DEPTH) return true;
-  const script = parseShellScript(source);
-  return script.pipelines.some((pipeline) =>
-    pipeline.commands.some((command) => {
-      const { argv } = unwrapCommand(command.words);
-      if (DOWNLOADERS.has(programName(argv[0]))) return true;
-      return argv.some((word) => fetchesRemote(word, script, depth + 1));
-    }),
-  );
-}
-
-/** True when `word` carries a substitution (`$(curl …)`, `<(wget …)`) that downloads. */
-function fetchesRemote(word: string, script: ShellScript, depth: number): boolean {
-  return placeholdersIn(word).some((i) => downloadsIn(script.substitutions[i]?.body ?? '', depth));
 }
 
 /** Text the next command in a pipeline reads: what echo, printf, a heredoc-fed cat or a decoder writes. */
@@ -143,21 +92,6 @@ function writtenText(step: Step): string | null {
   if (name === 'printf') return args.join(' ');
   if (name === 'cat' && args.length === 0) return step.stdin.join('\n');
   return decodedOutput(name, args, step.stdin);
-}
-
-/** Files a curl or wget command writes, so running one later in the line counts as running a download. */
-function recordDownloads(name: string, args: string[], step: Step, walk: Walk): void {
-  const redirected = step.command.redirects.filter((r) => r.op === '>' || r.op === '>>').map((r) => r.target);
-  const parsed = parseArgs(args, name === 'wget' ? WGET_VALUED : CURL_VALUED);
-  const outputs = name === 'wget' ? ['-O', '--output-document'] : ['-o', '--output'];
-  const named = outputs.flatMap((option) => parsed.values.get(option) ?? []);
-  // wget saves under the URL's file name unless told otherwise; curl only with -O.
-  const remoteName = name === 'wget' ? named.length === 0 : hasFlag(parsed, '-O', '--remote-name');
-  const fromUrls = remoteName
-    ? parsed.operands.map((url) => url.replace(/[?#].*$/, '').replace(/^.*\//, ''))
-    : [];
-  for (const file of [...redirected, ...named, ...fromUrls])
-    if (file !== '-' && file !== '') walk.downloaded.add(normalPath(file));
 }
 
 /** A function that pipes itself into itself (`:(){ :|:& };:`) multiplies until the machine runs out of processes. */
@@ -215,7 +149,7 @@ function walkScript(source: string, walk: Walk, depth: number): void {
         depth,
       };
       walkStep(step, walk);
-      upstreamDownloads ||= DOWNLOADERS.has(programName(unwrapped.argv[0]));
+      upstreamDownloads ||= isDownloader(programName(unwrapped.argv[0]));
       upstreamReadsSecret ||= readsSecret({ args: unwrapped.argv.slice(1), redirects: command.redirects });
       written = writtenText(step);
       upstreamUnknown = written === null;
@@ -309,7 +243,8 @@ function walkStep(step: Step, walk: Walk): void {
   if (SQL_CLIENTS.has(run.name)) for (const sql of step.stdin) run.runSql(sql);
   if (SHELLS.has(run.name)) runShell(step, run, walk);
   else if (run.name in INTERPRETERS) runInterpreter(step, run, walk);
-  else if (DOWNLOADERS.has(run.name)) recordDownloads(run.name, run.args, step, walk);
+  else if (isDownloader(run.name))
+    for (const file of downloadedFiles(run.name, run.args, step.command.redirects)) walk.downloaded.add(file);
   else if (walk.downloaded.has(normalPath(unwrapped.argv[0] as string)))
     run.report('download_execute', `${unwrapped.argv[0]} was just downloaded and is now run`);
 }
