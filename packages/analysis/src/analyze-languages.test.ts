@@ -275,6 +275,13 @@ const legitimate: Row[] = [
     [],
   ],
   [
+    'Python: a function nested in a public function removed',
+    'calc.py',
+    'def add(a, b):\n    def check(x):\n        return x\n\n    return check(a) + b\n',
+    'def add(a, b):\n    return a + b\n',
+    [],
+  ],
+  [
     'Python: a name outside __all__ removed',
     'calc.py',
     '__all__ = ["add"]\n\n\ndef add(a, b):\n    return a + b\n\n\ndef internal():\n    pass\n',

@@ -242,4 +242,26 @@ describe('TypeScript and JavaScript', () => {
       'export_removed assist medium',
     ]);
   });
+
+  it.each([
+    [
+      'a local of an exported function inlined',
+      'export function f(a) {\n  const x = a * 2;\n  return x;\n}\n',
+      'export function f(a) {\n  return a * 2;\n}\n',
+    ],
+    [
+      'a local of an exported arrow function inlined',
+      'export const f = (a) => {\n  let x = a * 2;\n  return x;\n};\n',
+      'export const f = (a) => a * 2;\n',
+    ],
+    [
+      'a local of an exported class method removed',
+      'export class C {\n  m() {\n    var y = 1;\n    return y;\n  }\n}\n',
+      'export class C {\n  m() {\n    return 1;\n  }\n}\n',
+    ],
+  ])('does not read %s as public API removed', async (_name, before, after) => {
+    const { findings, facts } = await analyzeChange({ files: [{ path: 'src/f.ts', before, after }] });
+    expect(findings.filter((item) => item.kind === 'export_removed')).toEqual([]);
+    expect(facts.featuresRemoved).toBe(0);
+  });
 });

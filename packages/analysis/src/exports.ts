@@ -38,6 +38,12 @@ const JS_KINDS: Record<string, ExportedName['kind']> = {
   type_alias_declaration: 'type',
 };
 
+/** The declarators of `export const a = …, b = …` itself; the locals of a function it holds are not API. */
+function declaratorsOf(declaration: Node): Node[] {
+  if (declaration.type !== 'lexical_declaration' && declaration.type !== 'variable_declaration') return [];
+  return declaration.namedChildren.filter((child): child is Node => child?.type === 'variable_declarator');
+}
+
 function jsExports(root: Node): ExportedName[] {
   const names: ExportedName[] = [];
   for (const statement of topLevel(root, 'export_statement')) {
@@ -48,10 +54,9 @@ function jsExports(root: Node): ExportedName[] {
       const kind = JS_KINDS[declaration.type];
       if (kind)
         names.push({ name: isDefault ? 'default' : nameOf(declaration), line: line(statement), kind });
-      for (const declarator of declaration.descendantsOfType('variable_declarator')) {
-        const id = declarator?.childForFieldName('name');
-        if (id?.type === 'identifier')
-          names.push({ name: id.text, line: line(declarator as Node), kind: 'value' });
+      for (const declarator of declaratorsOf(declaration)) {
+        const id = declarator.childForFieldName('name');
+        if (id?.type === 'identifier') names.push({ name: id.text, line: line(declarator), kind: 'value' });
       }
     } else if (isDefault) {
       names.push({ name: 'default', line: line(statement), kind: 'value' });
