@@ -361,4 +361,23 @@ describe('Python, Go, Java and Rust', () => {
   it.each(legitimate)('does not flag %s', async (_name, path, before, after, expected) => {
     expect(await findingsOf(path, before, after)).toEqual(expected);
   });
+
+  it.each([
+    ['deleted', null],
+    ['emptied', '"""Helpers moved to calc."""\n'],
+  ])('does not flag functions moved out of a private module (%s) into private names', async (_how, left) => {
+    const helpers = 'def parse(text):\n    return int(text)\n\n\ndef render(value):\n    return str(value)\n';
+    const { findings } = await analyzeChange({
+      files: [
+        { path: 'calc/_utils.py', before: helpers, after: left },
+        {
+          path: 'calc/core.py',
+          before: 'from ._utils import parse\n\n\ndef add(a, b):\n    return parse(a) + b\n',
+          after: `${helpers.replace(/def /g, 'def _')}\n\ndef add(a, b):\n    return _parse(a) + b\n`,
+        },
+        { path: 'calc/_internal/io.py', before: helpers, after: null },
+      ],
+    });
+    expect(findings.filter((item) => item.kind === 'export_removed')).toEqual([]);
+  });
 });

@@ -259,6 +259,11 @@ describe('TypeScript and JavaScript', () => {
       'export class C {\n  m() {\n    var y = 1;\n    return y;\n  }\n}\n',
       'export class C {\n  m() {\n    return 1;\n  }\n}\n',
     ],
+    [
+      'an underscore-named export removed',
+      'export function add() {}\nexport function _reset() {}\nexport const _cache = new Map();\n',
+      'export function add() {}\n',
+    ],
   ])('does not read %s as public API removed', async (_name, before, after) => {
     const { findings, facts } = await analyzeChange({ files: [{ path: 'src/f.ts', before, after }] });
     expect(findings.filter((item) => item.kind === 'export_removed')).toEqual([]);

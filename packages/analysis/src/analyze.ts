@@ -1,6 +1,6 @@
 import type { Tree } from 'web-tree-sitter';
 import { compareChange, type ScannedFile, type SideScan } from './compare.js';
-import { findExports } from './exports.js';
+import { findExports, isPrivateModule } from './exports.js';
 import { factsOf } from './facts.js';
 import { languageOf, parseSource } from './languages.js';
 import { type ChangedFile, detectCrossFileLaziness, detectLaziness } from './patterns/index.js';
@@ -48,6 +48,7 @@ function scanFile(
     isTestFile:
       hasTests ||
       [file.path, file.oldPath ?? file.path].some((path) => isTestPath(path) || TEST_DIRECTORY.test(path)),
+    isPrivateModule: isPrivateModule(language, file.oldPath ?? file.path),
     partial: file.partial === true,
     confidence: confidenceOf(language, file, [before, after]),
   };

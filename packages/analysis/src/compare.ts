@@ -16,6 +16,8 @@ export interface ScannedFile {
   after: SideScan | null;
   /** Whether the file holds tests (by its path or its content): its exports are not API. */
   isTestFile: boolean;
+  /** Whether the module was internal to its package before the change: its exports are not API. */
+  isPrivateModule: boolean;
   /** Only the hunks of a diff are known. */
   partial: boolean;
   confidence: number;
@@ -225,7 +227,7 @@ function exportFindings(files: readonly ScannedFile[]): Finding[] {
   const reported = new Set<string>();
   const findings: Finding[] = [];
   for (const file of files) {
-    if (file.isTestFile) continue;
+    if (file.isTestFile || file.isPrivateModule) continue;
     for (const item of file.before?.exports ?? []) {
       const key = keyOf(file, item.name);
       if (after.has(key) || reported.has(key)) continue;

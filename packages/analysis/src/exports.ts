@@ -231,8 +231,7 @@ function lineExports(text: string): ExportedName[] {
   return names;
 }
 
-/** The public API one side of a file declares. */
-export function findExports(language: LanguageId, tree: Tree | null, text: string): ExportedName[] {
+function declaredExports(language: LanguageId, tree: Tree | null, text: string): ExportedName[] {
   if (language === 'other' || tree === null) return lineExports(text);
   const root = tree.rootNode;
   switch (language) {
@@ -249,4 +248,17 @@ export function findExports(language: LanguageId, tree: Tree | null, text: strin
     case 'rust':
       return rustExports(root);
   }
+}
+
+/** A leading underscore marks a name internal by convention (`_reset`, `Calc._cache`). */
+const isPrivateName = (name: string) => /^_/.test(name.split(/\.|::/).pop() ?? name);
+
+/** The public API one side of a file declares, without the names its convention marks internal. */
+export function findExports(language: LanguageId, tree: Tree | null, text: string): ExportedName[] {
+  return declaredExports(language, tree, text).filter((item) => !isPrivateName(item.name));
+}
+
+/** A Python module or package named `_…` (not `__init__.py`) is internal to its package. */
+export function isPrivateModule(language: LanguageId, path: string): boolean {
+  return language === 'python' && path.split('/').some((segment) => /^_(?!_)/.test(segment));
 }
