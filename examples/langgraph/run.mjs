@@ -15,7 +15,8 @@ const HELP = `Usage: node examples/langgraph/run.mjs [--url URL] [--token TOKEN]
 A LangGraph.js graph (inspect → approve → act, with a MemorySaver checkpointer) reads README.md,
 which the policy allows at once, then asks to delete PATH: the approve node opens a gate and
 interrupts, resumeWithDecision waits for the person's decision and resumes the graph with it,
-and the act node deletes PATH only when it was approved.`;
+and the act node deletes PATH only when it was approved (the person's edited path when they
+changed it).`;
 
 const State = Annotation.Root({
   runId: Annotation(),
@@ -46,9 +47,14 @@ function cleanupGraph(gatehouse) {
       }),
     )
     .addNode('act', (state) => {
+      const { approval } = state;
+      if (approval.outcome !== 'approved') {
+        return { log: [`act: left ${state.path} alone (${describeDecision('delete_file', approval)})`] };
+      }
+      // A person's edit replaces the graph's proposal: run what was approved, never the proposal.
+      const path = approval.edited ? String(approval.args?.path) : state.path;
       // An example: nothing is really removed.
-      if (state.approval.outcome === 'approved') return { log: [`act: deleted ${state.path}`] };
-      return { log: [`act: left ${state.path} alone (${describeDecision('delete_file', state.approval)})`] };
+      return { log: [`act: deleted ${path}`] };
     })
     .addEdge(START, 'inspect')
     .addEdge('inspect', 'approve')
@@ -74,6 +80,9 @@ async function main() {
     for (const { gateId } of waiting) sayWaiting(gateId, 'delete_file');
     state = await resumeWithDecision(graph, config, gatehouse);
     say(describeDecision('delete_file', state.approval));
+    if (state.approval.edited) {
+      say(`delete_file: runs with the edited arguments ${JSON.stringify(state.approval.args)}`);
+    }
   }
   for (const line of state.log) say(line);
   await gatehouse.completeRun(run.id);

@@ -20,6 +20,20 @@ describe('the LangGraph.js example', () => {
     expect(stdout).toMatch(/run run_\S+ completed/);
   });
 
+  it('deletes the path the person edited, not the one the graph asked for', async () => {
+    const finished = example.start();
+    const gate = await example.server.pendingGate();
+    expect(gate.action).toMatchObject({ tool: 'delete_file', args: { path: 'build/' } });
+    await example.server.decide(gate.id, { option: 'approve', editedArgs: { path: 'build/cache/' } });
+    const { code, stdout, stderr } = await finished;
+
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain('delete_file: runs with the edited arguments {"path":"build/cache/"}');
+    expect(stdout).toContain('act: deleted build/cache/');
+    expect(stdout).not.toContain('act: deleted build/\n');
+  });
+
   it('resumes with a steer and the act node leaves the folder alone', async () => {
     const finished = example.start();
     await example.server.decide((await example.server.pendingGate()).id, {
