@@ -8,6 +8,7 @@ import type {
 } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
 import { recordOutbox } from '../webhooks/outbox.js';
+import { notifiesAnyone } from './notifications/channels.js';
 import { recordNotificationTrigger } from './notifications/triggers.js';
 
 /** A transaction as services write through it: the audit trail only through `audit`, so webhooks hear of it. */
@@ -26,15 +27,19 @@ export interface CommitTools extends AuditedTx {
   emit(event: Omit<StreamEvent, 'seq' | 'at'>): Promise<void>;
 }
 
-/** Appends `event` to the audit trail and queues the webhook event and notification it announces, if any; true when queued. */
+/**
+ * Appends `event` to the audit trail and queues the webhook event and (when `notify`, that is when a
+ * channel is configured) the notification it announces, if any; true when queued.
+ */
 export async function recordAudit(
   tx: AuditRepo & WebhooksRepo & NotificationsRepo,
   event: AuditInput,
+  notify = true,
 ): Promise<boolean> {
   const audited = await tx.appendAudit(event);
   const webhook = await recordOutbox(tx, audited);
   // People hear of gate changes through the notification queue, filled in the same transaction.
-  const notice = await recordNotificationTrigger(tx, audited);
+  const notice = notify && (await recordNotificationTrigger(tx, audited));
   return webhook || notice;
 }
 
@@ -57,6 +62,7 @@ export function auditedTx(tx: StoreTx): AuditedTx {
  */
 export async function commit<T>(ctx: AppContext, work: (tools: CommitTools) => Promise<T>): Promise<T> {
   const emitted: StreamEvent[] = [];
+  const notify = notifiesAnyone(ctx.config);
   let outboxed = false;
   const result = await ctx.store.transaction(async (tx) => {
     emitted.length = 0;
@@ -64,7 +70,7 @@ export async function commit<T>(ctx: AppContext, work: (tools: CommitTools) => P
     return work({
       tx,
       audit: async (event) => {
-        if (await recordAudit(tx, event)) outboxed = true;
+        if (await recordAudit(tx, event, notify)) outboxed = true;
       },
       emit: async (event) => {
         emitted.push(await tx.appendStreamEvent(event));

@@ -2,6 +2,7 @@ import type { Gate } from 'gatehouse-hitl-core';
 import type { NotificationPreferenceRecord, NotificationTriggerRecord, StoreTx } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
 import type { NotificationTrigger } from './channel.js';
+import { configuredChannels } from './channels.js';
 import { type RoutedPerson, routeNotice } from './routing.js';
 
 const BATCH = 100;
@@ -38,6 +39,7 @@ async function routeTrigger(
     rules: await tx.listNotificationRules(),
     people,
     notifiedBefore: await tx.listNotifiedOf(gate.id),
+    channels: configuredChannels(ctx.config),
   });
   for (const route of routes) {
     await tx.insertNotification({

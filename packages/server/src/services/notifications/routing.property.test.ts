@@ -74,6 +74,7 @@ const input = (triggers: NotificationTrigger[]) =>
       }),
       { maxLength: 6 },
     ),
+    channels: subset<NotificationChannelName>(['email', 'slack']),
   }) as fc.Arbitrary<RoutingInput>;
 
 describe('notification routing', () => {
@@ -90,6 +91,7 @@ describe('notification routing', () => {
           if (who === undefined) return;
           expect(who.disabled).toBe(false);
           expect(route.channel).not.toBe('browser');
+          expect(routing.channels).toContain(route.channel);
           if (routing.trigger === 'gate.escalated') expect(who.role).toBe(routing.gate.minRole);
           else expect(hasRole(who.role, routing.gate.minRole)).toBe(true);
           if (who.channels !== null) expect(who.channels).toContain(route.channel);
@@ -116,13 +118,24 @@ describe('notification routing', () => {
         for (const { userId, channel } of routing.notifiedBefore) {
           const who = routing.people.find((p) => p.id === userId);
           if (who === undefined || who.disabled || channel !== 'slack') continue;
-          if (!hasRole(who.role, routing.gate.minRole)) expect(routes.has(`${userId}/slack`)).toBe(true);
+          if (!hasRole(who.role, routing.gate.minRole))
+            expect(routes.has(`${userId}/slack`)).toBe(routing.channels.includes('slack'));
         }
         for (const route of leftOutByEscalation(routing)) {
           const who = routing.people.find((p) => p.id === route.userId);
           expect(route.channel).toBe('slack');
           expect(who !== undefined && !who.disabled && !hasRole(who.role, routing.gate.minRole)).toBe(true);
         }
+      }),
+    );
+  });
+
+  it('routes nobody to a channel the server does not deliver on', () => {
+    fc.assert(
+      fc.property(input([...ACTIONS, ...UPDATES]), (routing) => {
+        expect(routeNotice({ ...routing, channels: [] })).toEqual([]);
+        for (const route of routeNotice({ ...routing, channels: ['email'] }))
+          expect(route.channel).toBe('email');
       }),
     );
   });
@@ -142,7 +155,7 @@ describe('notification routing', () => {
         const active = new Set(routing.people.filter((p) => !p.disabled).map((p) => p.id));
         const expected = new Set(
           routing.notifiedBefore
-            .filter((n) => active.has(n.userId) && n.channel !== 'browser')
+            .filter((n) => active.has(n.userId) && routing.channels.includes(n.channel))
             .map((n) => `${n.userId}/${n.channel}`),
         );
         expect(new Set(routeNotice(routing).map((r) => `${r.userId}/${r.channel}`))).toEqual(expected);
@@ -155,7 +168,11 @@ describe('notification routing', () => {
       fc.property(input(ACTIONS), (routing) => {
         const narrowed = routing.rules.map((r) => ({ ...r, enabled: true, gateTypes: ['other_type'] }));
         const rules = [...narrowed, { ...DEFAULT_RULE, gateTypes: ['other_type'] }];
-        const updates = new Set(leftOutByEscalation(routing).map((r) => `${r.userId}/${r.channel}`));
+        const updates = new Set(
+          leftOutByEscalation(routing)
+            .filter((r) => routing.channels.includes(r.channel))
+            .map((r) => `${r.userId}/${r.channel}`),
+        );
         const told = routeNotice({ ...routing, rules }).map((r) => `${r.userId}/${r.channel}`);
         expect(new Set(told)).toEqual(updates);
       }),
@@ -168,7 +185,9 @@ describe('notification routing', () => {
         const off = { ...routing, rules: routing.rules.map((r) => ({ ...r, enabled: false })) };
         const users = new Set(routeNotice(off).map((r) => r.userId));
         for (const p of routing.people) {
-          const chooses = p.channels === null || p.channels.some((c) => c !== 'browser');
+          const offered = routing.channels;
+          const chooses =
+            p.channels === null ? offered.length > 0 : p.channels.some((c) => offered.includes(c));
           const expected = !p.disabled && hasRole(p.role, routing.gate.minRole) && chooses;
           expect(users.has(p.id)).toBe(expected);
         }

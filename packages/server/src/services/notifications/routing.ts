@@ -27,6 +27,8 @@ export interface RoutingInput {
   people: readonly RoutedPerson[];
   /** Who was told of this gate before, on which channel (updates go exactly there). */
   notifiedBefore: readonly { userId: string; channel: NotificationChannelName }[];
+  /** The channels this server delivers on; nobody is routed to any other. */
+  channels: readonly NotificationChannelName[];
 }
 
 export interface Route {
@@ -117,7 +119,7 @@ export function leftOutByEscalation(input: RoutingInput): Route[] {
 export function routeNotice(input: RoutingInput): Route[] {
   const routes = new Map<string, Route>();
   const add = (userId: string, channel: NotificationChannelName) => {
-    if (DELIVERED_CHANNELS.includes(channel)) routes.set(`${userId}\u0000${channel}`, { userId, channel });
+    if (input.channels.includes(channel)) routes.set(`${userId}\u0000${channel}`, { userId, channel });
   };
   if (UPDATES.has(input.trigger)) {
     // Whoever was told the gate was waiting hears how it ended, on the same channel, so that message is updated.

@@ -3,6 +3,7 @@ import type { ClaimedNotification, NotificationOutcome } from 'gatehouse-hitl-st
 import type { AppContext } from '../../context.js';
 import { retryDelayMs } from '../../webhooks/retry.js';
 import type { ChannelDelivery, NotificationChannel } from './channel.js';
+import { configuredChannels } from './channels.js';
 import { dispatchTriggers, queueTimeoutWarnings } from './dispatch.js';
 import { noticeOf } from './notice.js';
 
@@ -43,6 +44,7 @@ export function createNotificationWorker(
   const policy = ctx.config.notifications;
   const node = randomUUID();
   const byKind = new Map(channels.map((channel) => [channel.kind, channel]));
+  const configured = configuredChannels(ctx.config);
   const inFlight = new Set<Promise<void>>();
   let running = false;
   let timer: NodeJS.Timeout | null = null;
@@ -99,7 +101,7 @@ export function createNotificationWorker(
   }
 
   async function work(): Promise<void> {
-    await queueTimeoutWarnings(ctx);
+    if (configured.length > 0) await queueTimeoutWarnings(ctx);
     const dueBy = await ctx.store.databaseNow();
     if (!(await ctx.store.read((tx) => tx.hasNotificationWork(dueBy)))) return;
     while (running && (await dispatchTriggers(ctx)) > 0) {
@@ -144,7 +146,9 @@ export function createNotificationWorker(
     start() {
       if (running) return;
       running = true;
-      unsubscribe = ctx.outbox.subscribe(wake);
+      log.info({ channels: configured }, 'notifications are delivered on the configured channels only');
+      // Without a channel no gate change queues a notice: only notices left from before are polled for.
+      if (configured.length > 0) unsubscribe = ctx.outbox.subscribe(wake);
       tick();
     },
     wake,
