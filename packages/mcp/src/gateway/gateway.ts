@@ -76,12 +76,13 @@ export async function serveGatewayStdio(options: GatewayStdioOptions): Promise<R
   });
   let closing: Promise<void> | null = null;
   const close = () => {
-    closing ??= (async () => {
+    // The work starts once `closing` is set: server.close() calls transport.onclose, which calls close() again.
+    closing ??= Promise.resolve().then(async () => {
       stdin.off('end', onEnd);
       await server.close();
       await pool.close();
       done();
-    })();
+    });
     return closing;
   };
   const onEnd = () => {

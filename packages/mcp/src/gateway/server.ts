@@ -105,13 +105,32 @@ async function announce(server: Server, kind: ListKind): Promise<void> {
   else await server.sendPromptListChanged();
 }
 
+/** The gateway's MCP server: closing it waits until the calls it cut short have withdrawn their gates. */
+class GatewayServer extends Server {
+  readonly #calls = new Set<Promise<unknown>>();
+
+  /** Runs a tool call that `close()` waits for. */
+  track<T>(call: Promise<T>): Promise<T> {
+    this.#calls.add(call);
+    const forget = () => void this.#calls.delete(call);
+    call.then(forget, forget);
+    return call;
+  }
+
+  override async close(): Promise<void> {
+    // Closing aborts every call still waiting for a person; each then withdraws its gate.
+    await super.close();
+    await Promise.allSettled([...this.#calls]);
+  }
+}
+
 /**
  * One gateway MCP server (one per client connection) over a shared pool of upstreams: lists are
  * the upstreams' own, names prefixed with the upstream's; tool calls go through the policy.
  */
 export function createGatewayServer(pool: UpstreamPool, gate: ToolGateOptions, version: string): Server {
   const capabilities = capabilitiesOf(pool);
-  const server = new Server(
+  const server = new GatewayServer(
     { name: 'gatehouse-gateway', title: 'Gatehouse MCP gateway', version },
     { capabilities, instructions: GATEWAY_INSTRUCTIONS },
   );
@@ -139,7 +158,7 @@ export function createGatewayServer(pool: UpstreamPool, gate: ToolGateOptions, v
       return { tools: lists.flat() };
     });
     server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      gatedToolCall(pool, gate, request.params, extra),
+      server.track(gatedToolCall(pool, gate, request.params, extra)),
     );
   }
 

@@ -22,6 +22,8 @@ export interface GatewayUnderTest {
   client: Client;
   /** The arguments of every write_note call the upstream received, oldest first. */
   recorded(): Record<string, unknown>[];
+  /** What the gateway process wrote to stderr so far (empty for a gateway in this process). */
+  stderr(): string;
   close(): Promise<void>;
 }
 
@@ -80,10 +82,14 @@ async function viaCli(server: LiveServer, runId: string): Promise<GatewayUnderTe
     },
     stderr: 'pipe',
   });
-  transport.stderr?.on('data', () => {});
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
   await client.connect(transport);
   return {
     client,
+    stderr: () => stderr,
     recorded: () =>
       readFileSync(record, 'utf8')
         .split('\n')
@@ -114,6 +120,7 @@ async function viaHttp(server: LiveServer, runId: string): Promise<GatewayUnderT
   return {
     client,
     recorded: () => calls,
+    stderr: () => '',
     close: async () => {
       await transport.terminateSession().catch(() => {});
       await client.close();
