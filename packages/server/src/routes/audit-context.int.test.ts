@@ -1,6 +1,6 @@
 import { createFakeClock } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decideTestGate, openTestGate, TEST_POLICY_YAML, useTestPolicy } from '../testing/gates.js';
+import { decideTestGate, openTestGate, postGate, TEST_POLICY_YAML, useTestPolicy } from '../testing/gates.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -157,6 +157,27 @@ describe.each(dialects)('what the audit trail records of a gate on %s', (dialect
     expect(trail).not.toContain('sk-live-456');
     await expectChainVerifies();
   });
+
+  it.each([
+    ['allowed', 'write_file', 'allowed-writes'],
+    ['denied', 'drop_database', 'no-drop'],
+  ])(
+    'records the redacted arguments of a request the policy %s without a person',
+    async (outcome, tool, ruleId) => {
+      await start(REDACT_POLICY);
+      const response = await postGate(test, {
+        tool,
+        args: { path: 'notes.txt', api_key: 'sk-live-789', customer_email: 'a@example.test' },
+      });
+      expect(response.json()).toMatchObject({ outcome });
+      const trail = (await get('/v1/audit?limit=200')).json().items as AuditItem[];
+      const event = trail.find((item) => item.kind === `request.${outcome}`);
+      expect(event?.data).toMatchObject({ tool, ruleId, args: { path: 'notes.txt' } });
+      expect(JSON.stringify(event?.data)).not.toContain('sk-live-789');
+      expect(JSON.stringify(event?.data)).not.toContain('a@example.test');
+      await expectChainVerifies();
+    },
+  );
 
   it('refuses a redact section with a path outside the arguments and context, naming it', async () => {
     await start();

@@ -12,6 +12,7 @@ import {
   planVerdict,
   questionVerdict,
   type Run,
+  redactForAudit,
   requestActOf,
   type Verdict,
 } from 'gatehouse-hitl-core';
@@ -146,6 +147,7 @@ async function policyRequestOf(deps: GateDeps, tx: AgentsRepo, prepared: Prepare
 }
 
 async function answerAtOnce(
+  deps: GateDeps,
   tools: CommitTools,
   prepared: Prepared,
   verdict: Exclude<Verdict, GatedVerdict>,
@@ -153,6 +155,8 @@ async function answerAtOnce(
 ): Promise<StoredAnswer> {
   const outcome = verdict.outcome === 'allowed' ? 'allowed' : 'denied';
   const { input, agentId } = prepared;
+  // The trail keeps what was decided on, as for a gate, with the policy's secrets hidden.
+  const { args } = redactForAudit({ args: input.args ?? {} }, deps.policies.current().policy.redact);
   const data = {
     ruleId: verdict.ruleId,
     reason: verdict.reason,
@@ -164,7 +168,12 @@ async function answerAtOnce(
     runId: input.runId ?? null,
   };
   const subject = input.runId ?? agentId;
-  await tools.audit({ kind: `request.${outcome}`, actor: `agent:${agentId}`, subject, data });
+  await tools.audit({
+    kind: `request.${outcome}`,
+    actor: `agent:${agentId}`,
+    subject,
+    data: { ...data, args },
+  });
   await tools.emit({ type: `request.${outcome}`, runId: input.runId ?? null, agentId, gateId: null, data });
   return { outcome, gate: null, gateId: null, ruleId: verdict.ruleId, reason: verdict.reason, payloadHash };
 }
@@ -268,7 +277,7 @@ async function attemptInCommit(deps: GateDeps, tools: CommitTools, prepared: Pre
             { ...prepared, input: { ...input, context } },
             { verdict, alwaysGated },
           )
-        : await answerAtOnce(tools, prepared, verdict, payloadHash);
+        : await answerAtOnce(deps, tools, prepared, verdict, payloadHash);
   if (key !== null) {
     const record = {
       scope: agentId,
