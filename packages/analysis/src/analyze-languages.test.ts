@@ -375,7 +375,6 @@ describe('Python, Go, Java and Rust', () => {
           before: 'from ._utils import parse\n\n\ndef add(a, b):\n    return parse(a) + b\n',
           after: `${helpers.replace(/def /g, 'def _')}\n\ndef add(a, b):\n    return _parse(a) + b\n`,
         },
-        { path: 'calc/_internal/io.py', before: helpers, after: null },
       ],
     });
     expect(findings.filter((item) => item.kind === 'export_removed')).toEqual([]);

@@ -258,7 +258,10 @@ export function findExports(language: LanguageId, tree: Tree | null, text: strin
   return declaredExports(language, tree, text).filter((item) => !isPrivateName(item.name));
 }
 
-/** A Python module or package named `_…` (not `__init__.py`) is internal to its package. */
+/**
+ * A Python module named `_…` is internal to its package. A package directory named so is not: it often
+ * holds a library's whole implementation, re-exported by its public package (`_pytest` for `pytest`).
+ */
 export function isPrivateModule(language: LanguageId, path: string): boolean {
-  return language === 'python' && path.split('/').some((segment) => /^_(?!_)/.test(segment));
+  return language === 'python' && /^_(?!_)/.test(path.split('/').pop() ?? '');
 }
