@@ -188,7 +188,11 @@ export function detectSwallowedErrors(input: DetectorInput): LazinessHit[] {
   const added = addedOccurrences(
     swallowsOf(context.before, input.file.before, context.language),
     swallowsOf(context.after, input.file.after, context.language),
-    [(s) => `${s.what}|${s.scope}|${s.context}`, (s) => `${s.what}|${s.scope}`],
+    [
+      (s) => `${s.what}|${s.scope}|${s.context}`,
+      (s) => `${s.what}|${s.scope}`,
+      (s) => `${s.what}|${s.context}`,
+    ],
   );
   const hits: LazinessHit[] = added.map((s) => ({
     pattern: 'lazy.error_swallowed',

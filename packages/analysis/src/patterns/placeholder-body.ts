@@ -74,24 +74,56 @@ const MESSAGES: Record<Placeholder, string> = {
   trivial_return: 'now only returns an empty value',
 };
 
+function bodyCounts(index: TreeIndex | null): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const fn of index?.functions ?? []) {
+    const body = normalize(fn.body?.text ?? '');
+    counts.set(body, (counts.get(body) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/**
+ * Hits on functions whose body the change adds: when after holds no more functions with that body
+ * than before, the function was there already and only its name or place moved.
+ */
+function addedBodiesOnly(
+  hits: readonly { hit: LazinessHit; fn: Container }[],
+  before: TreeIndex | null,
+  after: TreeIndex,
+): LazinessHit[] {
+  if (hits.length === 0) return [];
+  const beforeCounts = bodyCounts(before);
+  const afterCounts = bodyCounts(after);
+  return hits
+    .filter(({ fn }) => {
+      const body = normalize(fn.body?.text ?? '');
+      return (afterCounts.get(body) ?? 0) > (beforeCounts.get(body) ?? 0);
+    })
+    .map(({ hit }) => hit);
+}
+
 /** Functions whose body became a stub, or lost code to a TODO comment. */
 export function detectPlaceholderBodies({ context, baseConfidence }: DetectorInput): LazinessHit[] {
   const beforeIndex = indexOf(context.before);
   const afterIndex = indexOf(context.after);
   if (!afterIndex) return [];
   const before = functionsByName(beforeIndex);
-  const hits: LazinessHit[] = [];
+  const hits: { hit: LazinessHit; fn: Container }[] = [];
   for (const [name, fn] of functionsByName(afterIndex)) {
     const old = before.get(name);
     if (old && sameBody(old, fn)) continue;
     const placeholder = placeholderOf(fn);
     const hit = (confidence: number, message: string): void => {
       hits.push({
-        pattern: 'lazy.placeholder_body',
-        confidence,
-        line: lineOf(fn.body ?? fn.node),
-        name,
-        message: `${name} ${message}`,
+        fn,
+        hit: {
+          pattern: 'lazy.placeholder_body',
+          confidence,
+          line: lineOf(fn.body ?? fn.node),
+          name,
+          message: `${name} ${message}`,
+        },
       });
     };
     if (old) {
@@ -116,5 +148,5 @@ export function detectPlaceholderBodies({ context, baseConfidence }: DetectorInp
     if (placeholder === 'conventional_stub')
       hit(Math.min(0.6, baseConfidence * 0.7), 'is added as a stub that only raises a not-implemented error');
   }
-  return hits;
+  return addedBodiesOnly(hits, beforeIndex, afterIndex);
 }

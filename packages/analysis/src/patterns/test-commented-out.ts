@@ -15,8 +15,10 @@ interface CommentLine {
 
 const LINE_COMMENT = /^\s*(\/\/+|#+|\/\*+|\*(?!\/)|--)\s?(.*?)(\*\/)?\s*$/;
 
-function commentLines({ file, context }: DetectorInput): CommentLine[] {
-  const index = indexOf(context.after);
+type Side = 'before' | 'after';
+
+function commentLines({ file, context }: DetectorInput, side: Side): CommentLine[] {
+  const index = indexOf(context[side]);
   if (index) {
     return index.comments.flatMap((comment) =>
       commentBody(comment.text)
@@ -24,16 +26,16 @@ function commentLines({ file, context }: DetectorInput): CommentLine[] {
         .map((text, offset) => ({ row: comment.row + offset, text: normalizeLine(text) })),
     );
   }
-  return (file.after ?? '').split('\n').flatMap((line, row) => {
+  return (file[side] ?? '').split('\n').flatMap((line, row) => {
     const match = LINE_COMMENT.exec(line);
     return match ? [{ row, text: normalizeLine(match[2] ?? '') }] : [];
   });
 }
 
-/** The new text with its comments blanked, so a block comment's lines don't count as code kept. */
-function codeOf({ file, context }: DetectorInput): string {
-  const text = file.after ?? '';
-  const comments = indexOf(context.after)?.comments ?? [];
+/** One side's text with its comments blanked, so a block comment's lines don't count as code. */
+function codeOf({ file, context }: DetectorInput, side: Side): string {
+  const text = file[side] ?? '';
+  const comments = indexOf(context[side])?.comments ?? [];
   if (comments.length === 0) return text;
   // One pass: the code between comments, and each comment's newlines only.
   const parts: string[] = [];
@@ -57,9 +59,13 @@ function linesOf(text: string | null): string[] {
 export function detectCommentedOutTests(input: DetectorInput): LazinessHit[] {
   const { file, context, baseConfidence } = input;
   if (file.before === null) return [];
-  const comments = commentLines(input).filter((line) => line.text.length >= 6);
-  if (!comments.some((line) => TEST_CODE.test(line.text))) return [];
-  const removed = new Set(addedOccurrences(linesOf(codeOf(input)), linesOf(file.before), [(line) => line]));
+  const written = commentLines(input, 'after').filter((line) => line.text.length >= 6);
+  if (!written.some((line) => TEST_CODE.test(line.text))) return [];
+  // Only comment lines the change writes: a comment that was there before is not code commented out now.
+  const comments = addedOccurrences(commentLines(input, 'before'), written, [(line) => line.text]);
+  const removed = new Set(
+    addedOccurrences(linesOf(codeOf(input, 'after')), linesOf(codeOf(input, 'before')), [(line) => line]),
+  );
   const hits = comments.filter((line) => removed.has(line.text));
   if (!hits.some((line) => TEST_CODE.test(line.text))) return [];
   // One finding per run of adjacent commented-out lines.

@@ -110,11 +110,20 @@ function span(node: Node, type: string): Span {
   };
 }
 
-function ownName(node: Node, type: string): { name: string | null; title: string | null } {
+interface OwnName {
+  name: string | null;
+  title: string | null;
+  /** What an anonymous function is passed to, without its position: `on('request')`, `forEach`. */
+  role: string;
+}
+
+const STRING_ARGUMENT = /^(['"`])[^'"`\n]{0,60}\1$/;
+
+function ownName(node: Node, type: string): OwnName {
   const named = node.childForFieldName(type === 'impl_item' ? 'type' : 'name');
-  if (named) return { name: named.text, title: null };
+  if (named) return { name: named.text, title: null, role: '' };
   const parent = node.parent;
-  if (!parent) return { name: null, title: null };
+  if (!parent) return { name: null, title: null, role: '' };
   if (
     parent.type === 'variable_declarator' ||
     parent.type === 'pair' ||
@@ -122,12 +131,29 @@ function ownName(node: Node, type: string): { name: string | null; title: string
   ) {
     const target =
       parent.childForFieldName('name') ?? parent.childForFieldName('key') ?? parent.childForFieldName('left');
-    return { name: target?.text ?? null, title: null };
+    return { name: target?.text ?? null, title: null, role: '' };
   }
   const call = parent.type === 'arguments' ? parent.parent : null;
   const callee = call?.type === 'call_expression' ? (call.childForFieldName('function')?.text ?? '') : '';
-  const title = TEST_CALL.test(callee) ? parent.firstNamedChild : null;
-  return { name: null, title: title ? `${callee.split('.')[0]}(${title.text})` : null };
+  const first = callee ? parent.firstNamedChild : null;
+  const title = TEST_CALL.test(callee) ? first : null;
+  const label = first && first !== node && STRING_ARGUMENT.test(first.text) ? `(${first.text})` : '';
+  return {
+    name: null,
+    title: title ? `${callee.split('.')[0]}(${title.text})` : null,
+    role: `${/[\w$]+$/.exec(callee)?.[0] ?? ''}${label}`,
+  };
+}
+
+/**
+ * A name for an anonymous function that survives lines moving around it: what it is passed to, and
+ * its rank among the anonymous functions with that name in the same scope.
+ */
+function anonymousName(qualifiedScope: string, role: string, seen: Map<string, number>): string {
+  const base = `${qualifiedScope}<anonymous${role ? ` ${role}` : ''}>`;
+  const count = (seen.get(base) ?? 0) + 1;
+  seen.set(base, count);
+  return count === 1 ? base : `${base}#${count}`;
 }
 
 /** The attributes written right before a Rust item, e.g. `#[cfg(test)]`. */
@@ -169,6 +195,7 @@ function buildIndex(tree: Tree): TreeIndex {
   const attributes: Span[] = [];
   const stack: Container[] = [];
   const index: TreeIndex = { source, functions: [], comments: [], statements: [], testRanges: [] };
+  const anonymous = new Map<string, number>();
   for (const node of nodes) {
     if (!node) continue;
     const type = node.type;
@@ -181,9 +208,12 @@ function buildIndex(tree: Tree): TreeIndex {
     const inTest = top?.inTest ?? false;
     if (CONTAINER_SET.has(type)) {
       const isFunction = FUNCTION_SET.has(type);
-      const { name, title } = ownName(node, type);
+      const { name, title, role } = ownName(node, type);
       const path = top?.path ?? '';
-      const qualified = `${path}${path ? '.' : ''}${name ?? `<anonymous@${here.row + 1}>`}`;
+      const qualified =
+        name === null
+          ? anonymousName(top ? `${top.name}.` : '', role, anonymous)
+          : `${path}${path ? '.' : ''}${name}`;
       const testPart = name ?? title ?? '<anonymous>';
       const isTest = isTestContainer(type, name, attributesBefore(here.start, attributes, source));
       const body = isFunction ? node.childForFieldName('body') : null;
