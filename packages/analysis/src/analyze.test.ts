@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeChange } from './analyze.js';
+import { diffToChanges } from './diff-input.js';
 import type { FileChange, FindingKind } from './types.js';
 
 const DESTRUCTIVE: readonly FindingKind[] = [
@@ -225,6 +226,43 @@ describe('TypeScript and JavaScript', () => {
       testsAdded: 0,
       assertionsWeakened: 1,
     });
+  });
+
+  it.each([['payments.test.txt'], ['payments.test.ts.disabled'], ['payments.ts']])(
+    'flags the tests of a test file renamed to %s, which the runner no longer picks up',
+    async (renamed) => {
+      const text = ts("  it('charges', () => {\n    expect(charge(5)).toBe(5);\n  });");
+      const { findings, facts } = await analyzeChange({
+        files: [{ path: `src/${renamed}`, oldPath: 'src/payments.test.ts', before: text, after: text }],
+      });
+      expect(findings.map((item) => `${item.kind} ${item.name}@${item.line} ${item.severity}`)).toEqual([
+        'test_removed add > charges@4 high',
+      ]);
+      expect(findings[0]?.message).toContain(`src/${renamed}`);
+      expect(facts).toMatchObject({ testsRemoved: 1, replacementTests: 0 });
+    },
+  );
+
+  it('flags a test file renamed in a diff that shows no content', async () => {
+    const diff =
+      'diff --git a/src/payments.test.ts b/src/payments.test.txt\nsimilarity index 100%\nrename from src/payments.test.ts\nrename to src/payments.test.txt\n';
+    const { findings, facts } = await analyzeChange({ files: diffToChanges(diff) });
+    expect(findings.map((item) => `${item.kind} ${item.file}@${item.line}`)).toEqual([
+      'test_removed src/payments.test.txt@null',
+    ]);
+    expect(facts.testsRemoved).toBe(1);
+  });
+
+  it('does not flag a test file moved where the runner still picks it up', async () => {
+    const text = ts("  it('charges', () => {\n    expect(charge(5)).toBe(5);\n  });");
+    for (const [oldPath, path] of [
+      ['src/payments.test.ts', 'test/payments.test.ts'],
+      ['src/payments.test.js', 'src/payments.test.ts'],
+      ['test/payments.test.js', 'test/payments.js'],
+    ] as const) {
+      const { findings } = await analyzeChange({ files: [{ path, oldPath, before: text, after: text }] });
+      expect(findings.filter((item) => DESTRUCTIVE.includes(item.kind))).toEqual([]);
+    }
   });
 
   it('flags exported functions and classes removed, not private helpers nor names exported again elsewhere', async () => {

@@ -32,25 +32,42 @@ function scanSide(language: LanguageId, tree: Tree | null, text: string | null):
   return { tests: scanTests(language, tree, text), exports: findExports(language, tree, text) };
 }
 
-function scanFile(
-  file: FileChange,
-  language: LanguageId,
-  before: Tree | null,
-  after: Tree | null,
-): ScannedFile {
-  const beforeScan = scanSide(language, before, file.before);
-  const afterScan = scanSide(language, after, file.after);
+/** A test file renamed where its runner no longer collects it (`.test.ts` → `.test.txt`): its tests stop running. */
+function isTestFileDisabled(file: FileChange): boolean {
+  const old = file.oldPath;
+  if (!old || old === file.path || file.after === null || !isTestPath(old) || isTestPath(file.path))
+    return false;
+  return !(languageOf(file.path) === languageOf(old) && TEST_DIRECTORY.test(file.path));
+}
+
+const NO_TESTS = { tests: [], orphanAssertions: [], skips: [] };
+
+interface ParsedFile {
+  file: FileChange;
+  /** The language of each side: a rename may change it. */
+  languages: { before: LanguageId; after: LanguageId };
+  before: Tree | null;
+  after: Tree | null;
+}
+
+function scanFile({ file, languages, before, after }: ParsedFile): ScannedFile {
+  const disabled = isTestFileDisabled(file);
+  const beforeScan = scanSide(languages.before, before, file.before);
+  const scannedAfter = scanSide(languages.after, after, file.after);
+  const afterScan = disabled && scannedAfter ? { ...scannedAfter, tests: NO_TESTS } : scannedAfter;
   const hasTests = (beforeScan?.tests.tests.length ?? 0) + (afterScan?.tests.tests.length ?? 0) > 0;
   return {
     path: file.path,
+    oldPath: file.oldPath ?? null,
     before: beforeScan,
     after: afterScan,
     isTestFile:
       hasTests ||
       [file.path, file.oldPath ?? file.path].some((path) => isTestPath(path) || TEST_DIRECTORY.test(path)),
-    isPrivateModule: isPrivateModule(language, file.oldPath ?? file.path),
+    isPrivateModule: isPrivateModule(languages.before, file.oldPath ?? file.path),
+    testsDisabled: disabled,
     partial: file.partial === true,
-    confidence: confidenceOf(language, file, [before, after]),
+    confidence: confidenceOf(languages.after, file, [before, after]),
   };
 }
 
@@ -92,11 +109,12 @@ export async function analyzeChange(input: ChangeInput): Promise<AnalysisResult>
   try {
     for (const file of input.files) {
       const language = languageOf(file.path);
+      const oldLanguage = file.oldPath ? languageOf(file.oldPath) : language;
       languages[language] = (languages[language] ?? 0) + 1;
-      const before = file.before === null ? null : await parseSource(language, file.before);
+      const before = file.before === null ? null : await parseSource(oldLanguage, file.before);
       const after = file.after === null ? null : await parseSource(language, file.after);
       for (const tree of [before, after]) if (tree) trees.push(tree);
-      scanned.push(scanFile(file, language, before, after));
+      scanned.push(scanFile({ file, languages: { before: oldLanguage, after: language }, before, after }));
       const context = { language, before, after };
       changed.push({ file, context });
       findings.push(...(await detectLaziness(file, context)));

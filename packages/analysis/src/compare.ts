@@ -12,12 +12,16 @@ export interface SideScan {
 /** A changed file with both sides scanned, and how far its findings can be trusted. */
 export interface ScannedFile {
   path: string;
+  /** Before a rename. */
+  oldPath: string | null;
   before: SideScan | null;
   after: SideScan | null;
   /** Whether the file holds tests (by its path or its content): its exports are not API. */
   isTestFile: boolean;
   /** Whether the module was internal to its package before the change: its exports are not API. */
   isPrivateModule: boolean;
+  /** A test file renamed where its runner no longer collects it: its tests count as removed. */
+  testsDisabled: boolean;
   /** Only the hunks of a diff are known. */
   partial: boolean;
   confidence: number;
@@ -93,6 +97,28 @@ export function compareAssertions(
   return findings;
 }
 
+function disabledBy(file: ScannedFile): string {
+  return `${file.oldPath} was renamed to ${file.path}, which the test runner does not collect`;
+}
+
+/** A test file disabled by a rename whose tests are unknown (a diff with no hunks): one finding for the file. */
+function disabledFileFindings(files: readonly ScannedFile[]): Finding[] {
+  return files
+    .filter((file) => file.testsDisabled && (file.before?.tests.tests.length ?? 0) === 0)
+    .map((file) =>
+      finding({
+        kind: 'test_removed',
+        pattern: 'test.removed',
+        severity: 'high',
+        confidence: file.confidence,
+        file: file.path,
+        line: null,
+        name: null,
+        message: `The tests of ${file.oldPath} no longer run: ${disabledBy(file)}.`,
+      }),
+    );
+}
+
 function testFindings(files: readonly ScannedFile[]): Finding[] {
   const kept: [Located, Located][] = [];
   const removed: Located[] = [];
@@ -100,12 +126,14 @@ function testFindings(files: readonly ScannedFile[]): Finding[] {
   for (const file of files) pairInFile(file, kept, removed, added);
   const replaced: [Located, Located][] = [];
   const lost = matchReplacements(removed, added, replaced);
-  const findings: Finding[] = [];
+  const findings: Finding[] = disabledFileFindings(files);
   for (const { file, test } of lost) {
     const message =
       file.after === null
         ? `Test "${test.key}" was removed with its file.`
-        : `Test "${test.key}" was removed and not replaced.`;
+        : file.testsDisabled
+          ? `Test "${test.key}" no longer runs: ${disabledBy(file)}.`
+          : `Test "${test.key}" was removed and not replaced.`;
     findings.push(
       finding({
         kind: 'test_removed',
