@@ -265,6 +265,28 @@ describe('TypeScript and JavaScript', () => {
     }
   });
 
+  it('does not count tests moved into empty ones of the same names as replaced', async () => {
+    const real = ts(
+      "  it('charges', () => {\n    expect(charge(5)).toBe(5);\n  });\n  it('refunds', () => {\n    expect(refund(5)).toBe(-5);\n  });",
+    );
+    const hollow = ts("  it('charges', () => {});\n  it('refunds', () => {});");
+    const { findings, facts } = await analyzeChange({
+      files: [
+        { path: 'src/payments.test.ts', before: real, after: null },
+        { path: 'src/payments.spec.ts', before: null, after: hollow },
+      ],
+    });
+    expect(
+      findings.filter((item) => DESTRUCTIVE.includes(item.kind)).map((item) => `${item.kind} ${item.name}`),
+    ).toEqual([
+      'test_removed add > charges',
+      'test_removed add > refunds',
+      'assertion_removed add > charges',
+      'assertion_removed add > refunds',
+    ]);
+    expect(facts).toMatchObject({ testsRemoved: 2, replacementTests: 0, assertionsRemoved: 2 });
+  });
+
   it('flags exported functions and classes removed, not private helpers nor names exported again elsewhere', async () => {
     const before =
       'export function add() {}\nexport class Calc {}\nexport const PI = 3;\nfunction helper() {}\nexport { helper as assist };\n';

@@ -119,6 +119,27 @@ function disabledFileFindings(files: readonly ScannedFile[]): Finding[] {
     );
 }
 
+/**
+ * A test moved or renamed; one that lost assertions on the way (an empty test under the old name)
+ * replaces nothing, so it counts as removed.
+ */
+function replacementFinding([old, next]: [Located, Located], lostAssertions: number): Finding {
+  const where = old.file === next.file ? '' : ` in ${next.file.path}`;
+  const fields = {
+    confidence: confidenceOf(next.file, old.test, next.test),
+    file: next.file.path,
+    line: next.test.line,
+    name: old.test.key,
+  };
+  if (lostAssertions === 0) {
+    const message = `Test "${old.test.key}" was moved or renamed to "${next.test.key}"${where}.`;
+    return finding({ ...fields, kind: 'test_replaced', pattern: 'test.replaced', severity: 'low', message });
+  }
+  const total = old.test.assertions.length;
+  const message = `Test "${old.test.key}" was replaced by "${next.test.key}"${where}, which lost ${lostAssertions} of its ${total} assertion(s).`;
+  return finding({ ...fields, kind: 'test_removed', pattern: 'test.removed', severity: 'high', message });
+}
+
 function testFindings(files: readonly ScannedFile[]): Finding[] {
   const kept: [Located, Located][] = [];
   const removed: Located[] = [];
@@ -147,22 +168,24 @@ function testFindings(files: readonly ScannedFile[]): Finding[] {
       }),
     );
   }
-  for (const [old, next] of replaced) {
-    const where = old.file === next.file ? '' : ` in ${next.file.path}`;
-    const message = `Test "${old.test.key}" was moved or renamed to "${next.test.key}"${where}.`;
-    findings.push(
-      finding({
-        kind: 'test_replaced',
-        pattern: 'test.replaced',
-        severity: 'low',
-        confidence: confidenceOf(next.file, old.test, next.test),
-        file: next.file.path,
-        line: next.test.line,
-        name: old.test.key,
-        message,
-      }),
-    );
+  const movedTo = new Map<string, number>();
+  for (const { test } of added) {
+    for (const assertion of test.assertions)
+      movedTo.set(assertion.text, (movedTo.get(assertion.text) ?? 0) + 1);
   }
+  const assertionFindings = [...kept, ...replaced].map(([old, next]) => {
+    const confidence = confidenceOf(next.file, old.test, next.test);
+    return compareAssertions(next.file, old.test.assertions, next.test.assertions, {
+      confidence,
+      movedTo,
+    }).map((item) => ({ ...item, name: next.test.key }));
+  });
+  replaced.forEach((pair, index) => {
+    const lostAssertions = (assertionFindings[kept.length + index] ?? []).filter(
+      (item) => item.kind === 'assertion_removed',
+    ).length;
+    findings.push(replacementFinding(pair, lostAssertions));
+  });
   for (const { file, test } of added) {
     findings.push(
       finding({
@@ -177,19 +200,7 @@ function testFindings(files: readonly ScannedFile[]): Finding[] {
       }),
     );
   }
-  const movedTo = new Map<string, number>();
-  for (const { test } of added) {
-    for (const assertion of test.assertions)
-      movedTo.set(assertion.text, (movedTo.get(assertion.text) ?? 0) + 1);
-  }
-  for (const [old, next] of [...kept, ...replaced]) {
-    const confidence = confidenceOf(next.file, old.test, next.test);
-    for (const item of compareAssertions(next.file, old.test.assertions, next.test.assertions, {
-      confidence,
-      movedTo,
-    }))
-      findings.push({ ...item, name: next.test.key });
-  }
+  findings.push(...assertionFindings.flat());
   for (const file of files) {
     if (!file.isTestFile || !file.before || !file.after || !comparesOrphans(file)) continue;
     const { orphanAssertions: before } = file.before.tests;
