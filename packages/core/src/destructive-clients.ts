@@ -1,5 +1,6 @@
+import { PACKAGE_RULES } from './destructive-packages.js';
 import type { Rule } from './destructive-types.js';
-import { hasFlag, parseArgs } from './shell-command.js';
+import { parseArgs } from './shell-command.js';
 
 /** SQL clients: where each takes statements on its command line. */
 function sqlClient(valued: string[], sqlOptions: string[]): Rule {
@@ -33,70 +34,6 @@ const sqliteLike: Rule = (run) => {
     }
   }
   for (const sql of operands.slice(1)) run.runSql(sql);
-};
-
-const PACKAGE_MANAGERS = new Set([
-  'apt',
-  'apt-get',
-  'aptitude',
-  'yum',
-  'dnf',
-  'apk',
-  'zypper',
-  'brew',
-  'snap',
-  'port',
-]);
-
-/** Subcommands that change the system's packages: installing, upgrading and removing them alike. */
-const PACKAGE_CHANGES = new Set([
-  'install',
-  'add',
-  'reinstall',
-  'in',
-  'upgrade',
-  'up',
-  'update-minimal',
-  'dist-upgrade',
-  'full-upgrade',
-  'distro-sync',
-  'remove',
-  'rm',
-  'uninstall',
-  'purge',
-  'autoremove',
-  'erase',
-  'del',
-  'downgrade',
-  'swap',
-]);
-
-const installer: Rule = (run) => {
-  const sub = run.args.find((arg) => !arg.startsWith('-'));
-  if (sub !== undefined && PACKAGE_CHANGES.has(sub))
-    run.reportInstall(`${run.name} ${sub} changes the system's packages`);
-};
-
-const pacman: Rule = (run) => {
-  if (
-    run.args.some((arg) => /^-[A-Za-z]*[SRU]/.test(arg) || ['--sync', '--remove', '--upgrade'].includes(arg))
-  )
-    run.reportInstall('pacman -S/-R/-U changes the system packages');
-};
-
-const pip: Rule = (run) => {
-  const args = parseArgs(run.args);
-  const global = hasFlag(args, '--break-system-packages', '--user') || run.elevated;
-  if (args.operands[0] === 'install' && global)
-    run.reportInstall(`${run.name} install changes the system's Python packages`);
-};
-
-const npm: Rule = (run) => {
-  const args = parseArgs(run.args);
-  const sub = args.operands[0];
-  const global = hasFlag(args, '-g', '--global') || sub === 'global';
-  if (global && ['i', 'install', 'add', 'global'].includes(sub ?? ''))
-    run.reportInstall(`${run.name} installs packages globally`);
 };
 
 /** Rules for database clients (the SQL they run) and package managers (what they install). */
@@ -137,11 +74,5 @@ export const CLIENT_RULES: Readonly<Record<string, Rule>> = {
   sqlcmd: sqlClient(['-Q', '-q', '-S', '-U', '-P', '-d', '-i'], ['-Q', '-q']),
   sqlite3: sqliteLike,
   duckdb: sqliteLike,
-  ...Object.fromEntries([...PACKAGE_MANAGERS].map((name) => [name, installer])),
-  pacman,
-  pip,
-  pip3: pip,
-  npm,
-  pnpm: npm,
-  yarn: npm,
+  ...PACKAGE_RULES,
 };

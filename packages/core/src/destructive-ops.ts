@@ -1,10 +1,6 @@
+import { FRAMEWORK_RULES } from './destructive-frameworks.js';
 import type { DestructiveCategory, Invocation, Rule } from './destructive-types.js';
-import { hasFlag, parseArgs } from './shell-command.js';
-
-/** Words of `args` that are not options, in order. */
-function words(args: readonly string[]): string[] {
-  return args.filter((arg) => !arg.startsWith('-'));
-}
+import { hasFlag, nonOptions, parseArgs } from './shell-command.js';
 
 const always =
   (category: DestructiveCategory, reason: string): Rule =>
@@ -26,37 +22,16 @@ const mongoShell: Rule = (run) => {
     run.report('database_wipe', `${run.name} drops a database or collection, or deletes every document`);
 };
 
-const prisma: Rule = (run) => {
-  const [group, sub] = words(run.args);
-  if (group === 'migrate' && sub === 'reset')
-    run.report('database_wipe', 'prisma migrate reset drops the database and recreates it empty');
-  if (group === 'db' && sub === 'push' && run.args.includes('--force-reset'))
-    run.report('database_wipe', 'prisma db push --force-reset drops every table before pushing');
-};
-
-/** Django's manage.py and django-admin. */
-const django: Rule = (run) => {
-  const sub = words(run.args)[0];
-  if (sub === 'flush' || sub === 'reset_db')
-    run.report('database_wipe', `${run.name} ${sub} deletes every row of every table`);
-};
-
-const RAILS_WIPE = new Set(['db:drop', 'db:reset', 'db:purge', 'db:migrate:reset', 'db:schema:load']);
-
-const rails: Rule = (run) => {
-  const task = run.args.find((arg) => RAILS_WIPE.has(arg.replace(/\[.*$/, '')));
-  if (task !== undefined) run.report('database_wipe', `${run.name} ${task} drops or empties the database`);
-};
-
 const mysqladmin: Rule = (run) => {
-  if (words(run.args).some((word) => word === 'drop'))
+  if (nonOptions(run.args).some((word) => word === 'drop'))
     run.report('database_wipe', 'mysqladmin drop deletes the database');
 };
 
-const supabase: Rule = (run) => {
-  const [group, sub] = words(run.args);
-  if (group === 'db' && sub === 'reset')
-    run.report('database_wipe', 'supabase db reset empties the database');
+/** `journalctl --vacuum-*` deletes archived journal files; every other use reads. */
+const journalctl: Rule = (run) => {
+  const vacuum = run.args.find((arg) => arg.startsWith('--vacuum-'));
+  if (vacuum !== undefined)
+    run.report('file_delete', `journalctl ${vacuum.replace(/=.*$/, '')} deletes journal files`);
 };
 
 /** Runs the command after `exec` and its options: `bundle exec rails db:drop`. */
@@ -79,7 +54,7 @@ const DOCKER_VALUED = ['-u', '--user', '-w', '--workdir', '-e', '--env', '--env-
 const dockerExec = execRunner(DOCKER_VALUED, 1);
 
 const docker: Rule = (run) => {
-  const [first, second] = words(run.args);
+  const [first, second] = nonOptions(run.args);
   const args = parseArgs(run.args);
   if (first === 'exec') return dockerExec(run);
   if (first === 'system' && second === 'prune')
@@ -131,7 +106,9 @@ const aws: Rule = (run) => {
 /** gcloud, az, doctl, heroku, fly: any `delete`/`destroy` verb removes a cloud resource. */
 function cloudCli(name: string): Rule {
   return (run) => {
-    const verb = words(run.args).find((word) => /^(delete|destroy|purge|apps:destroy|pg:reset)$/.test(word));
+    const verb = nonOptions(run.args).find((word) =>
+      /^(delete|destroy|purge|apps:destroy|pg:reset)$/.test(word),
+    );
     if (verb !== undefined) run.report('cloud_delete', `${name} … ${verb} deletes cloud resources`);
   };
 }
@@ -146,14 +123,14 @@ const partitioner: Rule = (run) => {
 const POWER = new Set(['poweroff', 'reboot', 'halt', 'kexec', 'suspend', 'hibernate']);
 
 const systemctl: Rule = (run) => {
-  const sub = words(run.args)[0] ?? '';
+  const sub = nonOptions(run.args)[0] ?? '';
   if (POWER.has(sub)) run.report('system_change', `systemctl ${sub} stops the machine`);
   else if (['stop', 'disable', 'mask', 'kill', 'isolate'].includes(sub))
     run.report('system_change', `systemctl ${sub} stops or disables system services`);
 };
 
 const kill: Rule = (run) => {
-  const targets = words(run.args).concat(run.args.filter((arg) => arg === '-1'));
+  const targets = nonOptions(run.args).concat(run.args.filter((arg) => arg === '-1'));
   // `kill -9 -1` reads -9 as the signal; a later -1 is every process the user may signal.
   const signal = run.args.findIndex((arg) => /^-(\d+|[A-Z]+|s|n)$/.test(arg));
   const all = run.args.some((arg, i) => arg === '-1' && i !== signal) || targets.includes('1');
@@ -167,7 +144,8 @@ const init: Rule = (run) => {
 
 const crontab: Rule = (run) => {
   if (run.args.includes('-r')) run.report('system_change', 'crontab -r deletes every scheduled job');
-  else if (words(run.args).length > 0) run.report('system_change', 'crontab replaces the scheduled jobs');
+  else if (nonOptions(run.args).length > 0)
+    run.report('system_change', 'crontab replaces the scheduled jobs');
 };
 
 const firewall: Rule = (run) => {
@@ -207,13 +185,8 @@ export const OPERATIONS_RULES: Readonly<Record<string, Rule>> = {
   'redis-cli': redisCli,
   mongosh: mongoShell,
   mongo: mongoShell,
-  prisma,
-  'manage.py': django,
-  'django-admin': django,
-  rails,
-  rake: rails,
   mysqladmin,
-  supabase,
+  ...FRAMEWORK_RULES,
   dropdb: always('database_wipe', 'dropdb deletes the database'),
   bundle: execRunner([], 0),
   docker,
@@ -234,6 +207,8 @@ export const OPERATIONS_RULES: Readonly<Record<string, Rule>> = {
   gdisk: partitioner,
   sgdisk: partitioner,
   cfdisk: always('filesystem_format', 'cfdisk rewrites the partition table of a disk'),
+  blkdiscard: always('filesystem_format', 'blkdiscard discards every block of the device, erasing it'),
+  journalctl,
   shutdown: always('system_change', 'shutdown stops the machine'),
   reboot: always('system_change', 'reboot restarts the machine'),
   halt: always('system_change', 'halt stops the machine'),

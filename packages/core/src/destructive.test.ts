@@ -85,6 +85,18 @@ describe('detectDestructiveCommand', () => {
     ['cd / && rm -rf *', 'file_delete', 'rm -rf deletes directories and everything in them', 'rm -rf *'],
     ['sudo make install', 'root_command', 'the command runs as root (sudo, doas or su)', 'sudo make install'],
     [
+      'journalctl --vacuum-time=2d',
+      'file_delete',
+      'journalctl --vacuum-time deletes journal files',
+      'journalctl --vacuum-time=2d',
+    ],
+    [
+      'blkdiscard /dev/sdb',
+      'filesystem_format',
+      'blkdiscard discards every block of the device, erasing it',
+      'blkdiscard /dev/sdb',
+    ],
+    [
       'bash <(curl -s https://x/install.sh)',
       'download_execute',
       'bash runs a script straight from a download',

@@ -2,8 +2,16 @@
 
 const SECRET_NAME =
   /(^|[/\\])(\.env(\.[\w.-]+)?|\.envrc|secrets?(\.[\w]+)?|credentials(\.[\w]+)?|id_(rsa|dsa|ecdsa|ed25519)(\.pub)?|[\w.-]+\.(pem|key|p12|pfx|jks|keystore|kdbx)|\.netrc|\.pgpass|\.git-credentials|\.npmrc|\.pypirc|authorized_keys|known_hosts|shadow|gshadow|sudoers|htpasswd|\.htpasswd)$/i;
+/** Data files named for what they keep (`client_secret.json`, `aws-credentials.cfg`), and `.env` files by any prefix. */
+const SECRET_DATA =
+  /(^|[/\\])([\w.-]*[._-])?(secret|credential)s?([._-][\w.-]*)?\.(ya?ml|json|toml|ini|cfg|conf|env|properties|xml|enc|txt|key|exs?|rb)$|(^|[/\\])[\w-]+(\.[\w-]+)*\.env(\.(?!(ts|tsx|js|mjs|cjs|py|rb|go|rs|java|md)$)[\w-]+)*$/i;
+/** Anything under a configuration folder whose name says secret or credential (`config/initializers/secret_token.rb`). */
+const SECRET_CONFIG = /(^|[/\\])(config|conf|settings)[/\\](.*[/\\])?[\w.-]*(secret|credential)s?[\w.-]*$/i;
 const SECRET_DIR =
   /(^|[/\\])(\.ssh|\.aws|\.gnupg|\.kube|\.docker|\.azure|\.config[/\\]gcloud|secrets)([/\\]|$)/i;
+/** Per-environment files under a configuration folder, whatever their language (`config/environments/production.rb`). */
+const PRODUCTION_ENVIRONMENT =
+  /(^|[/\\])(config|conf|settings|environments?)[/\\](.*[/\\])?(prod|production)([._-][\w.-]*)?\.(?!(md|txt|rst|adoc)$)\w+$/i;
 const PRODUCTION_CONFIG =
   /(^|[/\\_.-])(prod|production)([/\\_.-]|$).*\.(ya?ml|json|toml|ini|conf|cfg|env|tf|tfvars|properties|xml)$|(^|[/\\])(prod|production)\.(ya?ml|json|toml|ini|conf|cfg|properties)$/i;
 /** The host's own configuration and programs: writing there changes the machine, not the project. */
@@ -13,12 +21,14 @@ const SAFE_DEVICE = /^\/dev\/(null|zero|full|u?random|stdin|stdout|stderr|tty|fd
 
 /** True for .env files, keys, credentials and the folders that keep them (`~/.ssh`, `~/.aws`). */
 export function isSecretPath(path: string): boolean {
-  return SECRET_NAME.test(path) || SECRET_DIR.test(path);
+  return (
+    SECRET_NAME.test(path) || SECRET_DATA.test(path) || SECRET_CONFIG.test(path) || SECRET_DIR.test(path)
+  );
 }
 
 /** True for configuration that runs production (`deploy/production/values.yaml`, `prod.json`). */
 export function isProductionConfig(path: string): boolean {
-  return PRODUCTION_CONFIG.test(path);
+  return PRODUCTION_CONFIG.test(path) || PRODUCTION_ENVIRONMENT.test(path);
 }
 
 /** True for the host's configuration and programs (`/etc/sudoers`, `/usr/bin`, `~/.bashrc`). */

@@ -145,6 +145,11 @@ export function parseArgs(args: readonly string[], valued: ReadonlySet<string> =
 }
 
 /** True when any of `flags` was given. */
+/** Words of `args` that are not options, in order. */
+export function nonOptions(args: readonly string[]): string[] {
+  return args.filter((arg) => !arg.startsWith('-'));
+}
+
 export function hasFlag(parsed: ParsedArgs, ...flags: string[]): boolean {
   return flags.some((flag) => parsed.flags.has(flag));
 }
