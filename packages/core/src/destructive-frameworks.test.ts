@@ -12,6 +12,8 @@ describe('framework and migration tasks', () => {
     ['bin/rails tmp:clear', 'delete_files'],
     ['bin/rails tmp:cache:clear', 'delete_files'],
     ['bin/rails log:clear', 'delete_files'],
+    ['bin/rails db:schema:cache:clear', 'delete_files'],
+    ['bin/rails assets:clobber', 'delete_files'],
     ['bin/rails credentials:edit', 'secret_files'],
     ['php artisan migrate:fresh --seed', 'drop_tables'],
     ['php artisan db:wipe', 'drop_tables'],

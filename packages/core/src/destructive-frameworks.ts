@@ -23,7 +23,7 @@ const RAILS_TASKS: readonly [RegExp, 'database_wipe' | 'file_delete' | 'secret_w
     'database_wipe',
     'drops or empties the database',
   ],
-  [/^(tmp|log)(:[\w]+)*:clear$|^assets:clobber$/, 'file_delete', 'deletes files of the application'],
+  [/:(clear|clobber)$/, 'file_delete', 'deletes files of the application'],
   [/^credentials:edit$|^secrets:edit$/, 'secret_write', "rewrites the application's encrypted credentials"],
 ];
 

@@ -39,6 +39,9 @@ describe('package managers of every system', () => {
     'adb install app.apk',
     'pm uninstall com.example.app',
     'opkg install nano',
+    'pkg i package',
+    'pkg un package',
+    'pm install-existing app',
     'pacman -Syu',
     'pacman -S nginx',
     'pacman -Rns nginx',
@@ -72,5 +75,9 @@ describe('package managers of every system', () => {
     'rpm -qi package',
   ])('%s changes no package', (command) => {
     expect(categoriesOf(command)).not.toContain('system_packages');
+  });
+
+  it('reads pm clear as deleting the app data', () => {
+    expect(categoriesOf('pm clear com.example.app')).toContain('delete_files');
   });
 });

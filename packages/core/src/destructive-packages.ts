@@ -38,7 +38,8 @@ const SUBCOMMAND_MANAGERS: Readonly<Record<string, readonly string[]>> = {
   snap: ['refresh', 'revert', 'enable', 'disable'],
   flatpak: ['update', 'repair'],
   mas: [],
-  pkg: ['autoremove', 'lock', 'set'],
+  // FreeBSD's pkg, and Termux's with its short forms (i, un, rei, up).
+  pkg: ['autoremove', 'lock', 'set', 'i', 'un', 'rei'],
   pkgin: ['full-upgrade', 'fug', 'ug', 'autoremove', 'ar', 'keep', 'unkeep'],
   opkg: [],
   eopkg: ['it', 'rm', 'ur'],
@@ -46,7 +47,6 @@ const SUBCOMMAND_MANAGERS: Readonly<Record<string, readonly string[]>> = {
   winget: [],
   choco: [],
   scoop: [],
-  pm: [],
 };
 
 /** Managers run with an option rather than a subcommand, and the options that change packages. */
@@ -126,6 +126,15 @@ const pacman: Rule = (run) => {
   if (change !== undefined) run.reportInstall(`pacman ${change} changes the system's packages`);
 };
 
+const pmPackages = subcommandRule(['install-commit', 'install-existing']);
+
+/** Android's pm: installs and removals, and `pm clear`, which deletes everything an app has stored. */
+const pm: Rule = (run) => {
+  pmPackages(run);
+  if (run.args.find((arg) => !arg.startsWith('-')) === 'clear')
+    run.report('file_delete', "pm clear deletes all of the app's data");
+};
+
 /** Nix's newer interface: `nix profile install|remove|upgrade`. */
 const nix: Rule = (run) => {
   const [group, sub] = run.args.filter((arg) => !arg.startsWith('-'));
@@ -148,6 +157,7 @@ export const PACKAGE_RULES: Readonly<Record<string, Rule>> = {
     ]),
   ),
   nix,
+  pm,
   pacman,
   emerge,
   adb,
