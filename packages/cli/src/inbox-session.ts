@@ -191,7 +191,7 @@ export class InboxSession {
       return;
     }
     const body = await this.#collect(gate, option);
-    if (body === null) {
+    if (body === null || !(binding.confirm || (await this.#confirmDecision(gate, option, body)))) {
       this.#message = 'cancelled; nothing was sent';
       return;
     }
@@ -199,6 +199,23 @@ export class InboxSession {
       body.signature = await signDecision(this.#signingKey, gate, body);
     }
     await this.#send(gate, body);
+  }
+
+  /**
+   * A refusal (after its reason was asked) and an approval of a high or critical gate are sent only
+   * after a `y`: a single key is too easy to press by mistake for them.
+   */
+  async #confirmDecision(gate: Gate, option: GateOption, body: DecisionBody): Promise<boolean> {
+    const label = terminalSafe(option.label);
+    const id = terminalSafe(gate.id);
+    let question: string;
+    if (option.outcome === 'rejected') {
+      const reason = body.reason ? ` with the reason “${terminalSafe(body.reason)}”` : ' without a reason';
+      question = `${label} ${id}${reason}? Press y to send, any other key cancels.`;
+    } else if (option.outcome === 'approved' && (gate.risk === 'high' || gate.risk === 'critical')) {
+      question = `${label} ${id} (${gate.risk} risk)? Press y to approve, any other key cancels.`;
+    } else return true;
+    return this.#askYes(question);
   }
 
   /** Opens $VISUAL/$EDITOR on the arguments, shows what changed and approves the edit after a `y`. */
@@ -261,6 +278,8 @@ export class InboxSession {
       else this.#message = `error: ${terminalSafe((error as Error).message)}`;
     }
     await this.#refresh();
+    // Keys typed while the decision was on its way were meant for a screen not shown yet.
+    this.#input?.discardTyped();
   }
 
   /** Asks for what the option needs (steer instructions, a reason, feedback); null when cancelled. */
@@ -283,6 +302,12 @@ export class InboxSession {
         if (field === 'newLimit') body.newLimit = Number(value);
         else body[field] = value;
       }
+      // A refusal always asks why, so the keys typed after `r` are its reason, never commands.
+      if (option.outcome === 'rejected' && !option.requires.includes('reason')) {
+        const reason = await ask(FIELD_LABELS.reason as string, false);
+        if (reason === null) return null;
+        if (reason !== '') body.reason = reason;
+      }
       if (option.requires.includes('instructions')) {
         const artifacts = await ask('Affected artifacts, comma-separated', false);
         if (artifacts === null) return null;
@@ -299,12 +324,14 @@ export class InboxSession {
   }
 
   /** Options that end the agent's task are sent only after a `y`. */
-  async #confirm(option: GateOption): Promise<boolean> {
-    this.#prompting = true;
+  #confirm(option: GateOption): Promise<boolean> {
     const label = terminalSafe(option.label);
-    this.#io.stdout.write(
-      `${SCREEN.clearBelow}\n${label} ends the agent's task. Press y to confirm, any other key cancels.\n`,
-    );
+    return this.#askYes(`${label} ends the agent's task. Press y to confirm, any other key cancels.`);
+  }
+
+  async #askYes(question: string): Promise<boolean> {
+    this.#prompting = true;
+    this.#io.stdout.write(`${SCREEN.clearBelow}\n${question}\n`);
     try {
       return (await (this.#input as TerminalInput).readKey()) === 'y';
     } finally {

@@ -114,6 +114,9 @@ describe('gatehouse inbox on a terminal', () => {
 
       let from = inbox.mark();
       inbox.press('a');
+      // A high-risk gate: the key asks first.
+      await inbox.waitFor(/\(high risk\)\? Press y to approve/, from);
+      inbox.press('y');
       await inbox.waitFor(new RegExp(`${first}: approved`), from);
       expect((await gateStatus(first)).status).toBe('approved');
       await inbox.waitFor(new RegExp(`gate 1 of 1[\\s\\S]*${second}`), from);
@@ -144,6 +147,72 @@ describe('gatehouse inbox on a terminal', () => {
     }
   }, 60_000);
 
+  it('asks for a reason on r, reads what is typed then as the reason, and confirms before sending', async () => {
+    const risky = await ask({ tool: 'shell', args: { command: 'rm -rf build/cache' }, risk: 'high' });
+    const inbox = startInboxOnTty(env);
+    try {
+      await inbox.waitFor(new RegExp(`gate 1 of 1 · live[\\s\\S]*${risky}`));
+      const next = await ask({ tool: 'shell', args: { command: 'ls -la /srv/app' }, risk: 'low' });
+      await inbox.waitFor(/gate 1 of 2/, inbox.mark());
+
+      let from = inbox.mark();
+      inbox.press('r');
+      await inbox.waitFor(/Reason \(optional\): $/, from);
+      // Every key is the reason now, none a command: `a` approves nothing, `n` moves nowhere.
+      inbox.press('a nested cache, see the log');
+      await inbox.waitFor(/a nested cache, see the log$/, from);
+      expect((await gateStatus(next)).status).toBe('pending');
+      inbox.press('\r');
+      await inbox.waitFor(/Reject .*“a nested cache, see the log”[\s\S]*Press y to send/, from);
+      expect((await gateStatus(risky)).status).toBe('pending');
+      // A key typed while the decision is on its way is dropped, not read as the next command.
+      inbox.press('ya');
+      await inbox.waitFor(new RegExp(`${risky}: rejected`), from);
+      const rejected = await gateStatus(risky);
+      expect(rejected).toMatchObject({
+        status: 'rejected',
+        decision: { reason: 'a nested cache, see the log' },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await gateStatus(next)).status).toBe('pending');
+
+      from = inbox.mark();
+      inbox.press('r');
+      await inbox.waitFor(/Reason \(optional\): $/, from);
+      inbox.press('\x1b');
+      await inbox.waitFor(/cancelled; nothing was sent/, from);
+      expect((await gateStatus(next)).status).toBe('pending');
+
+      // Low risk: one key approves.
+      from = inbox.mark();
+      inbox.press('a');
+      await inbox.waitFor(new RegExp(`${next}: approved`), from);
+
+      const critical = await ask({
+        tool: 'shell',
+        args: { command: 'git push --force origin main' },
+        risk: 'critical',
+      });
+      await inbox.waitFor(new RegExp(`gate 1 of 1[\\s\\S]*${critical}`), from);
+      from = inbox.mark();
+      inbox.press('a');
+      await inbox.waitFor(/Approve .*critical risk[\s\S]*Press y to approve/, from);
+      inbox.press('n');
+      await inbox.waitFor(/cancelled; nothing was sent/, from);
+      expect((await gateStatus(critical)).status).toBe('pending');
+      from = inbox.mark();
+      inbox.press('a');
+      await inbox.waitFor(/Press y to approve/, from);
+      inbox.press('y');
+      await inbox.waitFor(new RegExp(`${critical}: approved`), from);
+
+      inbox.press('q');
+      expect(await inbox.exited).toBe(0);
+    } finally {
+      inbox.child.kill('SIGKILL');
+    }
+  }, 60_000);
+
   it('lists the keys on ?, offers no Always where it is refused, and confirms ending the task', async () => {
     const wipe = await openGate('rm -rf /srv/data');
     const inbox = startInboxOnTty(env);
@@ -162,6 +231,10 @@ describe('gatehouse inbox on a terminal', () => {
       await inbox.waitFor(/no option on the key w/, from);
       expect((await gateStatus(wipe)).status).toBe('pending');
       inbox.press('r');
+      await inbox.waitFor(/Reason \(optional\): $/, from);
+      inbox.press('\r');
+      await inbox.waitFor(/without a reason\? Press y to send/, from);
+      inbox.press('y');
       await inbox.waitFor(new RegExp(`${wipe}: rejected`), from);
 
       const stuck = await ask({ operation: 'finish the migration', gateType: 'constraint_exception' });

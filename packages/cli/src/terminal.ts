@@ -82,6 +82,11 @@ export class TerminalInput {
     });
   }
 
+  /** Drops the keys pressed but not read yet. */
+  discardTyped(): void {
+    this.#queue.length = 0;
+  }
+
   /** Reads one line after `prompt`, echoing it unless `secret`; null when cancelled with Escape or Ctrl-C. */
   async readLine(out: Output, prompt: string, options: { secret?: boolean } = {}): Promise<string | null> {
     out.write(prompt);

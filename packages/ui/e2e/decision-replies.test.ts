@@ -48,6 +48,10 @@ describe('each option with its own reply', () => {
     // The one-key shortcut still works once the focus leaves the text boxes.
     await page.getByRole('heading', { name: 'Decision', level: 2 }).click();
     await page.keyboard.press('r');
+    // A high-risk gate: the key asks first, naming the reason that goes.
+    const confirm = page.getByRole('dialog', { name: /Reject a high-risk action/ });
+    await confirm.getByText('dist is the release being uploaded').waitFor();
+    await page.keyboard.press('Enter');
     const answer = await pending.answer;
     expect(answer.outcome).toBe('denied');
     expect(answer.reason).toBe('dist is the release being uploaded');

@@ -47,9 +47,11 @@ export const inboxCommand: Command = {
         },
       },
       details:
-        'Keys: the option keys shown on each gate (e.g. y approve, n reject, s steer); → or n next gate,\n' +
+        'Keys: the option keys shown on each gate (e.g. a approve, r reject, s steer); → or n next gate,\n' +
         '← or p previous gate (arrows only where the gate uses n or p); r refresh; q or Ctrl-C quit.\n' +
-        'Steer asks for instructions (required) and optional affected artifacts. New gates appear and\n' +
+        'Steer asks for instructions (required) and optional affected artifacts. Reject asks for a reason\n' +
+        '(what is typed then is the reason, never keys) and sends after a y; approving a high or critical\n' +
+        'gate also waits for a y. Keys typed while a decision is sent are dropped. New gates appear and\n' +
         'decided ones vanish as they happen. When stdin is not a terminal, the pending gates are\n' +
         'printed once and the command exits (--json prints them as JSON).',
       run: inbox,

@@ -1,4 +1,4 @@
-import { type ReactNode, useId } from 'react';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { useModalDialog } from './use-modal-dialog.js';
 
 interface ConfirmDialogProps {
@@ -10,6 +10,8 @@ interface ConfirmDialogProps {
   /** Red confirm button for actions that cannot be undone. */
   danger?: boolean;
   busy?: boolean;
+  /** Open on the confirm button, so Enter confirms; else on Cancel. */
+  focusConfirm?: boolean;
   /** The server's answer when the action was refused; the dialog stays open. */
   error?: string | null;
   onConfirm: () => void;
@@ -17,14 +19,21 @@ interface ConfirmDialogProps {
 }
 
 /**
- * A modal confirmation on the native `<dialog>`: focus moves into it and is trapped there, Escape
- * cancels, and focus returns to where it was when the dialog closes.
+ * A modal confirmation on the native `<dialog>`: focus moves into it (Cancel, or the confirm button
+ * with `focusConfirm`) and is trapped there, Escape cancels, and focus returns to where it was when
+ * the dialog closes.
  */
 export function ConfirmDialog(props: ConfirmDialogProps) {
-  const { open, title, children, confirmLabel, danger, busy, error, onConfirm, onCancel } = props;
+  const { open, title, children, confirmLabel, danger, busy, error, onConfirm, onCancel, focusConfirm } =
+    props;
   const dialog = useModalDialog(open);
+  const confirmButton = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   const bodyId = useId();
+  // Runs after the modal opened, which put the focus on its first button (Cancel).
+  useEffect(() => {
+    if (open && focusConfirm) confirmButton.current?.focus();
+  }, [open, focusConfirm]);
 
   return (
     <dialog
@@ -48,7 +57,13 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
         <button type="button" onClick={onCancel} disabled={busy}>
           Cancel
         </button>
-        <button type="button" className={danger ? 'danger' : 'primary'} onClick={onConfirm} disabled={busy}>
+        <button
+          ref={confirmButton}
+          type="button"
+          className={danger ? 'danger' : 'primary'}
+          onClick={onConfirm}
+          disabled={busy}
+        >
           {busy ? `${confirmLabel}…` : confirmLabel}
         </button>
       </div>

@@ -14,6 +14,7 @@ import type { SigningKeyControl } from '../signing/use-signing-key.js';
 import { AlwaysForm, type AlwaysValues, initialAlwaysValues } from './AlwaysForm.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { DecisionOptions } from './DecisionOptions.js';
+import { type ChosenBy, type Confirmation, confirmationFor, confirmationText } from './decision-confirm.js';
 import { decisionFailureText } from './decision-failure.js';
 import {
   EMPTY_REPLY,
@@ -88,7 +89,7 @@ export function DecisionPanel(props: DecisionPanelProps) {
   const [errorsFor, setErrorsFor] = useState<string | null>(null);
   const [general, setGeneral] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [confirming, setConfirming] = useState<GateOption | null>(null);
+  const [confirming, setConfirming] = useState<Confirmation | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const bindings = useMemo(() => decisionKeys(gate), [gate]);
   const agents = useDelegateAgents(gate);
@@ -154,18 +155,20 @@ export function DecisionPanel(props: DecisionPanelProps) {
     }
   }
 
-  const choose = ({ option, ends, confirm }: KeyBinding) => {
-    if (!ends) {
+  const choose = (binding: KeyBinding, by: ChosenBy) => {
+    const { option } = binding;
+    if (!binding.ends) {
       // Showing more decides nothing, so anyone may.
       props.onShowMore(option);
       return;
     }
     if (busy || blocked !== null || optionBlock(gate, option, myId) !== null) return;
-    if (!confirm) return proceed(option);
+    const confirmation = confirmationFor({ gate, binding, by, replyOf });
+    if (confirmation === null) return proceed(option);
     // Ask "are you sure" only once what the option needs is filled in.
     const missing = missingFields(gate, option, { reply: replyOf(option), instructions: '' }, false);
     showErrors(option, missing);
-    if (Object.keys(missing).length === 0) setConfirming(option);
+    if (Object.keys(missing).length === 0) setConfirming(confirmation);
   };
 
   const proceed = (option: GateOption) => {
@@ -185,7 +188,7 @@ export function DecisionPanel(props: DecisionPanelProps) {
   };
 
   useOptionShortcuts(gate, !busy && confirming === null && !helpOpen, {
-    onChoose: choose,
+    onChoose: (binding) => choose(binding, 'key'),
     onHelp: () => setHelpOpen(true),
   });
 
@@ -218,6 +221,7 @@ export function DecisionPanel(props: DecisionPanelProps) {
     : null;
 
   const disabled = blocked !== null || busy;
+  const asking = confirming && confirmationText(confirming);
   return (
     <div className="decision-panel">
       {blocked && (
@@ -232,7 +236,7 @@ export function DecisionPanel(props: DecisionPanelProps) {
         blocked={blocked !== null}
         blockedBy={blocked ? 'decision-blocked' : null}
         optionBlock={(option) => optionBlock(gate, option, myId)}
-        onChoose={choose}
+        onChoose={(binding) => choose(binding, 'click')}
         open={form?.option.id ?? null}
         reply={(option) => (
           <OptionReply
@@ -311,15 +315,17 @@ export function DecisionPanel(props: DecisionPanelProps) {
       )}
       <ConfirmDialog
         open={confirming !== null}
-        title={`${confirming?.label ?? ''} ends the agent's task`}
-        confirmLabel={`${confirming?.label ?? ''} the task`}
-        danger
+        title={asking?.title ?? ''}
+        confirmLabel={asking?.confirmLabel ?? ''}
+        danger={asking?.danger ?? false}
+        focusConfirm={asking?.focusConfirm ?? false}
         busy={busy}
-        onConfirm={() => confirming && proceed(confirming)}
+        onConfirm={() => confirming && proceed(confirming.option)}
         onCancel={() => setConfirming(null)}
       >
-        <p>{confirming?.description}</p>
-        <p>The agent stops working on this task; this cannot be undone from here.</p>
+        {asking?.lines.map((line) => (
+          <p key={line}>{line}</p>
+        ))}
       </ConfirmDialog>
       <KeyHelpDialog gate={gate} open={helpOpen} onClose={() => setHelpOpen(false)} />
       {busy && <p className="muted">Sending…</p>}

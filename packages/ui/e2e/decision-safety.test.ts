@@ -1,0 +1,120 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { expectAccessible } from './a11y.js';
+import { askAndWait } from './agent-requests.js';
+import { withE2e } from './harness.js';
+
+const e2e = withE2e();
+
+async function openGate(page: Page, gateId: string): Promise<void> {
+  await page.goto(`/gates/${gateId}`);
+  await page.getByRole('heading', { name: 'Decision', level: 2 }).waitFor();
+  await page.getByText(/^Live:/).waitFor();
+}
+
+async function gateOf(gateId: string) {
+  return (await e2e().api('GET', `/v1/gates/${gateId}`, { token: e2e().admin.token })).gate;
+}
+
+/** What has the focus: its tag, accessible label or text, and the dialog or form it is in. */
+function focused(page: Page) {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (el === null || el === document.body) return { tag: 'body', name: '', within: '', visible: false };
+    const labelled = el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null;
+    const name = (el.getAttribute('aria-label') ?? labelled ?? el.textContent ?? '').trim();
+    const box = el.getBoundingClientRect();
+    const visible = box.top >= 0 && box.bottom <= window.innerHeight && box.height > 0;
+    const within = el.closest('dialog') ? 'dialog' : (el.closest('form')?.className ?? '');
+    return { tag: el.tagName.toLowerCase(), name, within, visible };
+  });
+}
+
+/** Moves the focus off every field (onto the page itself), where single keys act. */
+async function focusPage(page: Page): Promise<void> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+}
+
+async function statusSays(page: Page, text: RegExp): Promise<void> {
+  await page.getByRole('status').filter({ hasText: text }).first().waitFor();
+}
+
+describe('keys that end a risky gate ask first', () => {
+  it('asks before `a` approves a critical gate: Escape keeps it pending, Enter approves', async () => {
+    const env = e2e();
+    const pending = askAndWait(env.agent.sdk, {
+      tool: 'shell_execute',
+      args: { command: 'git push --force origin main' },
+      title: 'Force-push main',
+      risk: 'critical',
+    });
+    const gateId = await pending.gateId;
+    const page = await env.pageAs(env.developer);
+    await openGate(page, gateId);
+    await focusPage(page);
+
+    await page.keyboard.press('a');
+    const confirm = page.getByRole('dialog', { name: /Approve a critical-risk action/ });
+    await confirm.waitFor();
+    expect(await focused(page)).toMatchObject({ within: 'dialog', name: 'Approve' });
+    await expectAccessible(page, 'the confirmation before a key approves a critical gate');
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'hidden' });
+    expect((await gateOf(gateId)).status).toBe('pending');
+
+    await page.keyboard.press('a');
+    await confirm.waitFor();
+    expect(await focused(page)).toMatchObject({ within: 'dialog', name: 'Approve' });
+    await page.keyboard.press('Enter');
+    await statusSays(page, /approved/i);
+    expect((await pending.answer).outcome).toBe('approved');
+  });
+
+  it('asks before `r` rejects a high gate, and names the reason that goes', async () => {
+    const env = e2e();
+    const pending = askAndWait(env.agent.sdk, {
+      tool: 'shell_execute',
+      args: { command: 'rm -rf build' },
+      title: 'Clear the build',
+    });
+    const gateId = await pending.gateId;
+    expect((await gateOf(gateId)).risk).toBe('high');
+    const page = await env.pageAs(env.developer);
+    await openGate(page, gateId);
+    await page.getByLabel('Reason the agent is told (Reject)').fill('the build is still uploading');
+    await focusPage(page);
+
+    await page.keyboard.press('r');
+    const confirm = page.getByRole('dialog', { name: /Reject a high-risk action/ });
+    await confirm.waitFor();
+    await confirm.getByText('the build is still uploading').waitFor();
+    expect(await focused(page)).toMatchObject({ within: 'dialog', name: 'Reject' });
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'hidden' });
+    expect((await gateOf(gateId)).status).toBe('pending');
+
+    await page.keyboard.press('r');
+    await confirm.waitFor();
+    await page.keyboard.press('Enter');
+    const answer = await pending.answer;
+    expect(answer.outcome).toBe('denied');
+    expect(answer.reason).toBe('the build is still uploading');
+  });
+
+  it('keeps the single key on a medium gate', async () => {
+    const env = e2e();
+    const pending = askAndWait(env.agent.sdk, {
+      tool: 'shell_execute',
+      args: { command: 'npm run lint' },
+      title: 'Lint',
+      risk: 'medium',
+    });
+    const page = await env.pageAs(env.developer);
+    await openGate(page, await pending.gateId);
+    await focusPage(page);
+    await page.keyboard.press('a');
+    await statusSays(page, /approved/i);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect((await pending.answer).outcome).toBe('approved');
+  });
+});
