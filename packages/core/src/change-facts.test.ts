@@ -31,8 +31,16 @@ describe('destructiveContextOfChange', () => {
   });
 
   it('lets only a pure test deletion, every test replaced and coverage kept, pass as a refactoring', () => {
-    const moved = destructiveContextOfChange({ ...NONE, testsRemoved: 2, replacementTests: 2 });
-    expect(evaluateTrigger('destructive_action', moved)).toMatchObject({ trigger: false });
+    const moved = destructiveContextOfChange({
+      ...NONE,
+      testsRemoved: 2,
+      replacementTests: 2,
+      coverageDelta: 0,
+    });
+    expect(evaluateTrigger('destructive_action', moved)).toMatchObject({
+      trigger: false,
+      autoApproved: 'legitimate_test_refactoring',
+    });
     const withFeature = destructiveContextOfChange({
       ...NONE,
       testsRemoved: 2,
@@ -47,5 +55,14 @@ describe('destructiveContextOfChange', () => {
       coverageDelta: -0.5,
     });
     expect(evaluateTrigger('destructive_action', coverageDropped).trigger).toBe(true);
+  });
+
+  it('does not take coverage as maintained when no coverage reports came with the change', () => {
+    const moved = destructiveContextOfChange({ ...NONE, testsRemoved: 2, replacementTests: 2 });
+    expect(moved.coverageMaintained).toBe(false);
+    expect(evaluateTrigger('destructive_action', moved)).toMatchObject({
+      trigger: true,
+      rules: ['test_deletion'],
+    });
   });
 });

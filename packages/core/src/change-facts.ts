@@ -31,8 +31,8 @@ function actionTypeOf(counts: ChangeCounts): string | undefined {
 }
 
 /**
- * A change's counts in the fields of the destructive-action rules. Coverage is maintained when it did
- * not drop, or when no coverage reports came with the change (nothing says it dropped).
+ * A change's counts in the fields of the destructive-action rules. Coverage is maintained only when
+ * reports came with the change and it did not drop: without them nothing shows it was kept.
  */
 export function destructiveContextOfChange(counts: ChangeCounts): DestructiveActionInput {
   const actionType = actionTypeOf(counts);
@@ -44,6 +44,6 @@ export function destructiveContextOfChange(counts: ChangeCounts): DestructiveAct
     assertionsWeakened: weakenedChecks(counts),
     skipPatternsAdded: counts.skipPatternsAdded,
     replacementTests: counts.replacementTests,
-    coverageMaintained: counts.coverageDelta === null || counts.coverageDelta >= 0,
+    coverageMaintained: counts.coverageDelta !== null && counts.coverageDelta >= 0,
   };
 }

@@ -119,9 +119,10 @@ describe.each(dialects)('change analysis on %s', (dialect) => {
     expect(recorded.items[0]?.data).toMatchObject({ gates: [gate.id], destructive: ['test_deletion'] });
   });
 
-  it('lets a renamed test through as a test refactoring', async () => {
+  it('lets a renamed test through as a test refactoring when coverage reports show coverage kept', async () => {
     const run = await createRunViaApi(test);
-    const body = (await analyze({ runId: run.id, diff: RENAMED_TEST_DIFF })).json();
+    const coverage = { before: { linePercent: 90 }, after: { linePercent: 90 } };
+    const body = (await analyze({ runId: run.id, diff: RENAMED_TEST_DIFF, coverage })).json();
     expect(body.facts).toMatchObject({ testsRemoved: 1, replacementTests: 1 });
     expect(body.verdict.destructive).toMatchObject({
       triggered: false,
@@ -129,6 +130,17 @@ describe.each(dialects)('change analysis on %s', (dialect) => {
     });
     expect(body.gates).toEqual([]);
     expect(await gatesOf(run.id)).toEqual([]);
+  });
+
+  it('holds a renamed test for a person when no coverage reports show coverage kept', async () => {
+    const run = await createRunViaApi(test);
+    const body = (await analyze({ runId: run.id, diff: RENAMED_TEST_DIFF })).json();
+    expect(body.verdict.destructive).toMatchObject({
+      triggered: true,
+      rules: ['test_deletion'],
+      autoApproved: null,
+    });
+    expect(body.gates).toEqual([expect.objectContaining({ type: 'destructive_action' })]);
   });
 
   it('opens a destructive_action gate for a skip added', async () => {
