@@ -6,6 +6,8 @@ import { withE2e } from './harness.js';
 
 const e2e = withE2e();
 
+const option = (page: Page, label: string) => page.getByRole('button', { name: new RegExp(`^${label}\\b`) });
+
 async function openGate(page: Page, gateId: string): Promise<void> {
   await page.goto(`/gates/${gateId}`);
   await page.getByRole('heading', { name: 'Decision', level: 2 }).waitFor();
@@ -116,5 +118,81 @@ describe('keys that end a risky gate ask first', () => {
     await statusSays(page, /approved/i);
     expect(await page.getByRole('dialog').count()).toBe(0);
     expect((await pending.answer).outcome).toBe('approved');
+  });
+});
+
+describe('a question answered by keyboard', () => {
+  const ask = () =>
+    askAndWait(e2e().agent.sdk, {
+      gateType: 'question',
+      operation: 'Which database should the service use?',
+    });
+
+  it('1, the answer, Tab reaches Send answer, Enter sends it', async () => {
+    const env = e2e();
+    const pending = ask();
+    const gateId = await pending.gateId;
+    const page = await env.pageAs(env.developer);
+    await openGate(page, gateId);
+    await focusPage(page);
+
+    await page.keyboard.press('1');
+    await expect
+      .poll(() => focused(page))
+      .toMatchObject({ tag: 'textarea', name: 'Answer the agent receives' });
+    await page.keyboard.type('Postgres, as the other services');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toMatchObject({ tag: 'button', name: 'Send answer' });
+    await page.keyboard.press('Enter');
+    const answer = await pending.answer;
+    expect(answer.outcome).toBe('answer');
+    expect(answer.answer).toBe('Postgres, as the other services');
+  });
+
+  it('asks before Reject throws a typed answer away; Ctrl+Enter sends the answer', async () => {
+    const env = e2e();
+    const pending = ask();
+    const gateId = await pending.gateId;
+    const page = await env.pageAs(env.developer);
+    await openGate(page, gateId);
+    await focusPage(page);
+
+    await page.keyboard.press('1');
+    await expect.poll(() => focused(page)).toMatchObject({ tag: 'textarea' });
+    await page.keyboard.type('SQLite');
+    await option(page, 'Reject').click();
+    const confirm = page.getByRole('dialog', { name: /Reject and discard your answer/ });
+    await confirm.waitFor();
+    expect(await focused(page)).toMatchObject({ within: 'dialog' });
+    await expectAccessible(page, 'the confirmation before a reject discards an answer');
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'hidden' });
+    expect((await gateOf(gateId)).status).toBe('pending');
+
+    await page.getByLabel('Answer the agent receives').focus();
+    await page.keyboard.press('Control+Enter');
+    const answer = await pending.answer;
+    expect(answer.outcome).toBe('answer');
+    expect(answer.answer).toBe('SQLite');
+  });
+
+  it('sends the steer form with Meta+Enter', async () => {
+    const env = e2e();
+    const pending = askAndWait(env.agent.sdk, {
+      tool: 'shell_execute',
+      args: { command: 'npm run lint -- --fix' },
+      title: 'Fix the lint',
+      risk: 'medium',
+    });
+    const page = await env.pageAs(env.developer);
+    await openGate(page, await pending.gateId);
+    await focusPage(page);
+    await page.keyboard.press('s');
+    await expect.poll(() => focused(page)).toMatchObject({ tag: 'textarea', within: 'steer-form' });
+    await page.keyboard.type('Fix only src/');
+    await page.keyboard.press('Meta+Enter');
+    const answer = await pending.answer;
+    expect(answer.outcome).toBe('steered');
+    expect(answer.instructions).toBe('Fix only src/');
   });
 });

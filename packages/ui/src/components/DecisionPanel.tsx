@@ -34,6 +34,7 @@ import { KeyHelpDialog } from './KeyHelpDialog.js';
 import { OptionReply } from './OptionReply.js';
 import { SigningPanel } from './SigningPanel.js';
 import { SteerForm, type SteerValues } from './SteerForm.js';
+import { submitFormOnCtrlEnter } from './submit-keys.js';
 import { useDelegateAgents } from './use-delegate-agents.js';
 import { useOptionShortcuts } from './use-option-shortcuts.js';
 
@@ -223,7 +224,8 @@ export function DecisionPanel(props: DecisionPanelProps) {
   const disabled = blocked !== null || busy;
   const asking = confirming && confirmationText(confirming);
   return (
-    <div className="decision-panel">
+    // biome-ignore lint/a11y/noStaticElementInteractions: Ctrl+Enter in the steer, always and edit forms sends them
+    <div className="decision-panel" onKeyDown={submitFormOnCtrlEnter}>
       {blocked && (
         <p className="notice warn" id="decision-blocked">
           {blocked}
@@ -253,6 +255,10 @@ export function DecisionPanel(props: DecisionPanelProps) {
             register={(key, element) => {
               if (element) inputs.current.set(key, element);
               else inputs.current.delete(key);
+            }}
+            onSend={() => {
+              const binding = bindings.find((one) => one.option.id === option.id);
+              if (binding) choose(binding, 'click');
             }}
           />
         )}

@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import type { Agent } from '../api/admin.js';
 import { type FieldErrors, type ReplyValues, replyBoxOf, replyOpenByDefault } from './decision-form.js';
 import { Field } from './Field.js';
+import { isSubmitKey } from './submit-keys.js';
 import { TextField } from './TextField.js';
 
 /** Registers an option's input under `<option id>:<field>`, so the panel can focus the one in error. */
@@ -106,6 +107,8 @@ export function OptionReply(props: {
   agents: readonly Agent[] | null;
   disabled: boolean;
   register: RegisterInput;
+  /** Sends the option with what was typed (its Send button, or Ctrl+Enter in its inputs). */
+  onSend(): void;
 }) {
   const { gate, option, values, errors } = props;
   const box = replyBoxOf(option);
@@ -117,7 +120,15 @@ export function OptionReply(props: {
   const wantsLimit = option.requires.includes('newLimit');
   if (box === null && !wantsDelegate && !wantsLimit) return null;
   return (
-    <div className="option-reply">
+    // biome-ignore lint/a11y/noStaticElementInteractions: Ctrl+Enter from the inputs inside; the Send button does the same
+    <div
+      className="option-reply"
+      onKeyDown={(event) => {
+        if (!isSubmitKey(event)) return;
+        event.preventDefault();
+        props.onSend();
+      }}
+    >
       {wantsDelegate && (
         <DelegatePicker
           gate={gate}
@@ -169,6 +180,17 @@ export function OptionReply(props: {
             maxLength={box.maxLength}
             inputRef={(element) => props.register(`${option.id}:${box.field}`, element)}
           />
+          {/* Right after the box, so Tab from a typed answer reaches its own Send before another option. */}
+          {box.required && (
+            <button
+              type="button"
+              className="primary reply-send"
+              onClick={props.onSend}
+              disabled={props.disabled}
+            >
+              {box.field === 'answer' ? 'Send answer' : `${option.label} with this ${box.field}`}
+            </button>
+          )}
         </div>
       )}
     </div>

@@ -54,4 +54,13 @@ describe('confirmations', () => {
       lines: [expect.stringContaining('“not now”'), 'Enter confirms, Escape cancels.'],
     });
   });
+
+  it('asks before a refusal throws a typed answer away, however it was chosen', () => {
+    const gate = gateOf('question', 'low');
+    const replyOf = (option: { id: string }) =>
+      option.id === 'answer' ? { ...EMPTY_REPLY, text: 'Postgres' } : EMPTY_REPLY;
+    const confirmation = confirmationFor({ gate, binding: bindingOf(gate, 'reject'), by: 'click', replyOf });
+    expect(confirmation).toMatchObject({ kind: 'discards_answer', answer: 'Postgres' });
+    expect(kindOf(gate, 'reject', 'click')).toBeNull();
+  });
 });

@@ -1,6 +1,6 @@
 import type { Gate, GateOption, KeyBinding } from 'gatehouse-hitl-core';
 import { opensForm } from './DecisionOptions.js';
-import type { ReplyValues } from './decision-form.js';
+import { type ReplyValues, replyBoxOf } from './decision-form.js';
 
 /** How an option was chosen: a click is deliberate, a single key can be a slip. */
 export type ChosenBy = 'key' | 'click';
@@ -8,7 +8,8 @@ export type ChosenBy = 'key' | 'click';
 /** Why a decision waits for a second, explicit step before it is sent. */
 export type Confirmation =
   | { kind: 'ends_task'; option: GateOption }
-  | { kind: 'risky_key'; option: GateOption; risk: 'high' | 'critical'; reason: string };
+  | { kind: 'risky_key'; option: GateOption; risk: 'high' | 'critical'; reason: string }
+  | { kind: 'discards_answer'; option: GateOption; answer: string };
 
 /** The words of a confirmation dialog. */
 export interface ConfirmationText {
@@ -24,7 +25,8 @@ const isRisky = (risk: Gate['risk']): risk is 'high' | 'critical' => risk === 'h
 
 /**
  * Whether `binding` needs a second step before it is sent, and which: an option that ends the agent's
- * task, or a key that approves or rejects a high or critical gate (a click is deliberate and goes at once).
+ * task; a refusal that would throw away an answer already typed; a key that approves or rejects a
+ * high or critical gate (a click is deliberate and goes at once).
  */
 export function confirmationFor(input: {
   gate: Pick<Gate, 'risk' | 'options'>;
@@ -36,6 +38,13 @@ export function confirmationFor(input: {
   const { option } = binding;
   if (!binding.ends) return null;
   if (binding.confirm) return { kind: 'ends_task', option };
+  if (option.outcome === 'rejected') {
+    const answer = gate.options.find(
+      (other) =>
+        other.id !== option.id && replyBoxOf(other)?.field === 'answer' && replyOf(other).text.trim(),
+    );
+    if (answer) return { kind: 'discards_answer', option, answer: replyOf(answer).text.trim() };
+  }
   const decisive = option.outcome === 'approved' || option.outcome === 'rejected';
   if (by === 'key' && decisive && !opensForm(option) && isRisky(gate.risk)) {
     return { kind: 'risky_key', option, risk: gate.risk, reason: replyOf(option).text.trim() };
@@ -54,6 +63,17 @@ export function confirmationText(confirmation: Confirmation): ConfirmationText {
         danger: true,
         focusConfirm: false,
         lines: [option.description, 'The agent stops working on this task; this cannot be undone from here.'],
+      };
+    case 'discards_answer':
+      return {
+        title: `${option.label} and discard your answer?`,
+        confirmLabel: `${option.label} and discard the answer`,
+        danger: true,
+        focusConfirm: false,
+        lines: [
+          `Your typed answer is not sent: “${confirmation.answer}”.`,
+          'To send it instead, cancel and use Send answer (or Ctrl+Enter in the answer).',
+        ],
       };
     case 'risky_key': {
       const approves = option.outcome === 'approved';
