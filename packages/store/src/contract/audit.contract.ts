@@ -69,6 +69,24 @@ export function describeAuditContract(ctx: ContractContext): void {
     expect(await store.verifyAuditChain()).toMatchObject({ ok: true, count: 3 });
   });
 
+  it("with retention's exception open, still refuses to remove anything but the oldest events", async () => {
+    const { store, execute } = ctx.harness();
+    await appendEach(store, [input(1), input(2), input(3), input(4), input(5)]);
+    const asRetention = (statements: string) =>
+      store.dialect === 'postgres'
+        ? execute(`select set_config('gatehouse.retention', 'on', true); ${statements}`)
+        : execute(
+            `begin; insert into audit_retention_guard (id) values (1); ${statements}; delete from audit_retention_guard; commit`,
+          );
+    const refused = /only the oldest/;
+    await expect(asRetention('delete from audit_events where seq = 3')).rejects.toThrow(refused);
+    await expect(asRetention('delete from audit_events where seq >= 4')).rejects.toThrow(refused);
+    await expect(asRetention('delete from audit_events where seq in (1, 3)')).rejects.toThrow(refused);
+    expect((await collect(store.streamAudit())).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+    await asRetention('delete from audit_events where seq <= 2');
+    expect((await collect(store.streamAudit())).map((e) => e.seq)).toEqual([3, 4, 5]);
+  });
+
   it('detects an edited row', async () => {
     const { store, execute } = ctx.harness();
     await appendEach(store, [input(1), input(2), input(3)]);

@@ -13,6 +13,7 @@ import { notificationsMigration } from './0010-notifications.js';
 import { slackUsersMigration } from './0011-slack-users.js';
 import { uniqueAgentNamesMigration } from './0013-unique-agent-names.js';
 import { ruleScopesMigration } from './0014-rule-scopes.js';
+import { auditRetentionPrefixMigration } from './0015-audit-retention-prefix.js';
 
 /** Migrations take a Kysely instance of any table shape. */
 export type MigrationDb = Parameters<Migration['up']>[0];
@@ -35,6 +36,7 @@ export function createMigrationProvider(dialect: Dialect, schema?: string): Migr
     '0011_slack_users': slackUsersMigration(),
     '0013_unique_agent_names': uniqueAgentNamesMigration(),
     '0014_rule_scopes': ruleScopesMigration(),
+    '0015_audit_retention_prefix': auditRetentionPrefixMigration(dialect, schema),
   };
   return { getMigrations: async () => migrations };
 }

@@ -66,6 +66,7 @@ describe('SQLite store', () => {
       '0011_slack_users',
       '0013_unique_agent_names',
       '0014_rule_scopes',
+      '0015_audit_retention_prefix',
     ]);
   });
 
@@ -112,6 +113,7 @@ describe('SQLite store', () => {
         '0011_slack_users',
         '0013_unique_agent_names',
         '0014_rule_scopes',
+        '0015_audit_retention_prefix',
       ],
     });
     expect(await migrateToLatest({ file })).toEqual({ dialect: 'sqlite', applied: [] });
