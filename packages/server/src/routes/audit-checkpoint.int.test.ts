@@ -65,6 +65,19 @@ describe.each(dialects)('signed audit checkpoints on %s', (dialect) => {
     expect(body).toMatchObject({ type: 'audit.checkpoint', actor: 'system:audit', data: (await heads())[0] });
   });
 
+  it('signs the newest events when it stops, so they are not left unsigned while it is down', async () => {
+    await start();
+    await event('test.one');
+    expect((await test.services.audit.checkpoint()).status).toBe('written');
+    await event('test.two');
+    await test.app.close();
+    const signed = await heads();
+    expect(signed).toHaveLength(2);
+    const last = (await test.services.audit.query({ order: 'desc', limit: 2 })).items;
+    expect(last.map((e) => e.kind)).toEqual(['audit.checkpoint', 'test.two']);
+    expect(signed[1]).toMatchObject({ seq: last[1]?.seq, hash: last[1]?.hash });
+  });
+
   it('signs on its own every interval while new events come in, and only then', async () => {
     await start({ auditCheckpointIntervalMs: 100 });
     const signedUpTo = async (kind: string) => {

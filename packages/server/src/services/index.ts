@@ -123,7 +123,6 @@ export async function createServices(ctx: AppContext): Promise<Services> {
       await pushAnalysis.idle();
       streams.close();
       await timeouts.stop();
-      await audit.checkpoints.stop();
       await webhooks.close();
       await notifications.close();
       await search.close();
@@ -131,6 +130,8 @@ export async function createServices(ctx: AppContext): Promise<Services> {
       metrics.close();
       await policies.close();
       await analysis.close();
+      // Last, so it signs every event the others wrote on their way down.
+      await audit.checkpoints.stop();
     },
   };
 }

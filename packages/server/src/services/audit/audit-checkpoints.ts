@@ -26,6 +26,7 @@ export interface AuditCheckpoints {
   /** Signs the head if events came after the last checkpoint and the chain still matches it. */
   write(): Promise<CheckpointOutcome>;
   start(): void;
+  /** Stops the timer and signs the head one last time. */
   stop(): Promise<void>;
 }
 
@@ -131,7 +132,8 @@ export function createAuditCheckpoints(ctx: AppContext, signer: () => AuditSigne
     async stop() {
       if (timer !== null) clearInterval(timer);
       timer = null;
-      await queue;
+      // Signed once more on the way down, so the newest events do not stay unsigned while the server is stopped.
+      await write().catch((err: unknown) => ctx.log.error({ err }, 'audit checkpoint at shutdown failed'));
     },
   };
 }
