@@ -261,11 +261,13 @@ export { isQuestionRequest, questionVerdict } from './question.js';
 export type { GatedVerdict, RequestedGateSettings, Verdict, VerdictInput } from './request-verdict.js';
 export {
   ALWAYS_GATED_RULE_ID,
+  APPROVAL_MODE_RULE_ID,
   autoProceedAllowed,
   decideVerdict,
   fallbackGateType,
   gateSettingsOf,
   isReadOnlyTool,
+  POLICY_DEFAULT_RULE_ID,
   READ_ONLY_TOOLS,
 } from './request-verdict.js';
 export type { RevealedText, RevealOptions } from './reveal.js';

@@ -5,10 +5,12 @@ import { openGate } from './gate-open.js';
 import { gateMayProceedOnTimeout } from './gate-state.js';
 import type { PolicyDecision, PolicyDecisionGate } from './policy-engine.js';
 import {
+  APPROVAL_MODE_RULE_ID,
   autoProceedAllowed,
   decideVerdict,
   type GatedVerdict,
   gateSettingsOf,
+  POLICY_DEFAULT_RULE_ID,
   type VerdictInput,
 } from './request-verdict.js';
 import {
@@ -301,6 +303,20 @@ describe('gateSettingsOf', () => {
   it('accepts an agent asking to proceed where a rule already granted it', () => {
     const gate = { type: 'tool_call', timeoutAction: 'proceed' as const, timeoutSeconds: 60 };
     expect(settingsOf(gate, { timeoutAction: 'proceed' }).timeoutAction).toBe('proceed');
+  });
+
+  it('names the rule that opened the gate, the policy default or the approval mode when no rule did', () => {
+    const definition = catalog.get('tool_call');
+    const people = { definition, alwaysGated: false };
+    const byRule = decideVerdict(input({ policy: policy('gate') })) as GatedVerdict;
+    expect(gateSettingsOf(byRule, {}, people).policyRuleId).toBe('rule-gate');
+    const byDefault = decideVerdict(
+      input({ policy: { ...policy('gate'), ruleId: null, gate: { type: 'tool_call' } } }),
+    ) as GatedVerdict;
+    expect(gateSettingsOf(byDefault, {}, people).policyRuleId).toBe(POLICY_DEFAULT_RULE_ID);
+    const byMode = decideVerdict(input({ mode: 'manual' })) as GatedVerdict;
+    expect(byMode.via).toBe('approval_mode');
+    expect(gateSettingsOf(byMode, {}, people).policyRuleId).toBe(APPROVAL_MODE_RULE_ID);
   });
 
   it('never lets an agent lower the gate type’s default risk', () => {

@@ -128,6 +128,18 @@ function modeGate(input: VerdictInput, mode: ApprovalMode, timed: boolean): Verd
 /** The built-in rule that holds always-gated operations under any policy a person writes. */
 export const ALWAYS_GATED_RULE_ID = 'always-gated';
 
+/** What a gate names as its rule when no rule of the policy matched and its `defaultAction` gated. */
+export const POLICY_DEFAULT_RULE_ID = 'policy-default';
+
+/** What a gate names as its rule when the run's approval mode, not the policy, made it wait. */
+export const APPROVAL_MODE_RULE_ID = 'approval-mode';
+
+/** The rule a gate names: a reviewer always sees what made the request wait, not only its risk. */
+function gateRuleOf(verdict: GatedVerdict): string {
+  if (verdict.ruleId !== null) return verdict.ruleId;
+  return verdict.via === 'approval_mode' ? APPROVAL_MODE_RULE_ID : POLICY_DEFAULT_RULE_ID;
+}
+
 /** Always-gated operations wait at high risk or above, whatever a rule says. */
 function atLeastHigh(gate: PolicyDecisionGate, alwaysGated: boolean): PolicyDecisionGate {
   if (
@@ -303,7 +315,7 @@ export function gateSettingsOf(
     signature: gate.signature,
     separationOfDuties: gate.separationOfDuties,
     escalationChain: gate.escalationChain,
-    policyRuleId: verdict.ruleId,
+    policyRuleId: gateRuleOf(verdict),
     alwaysGated,
     editable: gate.editable,
   };
