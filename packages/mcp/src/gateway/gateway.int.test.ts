@@ -250,6 +250,81 @@ describe.each(SETUPS)('the MCP gateway (%s)', (setup) => {
     expect(gateway.recorded().length).toBe(before);
   });
 
+  it('asks the policy before reading a resource, as <server>__resources/read with the URI', async () => {
+    await useNotesPolicy(server, 'allow', 'gate');
+    const read = gateway.client.readResource({ uri: 'notes://items/42' }, { timeout: 60_000 });
+    const gate = await server.pendingGate(`&runId=${runId}`);
+    expect(gate.action).toMatchObject({ tool: 'notes__resources/read', args: { uri: 'notes://items/42' } });
+    expect((await server.decide(gate.id, { option: 'approve' })).status).toBe(200);
+    expect((await read).contents[0]).toMatchObject({ uri: 'notes://items/42', text: 'note 42' });
+
+    const refused = gateway.client.readResource({ uri: 'notes://readme' }, { timeout: 60_000 });
+    refused.catch(() => {});
+    const second = await server.pendingGate(`&runId=${runId}`);
+    await server.decide(second.id, { option: 'reject', reason: 'not the read-me' });
+    await expect(refused).rejects.toThrow(
+      `Rejected by a person (gate ${second.id}): notes__resources/read was not called.`,
+    );
+  });
+
+  it('names what opened the gate of a read no rule matched: the policy default, not only its risk', async () => {
+    await useNotesPolicy(server, 'allow', 'no rule');
+    const read = gateway.client.readResource({ uri: 'notes://readme' }, { timeout: 60_000 });
+    read.catch(() => {});
+    const gate = await server.pendingGate(`&runId=${runId}`);
+    const view = await server.call(server.test.tokens.developer, 'GET', `/v1/gates/${gate.id}`);
+    const why = view.body.briefing.sections.find(
+      (section: { title: string }) => section.title === 'Why Gated',
+    );
+    expect(why.fields).toEqual([
+      { label: 'Policy Rule', value: 'policy-default' },
+      { label: 'Risk', value: 'medium' },
+    ]);
+    await server.decide(gate.id, { option: 'reject', reason: 'not now' });
+    await expect(read).rejects.toThrow(/Rejected by a person/);
+  });
+
+  it('reads the resource a person edited the URI to', async () => {
+    await useNotesPolicy(server, 'allow', 'gate');
+    const read = gateway.client.readResource({ uri: 'notes://items/1' }, { timeout: 60_000 });
+    const gate = await server.pendingGate(`&runId=${runId}`);
+    await server.decide(gate.id, { option: 'approve', editedArgs: { uri: 'notes://items/2' } });
+    expect((await read).contents[0]).toMatchObject({ text: 'note 2' });
+  });
+
+  it('refuses a resource read or a prompt the policy denies, naming the rule', async () => {
+    await useNotesPolicy(server, 'allow', 'deny');
+    await expect(gateway.client.readResource({ uri: 'notes://readme' })).rejects.toThrow(
+      'Denied by the Gatehouse policy (rule notes-reads): notes__resources/read was not called.',
+    );
+    await expect(
+      gateway.client.getPrompt({ name: 'notes__summarize', arguments: { topic: 'milk' } }),
+    ).rejects.toThrow(
+      'Denied by the Gatehouse policy (rule notes-reads): notes__prompts/get was not called.',
+    );
+  });
+
+  it('asks the policy before getting a prompt, as <server>__prompts/get with its name and arguments', async () => {
+    await useNotesPolicy(server, 'allow', 'gate');
+    const prompt = gateway.client.getPrompt(
+      { name: 'notes__summarize', arguments: { topic: 'milk' } },
+      { timeout: 60_000 },
+    );
+    const gate = await server.pendingGate(`&runId=${runId}`);
+    expect(gate.action).toMatchObject({
+      tool: 'notes__prompts/get',
+      args: { name: 'summarize', arguments: { topic: 'milk' } },
+    });
+    await server.decide(gate.id, {
+      option: 'approve',
+      editedArgs: { name: 'summarize', arguments: { topic: 'mint' } },
+    });
+    expect((await prompt).messages[0]?.content).toEqual({
+      type: 'text',
+      text: 'Summarize the notes about mint.',
+    });
+  });
+
   it('refuses an unknown tool without asking the policy', async () => {
     await expect(callTool(gateway.client, 'notes__nope', {})).rejects.toThrow(/unknown tool "notes__nope"/);
     await expect(callTool(gateway.client, 'write_note', {})).rejects.toThrow(/unknown tool/);

@@ -1,6 +1,9 @@
 /** What joins an upstream's name to the names of its tools and prompts: `<server>__<tool>`. */
 export const NAME_SEPARATOR = '__';
 
+/** What the policy calls an upstream's resource reads and prompts: `<server>__resources/read`, `<server>__prompts/get`. */
+export const GATED_METHODS = { readResource: 'resources/read', getPrompt: 'prompts/get' } as const;
+
 /** The scheme of a resource URI that two upstreams both list: `mcp-gateway://<server>/<encoded URI>`. */
 export const COLLIDING_URI_PREFIX = 'mcp-gateway://';
 

@@ -93,11 +93,15 @@ export class ResourceRouter {
     return null;
   }
 
-  async read(uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
-    const { upstream, upstreamUri } = await this.route(uri, signal);
+  /** Reads `upstreamUri` from `upstream`; the contents name `uri`, the URI the client asked for. */
+  async readAt(
+    upstream: Upstream,
+    upstreamUri: string,
+    uri: string,
+    signal: AbortSignal,
+  ): Promise<ReadResourceResult> {
     const result = await upstream.client.readResource({ uri: upstreamUri }, { signal });
     if (upstreamUri === uri) return result;
-    // The contents name the URI the client asked for, not the upstream's own.
     return {
       ...result,
       contents: result.contents.map((content) =>

@@ -16,16 +16,17 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { gatedPromptGet, gatedResourceRead } from './gated-reads.js';
 import { namespaced, splitName } from './names.js';
 import { ResourceRouter } from './resources.js';
 import { gatedToolCall, type ToolGateOptions } from './tool-call.js';
-import type { ListKind, Upstream, UpstreamPool } from './upstreams.js';
+import { atUpstream, type ListKind, type Upstream, type UpstreamPool } from './upstreams.js';
 
 /** What the gateway tells clients about itself. */
 export const GATEWAY_INSTRUCTIONS =
   'Tools, resources and prompts of other MCP servers, behind Gatehouse: tool names are <server>__<tool>. ' +
-  'Every tool call is checked by the Gatehouse policy and may wait for a person to approve it. ' +
-  'A call that is denied, steered or times out returns a tool error saying so: do not retry it another way.';
+  'Every tool call, resource read and prompt is checked by the Gatehouse policy and may wait for a person to approve it. ' +
+  'A call that is denied, steered or times out returns a tool error saying so (a read or a prompt: an error): do not retry it another way.';
 
 /** The capabilities the gateway offers: what at least one upstream offers, with list_changed. */
 function capabilitiesOf(pool: UpstreamPool): ServerCapabilities {
@@ -45,26 +46,6 @@ function capabilitiesOf(pool: UpstreamPool): ServerCapabilities {
 const MAX_SUBSCRIPTIONS = 1_000;
 
 const NO_COMPLETIONS: CompleteResult = { completion: { values: [], hasMore: false } };
-
-/**
- * An upstream's JSON-RPC error, passed on as it came. The SDK puts "MCP error <code>: " before the
- * message of an McpError and sends that whole message, so an McpError passed on would reach the
- * client with the prefix once per hop: a plain error with the code goes out with the bare message.
- */
-function passedOn(error: unknown): unknown {
-  if (!(error instanceof McpError)) return error;
-  const message = error.message.replace(/^(MCP error -?\d+: )+/, '');
-  return Object.assign(new Error(message), { code: error.code, data: error.data });
-}
-
-/** Runs a request at an upstream, passing its errors on unchanged. */
-async function atUpstream<T>(request: () => Promise<T>): Promise<T> {
-  try {
-    return await request();
-  } catch (error) {
-    throw passedOn(error);
-  }
-}
 
 /** Completes a prompt's or a resource template's argument with the upstream that owns it. */
 async function complete(
@@ -126,7 +107,8 @@ class GatewayServer extends Server {
 
 /**
  * One gateway MCP server (one per client connection) over a shared pool of upstreams: lists are
- * the upstreams' own, names prefixed with the upstream's; tool calls go through the policy.
+ * the upstreams' own, names prefixed with the upstream's; tool calls, resource reads and prompts go
+ * through the policy.
  */
 export function createGatewayServer(pool: UpstreamPool, gate: ToolGateOptions, version: string): Server {
   const capabilities = capabilitiesOf(pool);
@@ -171,7 +153,7 @@ export function createGatewayServer(pool: UpstreamPool, gate: ToolGateOptions, v
       resourceTemplates: await resources.templates(extra.signal),
     }));
     server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-      atUpstream(() => resources.read(request.params.uri, extra.signal)),
+      server.track(gatedResourceRead(resources, gate, request.params.uri, extra)),
     );
     if (capabilities.resources.subscribe) {
       server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
@@ -225,16 +207,9 @@ export function createGatewayServer(pool: UpstreamPool, gate: ToolGateOptions, v
       );
       return { prompts: lists.flat() };
     });
-    server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
-      const target = splitName(request.params.name);
-      const upstream = target === null ? undefined : pool.get(target.server);
-      if (target === null || upstream?.capabilities.prompts === undefined) {
-        throw new McpError(ErrorCode.InvalidParams, `unknown prompt "${request.params.name}"`);
-      }
-      return atUpstream(() =>
-        upstream.client.getPrompt({ ...request.params, name: target.name }, { signal: extra.signal }),
-      );
-    });
+    server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
+      server.track(gatedPromptGet(pool, gate, request.params, extra)),
+    );
   }
   return server;
 }

@@ -30,8 +30,15 @@ export interface ToolGateOptions {
   log: McpLogger;
 }
 
+type ProgressSender = { enabled: boolean; send: (message: string) => void };
+
+/** One sender per request, so waiting and the upstream's own progress share one rising counter. */
+const senders = new WeakMap<Extra, ProgressSender>();
+
 /** Sends progress notifications with one rising counter for the whole call, when the client asked. */
-function progressSender(extra: Extra) {
+function progressSender(extra: Extra): ProgressSender {
+  const known = senders.get(extra);
+  if (known !== undefined) return known;
   const token = extra._meta?.progressToken;
   let progress = 0;
   const send = (message: string) => {
@@ -44,7 +51,9 @@ function progressSender(extra: Extra) {
       })
       .catch(() => {});
   };
-  return { enabled: token !== undefined, send };
+  const sender = { enabled: token !== undefined, send };
+  senders.set(extra, sender);
+  return sender;
 }
 
 /** While a gate is open: one notification at once, then one every interval, until stopped. */
@@ -124,6 +133,69 @@ async function withdraw(options: ToolGateOptions, gateId: string, tool: string):
   }
 }
 
+/** What one request through the gateway asks the policy about. */
+export interface GatedRequest {
+  /** The name the policy matches: `<server>__<tool>`, `<server>__resources/read` or `<server>__prompts/get`. */
+  name: string;
+  args: Args;
+  /** What a reviewer reads first. */
+  title: string;
+  context: Record<string, unknown>;
+}
+
+/** The arguments to go ahead with (a person's edit when they edited), or the error the client gets instead. */
+export type GatedAnswer = { approved: true; args: Args } | { approved: false; refusal: CallToolResult };
+
+/**
+ * Asks the policy about one request: a gate is waited for with progress notifications and withdrawn
+ * when the client goes away; an approval is marked used before the caller goes ahead.
+ */
+export async function askGatehouse(
+  options: ToolGateOptions,
+  request: GatedRequest,
+  extra: Extra,
+): Promise<GatedAnswer> {
+  const { name, args: asked } = request;
+  const progress = progressSender(extra);
+  let stopWaiting = () => {};
+  let openGateId: string | null = null;
+  let result: GateResult;
+  try {
+    result = await options.api.sdk.request({
+      tool: name,
+      args: asked,
+      runId: options.runId ?? undefined,
+      title: request.title,
+      context: request.context,
+      signal: extra.signal,
+      onGate: (gateId) => {
+        openGateId = gateId;
+        if (progress.enabled) stopWaiting = whileWaiting(progress.send, gateId, options.progressIntervalMs);
+      },
+    });
+  } catch (error) {
+    if (extra.signal.aborted && openGateId !== null) await withdraw(options, openGateId, name);
+    return {
+      approved: false,
+      refusal: errorResult(error, `Gatehouse gave no approval, so ${name} was not called.`),
+    };
+  } finally {
+    stopWaiting();
+  }
+  if (result.outcome !== 'approved') return { approved: false, refusal: refusal(result, name) };
+  const { args } = approvedArgs(result, asked);
+  try {
+    // A one-off approval is marked used before the call, so it can never run twice.
+    await options.api.sdk.consume(result, { tool: name, args }, { signal: extra.signal });
+  } catch (error) {
+    return {
+      approved: false,
+      refusal: errorResult(error, `The approval could not be used, so ${name} was not called.`),
+    };
+  }
+  return { approved: true, args };
+}
+
 /**
  * One `tools/call` through the gateway: the policy decides (tool = the gateway's tool name,
  * args = the call's arguments); a gate is waited for with progress notifications; only an
@@ -142,42 +214,22 @@ export async function gatedToolCall(
   if (!known || target === null || upstream === undefined) {
     throw new McpError(ErrorCode.InvalidParams, `unknown tool "${params.name}"; tools/list names the tools`);
   }
-  const asked: Args = params.arguments ?? {};
-  const progress = progressSender(extra);
-  let stopWaiting = () => {};
-  let openGateId: string | null = null;
-  let result: GateResult;
-  try {
-    result = await options.api.sdk.request({
-      tool: params.name,
-      args: asked,
-      runId: options.runId ?? undefined,
+  const answer = await askGatehouse(
+    options,
+    {
+      name: params.name,
+      args: params.arguments ?? {},
       title: `${target.name} on ${target.server}`,
       context: { via: 'mcp gateway', mcpServer: target.server, mcpTool: target.name },
-      signal: extra.signal,
-      onGate: (gateId) => {
-        openGateId = gateId;
-        if (progress.enabled) stopWaiting = whileWaiting(progress.send, gateId, options.progressIntervalMs);
-      },
-    });
-  } catch (error) {
-    if (extra.signal.aborted && openGateId !== null) await withdraw(options, openGateId, params.name);
-    return errorResult(error, `Gatehouse gave no approval, so ${params.name} was not called.`);
-  } finally {
-    stopWaiting();
-  }
-  if (result.outcome !== 'approved') return refusal(result, params.name);
-  const { args } = approvedArgs(result, asked);
-  try {
-    // A one-off approval is marked used before the call, so it can never run twice.
-    await options.api.sdk.consume(result, { tool: params.name, args }, { signal: extra.signal });
-  } catch (error) {
-    return errorResult(error, `The approval could not be used, so ${params.name} was not called.`);
-  }
+    },
+    extra,
+  );
+  if (!answer.approved) return answer.refusal;
+  const progress = progressSender(extra);
   const onprogress = progress.enabled
     ? (update: Progress) => progress.send(update.message ?? `${target.server} is working`)
     : undefined;
-  return (await upstream.client.callTool({ name: target.name, arguments: args }, undefined, {
+  return (await upstream.client.callTool({ name: target.name, arguments: answer.args }, undefined, {
     signal: extra.signal,
     timeout: options.callTimeoutMs,
     resetTimeoutOnProgress: true,

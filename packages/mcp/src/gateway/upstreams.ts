@@ -3,6 +3,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  McpError,
   type Prompt,
   PromptListChangedNotificationSchema,
   type Resource,
@@ -14,6 +15,26 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { UpstreamConfig } from './config.js';
+
+/**
+ * An upstream's JSON-RPC error, passed on as it came. The SDK puts "MCP error <code>: " before the
+ * message of an McpError and sends that whole message, so an McpError passed on would reach the
+ * client with the prefix once per hop: a plain error with the code goes out with the bare message.
+ */
+function passedOn(error: unknown): unknown {
+  if (!(error instanceof McpError)) return error;
+  const message = error.message.replace(/^(MCP error -?\d+: )+/, '');
+  return Object.assign(new Error(message), { code: error.code, data: error.data });
+}
+
+/** Runs a request at an upstream, passing its errors on unchanged. */
+export async function atUpstream<T>(request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    throw passedOn(error);
+  }
+}
 
 /** Which list an upstream said has changed. */
 export type ListKind = 'tools' | 'resources' | 'prompts';

@@ -27,10 +27,14 @@ export interface GatewayUnderTest {
   close(): Promise<void>;
 }
 
-/** The policy for one test: `notes__write_note` gets `kind` (`gate-1s`: a gate denied after 1 s); `notes__add_tool` and `notes__touch_readme` are allowed. */
+/**
+ * The policy for one test: `notes__write_note` gets `kind` (`gate-1s`: a gate denied after 1 s);
+ * `notes__add_tool` and `notes__touch_readme` are allowed; resource reads and prompts get `reads` (`no rule`: the policy's default decides).
+ */
 export async function useNotesPolicy(
   server: LiveServer,
   kind: 'allow' | 'deny' | 'gate' | 'gate-1s',
+  reads: 'allow' | 'deny' | 'gate' | 'no rule' = 'allow',
 ): Promise<void> {
   const action = kind === 'gate-1s' ? '{ gate: { timeoutSeconds: 1, timeoutAction: deny } }' : kind;
   const source = `name: gateway-tests
@@ -46,7 +50,16 @@ rules:
     match: { tools: [notes__write_note] }
     action: ${action}
     reason: Notes are read-only today.
-`;
+${
+  reads === 'no rule'
+    ? ''
+    : `  - id: notes-reads
+    priority: 500
+    match: { tools: [notes__resources/read, notes__prompts/get] }
+    action: ${reads}
+    reason: Reading the notes server's resources and prompts.
+`
+}`;
   await server.test.services.policies.replace(server.test.ids.adminId, { source, format: 'yaml' });
 }
 
