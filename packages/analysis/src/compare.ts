@@ -220,8 +220,10 @@ function comparesOrphans(file: ScannedFile): boolean {
   return (file.before?.tests.tests.length ?? 0) === 0 && (file.after?.tests.tests.length ?? 0) === 0;
 }
 
+const SCOPE_SEPARATOR = / > |\.|::|\//;
+
 function skipKey(file: ScannedFile, scope: string): string {
-  return scope === '' ? `${file.path}|` : `|${normaliseName(scope.split(/ > |\.|::|\//).pop() ?? scope)}`;
+  return scope === '' ? `${file.path}|` : `|${normaliseName(scope.split(SCOPE_SEPARATOR).pop() ?? scope)}`;
 }
 
 /** Skips present after and not before, counted across the change so a skipped test that moved is not new. */
@@ -230,6 +232,12 @@ function skipFindings(files: readonly ScannedFile[]): Finding[] {
   for (const file of files) {
     for (const skip of file.before?.tests.skips ?? [])
       before.set(skipKey(file, skip.scope), (before.get(skipKey(file, skip.scope)) ?? 0) + 1);
+  }
+  // Tests and the suites around them, keyed as skips are.
+  const testsBefore = new Set<string>();
+  for (const file of files) {
+    for (const test of file.before?.tests.tests ?? [])
+      for (const part of test.key.split(SCOPE_SEPARATOR)) testsBefore.add(skipKey(file, part));
   }
   const findings: Finding[] = [];
   for (const file of files) {
@@ -240,6 +248,8 @@ function skipFindings(files: readonly ScannedFile[]): Finding[] {
         before.set(key, count - 1);
         continue;
       }
+      // A new test that needs a newer interpreter or another platform runs wherever it can.
+      if (skip.environmental && skip.scope !== '' && !testsBefore.has(key)) continue;
       const what = skip.scope === '' ? 'the whole file' : `"${skip.scope}"`;
       findings.push(
         finding({

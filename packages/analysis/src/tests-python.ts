@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { pythonAssertStrength, pythonCallStrength } from './assertion-strength.js';
-import type { RawScan } from './tests.js';
+import type { RawScan, SkipMarker } from './tests.js';
 import { lineOf, normalise, squeeze } from './tests.js';
 
 const SKIP_DECORATOR =
@@ -27,6 +27,17 @@ function classOf(definition: Node): Node | null {
   return null;
 }
 
+/** A condition on the interpreter or the platform: the test runs wherever it holds. */
+const ENVIRONMENT =
+  /^@\s*(pytest\.mark\.skipif|(unittest\.)?(skipIf|skipUnless))\s*\(\s*(not\s+)?\(?\s*(sys\.(version_info|platform|implementation|maxsize)|platform\.\w+\(\)|os\.name)\b/;
+
+function skipMarker(decorator: Node, scope: string): SkipMarker | null {
+  const kind = skipKind(decorator);
+  if (!kind) return null;
+  const marker = { line: lineOf(decorator), scope, kind };
+  return ENVIRONMENT.test(decorator.text) ? { ...marker, environmental: true } : marker;
+}
+
 function skipKind(decorator: Node): string | null {
   const match = SKIP_DECORATOR.exec(decorator.text);
   if (match) return match[1] ?? null;
@@ -43,8 +54,8 @@ export function pythonTests(root: Node): RawScan {
     if (!cls || !isTestClass(cls)) continue;
     const name = cls.childForFieldName('name')?.text ?? '';
     for (const decorator of decoratorsOf(cls)) {
-      const kind = skipKind(decorator);
-      if (kind) scan.skips.push({ line: lineOf(decorator), scope: name, kind });
+      const marker = skipMarker(decorator, name);
+      if (marker) scan.skips.push(marker);
     }
   }
   const keyOfFunction = new Map<number, string>();
@@ -58,10 +69,10 @@ export function pythonTests(root: Node): RawScan {
     const decorators = decoratorsOf(fn);
     let skipped = false;
     for (const decorator of decorators) {
-      const kind = skipKind(decorator);
-      if (!kind) continue;
+      const marker = skipMarker(decorator, key);
+      if (!marker) continue;
       skipped = true;
-      scan.skips.push({ line: lineOf(decorator), scope: key, kind });
+      scan.skips.push(marker);
     }
     const start = decorators[0] ?? fn;
     scan.tests.push({

@@ -44,6 +44,8 @@ export interface SkipMarker {
   scope: string;
   /** The marker normalised (`it.skip`, `pytest.mark.skip`, `t.Skip`, `@Disabled`, `#[ignore]`). */
   kind: string;
+  /** Skips only where the environment lacks what the test needs (a Python version, a platform). */
+  environmental?: boolean;
 }
 
 /** The tests of one side of a file. */

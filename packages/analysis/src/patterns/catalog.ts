@@ -60,7 +60,7 @@ export const LAZINESS_PATTERNS: readonly PatternDefinition[] = [
     severity: 'medium',
     languages: [...PARSED, 'other'],
     description:
-      'A type-check, lint or coverage suppression was added: @ts-ignore, @ts-expect-error, @ts-nocheck, eslint-disable, biome-ignore, `as any`, `as unknown as`, # type: ignore, # noqa, # pylint: disable, //nolint, @SuppressWarnings, #[allow(...)], istanbul/c8 ignore, pragma: no cover.',
+      'A type-check or lint suppression was added: @ts-ignore, @ts-expect-error, @ts-nocheck, eslint-disable, biome-ignore, `as any` or `as unknown as` outside tests, # type: ignore, # noqa, # pylint: disable, //nolint, @SuppressWarnings, #[allow(...)]. Coverage exclusions (pragma: no cover, istanbul/c8 ignore) are not reported.',
     examples: [
       {
         language: 'typescript',

@@ -38,7 +38,6 @@ describe('lazy.suppression_added', () => {
     ],
     ['typescript', 'a.ts', 'const c = read(x);\n', 'const c = read(x as any);\n', 'as any'],
     ['tsx', 'a.tsx', 'const c = <A x={y} />;\n', 'const c = <A x={y as unknown as B} />;\n', 'as unknown as'],
-    ['javascript', 'a.js', 'f(x);\n', '/* istanbul ignore next */\nf(x);\n', 'istanbul ignore'],
     ['python', 'a.py', 'total = compute(cart)\n', 'total = compute(cart)  # type: ignore\n', 'type: ignore'],
     ['python', 'a.py', 'import os\n', 'import os  # noqa: F401\n', 'noqa'],
     [

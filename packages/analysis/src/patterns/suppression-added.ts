@@ -1,12 +1,19 @@
 import type { Tree } from 'web-tree-sitter';
 import { addedOccurrences } from './added.js';
 import { normalize } from './syntax.js';
+import { isTestPath } from './test-files.js';
 import { indexOf, type Located, statementsOf } from './tree-index.js';
 import type { DetectorInput, LazinessHit } from './types.js';
 
-/** Comment directives that silence a type checker, linter or coverage tool. */
+/**
+ * Comment directives that silence a type checker or linter. Coverage exclusions (`# pragma: no cover`,
+ * `istanbul ignore`) hide no failure: what they leave out shows in the coverage delta.
+ */
 export const SUPPRESSION_COMMENT =
-  /@ts-(ignore|expect-error|nocheck)|eslint-disable(-next-line|-line)?|biome-ignore|type:\s*ignore|\bnoqa\b|pylint:\s*disable|pyright:\s*ignore|\bnolint\b|NOSONAR|istanbul\s+ignore|c8\s+ignore|pragma:\s*no\s*cover|rubocop:\s*disable/;
+  /@ts-(ignore|expect-error|nocheck)|eslint-disable(-next-line|-line)?|biome-ignore|type:\s*ignore|\bnoqa\b|pylint:\s*disable|pyright:\s*ignore|\bnolint\b|NOSONAR|rubocop:\s*disable/;
+
+/** Casts a test makes to build inputs and doubles; in production code they silence the type checker. */
+const CASTS = new Set(['as any', 'as unknown as']);
 
 interface Suppression {
   line: number;
@@ -19,6 +26,7 @@ interface Suppression {
   /** The code it covers, so a kept directive on a moved line still matches. */
   target: string;
   scope: string;
+  inTest: boolean;
 }
 
 /** The rest of a directive's line, or the next non-empty line when it stands alone. */
@@ -118,13 +126,17 @@ function suppressionsOf(tree: Tree | null, text: string | null): Suppression[] {
       directive: found.type === 'as_expression' ? directive.kind : written,
       target,
       scope: found.scope,
+      inTest: found.inTest,
     }));
   });
 }
 
-/** Type-check, lint and coverage suppressions, and `as any` casts, that the change adds, rule by rule. */
+/** Type-check and lint suppressions, and `as any` casts outside tests, that the change adds, rule by rule. */
 export function detectSuppressions({ file, context, baseConfidence }: DetectorInput): LazinessHit[] {
-  const after = suppressionsOf(context.after, file.after);
+  const inTestFile = isTestPath(file.path);
+  const after = suppressionsOf(context.after, file.after).filter(
+    (s) => !(CASTS.has(s.kind) && (inTestFile || s.inTest)),
+  );
   if (after.length === 0) return [];
   const added = addedOccurrences(suppressionsOf(context.before, file.before), after, [
     (s) => `${s.kind}|${s.code}|${s.target}`,
