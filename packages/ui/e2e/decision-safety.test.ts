@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { expectAccessible } from './a11y.js';
 import { askAndWait } from './agent-requests.js';
 import { withE2e } from './harness.js';
+import { ReviewAgent } from './review-agent.js';
 
 const e2e = withE2e();
 
@@ -194,5 +195,75 @@ describe('a question answered by keyboard', () => {
     const answer = await pending.answer;
     expect(answer.outcome).toBe('steered');
     expect(answer.instructions).toBe('Fix only src/');
+  });
+});
+
+describe('a form that opens takes the focus', () => {
+  it('w opens Always in view with the focus in its first field', async () => {
+    const env = e2e();
+    const gate = await env.openGate({
+      tool: 'shell_execute',
+      args: { command: 'npm run format' },
+      title: 'Format the sources',
+      risk: 'medium',
+    });
+    const page = await env.pageAs(env.developer);
+    await openGate(page, gate.id);
+    await focusPage(page);
+    await page.keyboard.press('w');
+    await page.locator('form.always-form').waitFor();
+    await expect
+      .poll(() => focused(page))
+      .toMatchObject({ tag: 'input', within: 'always-form', visible: true });
+  });
+
+  it("the run page's Steer opens its form in view with the focus in it", async () => {
+    const env = e2e();
+    const run = await env.agent.sdk.createRun({ title: 'Steered by keyboard' });
+    const page = await env.pageAs(env.developer);
+    await page.goto(`/runs/${run.id}`);
+    const steer = page.getByRole('button', { name: 'Steer', exact: true });
+    await steer.focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => focused(page))
+      .toMatchObject({ tag: 'textarea', name: 'Instructions', visible: true });
+  });
+
+  it('Request changes… opens its feedback in view with the focus in it', async () => {
+    const env = e2e();
+    const agent = await ReviewAgent.start(env, 'Feedback by keyboard');
+    try {
+      await agent.branch('phase-1-strategic', 'origin/main');
+      await agent.commit({ 'docs/plan.md': '# Plan\n\nOne step.\n' }, 'Plan');
+      await agent.push('phase-1-strategic');
+      const answer = await agent.checkpoint({ phase: 1, type: 'strategic', branch: 'phase-1-strategic' });
+      const page = await env.pageAs(env.developer);
+      await page.goto(`/reviews/${answer.review?.id}`);
+      const open = page.getByRole('button', { name: 'Request changes…' });
+      await open.focus();
+      await page.keyboard.press('Enter');
+      await expect
+        .poll(() => focused(page))
+        .toMatchObject({ tag: 'textarea', name: 'Feedback for the agent (required)', visible: true });
+    } finally {
+      agent.close();
+    }
+  });
+
+  it('Edit & approve opens its form with the focus in the first argument', async () => {
+    const env = e2e();
+    const gate = await env.openGate({
+      tool: 'shell_execute',
+      args: { command: 'npm run test -- --watch' },
+      title: 'Run the tests',
+      risk: 'medium',
+    });
+    const page = await env.pageAs(env.developer);
+    await openGate(page, gate.id);
+    const edit = page.getByRole('button', { name: 'Edit & approve' });
+    await edit.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toMatchObject({ within: 'edit-args-form', visible: true });
   });
 });

@@ -10,6 +10,7 @@ import {
   scopeText,
   withText,
 } from './always-scope.js';
+import { useRevealOnOpen } from './use-reveal-on-open.js';
 
 export interface AlwaysValues {
   scope: RuleScope;
@@ -141,6 +142,7 @@ export function AlwaysForm({
 }) {
   const id = useId();
   const textRef = useRef<HTMLInputElement>(null);
+  const reveal = useRevealOnOpen<HTMLFormElement & HTMLDivElement>(true);
   const tool = gate.action?.tool ?? 'this tool';
   const { options, refusal } = scopeChoices(gate.action);
   const suggested = options[values.choice] ?? options[0];
@@ -170,7 +172,7 @@ export function AlwaysForm({
   };
   if (match === null)
     return (
-      <div className="always-form">
+      <div className="always-form" ref={reveal}>
         <h3>{option.label}</h3>
         <p className="notice warn">
           “Always” cannot be remembered for this call: {refusal ?? 'no scope fits it'}. Approve it once
@@ -182,7 +184,7 @@ export function AlwaysForm({
       </div>
     );
   return (
-    <form className="always-form" onSubmit={submit} noValidate>
+    <form className="always-form" ref={reveal} onSubmit={submit} noValidate>
       <h3>
         {option.label}: stop asking for similar {tool} calls
       </h3>

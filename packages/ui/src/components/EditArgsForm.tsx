@@ -1,6 +1,7 @@
 import type { Gate } from 'gatehouse-hitl-core';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { type ArgumentChange, argumentKind, changesOf, draftOf, parseDrafts } from './edit-args.js';
+import { useRevealOnOpen } from './use-reveal-on-open.js';
 
 function ArgumentEditor({
   name,
@@ -103,6 +104,7 @@ export function EditArgsForm({
   const [drafts, setDrafts] = useState<Record<string, string>>(() =>
     Object.fromEntries(Object.entries(original).map(([name, value]) => [name, draftOf(name, value)])),
   );
+  const reveal = useRevealOnOpen<HTMLFormElement>(true);
   const parsed = parseDrafts(original, drafts);
   const changes = Object.keys(parsed.errors).length === 0 ? changesOf(original, parsed.args) : [];
   const submit = (event: FormEvent) => {
@@ -111,6 +113,7 @@ export function EditArgsForm({
   };
   return (
     <form
+      ref={reveal}
       className="edit-args-form"
       onSubmit={submit}
       noValidate

@@ -3,6 +3,8 @@ import { ApiError, errorText } from '../api/client.js';
 import { type InterventionKind, intervene, type Run } from '../api/runs.js';
 import { useSession } from '../app/session.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
+import { submitFormOnCtrlEnter } from './submit-keys.js';
+import { useRevealOnOpen } from './use-reveal-on-open.js';
 
 const DONE: Record<InterventionKind, string> = {
   pause: 'Run paused: its next gate request waits until it is resumed.',
@@ -38,6 +40,7 @@ export function RunControls({ run, onChanged }: { run: Run; onChanged: (run: Run
   const [instructions, setInstructions] = useState('');
   const [steerError, setSteerError] = useState<string | null>(null);
   const steerField = useRef<HTMLTextAreaElement>(null);
+  const steerForm = useRevealOnOpen<HTMLFormElement>(steering);
   const steerErrorId = useId();
   const hintId = useId();
   const can = allowed(run);
@@ -136,8 +139,10 @@ export function RunControls({ run, onChanged }: { run: Run; onChanged: (run: Run
       </div>
       {steering ? (
         <form
+          ref={steerForm}
           id="run-steer-form"
           className="run-steer-form"
+          onKeyDown={submitFormOnCtrlEnter}
           onSubmit={(event) => void submitSteer(event)}
           noValidate
         >

@@ -3,6 +3,8 @@ import { errorText } from '../../api/client.js';
 import { decideGate } from '../../api/gate-review.js';
 import type { ReviewDocument } from '../../api/reviews.js';
 import { isLostRace } from '../../components/decision-form.js';
+import { submitFormOnCtrlEnter } from '../../components/submit-keys.js';
+import { useRevealOnOpen } from '../../components/use-reveal-on-open.js';
 
 type Busy = 'approve' | 'request_changes' | null;
 
@@ -19,6 +21,7 @@ export function ReviewDecision({ review, onDecided }: { review: ReviewDocument; 
   const [approveError, setApproveError] = useState<string | null>(null);
   const [changesError, setChangesError] = useState<string | null>(null);
   const feedbackRef = useRef<HTMLTextAreaElement>(null);
+  const changesForm = useRevealOnOpen<HTMLFormElement>(asking);
   const gateId = review.gateId;
   if (gateId === null) return null;
 
@@ -71,7 +74,9 @@ export function ReviewDecision({ review, onDecided }: { review: ReviewDocument; 
       </div>
       {asking ? (
         <form
+          ref={changesForm}
           className="review-decision-changes"
+          onKeyDown={submitFormOnCtrlEnter}
           onSubmit={(event) => {
             event.preventDefault();
             void decide('request_changes', gateId);
