@@ -33,6 +33,7 @@ export type {
   ClaimedWebhookDelivery,
   CredentialRecord,
   DetectionRecord,
+  ExecutedStatement,
   FalsePositiveRecord,
   GateFilter,
   GatesRepo,

@@ -255,6 +255,13 @@ export type StoreTx = TxClock &
   SlackRepo &
   NotificationsRepo;
 
+/** A statement a store ran, as its `onStatement` option reports it (statement budgets in tests and benchmarks). */
+export interface ExecutedStatement {
+  sql: string;
+  /** Rows the statement inserted, updated or deleted. */
+  rowsWritten: number;
+}
+
 /** Gatehouse's storage port: SQLite and Postgres implement it and pass one contract suite. */
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Clock, Role } from 'gatehouse-hitl-core';
-import { createSqliteStore, type Store } from 'gatehouse-hitl-store';
+import { createSqliteStore, type ExecutedStatement, type Store } from 'gatehouse-hitl-store';
 import { loadSqliteDriver, startTestPostgres, type TestPostgres } from 'gatehouse-hitl-store/testing';
 import pg from 'pg';
 import { buildApp } from '../app.js';
@@ -26,6 +26,8 @@ export interface TestAppOptions<C extends Clock> {
   config?: Partial<ServerConfig>;
   /** Serve a built web app from this folder. */
   uiDir?: string;
+  /** Hears of every statement the store runs (statement budgets). */
+  onStatement?: (statement: ExecutedStatement) => void;
 }
 
 export interface TestTokens {
@@ -88,6 +90,7 @@ async function openStore(
   dialect: TestDialect,
   clock: Clock,
   dir: string,
+  onStatement: TestAppOptions<Clock>['onStatement'],
 ): Promise<{
   store: Store;
   execute(statements: string): Promise<void>;
@@ -97,7 +100,7 @@ async function openStore(
 }> {
   if (dialect === 'sqlite') {
     const file = join(dir, 'gatehouse.db');
-    const store = await createSqliteStore({ file, clock });
+    const store = await createSqliteStore({ file, clock, ...(onStatement ? { onStatement } : {}) });
     return {
       store,
       execute: async (statements) => executeSqlite(file, statements),
@@ -105,7 +108,7 @@ async function openStore(
       stop: async () => {},
     };
   }
-  const postgres = await startTestPostgres({ clock });
+  const postgres = await startTestPostgres({ clock, ...(onStatement ? { onStatement } : {}) });
   return {
     store: postgres.store,
     execute: (statements) => executePostgres(postgres, statements),
@@ -243,7 +246,12 @@ export async function createTestApp<C extends Clock = Clock>(
   const clock = (options.clock ?? systemClock) as C;
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const config = loadConfig({}, { ...TEST_DEFAULTS, dataDir: dir, ...options.config });
-  const { store, execute, openAnother, stop } = await openStore(options.dialect, clock, dir);
+  const { store, execute, openAnother, stop } = await openStore(
+    options.dialect,
+    clock,
+    dir,
+    options.onStatement,
+  );
   const bus = createInProcessBus();
   const app = await buildApp({ store, bus, clock, config, uiDir: options.uiDir ?? null });
   await app.ready();

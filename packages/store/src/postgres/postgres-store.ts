@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.js';
 import { unavailable } from '../db-errors.js';
 import { createKyselyStore, type StoreAdapter } from '../kysely-store.js';
 import { runMigrations } from '../migrations/index.js';
-import type { Store } from '../types.js';
+import type { ExecutedStatement, Store } from '../types.js';
 
 /** How to reach Postgres and where time comes from. */
 export interface PostgresStoreOptions {
@@ -24,6 +24,8 @@ export interface PostgresStoreOptions {
   timeFromClock?: boolean;
   /** Most units of work in one commit. @default 256 */
   maxBatch?: number;
+  /** Hears of every statement run on the pool the store creates, for statement budgets; nothing is traced without it. */
+  onStatement?: (statement: ExecutedStatement) => void;
 }
 
 /** A store on Postgres, safe to share between several Gatehouse nodes. */
@@ -40,8 +42,28 @@ const WRITE_LOCK = 0x6761_7466;
 
 const INT8_OID = 20;
 
+const WRITES = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
+
+/** A client class whose promise-returning queries report to `trace`. */
+function tracingClient(trace: (statement: ExecutedStatement) => void): typeof pg.Client {
+  return class TracingClient extends pg.Client {
+    override query(...args: unknown[]): never {
+      const result = (super.query as (...a: unknown[]) => unknown)(...args);
+      const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: unknown })?.text);
+      if (result instanceof Promise)
+        result.then(
+          (done: pg.QueryResult) =>
+            trace({ sql: text, rowsWritten: WRITES.has(done.command) ? (done.rowCount ?? 0) : 0 }),
+          () => trace({ sql: text, rowsWritten: 0 }),
+        );
+      return result as never;
+    }
+  };
+}
+
 function createPool(options: PostgresStoreOptions): pg.Pool {
   const pool = new pg.Pool({
+    ...(options.onStatement === undefined ? {} : { Client: tracingClient(options.onStatement) }),
     connectionString: options.connectionString,
     max: options.poolSize ?? 10,
     // Epoch ms and seqs are int8: parse them as numbers (exact below 2^53) for this pool only.

@@ -10,7 +10,7 @@ import { createKyselyStore, type StoreAdapter } from '../kysely-store.js';
 import { runMigrations } from '../migrations/index.js';
 import { runStatement } from '../prepared.js';
 import { invalidField } from '../repos/rows.js';
-import type { Store } from '../types.js';
+import type { ExecutedStatement, Store } from '../types.js';
 import { loadSqliteDriver } from './driver.js';
 import { acquireLockFile, type LockFile } from './lock-file.js';
 import { withStatementCache } from './statement-cache.js';
@@ -25,6 +25,8 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   /** Most units of work in one commit. @default 256 */
   maxBatch?: number;
+  /** Hears of every statement run, for statement budgets; nothing is traced without it. */
+  onStatement?: (statement: ExecutedStatement) => void;
 }
 
 /** The durability settings a SQLite store runs with, as the connection reports them. */
@@ -77,19 +79,23 @@ interface Handles {
   applied: string[];
 }
 
-async function open(file: string, busyTimeoutMs: number): Promise<Handles> {
+async function open(
+  file: string,
+  busyTimeoutMs: number,
+  trace: SqliteStoreOptions['onStatement'],
+): Promise<Handles> {
   const lock = acquireLockFile(`${file}.lock`);
   const opened: Kysely<Database>[] = [];
   try {
     const writerDb = openWriter(file, busyTimeoutMs);
-    const writerCache = withStatementCache(writerDb);
+    const writerCache = withStatementCache(writerDb, undefined, trace);
     const writer = new Kysely<Database>({
       dialect: new SqliteDialect({ database: writerCache }),
       plugins: [new RejectNulPlugin()],
     });
     opened.push(writer);
     const applied = await runMigrations(writer, 'sqlite');
-    const readerCache = withStatementCache(openReader(file, busyTimeoutMs));
+    const readerCache = withStatementCache(openReader(file, busyTimeoutMs), undefined, trace);
     const reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: readerCache }) });
     // Each connection is used by one transaction (or read) at a time: Kysely holds it for the whole
     // batch or read, so statements sent past Kysely run inside that same transaction.
@@ -145,7 +151,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   }
   const file = resolve(options.file);
   mkdirSync(dirname(file), { recursive: true });
-  const handles = await open(file, options.busyTimeoutMs ?? 5000);
+  const handles = await open(file, options.busyTimeoutMs ?? 5000, options.onStatement);
   const store = createKyselyStore(sqliteAdapter(handles, options));
   return { ...store, file, appliedMigrations: handles.applied, pragmas: () => readPragmas(handles.writerDb) };
 }

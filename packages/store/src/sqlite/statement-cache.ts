@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { QueryResult, SqliteDatabase, SqliteStatement } from 'kysely';
+import type { ExecutedStatement } from '../types.js';
 
 /** A SQLite handle for Kysely plus a way to run cached statements without it. */
 export interface CachedSqliteDatabase extends SqliteDatabase {
@@ -7,16 +8,47 @@ export interface CachedSqliteDatabase extends SqliteDatabase {
   execute(sqlText: string, parameters: readonly unknown[]): QueryResult<unknown>;
 }
 
+type Trace = (statement: ExecutedStatement) => void;
+
+/** The same statement, reporting each run to `trace`. */
+function traced(sqlText: string, statement: BetterSqlite3.Statement, trace: Trace): BetterSqlite3.Statement {
+  return new Proxy(statement, {
+    get(target, key) {
+      if (key === 'all')
+        return (...parameters: unknown[]) => {
+          const rows = target.all(...parameters);
+          // An insert, update or delete with `returning` is a reader: each row returned was written.
+          trace({ sql: sqlText, rowsWritten: /^\s*select/i.test(sqlText) ? 0 : rows.length });
+          return rows;
+        };
+      if (key === 'run')
+        return (...parameters: unknown[]) => {
+          const result = target.run(...parameters);
+          trace({ sql: sqlText, rowsWritten: result.changes });
+          return result;
+        };
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 /**
  * Hands Kysely the same prepared statement for the same SQL text: preparing is a large share of
- * a small query's cost, and the store runs the same few statements over and over.
+ * a small query's cost, and the store runs the same few statements over and over. `trace` hears of
+ * every statement run on this connection.
  */
-export function withStatementCache(db: BetterSqlite3.Database, capacity = 256): CachedSqliteDatabase {
+export function withStatementCache(
+  db: BetterSqlite3.Database,
+  capacity = 256,
+  trace?: Trace,
+): CachedSqliteDatabase {
   const cache = new Map<string, BetterSqlite3.Statement>();
   function prepare(sqlText: string): BetterSqlite3.Statement {
     const cached = cache.get(sqlText);
     if (cached !== undefined) return cached;
-    const statement = db.prepare(sqlText);
+    const prepared = db.prepare(sqlText);
+    const statement = trace === undefined ? prepared : traced(sqlText, prepared, trace);
     if (cache.size >= capacity) {
       const oldest = cache.keys().next().value;
       if (oldest !== undefined) cache.delete(oldest);

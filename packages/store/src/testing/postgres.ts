@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from 'gatehouse-hitl-core';
 import pg from 'pg';
-import { createPostgresStore, type PostgresStore } from '../postgres/postgres-store.js';
+import {
+  createPostgresStore,
+  type PostgresStore,
+  type PostgresStoreOptions,
+} from '../postgres/postgres-store.js';
 import { servePglite } from './pglite-server.js';
 
 /** Choices for a test database; the defaults suit most tests. */
@@ -15,6 +19,8 @@ export interface StartTestPostgresOptions {
    * @default process.env.GATEHOUSE_TEST_DATABASE_URL, else an in-process Postgres
    */
   url?: string | null;
+  /** Hears of every statement the first store runs (statement budgets). */
+  onStatement?: PostgresStoreOptions['onStatement'];
 }
 
 /** A fresh, migrated schema on a real or in-process Postgres, with a store on it. */
@@ -26,7 +32,10 @@ export interface TestPostgres {
   kind: 'server' | 'in-process';
   store: PostgresStore;
   /** Another store on the same schema, like a second node; closed by `stop()`. */
-  openStore(options?: { clock?: Clock }): Promise<PostgresStore>;
+  openStore(options?: {
+    clock?: Clock;
+    onStatement?: PostgresStoreOptions['onStatement'];
+  }): Promise<PostgresStore>;
   /**
    * Ends every connection whose `application_name` starts with `prefix` (`pg_terminate_backend` on a
    * server, a dropped socket in-process), as a crash or a network cut would; returns how many.
@@ -122,9 +131,16 @@ export async function startTestPostgres(options: StartTestPostgresOptions = {}):
   const schema = `gh_test_${randomBytes(6).toString('hex')}`;
   const timeFromClock = options.timeFromClock ?? options.clock !== undefined;
   const stores: PostgresStore[] = [];
-  const openStore = async (extra: { clock?: Clock } = {}): Promise<PostgresStore> => {
+  const openStore: TestPostgres['openStore'] = async (extra = {}) => {
     const clock = extra.clock ?? options.clock ?? { now: () => Date.now() };
-    const store = await createPostgresStore({ connectionString, schema, clock, timeFromClock, poolSize: 4 });
+    const store = await createPostgresStore({
+      connectionString,
+      schema,
+      clock,
+      timeFromClock,
+      poolSize: 4,
+      ...(extra.onStatement === undefined ? {} : { onStatement: extra.onStatement }),
+    });
     stores.push(store);
     return store;
   };
@@ -142,7 +158,9 @@ export async function startTestPostgres(options: StartTestPostgresOptions = {}):
       ? terminateOnServer(connectionString, prefix)
       : inProcessServer.terminate(prefix);
   try {
-    const store = await openStore();
+    const store = await openStore(
+      options.onStatement === undefined ? {} : { onStatement: options.onStatement },
+    );
     return { connectionString, schema, kind, store, openStore, terminateConnections, stop, close: stop };
   } catch (error) {
     await stop();

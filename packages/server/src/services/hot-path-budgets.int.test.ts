@@ -1,0 +1,230 @@
+import { createFakeClock } from 'gatehouse-hitl-core';
+import type { ExecutedStatement } from 'gatehouse-hitl-store';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig, type ServerConfig } from '../config.js';
+import { PRINCIPAL_CACHE_TTL_MS } from '../http/principal-cache.js';
+import { decideTestGate, openTestGate, postGate, useTestPolicy } from '../testing/gates.js';
+import { type SmtpInbox, startSmtpInbox } from '../testing/smtp-inbox.js';
+import { createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
+import { dispatchTriggers } from './notifications/dispatch.js';
+
+const dialects: TestDialect[] = ['sqlite', 'postgres'];
+const HOUR = 3_600_000;
+const PEOPLE = 20;
+const REPEATS = 3;
+
+/**
+ * 20 notices delivered: each is claimed and finished (two rows written). How attempts share worker
+ * rounds depends on timing, so statements and commits are bounded by the worst case, a round per notice.
+ */
+const DELIVERY_BOUND: Cost = { statements: 21 * PEOPLE, commits: 2 * PEOPLE, rowsWritten: 2 * PEOPLE };
+
+/** What one operation costs the database. */
+interface Cost {
+  statements: number;
+  /** Write transactions committed. */
+  commits: number;
+  rowsWritten: number;
+}
+
+/**
+ * The most each operation may cost: an allowed call, an opened gate and a decision on a default
+ * server, and with email for 20 people the gate, the decision, routing each (a worker transaction)
+ * and delivering one round of 20 notices. Raise one only on purpose, in the commit that needs it,
+ * with its bench figures. Every measurement looks its credential up again (the cold cost).
+ */
+const BUDGETS: Record<TestDialect, Record<string, Cost>> = {
+  sqlite: {
+    allowedCall: { statements: 8, commits: 1, rowsWritten: 2 },
+    gateOpened: { statements: 14, commits: 1, rowsWritten: 3 },
+    decision: { statements: 19, commits: 1, rowsWritten: 3 },
+    gateOpenedEmail: { statements: 19, commits: 1, rowsWritten: 4 },
+    routedEmail: { statements: 29, commits: 1, rowsWritten: 21 },
+    decisionEmail: { statements: 24, commits: 1, rowsWritten: 4 },
+    routedDecisionEmail: { statements: 29, commits: 1, rowsWritten: 21 },
+    delivered: DELIVERY_BOUND,
+  },
+  postgres: {
+    allowedCall: { statements: 7, commits: 1, rowsWritten: 2 },
+    gateOpened: { statements: 11, commits: 1, rowsWritten: 3 },
+    decision: { statements: 14, commits: 1, rowsWritten: 3 },
+    gateOpenedEmail: { statements: 14, commits: 1, rowsWritten: 4 },
+    routedEmail: { statements: 30, commits: 1, rowsWritten: 21 },
+    decisionEmail: { statements: 17, commits: 1, rowsWritten: 4 },
+    routedDecisionEmail: { statements: 30, commits: 1, rowsWritten: 21 },
+    delivered: DELIVERY_BOUND,
+  },
+};
+
+/** Every timer an hour away: only the work an operation causes runs while it is measured. */
+function quietConfig(smtpUrl: string | null): Partial<ServerConfig> {
+  const defaults = loadConfig({});
+  return {
+    sweepIntervalMs: HOUR,
+    eventsPollIntervalMs: HOUR,
+    webhookPollIntervalMs: HOUR,
+    auditCheckpointIntervalMs: HOUR,
+    notifications: { ...defaults.notifications, smtpUrl, pollIntervalMs: HOUR },
+  };
+}
+
+describe.each(dialects)('statement budgets on %s', (dialect) => {
+  const cleanup: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const step of cleanup.splice(0).reverse()) await step();
+  });
+
+  /** Write transactions: SQLite's begin immediate; Postgres's commits (its reads open none). */
+  const isCommit = (sql: string) =>
+    dialect === 'sqlite' ? /^begin immediate/i.test(sql) : /^commit$/i.test(sql.trim());
+
+  async function start(inbox: SmtpInbox | null) {
+    const trace: ExecutedStatement[] = [];
+    const test = await createTestApp({
+      dialect,
+      // Time stands still, so no cache runs out in the middle of a measurement.
+      clock: createFakeClock(),
+      config: quietConfig(inbox?.url ?? null),
+      onStatement: (statement) => trace.push(statement),
+    });
+    cleanup.push(() => test.close());
+    await useTestPolicy(test);
+    await seedPeople(test);
+    /** Runs `operation` alone and adds up what it and the work it set off cost. */
+    async function measure(operation: () => Promise<unknown>): Promise<Cost> {
+      await settled(trace);
+      // Every measurement looks its credential up again: the cold cost, the same each time.
+      await new Promise((resolve) => setTimeout(resolve, PRINCIPAL_CACHE_TTL_MS + 20));
+      trace.length = 0;
+      await operation();
+      await settled(trace);
+      const ran = trace.splice(0);
+      return {
+        statements: ran.length,
+        commits: ran.filter((statement) => isCommit(statement.sql)).length,
+        rowsWritten: ran.reduce((sum, statement) => sum + statement.rowsWritten, 0),
+      };
+    }
+    return { test, measure };
+  }
+
+  /** Waits until nothing ran for 100 ms. */
+  async function settled(trace: ExecutedStatement[]): Promise<void> {
+    for (let seen = -1; seen !== trace.length; ) {
+      seen = trace.length;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** 20 people who may decide, each with an email address and Slack chosen too. */
+  async function seedPeople(test: TestApp<{ now(): number }>): Promise<void> {
+    const seeded = [test.ids.adminId, test.ids.techLeadId, test.ids.developerId];
+    await test.store.transaction(async (tx) => {
+      for (let i = seeded.length; i < PEOPLE; i++) {
+        const id = `user_p${i}`;
+        await tx.insertUser({
+          id,
+          name: id,
+          role: 'developer',
+          passwordHash: null,
+          disabled: false,
+          createdAt: tx.now,
+        });
+        seeded.push(id);
+      }
+      for (const userId of seeded)
+        await tx.putNotificationPreference({
+          userId,
+          channels: ['email', 'slack', 'browser'],
+          email: `${userId}@example.test`,
+          updatedAt: tx.now,
+        });
+    });
+  }
+
+  /** Within the budget each time, and (but for deliveries, whose rounds vary) the same cost each time. */
+  function expectWithin(name: string, costs: Cost[]): void {
+    const budget = BUDGETS[dialect][name];
+    if (budget === undefined) throw new Error(`no budget for ${name}`);
+    if (name !== 'delivered') expect(new Set(costs.map((cost) => JSON.stringify(cost))).size, name).toBe(1);
+    for (const cost of costs) {
+      expect(cost.statements, `${name}: statements`).toBeLessThanOrEqual(budget.statements);
+      expect(cost.commits, `${name}: commits`).toBeLessThanOrEqual(budget.commits);
+      expect(cost.rowsWritten, `${name}: rows written`).toBeLessThanOrEqual(budget.rowsWritten);
+    }
+  }
+
+  it('keeps an allowed call, an opened gate and a decision within budget on a default server', async () => {
+    const { test, measure } = await start(null);
+    const allowed = async (i: number) => {
+      const response = await postGate(test, { tool: 'read_file', args: { path: `src/${i}.ts` } });
+      expect(response.json()).toMatchObject({ outcome: 'allowed' });
+    };
+    const open = (i: number) => openTestGate(test, { tool: 'shell', args: { command: `make ${i}` } });
+    const decide = async (gateId: string) => {
+      const response = await decideTestGate(test, test.tokens.developer, gateId, { option: 'approve' });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    // The first of each warms caches (policy, credentials, prepared statements).
+    await allowed(-1);
+    await decide(await open(-1));
+    const costs = { allowedCall: [] as Cost[], gateOpened: [] as Cost[], decision: [] as Cost[] };
+    for (let i = 0; i < REPEATS; i++) {
+      costs.allowedCall.push(await measure(() => allowed(i)));
+      let gateId = '';
+      costs.gateOpened.push(
+        await measure(async () => {
+          gateId = await open(i);
+        }),
+      );
+      costs.decision.push(await measure(() => decide(gateId)));
+    }
+    for (const [name, measured] of Object.entries(costs)) expectWithin(name, measured);
+  }, 30_000);
+
+  it('keeps an opened gate and a decision within budget with email for 20 people', async () => {
+    const inbox = await startSmtpInbox();
+    cleanup.push(() => inbox.close());
+    const { test, measure } = await start(inbox);
+    const notifications = test.services.notifications;
+    const open = (i: number) => openTestGate(test, { tool: 'shell', args: { command: `make ${i}` } });
+    const decide = async (gateId: string) => {
+      const response = await decideTestGate(test, test.tokens.developer, gateId, { option: 'approve' });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    // Routing is measured on its own: the worker delivers between measurements only.
+    await notifications.close();
+    const delivered = async (count: number) => {
+      notifications.start();
+      await inbox.waitFor(count);
+      await notifications.close();
+    };
+    const warm = await open(-1);
+    await dispatchTriggers(test.ctx);
+    await delivered(PEOPLE);
+    await decide(warm);
+    await dispatchTriggers(test.ctx);
+    await delivered(2 * PEOPLE);
+    const costs = {
+      gateOpenedEmail: [] as Cost[],
+      routedEmail: [] as Cost[],
+      decisionEmail: [] as Cost[],
+      routedDecisionEmail: [] as Cost[],
+      delivered: [] as Cost[],
+    };
+    for (let i = 0; i < REPEATS; i++) {
+      let gateId = '';
+      costs.gateOpenedEmail.push(
+        await measure(async () => {
+          gateId = await open(i);
+        }),
+      );
+      costs.routedEmail.push(await measure(() => dispatchTriggers(test.ctx)));
+      costs.delivered.push(await measure(() => delivered(2 * PEOPLE * (i + 1) + PEOPLE)));
+      costs.decisionEmail.push(await measure(() => decide(gateId)));
+      costs.routedDecisionEmail.push(await measure(() => dispatchTriggers(test.ctx)));
+      await delivered(2 * PEOPLE * (i + 2));
+    }
+    for (const [name, measured] of Object.entries(costs)) expectWithin(name, measured);
+  }, 60_000);
+});
