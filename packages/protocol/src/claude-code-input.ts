@@ -1,5 +1,7 @@
 // Claude Code's hook input, read the same way by the command hook (stdin) and the server (HTTP body).
 
+import { canonicalJson } from './canonical-json.js';
+
 /** The fields of Claude Code's `PreToolUse` and `PermissionRequest` input Gatehouse uses (it sends more; they are ignored). */
 export interface ClaudeCodeToolCall {
   sessionId: string;
@@ -79,6 +81,14 @@ export function claudeCodeCallContext(input: ClaudeCodeToolCall): Record<string,
     ...(input.cwd === null ? {} : { cwd: input.cwd }),
     ...(input.toolUseId === null ? {} : { tool_use_id: input.toolUseId }),
   };
+}
+
+/**
+ * What makes two Claude Code tool calls the same call: session, run, tool and canonical arguments.
+ * Both hooks remember a call that was left waiting under this text, so its retry finds its gate.
+ */
+export function claudeCodeCallText(input: ClaudeCodeToolCall, runId: string | null): string {
+  return canonicalJson({ session: input.sessionId, runId, tool: input.toolName, args: input.toolInput });
 }
 
 /** One replacement of Claude Code's `Edit` and `MultiEdit` tools. */

@@ -29,6 +29,7 @@ export type { ClaudeCodeHookInput, ClaudeCodeToolCall, StringEdit } from './clau
 export {
   CLAUDE_CODE_EDIT_TOOLS,
   claudeCodeCallContext,
+  claudeCodeCallText,
   parseClaudeCodeHookInput,
   readClaudeCodeHookValue,
   stringEditsOf,

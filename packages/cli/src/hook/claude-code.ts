@@ -2,6 +2,7 @@ import {
   type ClaudeCodeToolCall,
   canonicalJson,
   claudeCodeCallContext,
+  claudeCodeCallText,
   parseClaudeCodeHookInput,
   steerInstructions as steersOf,
 } from 'gatehouse-hitl-protocol/rules';
@@ -207,13 +208,7 @@ async function answerForGate(asking: Asking, answer: RequestAnswer, sent: Sent):
 /** What this call sends: the remembered request when it is a retry, else a new key and context. */
 function requestFor(asking: Asking): Sent {
   const { input, settings, ledger } = asking;
-  const callText = canonicalJson({
-    session: input.sessionId,
-    runId: settings.runId,
-    tool: input.toolName,
-    args: input.toolInput,
-  });
-  const callId = fingerprint(callText);
+  const callId = fingerprint(claudeCodeCallText(input, settings.runId));
   const earlier = ledger.read(callId);
   if (earlier !== null) return { callId, key: earlier.key, context: earlier.context, remembered: true };
   const attempt = (input.toolUseId ?? `${process.pid}-${Date.now()}-${Math.random()}`).replace(

@@ -11,8 +11,8 @@ import {
   type CallFacts,
   CLAUDE_CODE_EDIT_TOOLS,
   type ClaudeCodeToolCall,
-  canonicalJson,
   claudeCodeCallContext,
+  claudeCodeCallText,
   deferred,
   deniedByPolicy,
   ended,
@@ -28,6 +28,7 @@ import {
   summariseFindings,
 } from 'gatehouse-hitl-protocol/rules';
 import type { Principal } from '../http/principal.js';
+import type { PendingCalls } from '../services/gates/pending-calls.js';
 import type { Services } from '../services/index.js';
 
 /** One Claude Code tool call the HTTP hook decides. */
@@ -45,6 +46,8 @@ export interface HookCall {
    * and only a person's decision (or a denial) may answer for them, not a policy that lets the call through.
    */
   policyAllowAnswers: boolean;
+  /** Calls answered while their gate was open, so the identical retry gets the gate's end. */
+  pendingCalls: PendingCalls;
 }
 
 /** The context key that finds a pending call's gate again when Claude Code retries it. */
@@ -55,14 +58,7 @@ function sha256(text: string): string {
 }
 
 function callKeyOf(call: HookCall): string {
-  const { input } = call;
-  const text = canonicalJson({
-    session: input.sessionId,
-    runId: call.runId,
-    tool: input.toolName,
-    args: input.toolInput,
-  });
-  return sha256(text).slice(0, 32);
+  return sha256(claudeCodeCallText(call.input, call.runId)).slice(0, 32);
 }
 
 function viewOf(gate: Gate): GateView {
@@ -107,7 +103,13 @@ async function answerForGate(
 ): Promise<PreToolUseOutput> {
   const facts: CallFacts = { tool: call.input.toolName, url: call.inboxUrl };
   const settled = await settle(services, call, gate, budgetOf(call));
-  if (settled.status === 'pending') return stillOpen(call, facts, settled, reason);
+  const { pendingCalls, agent } = call;
+  const key = callKeyOf(call);
+  if (settled.status === 'pending') {
+    await pendingCalls.remember(agent.id, key, settled.id);
+    return stillOpen(call, facts, settled, reason);
+  }
+  await pendingCalls.forget(agent.id, key);
   if (settled.status === 'approved') return useApproval(services, call, facts, settled);
   return settled.status === 'steered' ? steered(facts, viewOf(settled)) : ended(facts, viewOf(settled));
 }
@@ -171,8 +173,12 @@ async function requestDecision(services: Services, call: HookCall): Promise<PreT
       ...(call.runId === null ? {} : { runId: call.runId }),
       idempotencyKey: `claude-code-http-${key}-${attempt}`.slice(0, 200),
     },
-    // A retry of the call (Claude Code gives it a new id) finds the gate its first attempt opened.
-    { sameRequestAs: (gate) => gate.context[CALL_KEY] === key },
+    // A retry of the call (Claude Code gives it a new id) finds the gate its first attempt opened,
+    // and the gate an earlier answer left open even after a person ended it.
+    {
+      sameRequestAs: (gate) => gate.context[CALL_KEY] === key,
+      rememberedGate: (tx) => call.pendingCalls.find(tx, call.agent.id, key),
+    },
   );
   const steers = steerInstructions(answer.interventions);
   if (answer.outcome === 'gated' && answer.gate !== null) {

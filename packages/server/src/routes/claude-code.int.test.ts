@@ -193,8 +193,49 @@ describe.each(dialects)('Claude Code http hook on %s', (dialect) => {
     expect(decisionOf(atBudget.json)).toBe('ask');
     await decide(gateId, { option: 'reject', reason: 'not today' });
     const retried = await hook(preToolUse('Bash', input), { query: '?mode=ask' });
-    expect(gateIdOf(retried.json)).not.toBe(gateId);
+    expect(decisionOf(retried.json)).toBe('deny');
+    expect(reasonOf(retried.json)).toContain('not today');
+    const afresh = await hook(preToolUse('Bash', input), { query: '?mode=ask' });
+    expect(gateIdOf(afresh.json)).not.toBe(gateId);
   });
+
+  it.each([
+    [
+      'a rejection',
+      { command: 'rm -rf build/cache' },
+      { option: 'reject', reason: 'never delete build dirs from Claude' },
+      ['user_dev rejected this Bash call', 'never delete build dirs from Claude'],
+    ],
+    [
+      'a steer',
+      { command: 'git push origin main' },
+      { option: 'steer', instructions: 'push to a new branch instead' },
+      ['BEGIN INSTRUCTIONS FROM user_dev', 'push to a new branch instead'],
+    ],
+  ])(
+    'hands %s made after the wait ran out to the identical retry, once, with no second gate',
+    async (_what, input, decision, words) => {
+      const waited = await hook(preToolUse('Bash', input), { query: '?waitMs=0' });
+      expect(reasonOf(waited.json)).toContain('Retry exactly the same call later');
+      const gateId = gateIdOf(waited.json);
+      expect((await decide(gateId, decision)).statusCode).toBe(200);
+
+      const retried = await hook(preToolUse('Bash', input), { query: '?waitMs=0' });
+      expect(decisionOf(retried.json)).toBe('deny');
+      for (const word of words) expect(reasonOf(retried.json)).toContain(word);
+      const { items } = await test.services.gates.list(
+        { kind: 'agent', id: test.ids.agentId },
+        { limit: 500 },
+      );
+      const same = items.filter((gate) => gate.action?.args.command === input.command);
+      expect(same.map((gate) => gate.id)).toEqual([gateId]);
+
+      // The decision was delivered: the next identical call is decided afresh.
+      const again = await hook(preToolUse('Bash', input), { query: '?waitMs=0' });
+      expect(reasonOf(again.json)).toContain('Retry exactly the same call later');
+      expect(gateIdOf(again.json)).not.toBe(gateId);
+    },
+  );
 
   it('lets the retry of a call approved while nobody waited run once, then asks again', async () => {
     const input = { command: 'npm publish --dry-run' };

@@ -14,6 +14,7 @@ import { type PreToolUseOutput, readClaudeCodeHookValue } from 'gatehouse-hitl-p
 import type { AppContext } from '../context.js';
 import { toGatehouseError } from '../http/error-handler.js';
 import { requireAgent } from '../http/principal.js';
+import { createPendingCalls, type PendingCalls } from '../services/gates/pending-calls.js';
 import type { Services } from '../services/index.js';
 import { decideClaudeCodeCall, type HookCall, hookFailure } from './claude-code-hook.js';
 
@@ -50,7 +51,11 @@ function inboxUrlOf(ctx: AppContext, request: FastifyRequest): string {
 }
 
 /** The tool call from a validated body (the same reading as the command hook's). */
-function hookCallOf(ctx: AppContext, request: FastifyRequest, signal: AbortSignal): HookCall {
+function hookCallOf(
+  ctx: AppContext,
+  request: FastifyRequest,
+  hook: { signal: AbortSignal; pendingCalls: PendingCalls },
+): HookCall {
   const parsed = readClaudeCodeHookValue(request.body);
   const policyAllowAnswers = parsed.kind === 'pre_tool_use';
   if (parsed.kind !== 'pre_tool_use' && parsed.kind !== 'permission_request') {
@@ -65,8 +70,9 @@ function hookCallOf(ctx: AppContext, request: FastifyRequest, signal: AbortSigna
     runId,
     query,
     inboxUrl: inboxUrlOf(ctx, request),
-    signal,
+    signal: hook.signal,
     policyAllowAnswers,
+    pendingCalls: hook.pendingCalls,
   };
 }
 
@@ -97,6 +103,7 @@ export async function claudeCodeRoutes(
   services: Services,
 ): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
+  const pendingCalls = createPendingCalls(ctx);
   app.setErrorHandler((error, request, reply) => {
     const refusal = toGatehouseError(error);
     if (refusal.code === 'INTERNAL') request.log.error({ err: error }, 'Claude Code hook failed');
@@ -126,7 +133,7 @@ export async function claudeCodeRoutes(
       },
     },
     async (request, reply) => {
-      const call = hookCallOf(ctx, request, hangUpSignal(request, reply));
+      const call = hookCallOf(ctx, request, { signal: hangUpSignal(request, reply), pendingCalls });
       return decideClaudeCodeCall(services, call);
     },
   );
@@ -144,7 +151,7 @@ export async function claudeCodeRoutes(
       },
     },
     async (request, reply) => {
-      const call = hookCallOf(ctx, request, hangUpSignal(request, reply));
+      const call = hookCallOf(ctx, request, { signal: hangUpSignal(request, reply), pendingCalls });
       return asPermissionRequest(await decideClaudeCodeCall(services, call));
     },
   );

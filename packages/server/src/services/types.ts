@@ -9,7 +9,7 @@ import type {
   Run,
   StandingScope,
 } from 'gatehouse-hitl-core';
-import type { GateFilter, Page, RememberedRule, RunFilter } from 'gatehouse-hitl-store';
+import type { GateFilter, IdempotencyRepo, Page, RememberedRule, RunFilter } from 'gatehouse-hitl-store';
 import type { Principal } from '../http/principal.js';
 import type { CommitTools } from './commit.js';
 import type { InterventionInput, InterventionResult } from './runs/interventions.js';
@@ -115,6 +115,12 @@ export interface GateRequestOptions {
    * retries a call under a new id (Claude Code does) finds its earlier gate without a read per allowed call.
    */
   sameRequestAs?: (gate: Gate) => boolean;
+  /**
+   * Asked first, in the request's transaction and only when the policy gates it: the id of the gate an
+   * earlier answer to the same call left open. That gate answers even when it ended since, so a
+   * person's late rejection or steer reaches the client instead of a new gate.
+   */
+  rememberedGate?: (tx: IdempotencyRepo) => Promise<string | null>;
 }
 
 /** Gates: opened by agents (through the policy) or by the server itself, decided by people. */

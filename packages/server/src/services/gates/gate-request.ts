@@ -28,7 +28,7 @@ import type { Principal } from '../../http/principal.js';
 import { type CommitTools, commit } from '../commit.js';
 import { currentHold, type RunDocument } from '../runs/run-records.js';
 import type { GateRequestInput, GateRequestOptions, GateRequestResult } from '../types.js';
-import { cleanContext, type GateDeps, gateTitle } from './gate-common.js';
+import { cleanContext, type GateDeps, gateTitle, withoutVersion } from './gate-common.js';
 import { actionOf, evaluateRequest } from './gate-evaluate.js';
 import { invalidInput } from './gate-input.js';
 import { consumedAtIn } from './gate-manage.js';
@@ -49,6 +49,7 @@ interface Prepared {
   agentId: string;
   input: GateRequestInput;
   sameRequestAs: GateRequestOptions['sameRequestAs'];
+  rememberedGate: GateRequestOptions['rememberedGate'];
   key: string | null;
   /** Hash of the body an idempotency key is bound to; empty without a key. */
   requestHash: string;
@@ -68,6 +69,7 @@ function prepare(principal: Principal, input: GateRequestInput, options: GateReq
     agentId: principal.id,
     input: body,
     sameRequestAs: options.sameRequestAs,
+    rememberedGate: options.rememberedGate,
     key,
     requestHash: key === null ? '' : sha256Hex(canonicalJson(body)),
   };
@@ -221,12 +223,35 @@ function gatedAnswer(gate: Gate, verdict: Verdict, payloadHash: string): StoredA
   };
 }
 
+/** Whether an earlier gate may answer a new request: open, approved and unused, or (`ended`) any end but use. */
+async function mayAnswerAgain(tx: IdempotencyRepo, gate: Gate, ended: boolean): Promise<boolean> {
+  if (gate.status === 'pending') return true;
+  if (gate.status !== 'approved') return ended;
+  return gate.decision?.option !== 'approve_always' && (await consumedAtIn(tx, gate.id)) === null;
+}
+
+/** The gate an earlier answer to the same call left open (see `rememberedGate`), whatever became of it. */
+async function rememberedGate(
+  tx: GatesRepo & IdempotencyRepo,
+  prepared: Prepared,
+  payloadHash: string,
+): Promise<Gate | null> {
+  const gateId = prepared.rememberedGate === undefined ? null : await prepared.rememberedGate(tx);
+  const stored = gateId === null ? null : await tx.getGate(gateId);
+  if (stored === null || stored.agentId !== prepared.agentId || stored.payloadHash !== payloadHash)
+    return null;
+  const gate = withoutVersion(stored);
+  return (await mayAnswerAgain(tx, gate, true)) ? gate : null;
+}
+
 /** The agent's earlier gate for the same action that `prepared.sameRequestAs` accepts: open, or approved and unused. */
 async function earlierGate(
   tx: GatesRepo & IdempotencyRepo,
   prepared: Prepared,
   payloadHash: string,
 ): Promise<Gate | null> {
+  const remembered = await rememberedGate(tx, prepared, payloadHash);
+  if (remembered !== null) return remembered;
   const { sameRequestAs, input } = prepared;
   if (sameRequestAs === undefined) return null;
   const page = await tx.listGates({
@@ -237,8 +262,7 @@ async function earlierGate(
   });
   for (const gate of page.items) {
     if (gate.payloadHash !== payloadHash || !sameRequestAs(gate)) continue;
-    if (gate.status === 'pending') return gate;
-    if (gate.decision?.option !== 'approve_always' && (await consumedAtIn(tx, gate.id)) === null) return gate;
+    if (await mayAnswerAgain(tx, gate, false)) return gate;
   }
   return null;
 }
