@@ -267,3 +267,63 @@ describe('a form that opens takes the focus', () => {
     await expect.poll(() => focused(page)).toMatchObject({ within: 'edit-args-form', visible: true });
   });
 });
+
+describe('a paused run says so wherever its gates show', () => {
+  it('shows Paused on the inbox row and the gate page, and says so on approve', async () => {
+    const env = e2e();
+    const run = await env.agent.sdk.createRun({ title: 'Upgrade held by a person' });
+    await env.approvePlan(run.id);
+    const gate = await env.openGate({
+      runId: run.id,
+      tool: 'shell_execute',
+      args: { command: 'npm install left-pad@latest' },
+      title: 'Install left-pad while paused',
+      risk: 'medium',
+    });
+    const inbox = await env.pageAs(env.developer);
+    await inbox.goto('/inbox');
+    const row = inbox.locator('.inbox-row-body').filter({ hasText: 'Install left-pad while paused' });
+    await row.waitFor();
+    expect(await row.getByText('Run paused', { exact: true }).count()).toBe(0);
+
+    const paused = await env.api('POST', `/v1/runs/${run.id}/interventions`, {
+      token: env.developer.token,
+      body: { kind: 'pause' },
+    });
+    expect(paused.run.status).toBe('paused');
+    // Live: the row changes without a reload.
+    await row.getByText('Run paused', { exact: true }).waitFor();
+    await expectAccessible(inbox, 'the inbox with a paused run');
+
+    const page = await env.pageAs(env.developer);
+    await openGate(page, gate.id);
+    await page.getByText('Run paused', { exact: true }).first().waitFor();
+    await page
+      .getByText(/the agent goes ahead only when the run is resumed/i)
+      .first()
+      .waitFor();
+    await expectAccessible(page, 'the gate page of a paused run');
+    await option(page, 'Approve').click();
+    await statusSays(page, /approved.*paused.*resumed/i);
+  });
+
+  it('shows Stopped on the gate page of a stopped run', async () => {
+    const env = e2e();
+    const run = await env.agent.sdk.createRun({ title: 'Upgrade ended by a person' });
+    await env.approvePlan(run.id);
+    const gate = await env.openGate({
+      runId: run.id,
+      tool: 'shell_execute',
+      args: { command: 'npm install is-odd@latest' },
+      title: 'Install is-odd',
+      risk: 'medium',
+    });
+    await env.api('POST', `/v1/runs/${run.id}/interventions`, {
+      token: env.developer.token,
+      body: { kind: 'stop' },
+    });
+    const page = await env.pageAs(env.developer);
+    await openGate(page, gate.id);
+    await page.getByText('Run stopped', { exact: true }).first().waitFor();
+  });
+});

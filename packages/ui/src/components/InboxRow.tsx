@@ -19,6 +19,8 @@ export interface InboxRowProps {
   agentName: string | null;
   /** The run's title, or null while it is unknown or the run has none. */
   runTitle: string | null;
+  /** Whether the gate's run is paused: an approval goes ahead only once it is resumed. */
+  runPaused: boolean;
   /** Whether the gate is assigned to the person looking. */
   assignedToMe: boolean;
   /** Whether its checkbox is ticked; null hides the checkbox (people who cannot decide). */
@@ -43,6 +45,7 @@ export const InboxRow = memo(function InboxRow({
   gate,
   agentName,
   runTitle,
+  runPaused,
   assignedToMe,
   selected,
   onToggle,
@@ -89,6 +92,7 @@ export const InboxRow = memo(function InboxRow({
               {runTitle ? <Revealed text={runTitle} multiline={false} /> : 'untitled run'}
             </span>
           )}
+          {runPaused && <span className="badge run-paused">Run paused</span>}
           {progress && <span>{progress}</span>}
           {assignedToMe && <span className="badge badge-neutral">Assigned to you</span>}
         </div>

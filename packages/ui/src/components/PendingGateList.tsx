@@ -8,6 +8,8 @@ export interface PendingGateListProps {
   gates: readonly Gate[];
   agentName(agentId: string): string | null;
   runTitle(runId: string): string | null;
+  /** Runs that are paused now; their rows say so. */
+  pausedRuns: ReadonlySet<string>;
   userId: string;
   /** Null when the person cannot decide: no checkboxes. */
   selection: { selected: ReadonlySet<string>; onToggle(id: string): void } | null;
@@ -26,7 +28,14 @@ function isTyping(target: EventTarget | null): boolean {
  * around them) are in the page, so thousands of gates scroll smoothly. `j`/`k` move between rows,
  * `x` selects the focused row, Enter opens it.
  */
-export function PendingGateList({ gates, agentName, runTitle, userId, selection }: PendingGateListProps) {
+export function PendingGateList({
+  gates,
+  agentName,
+  runTitle,
+  pausedRuns,
+  userId,
+  selection,
+}: PendingGateListProps) {
   const listRef = useRef<HTMLUListElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
 
@@ -112,6 +121,7 @@ export function PendingGateList({ gates, agentName, runTitle, userId, selection 
               gate={gate}
               agentName={gate.agentId ? agentName(gate.agentId) : null}
               runTitle={gate.runId ? runTitle(gate.runId) : null}
+              runPaused={gate.runId !== null && pausedRuns.has(gate.runId)}
               assignedToMe={gate.assignees.includes(userId)}
               selected={selection ? selection.selected.has(gate.id) : null}
               onToggle={onToggle}

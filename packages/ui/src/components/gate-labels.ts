@@ -18,6 +18,9 @@ export function optionLabel(gate: Pick<Gate, 'options'>, id: string): string {
   return gate.options.find((option) => option.id === id)?.label ?? id;
 }
 
+/** Said wherever a gate of a paused run shows, and after it is approved. */
+export const PAUSED_RUN_NOTE = 'The run is paused: the agent goes ahead only when the run is resumed.';
+
 const SCOPE_TEXT = { run: 'for this run', agent: 'for this agent', global: 'for every agent' } as const;
 
 /** One sentence saying what the reviewer's decision did. */

@@ -11,6 +11,7 @@ import { type StreamEvent, type StreamStatus, useEventStream } from '../api/even
 import type { DecideResult, GateView } from '../api/gate-review.js';
 import { listGates } from '../api/gates.js';
 import { resolvePersonNames } from '../api/person-names.js';
+import type { RunStatus } from '../api/runs.js';
 import { useScreenDetail } from '../app/page-title.js';
 import { useSession } from '../app/session.js';
 import { ApprovalProgress } from '../components/ApprovalProgress.js';
@@ -25,7 +26,7 @@ import { GateContext } from '../components/GateContext.js';
 import { GateOutcome, NextGateLinks } from '../components/GateOutcome.js';
 import { GateTimeout } from '../components/GateTimeout.js';
 import { CHANGE_GATE_TYPES, gateChanges } from '../components/gate-changes.js';
-import { outcomeMessage } from '../components/gate-labels.js';
+import { outcomeMessage, PAUSED_RUN_NOTE } from '../components/gate-labels.js';
 import { ProposedAction } from '../components/ProposedAction.js';
 import { phaseReviewLabel } from '../components/phase-label.js';
 import { RelativeTime } from '../components/RelativeTime.js';
@@ -34,6 +35,7 @@ import { RiskBadge } from '../components/RiskBadge.js';
 import { useAgentName } from '../components/use-agent-name.js';
 import { useGateView } from '../components/use-gate-view.js';
 import { usePersonNames } from '../components/use-person-names.js';
+import { useRunStatus } from '../components/use-run-status.js';
 import { useRunTitles } from '../components/use-run-titles.js';
 import { useSigningKey } from '../signing/use-signing-key.js';
 import { EndedNotice } from './gate/EndedNotice.js';
@@ -66,6 +68,7 @@ function LoadedGate({
   streamStatus,
   reopenedAs,
   queueVersion,
+  runStatus,
 }: {
   view: GateView;
   reload(): Promise<void>;
@@ -74,6 +77,8 @@ function LoadedGate({
   reopenedAs: string | null;
   /** Counts changes to other gates, so "next gate" follows the inbox live. */
   queueVersion: number;
+  /** The status of the gate's run, live; null without a run or while unknown. */
+  runStatus: RunStatus | null;
 }) {
   const session = useSession();
   const user = session.user;
@@ -116,7 +121,8 @@ function LoadedGate({
 
   const onDecided = (result: DecideResult) => {
     replaceGate(result.gate);
-    setOutcome(outcomeMessage(result, user.id));
+    const held = runStatus === 'paused' && result.gate.status === 'approved';
+    setOutcome(`${outcomeMessage(result, user.id)}${held ? ` ${PAUSED_RUN_NOTE}` : ''}`);
   };
   const onLostRace = () => {
     setLostRace(true);
@@ -157,6 +163,8 @@ function LoadedGate({
           <RiskBadge risk={gate.risk} />
           <span className="badge">{THRESHOLD_LABEL[gate.threshold]}</span>
           {gate.signatureRequired && <span className="badge">Signature required</span>}
+          {runStatus === 'paused' && <span className="badge run-paused">Run paused</span>}
+          {runStatus === 'stopped' && <span className="badge run-stopped">Run stopped</span>}
           {phase && <span className="badge badge-neutral">{phase}</span>}
           {gate.runId && (
             <Link href={`/runs/${encodeURIComponent(gate.runId)}`}>
@@ -211,6 +219,7 @@ function LoadedGate({
           <ApprovalProgress gate={gate} nameOf={nameOf} myId={user.id} />
           {pending ? (
             <>
+              {runStatus === 'paused' && <p className="notice warn">{PAUSED_RUN_NOTE}</p>}
               <DecisionPanel
                 gate={gate}
                 blocked={blocked}
@@ -269,12 +278,15 @@ function GateReview({ gateId }: { gateId: string }) {
     [canListPeople],
   );
   const { view, error, loading, reload, replaceGate } = useGateView(gateId, prepare);
+  const run = useRunStatus(view?.gate.runId ?? null);
+  const runEvent = run.onEvent;
   const [streamStatus, setStreamStatus] = useState<StreamStatus>('connecting');
   const [reopenedAs, setReopenedAs] = useState<string | null>(null);
   const [queueVersion, setQueueVersion] = useState(0);
 
   const onEvent = useCallback(
     (event: StreamEvent) => {
+      runEvent(event);
       if (event.gateId !== gateId) {
         if (event.gateId !== null) setQueueVersion((n) => n + 1);
         return;
@@ -284,7 +296,7 @@ function GateReview({ gateId }: { gateId: string }) {
       }
       void reload();
     },
-    [gateId, reload],
+    [gateId, reload, runEvent],
   );
   const onStatus = useCallback(
     (status: StreamStatus) => {
@@ -316,6 +328,7 @@ function GateReview({ gateId }: { gateId: string }) {
             streamStatus={streamStatus}
             reopenedAs={reopenedAs}
             queueVersion={queueVersion}
+            runStatus={run.status}
           />
         </>
       ) : (

@@ -45,7 +45,7 @@ export function InboxScreen() {
   const session = useSession();
   const user = session.user;
   const canDecide = session.can('developer');
-  const { gates, load, stream, reload } = usePendingGates();
+  const { gates, load, stream, pausedRuns, reload } = usePendingGates();
   const [params, setParams] = useSearchParams();
   const filters = useMemo(() => readFilters(params), [params]);
   const setFilters = useCallback(
@@ -213,6 +213,7 @@ export function InboxScreen() {
                 gates={shown}
                 agentName={agentName}
                 runTitle={runTitle}
+                pausedRuns={pausedRuns}
                 userId={user.id}
                 selection={selection}
               />

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, errorText } from '../../api/client.js';
 import { type StreamEvent, type StreamStatus, useEventStream } from '../../api/events.js';
 import { type Gate, getGate, listAllGates } from '../../api/gates.js';
+import { usePausedRuns } from '../../components/use-run-status.js';
 
 /** More pending gates than this are not loaded; the inbox says so. */
 export const MAX_PENDING = 5000;
@@ -41,6 +42,8 @@ export interface PendingGates {
   gates: readonly Gate[];
   load: PendingLoad;
   stream: StreamStatus;
+  /** The runs that are paused now: their gates wait, and an approval goes ahead only on resume. */
+  pausedRuns: ReadonlySet<string>;
   /** Reads the whole list again. */
   reload(): void;
 }
@@ -71,6 +74,7 @@ export function usePendingGates(): PendingGates {
   const reading = useRef(0);
   const streamStatus = useRef<StreamStatus>('connecting');
   const disposed = useRef(false);
+  const paused = usePausedRuns();
 
   const flush = useCallback(() => {
     if (flushTimer.current !== null) return;
@@ -170,14 +174,17 @@ export function usePendingGates(): PendingGates {
     [pump, reload],
   );
 
+  const pausedEvent = paused.onEvent;
+  const reloadPaused = paused.reload;
   const onEvent = useCallback(
     (event: StreamEvent) => {
+      pausedEvent(event);
       const id = event.gateId;
       if (id === null) return;
       if (ENDING_EVENTS.has(event.type)) remove(id);
       else if (event.type === 'gate.opened' || CHANGING_EVENTS.has(event.type)) read(id);
     },
-    [remove, read],
+    [remove, read, pausedEvent],
   );
 
   const onStatus = useCallback(
@@ -187,10 +194,12 @@ export function usePendingGates(): PendingGates {
       setStream(status);
       if (status === 'live' && !loaded.current && duringLoad.current === null) reload();
       // Events may have been missed while away: read the list again once back (or to learn the session ended).
-      else if (status === 'live' && previous === 'reconnecting') reload(true);
-      else if (status === 'reconnecting' && previous === 'live') reload(true);
+      else if (status === 'live' && previous === 'reconnecting') {
+        reload(true);
+        reloadPaused();
+      } else if (status === 'reconnecting' && previous === 'live') reload(true);
     },
-    [reload],
+    [reload, reloadPaused],
   );
 
   useEventStream('/v1/inbox/events', onEvent, onStatus);
@@ -211,5 +220,11 @@ export function usePendingGates(): PendingGates {
     };
   }, [reload, flush]);
 
-  return { gates, load, stream, reload: useCallback(() => reload(), [reload]) };
+  return {
+    gates,
+    load,
+    stream,
+    pausedRuns: paused.paused,
+    reload: useCallback(() => reload(), [reload]),
+  };
 }
