@@ -20,3 +20,20 @@ export async function fetchPendingGates(client: ApiClient): Promise<Gate[]> {
   } while (cursor !== undefined && gates.length < INBOX_LIMIT);
   return gates.slice(0, INBOX_LIMIT);
 }
+
+/** The ids of the runs that are paused now (a few pages at most: paused runs are few). */
+export async function fetchPausedRunIds(client: ApiClient): Promise<Set<string>> {
+  const ids = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < 5; page += 1) {
+    const answer = await client.get<{ items: { id: string }[]; nextCursor: string | null }>('/v1/runs', {
+      status: 'paused',
+      limit: PAGE,
+      cursor,
+    });
+    for (const run of answer.items) ids.add(run.id);
+    cursor = answer.nextCursor ?? undefined;
+    if (cursor === undefined) break;
+  }
+  return ids;
+}

@@ -12,7 +12,7 @@ import {
 import { ApiError } from './errors.js';
 import type { GateDisplay } from './gate-view.js';
 import type { ApiClient } from './http.js';
-import { fetchPendingGates } from './inbox-data.js';
+import { fetchPausedRunIds, fetchPendingGates } from './inbox-data.js';
 import { argsDiff, type EditResult, editArgs, editedPayloadHash, editorCommand } from './inbox-edit.js';
 import { watchInbox } from './inbox-events.js';
 import { terminalSafe, terminalSafeBlock } from './output.js';
@@ -32,6 +32,7 @@ const FIELD_LABELS: Readonly<Record<string, string>> = {
   newLimit: 'New limit',
 };
 const REFRESH_DEBOUNCE_MS = 50;
+const PAUSED_RUN_NOTE = 'Run paused: the agent goes ahead only when the run is resumed.';
 
 const SCREEN = {
   enter: '\x1b[?1049h\x1b[?25l',
@@ -60,6 +61,7 @@ export class InboxSession {
   readonly #abort = new AbortController();
   #input: TerminalInput | null = null;
   #gates: Gate[];
+  #pausedRuns: ReadonlySet<string> = new Set();
   #currentId: string | null;
   #message = '';
   #detail: string | null = null;
@@ -269,7 +271,8 @@ export class InboxSession {
   async #send(gate: Gate, body: DecisionBody): Promise<void> {
     try {
       const response = await postDecision(this.#client, gate.id, body);
-      this.#message = describeDecision(response);
+      const held = response.gate.status === 'approved' && this.#isRunPaused(gate);
+      this.#message = `${describeDecision(response)}${held ? '; the run is paused: the agent goes ahead only when it is resumed' : ''}`;
     } catch (error) {
       const lost = lostRaceMessage(error, await this.#myId);
       if (lost !== null) this.#message = lost;
@@ -391,7 +394,12 @@ export class InboxSession {
   /** Reads the pending gates again from the server (never from a cache) and keeps the selection. */
   async #refresh(): Promise<void> {
     try {
-      const gates = await fetchPendingGates(this.#client);
+      const [gates, paused] = await Promise.all([
+        fetchPendingGates(this.#client),
+        // Without it the gates still show, only without the pause.
+        fetchPausedRunIds(this.#client).catch(() => this.#pausedRuns),
+      ]);
+      this.#pausedRuns = paused;
       const index = this.#gates.findIndex((gate) => gate.id === this.#currentId);
       this.#gates = gates;
       if (!gates.some((gate) => gate.id === this.#currentId)) {
@@ -413,10 +421,16 @@ export class InboxSession {
       : 'no pending gates';
     const lines = [`Gatehouse inbox · ${this.#client.url} · ${position} · ${this.#live}`, ''];
     if (this.#detail !== null) lines.push(...terminalSafeBlock(this.#detail).split('\n'));
-    else if (gate) lines.push(...this.#display.render(gate, { width, now: this.#io.now() }).split('\n'));
-    else lines.push('Nothing is waiting for you. New gates appear here as agents ask.');
+    else if (gate) {
+      if (this.#isRunPaused(gate)) lines.push(PAUSED_RUN_NOTE, '');
+      lines.push(...this.#display.render(gate, { width, now: this.#io.now() }).split('\n'));
+    } else lines.push('Nothing is waiting for you. New gates appear here as agents ask.');
     lines.push('', this.#footer(gate), this.#message);
     out.write(`${SCREEN.home}${lines.join(`${SCREEN.clearLine}\n`)}${SCREEN.clearLine}${SCREEN.clearBelow}`);
+  }
+
+  #isRunPaused(gate: Gate): boolean {
+    return gate.runId !== null && this.#pausedRuns.has(gate.runId);
   }
 
   #footer(gate: Gate | null): string {

@@ -213,6 +213,31 @@ describe('gatehouse inbox on a terminal', () => {
     }
   }, 60_000);
 
+  it('says when the run of a gate is paused, and that an approval waits for the resume', async () => {
+    const { run } = await call<{ run: { id: string } }>(agentToken, 'POST', '/v1/runs', { title: 'held' });
+    const plan = await ask({ runId: run.id, event: 'planning_complete', operation: 'implement the plan' });
+    await call(adminToken, 'POST', `/v1/gates/${plan}/decide`, { option: 'approve' });
+    const held = await ask({
+      runId: run.id,
+      tool: 'shell',
+      args: { command: 'ls -la /srv/held' },
+      risk: 'low',
+    });
+    await call(adminToken, 'POST', `/v1/runs/${run.id}/interventions`, { kind: 'pause' });
+    const inbox = startInboxOnTty(env);
+    try {
+      await inbox.waitFor(new RegExp(`gate 1 of 1 · live[\\s\\S]*${held}`));
+      await inbox.waitFor(/Run paused: the agent goes ahead only when the run is resumed/);
+      const from = inbox.mark();
+      inbox.press('a');
+      await inbox.waitFor(new RegExp(`${held}: approved .*; the run is paused`), from);
+      inbox.press('q');
+      expect(await inbox.exited).toBe(0);
+    } finally {
+      inbox.child.kill('SIGKILL');
+    }
+  }, 60_000);
+
   it('lists the keys on ?, offers no Always where it is refused, and confirms ending the task', async () => {
     const wipe = await openGate('rm -rf /srv/data');
     const inbox = startInboxOnTty(env);
