@@ -140,6 +140,21 @@ function replacementFinding([old, next]: [Located, Located], lostAssertions: num
   return finding({ ...fields, kind: 'test_removed', pattern: 'test.removed', severity: 'high', message });
 }
 
+/** A test that keeps its name but checks nothing any more tests nothing: it counts as removed. */
+function emptiedFinding(old: Located, next: Located): Finding {
+  const count = old.test.assertions.length;
+  return finding({
+    kind: 'test_removed',
+    pattern: 'test.removed',
+    severity: 'high',
+    confidence: confidenceOf(next.file, old.test, next.test),
+    file: next.file.path,
+    line: next.test.line,
+    name: next.test.key,
+    message: `Test "${next.test.key}" still exists but checks nothing: all ${count} of its assertion(s) were removed.`,
+  });
+}
+
 function testFindings(files: readonly ScannedFile[]): Finding[] {
   const kept: [Located, Located][] = [];
   const removed: Located[] = [];
@@ -179,6 +194,12 @@ function testFindings(files: readonly ScannedFile[]): Finding[] {
       confidence,
       movedTo,
     }).map((item) => ({ ...item, name: next.test.key }));
+  });
+  kept.forEach(([old, next], index) => {
+    const removedHere = (assertionFindings[index] ?? []).some((item) => item.kind === 'assertion_removed');
+    // A skipped one is reported as the skip it is.
+    if (next.test.assertions.length === 0 && !next.test.skipped && removedHere)
+      findings.push(emptiedFinding(old, next));
   });
   replaced.forEach((pair, index) => {
     const lostAssertions = (assertionFindings[kept.length + index] ?? []).filter(

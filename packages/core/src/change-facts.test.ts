@@ -57,12 +57,22 @@ describe('destructiveContextOfChange', () => {
     expect(evaluateTrigger('destructive_action', coverageDropped).trigger).toBe(true);
   });
 
-  it('does not take coverage as maintained when no coverage reports came with the change', () => {
+  it('without coverage reports, takes coverage as kept only when every test that left its place reappeared whole', () => {
+    // A replacement counts only when it kept every assertion; a hollowed test counts as removed.
     const moved = destructiveContextOfChange({ ...NONE, testsRemoved: 2, replacementTests: 2 });
-    expect(moved.coverageMaintained).toBe(false);
+    expect(moved.coverageMaintained).toBe(true);
     expect(evaluateTrigger('destructive_action', moved)).toMatchObject({
+      trigger: false,
+      autoApproved: 'legitimate_test_refactoring',
+    });
+    const hollowed = destructiveContextOfChange({ ...NONE, testsRemoved: 2, replacementTests: 0 });
+    expect(hollowed.coverageMaintained).toBe(false);
+    expect(evaluateTrigger('destructive_action', hollowed)).toMatchObject({
       trigger: true,
       rules: ['test_deletion'],
     });
+    const oneLost = destructiveContextOfChange({ ...NONE, testsRemoved: 3, replacementTests: 2 });
+    expect(oneLost.coverageMaintained).toBe(false);
+    expect(evaluateTrigger('destructive_action', oneLost).trigger).toBe(true);
   });
 });

@@ -31,9 +31,15 @@ function actionTypeOf(counts: ChangeCounts): string | undefined {
 }
 
 /**
- * A change's counts in the fields of the destructive-action rules. Coverage is maintained only when
- * reports came with the change and it did not drop: without them nothing shows it was kept.
+ * Coverage is maintained when reports came with the change and it did not drop. Without reports only
+ * the diff can show it: every test that left its place reappeared with all of its assertions.
  */
+function coverageMaintained(counts: ChangeCounts): boolean {
+  if (counts.coverageDelta !== null) return counts.coverageDelta >= 0;
+  return counts.testsRemoved === counts.replacementTests;
+}
+
+/** A change's counts in the fields of the destructive-action rules. */
 export function destructiveContextOfChange(counts: ChangeCounts): DestructiveActionInput {
   const actionType = actionTypeOf(counts);
   return {
@@ -44,6 +50,6 @@ export function destructiveContextOfChange(counts: ChangeCounts): DestructiveAct
     assertionsWeakened: weakenedChecks(counts),
     skipPatternsAdded: counts.skipPatternsAdded,
     replacementTests: counts.replacementTests,
-    coverageMaintained: counts.coverageDelta !== null && counts.coverageDelta >= 0,
+    coverageMaintained: coverageMaintained(counts),
   };
 }

@@ -125,23 +125,15 @@ describe('gatehouse check on a git repository', () => {
     expect([strict.code, strict.report.verdict]).toEqual([1, 'fail']);
   });
 
-  it('passes a test file renamed with its tests, and a test renamed with the same body, while coverage held', async () => {
+  it('passes a test file renamed with its tests, and a test renamed with the same body', async () => {
     const repo = createRepo();
     repo.git('mv', 'src/math.test.ts', 'src/arithmetic.test.ts');
     repo.write('src/arithmetic.test.ts', TEST_FILE.replace('adds two numbers', 'sums two numbers'));
     repo.commit('rename');
-    repo.write('before.info', 'SF:src/math.ts\nLF:100\nLH:90\nend_of_record\n');
-    repo.write('after.info', 'SF:src/math.ts\nLF:100\nLH:90\nend_of_record\n');
-    const coverage = ['--coverage-before', 'before.info', '--coverage-after', 'after.info'];
-    const { code, report } = await checkJson(['HEAD', '--repo', repo.dir, ...coverage]);
+    const { code, report } = await checkJson(['HEAD', '--repo', repo.dir]);
     expect(report.findings.filter((f) => f.severity !== 'low')).toEqual([]);
-    expect(report.destructive).toMatchObject({
-      triggered: false,
-      autoApproved: 'legitimate_test_refactoring',
-    });
+    expect(report.destructive.triggered).toBe(false);
     expect([code, report.verdict]).toEqual([0, 'pass']);
-    const unmeasured = await checkJson(['HEAD', '--repo', repo.dir]);
-    expect([unmeasured.code, unmeasured.report.verdict]).toEqual([1, 'gate']);
   });
 
   it('checks the staged changes against HEAD when given no range, as a pre-commit hook', async () => {

@@ -41,6 +41,13 @@ const RENAMED_TEST_DIFF = diffOf(
   SPEC_BEFORE.map((line) => line.replace('is zero for an empty cart', 'returns zero for no items')),
 );
 
+/** Both tests emptied under their own names: nothing is tested any more. */
+const HOLLOWED_TESTS_DIFF = diffOf(
+  'src/cart.test.ts',
+  SPEC_BEFORE,
+  SPEC_BEFORE.filter((line) => !line.startsWith('  expect(')),
+);
+
 /** The test file's second test skipped. */
 const SKIPPED_TEST_DIFF = diffOf(
   'src/cart.test.ts',
@@ -119,10 +126,9 @@ describe.each(dialects)('change analysis on %s', (dialect) => {
     expect(recorded.items[0]?.data).toMatchObject({ gates: [gate.id], destructive: ['test_deletion'] });
   });
 
-  it('lets a renamed test through as a test refactoring when coverage reports show coverage kept', async () => {
+  it('lets a renamed test through as a test refactoring', async () => {
     const run = await createRunViaApi(test);
-    const coverage = { before: { linePercent: 90 }, after: { linePercent: 90 } };
-    const body = (await analyze({ runId: run.id, diff: RENAMED_TEST_DIFF, coverage })).json();
+    const body = (await analyze({ runId: run.id, diff: RENAMED_TEST_DIFF })).json();
     expect(body.facts).toMatchObject({ testsRemoved: 1, replacementTests: 1 });
     expect(body.verdict.destructive).toMatchObject({
       triggered: false,
@@ -132,14 +138,11 @@ describe.each(dialects)('change analysis on %s', (dialect) => {
     expect(await gatesOf(run.id)).toEqual([]);
   });
 
-  it('holds a renamed test for a person when no coverage reports show coverage kept', async () => {
+  it('holds tests emptied under their own names for a person, with no coverage reports to say otherwise', async () => {
     const run = await createRunViaApi(test);
-    const body = (await analyze({ runId: run.id, diff: RENAMED_TEST_DIFF })).json();
-    expect(body.verdict.destructive).toMatchObject({
-      triggered: true,
-      rules: ['test_deletion'],
-      autoApproved: null,
-    });
+    const body = (await analyze({ runId: run.id, diff: HOLLOWED_TESTS_DIFF })).json();
+    expect(body.facts).toMatchObject({ testsRemoved: 2, replacementTests: 0 });
+    expect(body.verdict.destructive).toMatchObject({ triggered: true, autoApproved: null });
     expect(body.gates).toEqual([expect.objectContaining({ type: 'destructive_action' })]);
   });
 
