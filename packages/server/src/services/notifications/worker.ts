@@ -104,9 +104,8 @@ export function createNotificationWorker(
     if (configured.length > 0) await queueTimeoutWarnings(ctx);
     const dueBy = await ctx.store.databaseNow();
     if (!(await ctx.store.read((tx) => tx.hasNotificationWork(dueBy)))) return;
-    while (running && (await dispatchTriggers(ctx)) > 0) {
-      // routed a batch: there may be more
-    }
+    // One batch of triggers, then deliveries: while triggers keep coming, notices still go out.
+    if (running && (await dispatchTriggers(ctx)) > 0) again = true;
     const free = CONCURRENCY - inFlight.size;
     if (!running || free <= 0) return;
     const token = `${node}:${randomUUID()}`;
