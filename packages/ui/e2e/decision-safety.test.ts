@@ -25,7 +25,12 @@ function focused(page: Page) {
     const el = document.activeElement as HTMLElement | null;
     if (el === null || el === document.body) return { tag: 'body', name: '', within: '', visible: false };
     const labelled = el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null;
-    const name = (el.getAttribute('aria-label') ?? labelled ?? el.textContent ?? '').trim();
+    // The accessible name: what is hidden from screen readers (a key's <kbd>) is no part of it.
+    const shown = el.cloneNode(true) as HTMLElement;
+    shown.querySelectorAll('[aria-hidden="true"]').forEach((hidden) => {
+      hidden.remove();
+    });
+    const name = (el.getAttribute('aria-label') ?? labelled ?? shown.textContent ?? '').trim();
     const box = el.getBoundingClientRect();
     const visible = box.top >= 0 && box.bottom <= window.innerHeight && box.height > 0;
     const within = el.closest('dialog') ? 'dialog' : (el.closest('form')?.className ?? '');
@@ -63,6 +68,8 @@ describe('keys that end a risky gate ask first', () => {
     await expectAccessible(page, 'the confirmation before a key approves a critical gate');
     await page.keyboard.press('Escape');
     await confirm.waitFor({ state: 'hidden' });
+    // Back where it was, so the next single key works again.
+    expect(await focused(page)).toMatchObject({ tag: 'body' });
     expect((await gateOf(gateId)).status).toBe('pending');
 
     await page.keyboard.press('a');
@@ -70,6 +77,7 @@ describe('keys that end a risky gate ask first', () => {
     expect(await focused(page)).toMatchObject({ within: 'dialog', name: 'Approve' });
     await page.keyboard.press('Enter');
     await statusSays(page, /approved/i);
+    expect(await focused(page)).not.toMatchObject({ within: 'dialog' });
     expect((await pending.answer).outcome).toBe('approved');
   });
 
@@ -94,10 +102,12 @@ describe('keys that end a risky gate ask first', () => {
     expect(await focused(page)).toMatchObject({ within: 'dialog', name: 'Reject' });
     await page.keyboard.press('Escape');
     await confirm.waitFor({ state: 'hidden' });
+    expect(await focused(page)).toMatchObject({ tag: 'body' });
     expect((await gateOf(gateId)).status).toBe('pending');
 
     await page.keyboard.press('r');
     await confirm.waitFor();
+    expect(await focused(page)).toMatchObject({ within: 'dialog', name: 'Reject' });
     await page.keyboard.press('Enter');
     const answer = await pending.answer;
     expect(answer.outcome).toBe('denied');
@@ -142,6 +152,7 @@ describe('a question answered by keyboard', () => {
       .poll(() => focused(page))
       .toMatchObject({ tag: 'textarea', name: 'Answer the agent receives' });
     await page.keyboard.type('Postgres, as the other services');
+    expect(await focused(page)).toMatchObject({ tag: 'textarea', name: 'Answer the agent receives' });
     await page.keyboard.press('Tab');
     expect(await focused(page)).toMatchObject({ tag: 'button', name: 'Send answer' });
     await page.keyboard.press('Enter');
@@ -164,10 +175,11 @@ describe('a question answered by keyboard', () => {
     await option(page, 'Reject').click();
     const confirm = page.getByRole('dialog', { name: /Reject and discard your answer/ });
     await confirm.waitFor();
-    expect(await focused(page)).toMatchObject({ within: 'dialog' });
+    expect(await focused(page)).toMatchObject({ within: 'dialog', name: 'Cancel' });
     await expectAccessible(page, 'the confirmation before a reject discards an answer');
     await page.keyboard.press('Escape');
     await confirm.waitFor({ state: 'hidden' });
+    expect(await focused(page)).toMatchObject({ tag: 'button', name: 'Reject' });
     expect((await gateOf(gateId)).status).toBe('pending');
 
     await page.getByLabel('Answer the agent receives').focus();
