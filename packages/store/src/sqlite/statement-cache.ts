@@ -10,6 +10,8 @@ export interface CachedSqliteDatabase extends SqliteDatabase {
 
 type Trace = (statement: ExecutedStatement) => void;
 
+const WRITES = /^\s*(insert|update|delete)\b/i;
+
 /** The same statement, reporting each run to `trace`. */
 function traced(sqlText: string, statement: BetterSqlite3.Statement, trace: Trace): BetterSqlite3.Statement {
   return new Proxy(statement, {
@@ -18,13 +20,13 @@ function traced(sqlText: string, statement: BetterSqlite3.Statement, trace: Trac
         return (...parameters: unknown[]) => {
           const rows = target.all(...parameters);
           // An insert, update or delete with `returning` is a reader: each row returned was written.
-          trace({ sql: sqlText, rowsWritten: /^\s*select/i.test(sqlText) ? 0 : rows.length });
+          trace({ sql: sqlText, rowsWritten: WRITES.test(sqlText) ? rows.length : 0 });
           return rows;
         };
       if (key === 'run')
         return (...parameters: unknown[]) => {
           const result = target.run(...parameters);
-          trace({ sql: sqlText, rowsWritten: result.changes });
+          trace({ sql: sqlText, rowsWritten: WRITES.test(sqlText) ? result.changes : 0 });
           return result;
         };
       const value: unknown = Reflect.get(target, key, target);
