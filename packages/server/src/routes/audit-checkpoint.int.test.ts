@@ -1,7 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isCheckpointSigned, readAuditHeads } from 'gatehouse-hitl-store';
+import { type ExecutedStatement, isCheckpointSigned, readAuditHeads } from 'gatehouse-hitl-store';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../config.js';
 import { commit } from '../services/commit.js';
@@ -18,8 +18,15 @@ describe.each(dialects)('signed audit checkpoints on %s', (dialect) => {
     for (const step of cleanup.splice(0).reverse()) await step();
   });
 
-  async function start(config: Partial<ServerConfig> = {}) {
-    test = await createTestApp({ dialect, config: { webhookPollIntervalMs: 50, ...config } });
+  async function start(
+    config: Partial<ServerConfig> = {},
+    onStatement?: (statement: ExecutedStatement) => void,
+  ) {
+    test = await createTestApp({
+      dialect,
+      config: { webhookPollIntervalMs: 50, ...config },
+      ...(onStatement === undefined ? {} : { onStatement }),
+    });
     cleanup.push(() => test.close());
   }
 
@@ -94,5 +101,25 @@ describe.each(dialects)('signed audit checkpoints on %s', (dialect) => {
     await sleep(400);
     expect(await heads()).toHaveLength(settled);
     expect(await signedUpTo('test.two')).toBe(settled + 1);
+  });
+
+  it('checks a long stretch since the last checkpoint before its write, so the signing write reads only the newest events', async () => {
+    const trace: ExecutedStatement[] = [];
+    await start({}, (statement) => trace.push(statement));
+    await commit(test.ctx, async ({ audit }) => {
+      for (let i = 0; i < 3_000; i++)
+        await audit({ kind: 'test.many', actor: 'system:test', subject: null, data: { i } });
+    });
+    trace.length = 0;
+    expect((await test.services.audit.checkpoint()).status).toBe('written');
+    const begin = dialect === 'sqlite' ? /^begin immediate/i : /^begin$/i;
+    const opened = trace.findLastIndex((statement) => begin.test(statement.sql.trim()));
+    const closed = trace.findIndex((statement, i) => i > opened && /^commit$/i.test(statement.sql.trim()));
+    const inWrite = trace.slice(opened, closed).filter((statement) => /audit_events/i.test(statement.sql));
+    // The head, the event last checked and the (empty) batch after it, and the checkpoint's own insert.
+    expect(inWrite.length).toBeLessThanOrEqual(5);
+    // The stretch itself was read, outside the write.
+    const batches = trace.slice(0, opened).filter((statement) => /audit_events/i.test(statement.sql));
+    expect(batches.length).toBeGreaterThanOrEqual(6);
   });
 });

@@ -51,38 +51,89 @@ async function hashAt(tx: ChainReads, seq: number): Promise<string | null> {
   return event?.seq === seq ? event.hash : null;
 }
 
+/** A point of the chain: the event at `seq` has `hash`. */
+interface ChainPoint {
+  seq: number;
+  hash: string;
+}
+
+/** The chain's reads outside any write: one short read per batch, letting other work run between them. */
+function readsOutside(ctx: AppContext): ChainReads {
+  return {
+    getAuditCheckpoint: () => ctx.store.read((tx) => tx.getAuditCheckpoint()),
+    async listAuditEvents(fromSeq, limit) {
+      const batch = await ctx.store.read((tx) => tx.listAuditEvents(fromSeq, limit));
+      await new Promise((resolve) => setImmediate(resolve));
+      return batch;
+    },
+  };
+}
+
 /**
  * A signature vouches for what the server checked: the chain from this node's last checkpoint
  * (or from the signed start) up to the head must still hold, so a rewritten trail is never signed.
+ * Also says where the check ended, when it held.
  */
 async function checkSinceAnchor(
   tx: ChainReads,
   anchor: SignedCheckpoint | null,
   signer: AuditSigner,
-): Promise<AuditVerification> {
+): Promise<{ checked: AuditVerification; end: ChainPoint | null }> {
   const start = await tx.getAuditCheckpoint();
   const fromAnchor = anchor !== null && (start === null || anchor.seq >= start.seq);
   if (fromAnchor && (await hashAt(tx, anchor.seq)) !== anchor.hash) {
     const at = { seq: anchor.seq, at: anchor.at, source: 'heads' as const };
-    return { ok: false, seq: anchor.seq, reason: 'checkpoint_mismatch', checkpoint: at };
+    return {
+      checked: { ok: false, seq: anchor.seq, reason: 'checkpoint_mismatch', checkpoint: at },
+      end: null,
+    };
   }
   const origin: ChainStart | null = fromAnchor ? anchor : start;
-  return verifyAuditChain(eventsFrom(tx, (origin?.seq ?? 0) + 1), {
+  const checked = await verifyAuditChain(eventsFrom(tx, (origin?.seq ?? 0) + 1), {
     start: origin,
     trustStart: fromAnchor,
     publicKey: signer.publicKey,
   });
+  const end =
+    checked.ok && checked.lastHash !== null
+      ? { seq: (origin?.seq ?? 0) + checked.count, hash: checked.lastHash }
+      : null;
+  return { checked, end };
 }
 
+/**
+ * Inside the write: the chain still has the point checked before it, and what came after holds.
+ * Without such a point (the check outside failed or found nothing) the whole stretch is checked here.
+ */
+async function checkBeforeSigning(
+  tx: ChainReads,
+  anchor: SignedCheckpoint | null,
+  checkedTo: ChainPoint | null,
+  signer: AuditSigner,
+): Promise<AuditVerification> {
+  if (checkedTo === null || (await hashAt(tx, checkedTo.seq)) !== checkedTo.hash)
+    return (await checkSinceAnchor(tx, anchor, signer)).checked;
+  return verifyAuditChain(eventsFrom(tx, checkedTo.seq + 1), {
+    start: checkedTo,
+    trustStart: true,
+    publicKey: signer.publicKey,
+  });
+}
+
+/**
+ * Checks the long stretch since the anchor in short reads outside any write, then, in one short
+ * write, checks only what came after and signs the head.
+ */
 async function signHead(
   ctx: AppContext,
   signer: AuditSigner,
   anchor: SignedCheckpoint | null,
 ): Promise<CheckpointOutcome> {
+  const { end: checkedTo } = await checkSinceAnchor(readsOutside(ctx), anchor, signer);
   return commit(ctx, async ({ tx, audit }) => {
     const head = await tx.getAuditHead();
     if (head.kind === null || head.kind === CHECKPOINT_KIND) return { status: 'unchanged' };
-    const checked = await checkSinceAnchor(tx, anchor, signer);
+    const checked = await checkBeforeSigning(tx, anchor, checkedTo, signer);
     if (!checked.ok) return { status: 'refused', failure: checked };
     const unsigned = { seq: head.seq, hash: head.hash, at: tx.now, keyId: signer.keyId };
     const checkpoint = { ...unsigned, signature: signer.sign(checkpointStatement(unsigned)) };
