@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slowChange, smallChanges, type TestFileChange } from '../testing/analysis-changes.js';
 import { mustGit, runGit, tempDir } from '../testing/git-client.js';
+import { commitFiles } from '../testing/git-fixtures.js';
 import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';
 import { bearer } from '../testing/test-app.js';
+import { ensureRepo, reposDirOf } from '../workspace/repos.js';
 
 interface WireError {
   error: { code: string; message: string; details: Record<string, unknown> };
@@ -110,6 +112,11 @@ describe('the analysis budget and queue', () => {
       payload: {},
     });
     const runId = (created.json() as { run: { id: string } }).run.id;
+    // The files as they were sit on main; the push's analysis compares both sides of every file
+    // against main, as the 503 test above does, and runs over the budget.
+    const repo = await ensureRepo(reposDirOf(server.test.config), runId);
+    const change = slowChange({ heavy: true });
+    await commitFiles(repo, 'main', Object.fromEntries(change.map((file) => [file.path, file.before ?? ''])));
     const dir = tempDir();
     dirs.push(dir);
     const token = server.test.tokens.agent;
@@ -117,19 +124,15 @@ describe('the analysis budget and queue', () => {
     await mustGit(['clone', '--quiet', url, 'work'], { cwd: dir.path, token });
     const work = join(dir.path, 'work');
     await mustGit(['checkout', '--quiet', '-b', 'phase-1-strategic'], { cwd: work });
-    // First the files as they were, then the heavy change to them: the second push's analysis
-    // compares both sides of every file, as the 503 test above does, and runs over the budget.
-    for (const side of ['before', 'after'] as const) {
-      for (const file of slowChange({ heavy: true })) {
-        mkdirSync(join(work, file.path, '..'), { recursive: true });
-        writeFileSync(join(work, file.path), file[side] ?? '');
-      }
-      await mustGit(['add', '--all'], { cwd: work });
-      await mustGit(['commit', '--quiet', '-m', `tests ${side}`], { cwd: work });
-      const pushed = await runGit(['push', 'origin', 'phase-1-strategic'], { cwd: work, token });
-      expect(pushed.code, pushed.stderr).toBe(0);
-      await server.test.services.pushAnalysis.idle();
+    for (const file of change) {
+      mkdirSync(join(work, file.path, '..'), { recursive: true });
+      writeFileSync(join(work, file.path), file.after ?? '');
     }
+    await mustGit(['add', '--all'], { cwd: work });
+    await mustGit(['commit', '--quiet', '-m', 'tests after'], { cwd: work });
+    const pushed = await runGit(['push', 'origin', 'phase-1-strategic'], { cwd: work, token });
+    expect(pushed.code, pushed.stderr).toBe(0);
+    await server.test.services.pushAnalysis.idle();
 
     const head = await mustGit(['rev-parse', 'HEAD'], { cwd: work });
     const failed = await server.test.services.audit.query({ subject: runId, kind: 'analysis.push_failed' });

@@ -3,9 +3,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mustGit, runGit, tempDir } from '../testing/git-client.js';
+import { commitFiles as commitOnBranch } from '../testing/git-fixtures.js';
 import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';
 import { approveTestPlan } from '../testing/runs.js';
 import { bearer, type TestDialect } from '../testing/test-app.js';
+import { ensureRepo, reposDirOf } from '../workspace/repos.js';
 
 const SPEC = [
   "import { expect, it } from 'vitest';",
@@ -22,6 +24,15 @@ const SPEC = [
 ];
 /** The spec with its second test deleted. */
 const SPEC_CUT = SPEC.slice(0, 7);
+/** The spec's tests kept by name with their bodies emptied. */
+const SPEC_HOLLOW = [
+  "import { it } from 'vitest';",
+  '',
+  "it('adds the prices', () => {});",
+  '',
+  "it('is zero for an empty cart', () => {});",
+  '',
+];
 const BRANCH = 'phase-1-strategic';
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
 
@@ -87,13 +98,21 @@ describe.each(dialects)('change analysis on every push of a phase branch on %s',
     expect(response.statusCode, response.body).toBe(200);
   }
 
-  async function runWithSpec(): Promise<{ runId: string; work: string; head: string }> {
+  /** Commits `files` on the run's main, as a merged earlier phase would have left them. */
+  async function onMain(runId: string, files: Record<string, string | Buffer>): Promise<string> {
+    const repo = await ensureRepo(reposDirOf(server.test.config), runId);
+    return commitOnBranch(repo, 'main', files);
+  }
+
+  /** A run whose main holds the cart spec and whose agent has pushed `BRANCH` with a readme. */
+  async function runWithSpec(): Promise<{ runId: string; work: string; base: string }> {
     const runId = await newRun();
+    const base = await onMain(runId, { 'src/cart.test.ts': SPEC.join('\n') });
     const work = await clone(runId, server.test.tokens.agent);
     await mustGit(['checkout', '--quiet', '-b', BRANCH], { cwd: work });
-    const head = await commitFiles(work, { 'src/cart.test.ts': SPEC.join('\n') });
+    await commitFiles(work, { 'README.md': '# Cart\n' });
     await push(work);
-    return { runId, work, head };
+    return { runId, work, base };
   }
 
   async function gatesOf(runId: string, type = 'destructive_action') {
@@ -105,8 +124,8 @@ describe.each(dialects)('change analysis on every push of a phase branch on %s',
   }
 
   it('opens a destructive_action gate when the run’s agent pushes a branch that deletes a test', async () => {
-    const { runId, work, head: first } = await runWithSpec();
-    // The branch's first push only adds tests: analysed, nothing opened.
+    const { runId, work, base } = await runWithSpec();
+    // The branch's first push only adds a readme: analysed, nothing opened.
     expect(await gatesOf(runId)).toEqual([]);
     expect(await auditOf(runId, 'analysis.recorded')).toHaveLength(1);
 
@@ -122,13 +141,40 @@ describe.each(dialects)('change analysis on every push of a phase branch on %s',
       files: ['src/cart.test.ts'],
       findings: [expect.objectContaining({ kind: 'test_removed', name: 'is zero for an empty cart' })],
     });
-    expect(gate?.action).toEqual({ tool: 'git_push', args: { branch: BRANCH, from: first, to: second } });
+    expect(gate?.action).toEqual({ tool: 'git_push', args: { branch: BRANCH, from: base, to: second } });
     const recorded = await auditOf(runId, 'analysis.recorded');
     expect(recorded).toHaveLength(2);
     expect(recorded.map((event) => event.data)).toContainEqual(
       expect.objectContaining({ gates: [gate?.id], destructive: ['test_deletion'] }),
     );
     expect(await auditOf(runId, 'analysis.push_failed')).toEqual([]);
+  });
+
+  it('judges each push against main, so emptying tests then deleting their file opens a gate', async () => {
+    const runId = await newRun();
+    const base = await onMain(runId, {
+      'src/cart.ts': 'export const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);\n',
+      'src/cart.test.ts': SPEC.join('\n'),
+    });
+    const work = await clone(runId, server.test.tokens.agent);
+    await mustGit(['checkout', '--quiet', '-b', BRANCH], { cwd: work });
+    await commitFiles(work, { 'src/cart.test.ts': SPEC_HOLLOW.join('\n') });
+    await push(work);
+    await mustGit(['rm', '--quiet', 'src/cart.test.ts'], { cwd: work });
+    await mustGit(['commit', '--quiet', '-m', 'drop the empty spec'], { cwd: work });
+    const second = await mustGit(['rev-parse', 'HEAD'], { cwd: work });
+    await push(work);
+
+    expect(await auditOf(runId, 'analysis.push_failed')).toEqual([]);
+    const pending = (await gatesOf(runId)).filter((gate) => gate.status === 'pending');
+    expect(pending.length).toBeGreaterThan(0);
+    const judged = pending.map((gate) => {
+      const repeats = gate.context.repeats as { latest?: { action?: unknown } } | undefined;
+      return repeats?.latest?.action ?? gate.action;
+    });
+    expect(judged).toContainEqual({ tool: 'git_push', args: { branch: BRANCH, from: base, to: second } });
+    const files = pending.flatMap((gate) => gate.context.files as string[]);
+    expect(files).toContain('src/cart.test.ts');
   });
 
   it('opens nothing for a harmless push', async () => {
@@ -158,21 +204,20 @@ describe.each(dialects)('change analysis on every push of a phase branch on %s',
 
   it('analyses the text files of a push, leaving out binary files and files over 1 MiB', async () => {
     const runId = await newRun();
-    const work = await clone(runId, server.test.tokens.agent);
-    await mustGit(['checkout', '--quiet', '-b', BRANCH], { cwd: work });
     const binary = Buffer.concat([Buffer.from([0, 1, 2, 0, 255]), randomBytes(4096)]);
-    // A generated spec past 1 MiB: the test it loses in the second push must go unnoticed.
+    // A generated spec past 1 MiB: the test it loses on the branch must go unnoticed.
     const cases = Array.from(
       { length: 24_000 },
       (_, n) => `it('case ${n}', () => expect(${n}).toBe(${n}));\n`,
     );
     const big = cases.join('');
-    await commitFiles(work, {
+    await onMain(runId, {
       'assets/logo.png': binary,
       'src/big.test.ts': big,
       'src/cart.test.ts': SPEC.join('\n'),
     });
-    await push(work);
+    const work = await clone(runId, server.test.tokens.agent);
+    await mustGit(['checkout', '--quiet', '-b', BRANCH], { cwd: work });
     await commitFiles(work, {
       'assets/logo.png': randomBytes(4096),
       'src/big.test.ts': cases.slice(1).join(''),

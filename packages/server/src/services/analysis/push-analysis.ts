@@ -9,12 +9,12 @@ import type { AnalysisService, AnalyzeInput } from './analysis-service.js';
 
 /** The largest file a push's analysis reads; bigger files are left out of it. */
 export const PUSH_FILE_MAX_BYTES = 1024 * 1024;
-/** Where a new phase branch's change starts: its merge-base with this branch. */
+/** The branch a phase branch's review merges into; every push is judged against it. */
 const BASE_BRANCH = 'main';
 
 type PushedFile = NonNullable<AnalyzeInput['files']>[number];
 
-/** Analyses the change each agent push of a phase branch brings, in the background. */
+/** Analyses, after each agent push of a phase branch, the branch's whole change against main, in the background. */
 export interface PushAnalysis {
   /** Queues the analysis of `refs` pushed by the run's agent; returns at once and never throws. */
   afterAgentPush(runId: string, agentId: string, refs: readonly PushedRef[]): void;
@@ -44,13 +44,13 @@ async function fileChange(repo: string, from: string, to: string, file: ReviewFi
   return { path: file.path, oldPath: file.oldPath ?? undefined, before, after } satisfies PushedFile;
 }
 
-/** The text files a ref's update changed, whole before and after. */
+/** The text files the branch changed since it left main, whole before and after. */
 export async function pushedFiles(
   repo: string,
   ref: PushedRef,
 ): Promise<{ from: string; files: PushedFile[] }> {
-  // After a force push the change is counted from where the old and new heads part.
-  const base = await mergeBase(repo, ref.old ?? BASE_BRANCH, ref.new);
+  // Judged from main, not from the previous push: a change split over pushes is seen whole.
+  const base = await mergeBase(repo, BASE_BRANCH, ref.new);
   const listed = await changedFiles(repo, base, ref.new);
   const files: PushedFile[] = [];
   for (const file of listed) {
