@@ -94,6 +94,7 @@ describe('wrong usage exits 2 with a clear message', () => {
     [['gates', 'show'], 'gatehouse gates show needs <gate-id>'],
     [['gates', 'show', 'gate_1', 'gate_2'], "unexpected argument 'gate_2'"],
     [['gates', 'decide', 'gate_1'], 'gatehouse gates decide needs --option'],
+    [['gates', 'decide', 'gate_1', '--edit', 'command=ls'], '--edit is not valid JSON'],
     [['gates', 'list', '--status', 'maybe'], '--status must be one of pending'],
     [['gates', 'list', '--limit', 'ten'], '--limit must be a whole number from 1 to 500'],
     [['runs', 'steer', 'run_1'], 'steer needs a non-empty instruction'],

@@ -29,7 +29,9 @@ import {
 import { CliError, isApiError, UsageError } from '../errors.js';
 import { showGate } from '../gate-view.js';
 import type { ApiClient } from '../http.js';
+import { editedPayloadHash } from '../inbox-edit.js';
 import { printJson, printTable, relativeTime } from '../output.js';
+import { editedArgsOf } from './gates-edit.js';
 import { describeRule } from './rules.js';
 
 // Plain lists: the CLI loads no zod at start-up (the hook runs before every tool call).
@@ -94,9 +96,17 @@ async function show(context: ActionContext): Promise<number> {
   return 0;
 }
 
-/** `--always` is approve_always; `--option` names any option. */
-function optionOf(context: ActionContext): string {
+/** `--always` is approve_always; `--edit` is approve with edits; `--option` names any option. */
+function optionOf(context: ActionContext, edited: boolean): string {
   const { values, command } = context;
+  if (edited) {
+    const option = stringOption(values, 'option');
+    if (values.always === true)
+      throw new UsageError('--edit approves once with edits; leave out --always', command);
+    if (option !== undefined && option !== 'approve')
+      throw new UsageError(`--edit approves with edits; leave out --option ${option}`, command);
+    return 'approve';
+  }
   if (values.always !== true) return requiredOption(values, 'option', command);
   const option = stringOption(values, 'option');
   if (option !== undefined && option !== 'approve_always')
@@ -146,7 +156,9 @@ function rememberOf(context: ActionContext, option: string): DecisionBody['remem
 
 async function decisionBody(context: ActionContext, client: ApiClient, id: string): Promise<DecisionBody> {
   const { values } = context;
-  const body: DecisionBody = { option: optionOf(context) };
+  const editedArgs = editedArgsOf(context);
+  const body: DecisionBody = { option: optionOf(context, editedArgs !== undefined) };
+  if (editedArgs !== undefined) body.editedArgs = editedArgs;
   const reason = stringOption(values, 'reason');
   if (reason !== undefined) body.reason = reason;
   const feedback = stringOption(values, 'feedback');
@@ -162,7 +174,9 @@ async function decisionBody(context: ActionContext, client: ApiClient, id: strin
   if (keyFile !== undefined) {
     const key = readSigningKey(keyFile);
     const { gate } = await client.get<{ gate: Gate }>(`/v1/gates/${encodeURIComponent(id)}`);
-    body.signature = await signDecision(key, gate, body);
+    // An edited approval signs the edited action's hash, as the server checks it.
+    const signed = editedArgs === undefined ? gate : { id, payloadHash: editedPayloadHash(gate, editedArgs) };
+    body.signature = await signDecision(key, signed, body);
   }
   return body;
 }
@@ -239,7 +253,17 @@ export const gatesCommand: Command = {
           type: 'string',
           short: 'o',
           value: '<option>',
-          description: 'The option, e.g. approve, reject, steer (required unless --always)',
+          description: 'The option, e.g. approve, reject, steer (required unless --always or --edit)',
+        },
+        edit: {
+          type: 'string',
+          value: '<json>',
+          description: "Approve with edits: the arguments to run instead of the agent's, as a JSON object",
+        },
+        'edit-file': {
+          type: 'string',
+          value: '<path>',
+          description: 'Approve with edits read from this JSON file (instead of --edit)',
         },
         always: {
           type: 'boolean',
@@ -308,11 +332,16 @@ export const gatesCommand: Command = {
         'With --always and no --match-* option the rule covers the scope the gate suggests (shown by\n' +
         "`gatehouse gates show <id> --json` as standingScopes). A scope that does not cover the gate's own\n" +
         'call, or a prefix naming a shell or interpreter, is refused (VALIDATION_FAILED, remember.match).\n' +
-        'Always-gated operations can never be approved always. `gatehouse rules list` shows the rules.',
+        'Always-gated operations can never be approved always. `gatehouse rules list` shows the rules.\n\n' +
+        "--edit approves the gate with other arguments (`gatehouse gates show <id> --json` shows the agent's\n" +
+        'as action.args); the approval binds to the edited action. The server refuses an edit on a gate that is\n' +
+        'not editable (VALIDATION_FAILED, editedArgs) or one a policy rule would not allow (EDIT_REFUSED).',
       examples: [
         'gatehouse gates decide gate_123 --option approve',
         'gatehouse gates decide gate_123 --option steer --instructions "use a migration" --artifact db/schema.sql',
         'gatehouse gates decide gate_123 --option approve --sign-key ~/.config/gatehouse/ed25519.pem',
+        `gatehouse gates decide gate_123 --edit '{"command":"rm -rf build/cache"}' --reason "only the cache"`,
+        'gatehouse gates decide gate_123 --edit-file edited-args.json',
         'gatehouse gates decide gate_123 --always --match-prefix "npm test" --remember agent --expires 7d',
       ],
       run: decide,
