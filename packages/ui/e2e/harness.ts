@@ -141,7 +141,12 @@ async function createPeople(http: HttpClient, adminToken: string) {
 }
 
 /** Starts a real `gatehouse serve` with the built web app, its people and agent, and Chromium. */
-export async function startE2e(): Promise<E2e> {
+/** What a test file may change about its server: more environment (an SMTP server, for one). */
+export interface E2eOptions {
+  env?: Record<string, string>;
+}
+
+export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
   if (!existsSync(join(UI_DIST, 'index.html'))) {
     throw new Error(`${UI_DIST} holds no build: run \`npm run build\` first`);
   }
@@ -161,7 +166,7 @@ export async function startE2e(): Promise<E2e> {
     server = await startServerProcess({
       dataDir,
       expectLink: true,
-      env: { GATEHOUSE_UI_DIR: UI_DIST, GATEHOUSE_LOGIN_ATTEMPTS_PER_MINUTE: '1000' },
+      env: { GATEHOUSE_UI_DIR: UI_DIST, GATEHOUSE_LOGIN_ATTEMPTS_PER_MINUTE: '1000', ...options.env },
     });
     http = createHttpClient(server.url, { maxSockets: 16 });
     browser = await launchChromium();
@@ -238,10 +243,10 @@ function e2eOf(parts: E2eParts, watch: ReturnType<typeof pageWatch>, close: () =
  * One server and one browser for a test file: started before its first test, closed after the
  * last; a test that leaves an uncaught page error or a CSP violation fails.
  */
-export function withE2e(): () => E2e {
+export function withE2e(options: E2eOptions = {}): () => E2e {
   let env: E2e | null = null;
   beforeAll(async () => {
-    env = await startE2e();
+    env = await startE2e(options);
   });
   afterEach(() => {
     const errors = env?.pageErrors.splice(0) ?? [];

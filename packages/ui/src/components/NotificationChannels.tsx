@@ -14,9 +14,16 @@ const CHANNELS: { id: Channel; label: string; hint: string }[] = [
 type Notice = { ok: boolean; text: string };
 
 function unavailable(loaded: MyNotificationChannelsResponse, channel: Channel): string | null {
-  if (!loaded.available[channel]) return 'not set up on this server';
   if (channel === 'slack' && !loaded.slackLinked) return 'your Slack user is not linked yet';
   return null;
+}
+
+/**
+ * What the form starts from: a person's own choice as saved (a channel set up later reaches them then),
+ * or, before they chose, every channel this server delivers on.
+ */
+function startingChoice(loaded: MyNotificationChannelsResponse): Channel[] {
+  return loaded.chosen ? loaded.channels : loaded.channels.filter((channel) => loaded.available[channel]);
 }
 
 /** The choices as loaded: its state starts from them, so no box ever shows unchecked before they arrive. */
@@ -31,7 +38,10 @@ function ChannelsForm({
   notice: Notice | null;
   setNotice(notice: Notice | null): void;
 }) {
-  const [chosen, setChosen] = useState<Channel[]>(loaded.channels);
+  const [chosen, setChosen] = useState<Channel[]>(startingChoice(loaded));
+  // A channel this server has no configuration for is not offered: nothing would reach the person by it.
+  const offered = CHANNELS.filter((channel) => loaded.available[channel.id]);
+  const missing = CHANNELS.filter((channel) => !loaded.available[channel.id]);
   const [email, setEmail] = useState(loaded.email ?? '');
   const [busy, setBusy] = useState(false);
 
@@ -57,7 +67,7 @@ function ChannelsForm({
     <form onSubmit={(event) => void submit(event)}>
       <fieldset>
         <legend>Channels that reach you</legend>
-        {CHANNELS.map((channel) => {
+        {offered.map((channel) => {
           const problem = unavailable(loaded, channel.id);
           return (
             <div key={channel.id} className="field">
@@ -77,6 +87,12 @@ function ChannelsForm({
             </div>
           );
         })}
+        {missing.length > 0 && (
+          <p className="muted small">
+            Not set up on this server: {missing.map((channel) => channel.label).join(', ')}. An admin can
+            configure {missing.length === 1 ? 'it' : 'them'}.
+          </p>
+        )}
       </fieldset>
       <div className="field">
         <label htmlFor="notify-email">Email address</label>
