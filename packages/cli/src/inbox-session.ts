@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import type { Gate, GateOption, KeyBinding } from 'gatehouse-hitl-core';
+import { type Gate, type GateOption, type KeyBinding, keyNeedsConfirmation } from 'gatehouse-hitl-core';
 import type { Io } from './command.js';
 import {
   type DecisionBody,
@@ -214,7 +214,7 @@ export class InboxSession {
     if (option.outcome === 'rejected') {
       const reason = body.reason ? ` with the reason “${terminalSafe(body.reason)}”` : ' without a reason';
       question = `${label} ${id}${reason}? Press y to send, any other key cancels.`;
-    } else if (option.outcome === 'approved' && (gate.risk === 'high' || gate.risk === 'critical')) {
+    } else if (option.outcome === 'approved' && keyNeedsConfirmation(gate.risk)) {
       question = `${label} ${id} (${gate.risk} risk)? Press y to approve, any other key cancels.`;
     } else return true;
     return this.#askYes(question);

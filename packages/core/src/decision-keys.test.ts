@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { bindingForKey, decisionKeys, HELP_KEY, isTaskEnding, keyHelpLines } from './decision-keys.js';
+import {
+  bindingForKey,
+  decisionKeys,
+  HELP_KEY,
+  isTaskEnding,
+  keyHelpLines,
+  keyNeedsConfirmation,
+} from './decision-keys.js';
 import { BUILTIN_GATE_TYPES } from './gate-types.js';
 import type { Gate } from './schemas.js';
 import { makeGate } from './testing/gates.js';
@@ -84,5 +91,16 @@ describe('decisionKeys', () => {
 
   it('copes with gates whose options are missing', () => {
     expect(decisionKeys({ ...makeGate('x'), options: undefined } as unknown as Gate)).toEqual([]);
+  });
+});
+
+describe('keyNeedsConfirmation', () => {
+  it.each([
+    ['low', false],
+    ['medium', false],
+    ['high', true],
+    ['critical', true],
+  ] as const)('a single key on a %s gate asks first: %s', (risk, asks) => {
+    expect(keyNeedsConfirmation(risk)).toBe(asks);
   });
 });

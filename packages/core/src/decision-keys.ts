@@ -32,6 +32,11 @@ const ROLE_OF_ID: Readonly<Record<string, keyof typeof DECISION_KEYS>> = {
 /** Options that stop the agent's task, not only the gate. */
 export const TASK_ENDING_OPTIONS: ReadonlySet<string> = new Set(['abort', 'delegate', 'stop']);
 
+/** Risks at which a single key never approves or rejects alone: a person confirms the decision first. */
+export function keyNeedsConfirmation(risk: Gate['risk']): risk is 'high' | 'critical' {
+  return risk === 'high' || risk === 'critical';
+}
+
 /** True when choosing `option` ends the agent's task, so a person confirms it first. */
 export function isTaskEnding(option: Pick<GateOption, 'id' | 'ends'>): boolean {
   return option.ends === true && TASK_ENDING_OPTIONS.has(option.id);

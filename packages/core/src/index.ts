@@ -102,6 +102,7 @@ export {
   HELP_KEY,
   isTaskEnding,
   keyHelpLines,
+  keyNeedsConfirmation,
   TASK_ENDING_OPTIONS,
 } from './decision-keys.js';
 export type { AlwaysGate, BatchEligibility, BatchExclusionRule, BatchGate } from './decision-safety.js';

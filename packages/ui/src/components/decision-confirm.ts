@@ -1,4 +1,4 @@
-import type { Gate, GateOption, KeyBinding } from 'gatehouse-hitl-core';
+import { type Gate, type GateOption, type KeyBinding, keyNeedsConfirmation } from 'gatehouse-hitl-core';
 import { opensForm } from './DecisionOptions.js';
 import { type ReplyValues, replyBoxOf } from './decision-form.js';
 
@@ -20,8 +20,6 @@ export interface ConfirmationText {
   focusConfirm: boolean;
   lines: string[];
 }
-
-const isRisky = (risk: Gate['risk']): risk is 'high' | 'critical' => risk === 'high' || risk === 'critical';
 
 /**
  * Whether `binding` needs a second step before it is sent, and which: an option that ends the agent's
@@ -46,7 +44,7 @@ export function confirmationFor(input: {
     if (answer) return { kind: 'discards_answer', option, answer: replyOf(answer).text.trim() };
   }
   const decisive = option.outcome === 'approved' || option.outcome === 'rejected';
-  if (by === 'key' && decisive && !opensForm(option) && isRisky(gate.risk)) {
+  if (by === 'key' && decisive && !opensForm(option) && keyNeedsConfirmation(gate.risk)) {
     return { kind: 'risky_key', option, risk: gate.risk, reason: replyOf(option).text.trim() };
   }
   return null;
