@@ -120,6 +120,36 @@ describe('wrong usage exits 2 with a clear message', () => {
   });
 });
 
+describe('--json errors', () => {
+  it('prints a usage error on stderr as JSON with its code, exit 2', async () => {
+    const result = await runCliInProcess(['gates', 'list', '--status', 'maybe', '--json'], {
+      env: { XDG_CONFIG_HOME: '/nonexistent', GATEHOUSE_TOKEN: 'ghs_test' },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    const { error } = JSON.parse(result.stderr) as { error: { code: string; message: string; help: string } };
+    expect(error.code).toBe('USAGE_ERROR');
+    expect(error.message).toContain('--status must be one of pending');
+    expect(error.help).toBe('gatehouse gates list --help');
+  });
+
+  it('names an unreachable server and a missing sign-in by code', async () => {
+    const unreachable = await runGatehouse(['gates', 'list', '--json'], {
+      env: { GATEHOUSE_URL: 'http://127.0.0.1:9', GATEHOUSE_TOKEN: 'ghs_x' },
+    });
+    expect(unreachable.code).toBe(1);
+    expect(JSON.parse(unreachable.stderr).error.code).toBe('SERVER_UNREACHABLE');
+    const signedOut = await runCliInProcess(['runs', 'list', '--json'], {
+      env: { XDG_CONFIG_HOME: '/nonexistent' },
+    });
+    expect(signedOut.code).toBe(1);
+    expect(JSON.parse(signedOut.stderr).error).toMatchObject({
+      code: 'NOT_SIGNED_IN',
+      message: expect.stringContaining('gatehouse login'),
+    });
+  });
+});
+
 describe('without a server', () => {
   it('says how to sign in when nobody has', async () => {
     const result = await runGatehouse(['gates', 'list'], { env: { XDG_CONFIG_HOME: '/nonexistent' } });

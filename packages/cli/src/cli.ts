@@ -20,8 +20,9 @@ import { serveCommand } from './commands/serve.js';
 import { usersCommand } from './commands/users.js';
 import { webhooksCommand } from './commands/webhooks.js';
 import { whitelistCommand } from './commands/whitelist.js';
+import { forbiddenHint } from './credential-hint.js';
 import { resolveCredentials } from './credentials.js';
-import { ApiError, CliError, UsageError } from './errors.js';
+import { ApiError, CliError, isApiError, UsageError } from './errors.js';
 import { formatActionHelp, formatCommandHelp, formatTopHelp } from './help.js';
 import { type ApiClient, createApiClient } from './http.js';
 import { terminalSafe } from './output.js';
@@ -89,6 +90,7 @@ function lazyClient(io: Io): () => ApiClient {
     if (!token) {
       throw new CliError(
         `not signed in to ${url}; run \`gatehouse login --url ${url}\` or set GATEHOUSE_TOKEN`,
+        'NOT_SIGNED_IN',
       );
     }
     client = createApiClient({ url, token });
@@ -109,7 +111,13 @@ function printHelp(io: Io, words: string[]): number {
   return EXIT.ok;
 }
 
-async function dispatch(argv: string[], io: Io): Promise<number> {
+/** What the error report needs to know of the command line once it is parsed. */
+interface Invocation {
+  json: boolean;
+  command: string | null;
+}
+
+async function dispatch(argv: string[], io: Io, invocation: Invocation): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '--help' || first === '-h') return printHelp(io, []);
   if (first === 'help') return printHelp(io, rest);
@@ -138,7 +146,11 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     args = subArgs;
   }
   const name = single ? command.name : `${command.name} ${action.name}`;
+  invocation.command = name;
+  // Before parsing, so a usage error of a --json call is JSON too.
+  invocation.json = action.json !== false && args.includes('--json');
   const { values, positionals } = parseActionArgs(action, args, name);
+  invocation.json = values.json === true;
   if (values.help) {
     io.stdout.write(formatActionHelp(command, action));
     return EXIT.ok;
@@ -183,8 +195,34 @@ function detailLines(error: ApiError): string[] {
   return lines;
 }
 
-/** Prints an error the way every command does and returns its exit code. */
-export function reportError(io: Io, error: unknown): number {
+/** `{ "error": { code, message, … } }` on stderr, the wire error's shape, for `--json` calls. */
+function reportJsonError(io: Io, error: unknown, hint: string | null): number {
+  const withHint = hint === null ? {} : { hint };
+  let body: Record<string, unknown>;
+  let exit: number = EXIT.failed;
+  if (error instanceof UsageError) {
+    const help = error.command ? `gatehouse ${error.command} --help` : 'gatehouse --help';
+    body = { code: 'USAGE_ERROR', message: error.message, help };
+    exit = EXIT.usage;
+  } else if (error instanceof ApiError) {
+    body = { code: error.code, message: error.message, details: error.details, ...withHint };
+  } else if (error instanceof CliError) {
+    body = { code: error.code, message: error.message };
+  } else {
+    body = { code: 'CLI_ERROR', message: error instanceof Error ? error.message : String(error) };
+  }
+  io.stderr.write(`${JSON.stringify({ error: body })}\n`);
+  return exit;
+}
+
+/** Prints an error the way every command does (as JSON for `--json`) and returns its exit code. */
+export function reportError(
+  io: Io,
+  error: unknown,
+  options: { json?: boolean; hint?: string | null } = {},
+): number {
+  const hint = options.hint ?? null;
+  if (options.json === true) return reportJsonError(io, error, hint);
   if (error instanceof UsageError) {
     const help = error.command ? `gatehouse ${error.command} --help` : 'gatehouse --help';
     io.stderr.write(`error: ${error.message}\nRun \`${help}\` for usage.\n`);
@@ -192,6 +230,7 @@ export function reportError(io: Io, error: unknown): number {
   }
   if (error instanceof ApiError) {
     const lines = [`error ${error.code}: ${terminalSafe(error.message)}`, ...detailLines(error)];
+    if (hint !== null) lines.push(hint);
     io.stderr.write(`${lines.join('\n')}\n`);
     return EXIT.failed;
   }
@@ -205,9 +244,11 @@ export function reportError(io: Io, error: unknown): number {
  * @example process.exitCode = await runCli(process.argv.slice(2), io)
  */
 export async function runCli(argv: string[], io: Io): Promise<number> {
+  const invocation: Invocation = { json: false, command: null };
   try {
-    return await dispatch(argv, io);
+    return await dispatch(argv, io, invocation);
   } catch (error) {
-    return reportError(io, error);
+    const hint = isApiError(error, 'FORBIDDEN') ? await forbiddenHint(io.env, invocation.command) : null;
+    return reportError(io, error, { json: invocation.json, hint });
   }
 }

@@ -44,6 +44,7 @@ function unreachable(url: string, error: unknown): CliError {
   const reason = typeof cause?.code === 'string' ? cause.code : String(cause?.message ?? error);
   return new CliError(
     `cannot reach the Gatehouse server at ${url} (${reason}); is \`gatehouse serve\` running?`,
+    'SERVER_UNREACHABLE',
   );
 }
 

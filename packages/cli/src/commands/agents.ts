@@ -1,14 +1,14 @@
 import type { Agent } from 'gatehouse-hitl-core';
 import { choiceOption, stringOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
-import { CliError, UsageError } from '../errors.js';
+import { CliError, isApiError, UsageError } from '../errors.js';
 import type { ApiClient } from '../http.js';
 import { isoTime, printJson, printTable, terminalSafe } from '../output.js';
 
 const AUTONOMY = ['full', 'review', 'partial', 'guided', 'dependent'] as const;
 
 /** An agent id as given, or the id of the agent with that name. */
-async function agentId(client: ApiClient, idOrName: string): Promise<string> {
+export async function agentId(client: ApiClient, idOrName: string): Promise<string> {
   if (idOrName.startsWith('agent_')) return idOrName;
   const { agents } = await client.get<{ agents: Agent[] }>('/v1/agents');
   const matches = agents.filter((agent) => agent.name === idOrName);
@@ -16,6 +16,17 @@ async function agentId(client: ApiClient, idOrName: string): Promise<string> {
   if (matches.length === 0)
     throw new CliError(`no agent is called "${idOrName}"; see \`gatehouse agents list\``);
   throw new CliError(`${matches.length} agents are called "${idOrName}"; give the agent id instead`);
+}
+
+/** Agent names by id, for tables; empty when the credential may not list agents (ids are shown then). */
+export async function agentNames(client: ApiClient): Promise<Map<string, string>> {
+  try {
+    const { agents } = await client.get<{ agents: Agent[] }>('/v1/agents');
+    return new Map(agents.map((agent) => [agent.id, agent.name]));
+  } catch (error) {
+    if (isApiError(error, 'FORBIDDEN') || isApiError(error, 'ROLE_TOO_LOW')) return new Map();
+    throw error;
+  }
 }
 
 function printToken(context: ActionContext, agent: Pick<Agent, 'id' | 'name'>, token: string): void {

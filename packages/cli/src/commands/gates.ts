@@ -31,6 +31,7 @@ import { showGate } from '../gate-view.js';
 import type { ApiClient } from '../http.js';
 import { editedPayloadHash } from '../inbox-edit.js';
 import { printJson, printTable, relativeTime } from '../output.js';
+import { agentId, agentNames } from './agents.js';
 import { editedArgsOf } from './gates-edit.js';
 import { describeRule } from './rules.js';
 
@@ -55,11 +56,13 @@ export function listGates(
 
 async function list(context: ActionContext): Promise<number> {
   const { values, command, io } = context;
-  const page = await listGates(context.client(), {
+  const client = context.client();
+  const agent = stringOption(values, 'agent');
+  const page = await listGates(client, {
     status: choiceOption(values, 'status', STATUSES, command),
     type: stringOption(values, 'type'),
     risk: choiceOption(values, 'risk', RISKS, command),
-    agentId: stringOption(values, 'agent'),
+    agentId: agent === undefined ? undefined : await agentId(client, agent),
     runId: stringOption(values, 'run'),
     assignee: stringOption(values, 'assignee'),
     limit: intOption(values, 'limit', { min: 1, max: 500, command }),
@@ -70,6 +73,7 @@ async function list(context: ActionContext): Promise<number> {
     return 0;
   }
   const now = io.now();
+  const agents = await agentNames(client);
   printTable(
     io.stdout,
     ['ID', 'TYPE', 'RISK', 'STATUS', 'AGENT', 'DEADLINE', 'TITLE'],
@@ -78,7 +82,7 @@ async function list(context: ActionContext): Promise<number> {
       gate.type,
       gate.risk,
       gate.status,
-      gate.agentId ?? '-',
+      gate.agentId === null ? '-' : (agents.get(gate.agentId) ?? gate.agentId),
       gate.status === 'pending' ? relativeTime(gate.timeoutAt, now) : '-',
       gate.title,
     ]),
@@ -208,7 +212,8 @@ async function decide(context: ActionContext): Promise<number> {
     }
     return 0;
   } catch (error) {
-    if (!isApiError(error, 'GATE_ALREADY_DECIDED')) throw error;
+    // With --json the refusal is printed as JSON, details.winner included.
+    if (!isApiError(error, 'GATE_ALREADY_DECIDED') || context.json) throw error;
     const lost = lostRaceMessage(error, await whoAmI(client)) as string;
     context.io.stderr.write(`${lost}\n`);
     return 1;
@@ -227,7 +232,7 @@ export const gatesCommand: Command = {
         status: { type: 'string', value: '<status>', description: `One of ${STATUSES.join(', ')}` },
         type: { type: 'string', value: '<type>', description: 'Gate type, e.g. tool_call' },
         risk: { type: 'string', value: '<risk>', description: `One of ${RISKS.join(', ')}` },
-        agent: { type: 'string', value: '<agent-id>', description: 'Only gates of this agent' },
+        agent: { type: 'string', value: '<agent>', description: 'Only gates of this agent (its name or id)' },
         run: { type: 'string', value: '<run-id>', description: 'Only gates of this run' },
         assignee: { type: 'string', value: '<user-id>', description: 'Only gates assigned to this person' },
         limit: { type: 'string', value: '<n>', description: 'Page size (1-500)' },

@@ -10,6 +10,7 @@ import { choiceOption, intOption, stringOption } from '../args.js';
 import type { Action, ActionContext, Command } from '../command.js';
 import { UsageError } from '../errors.js';
 import { isoTime, printFields, printJson, printTable, relativeTime, terminalSafe } from '../output.js';
+import { agentId, agentNames } from './agents.js';
 
 // A plain list: the CLI loads no zod at start-up.
 const STATUSES = [
@@ -27,8 +28,10 @@ function runPath(id: string, rest = ''): string {
 
 async function list(context: ActionContext): Promise<number> {
   const { values, command, io } = context;
-  const page = await context.client().get<RunListResponse>('/v1/runs', {
-    agentId: stringOption(values, 'agent'),
+  const client = context.client();
+  const agent = stringOption(values, 'agent');
+  const page = await client.get<RunListResponse>('/v1/runs', {
+    agentId: agent === undefined ? undefined : await agentId(client, agent),
     status: choiceOption(values, 'status', STATUSES, command),
     limit: intOption(values, 'limit', { min: 1, max: 500, command }),
     cursor: stringOption(values, 'cursor'),
@@ -38,12 +41,13 @@ async function list(context: ActionContext): Promise<number> {
     return 0;
   }
   const now = io.now();
+  const agents = await agentNames(client);
   printTable(
     io.stdout,
     ['ID', 'AGENT', 'STATUS', 'AUTONOMY', 'MODE', 'PHASE', 'UPDATED', 'TITLE'],
     page.items.map((run) => [
       run.id,
-      run.agentId,
+      agents.get(run.agentId) ?? run.agentId,
       run.status,
       run.autonomy,
       run.approvalMode,
@@ -148,7 +152,7 @@ export const runsCommand: Command = {
       name: 'list',
       summary: 'List runs, filtered by agent or status',
       options: {
-        agent: { type: 'string', value: '<agent-id>', description: 'Only runs of this agent' },
+        agent: { type: 'string', value: '<agent>', description: 'Only runs of this agent (its name or id)' },
         status: { type: 'string', value: '<status>', description: `One of ${STATUSES.join(', ')}` },
         limit: { type: 'string', value: '<n>', description: 'Page size (1-500)' },
         cursor: { type: 'string', value: '<cursor>', description: 'The next page, as the previous one said' },
