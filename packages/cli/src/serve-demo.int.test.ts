@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runGatehouse, type ServeProcess, startServe, tempDir } from './testing/cli-process.js';
@@ -43,7 +44,7 @@ describe('gatehouse serve --demo', () => {
   const cleanup: (() => unknown)[] = [];
   afterEach(async () => {
     for (const step of cleanup.splice(0).reverse()) await step();
-  });
+  }, 30_000);
 
   it('runs the demo agent: its gate is pending within seconds and it goes on when a person decides', async () => {
     const temp = tempDir();
@@ -80,6 +81,45 @@ describe('gatehouse serve --demo', () => {
     expect(await server.stop()).toBe(0);
     expect(server.output()).toContain('Gatehouse is shutting down');
   });
+
+  it('runs a person’s edited arguments when they edit & approve its write_file', async () => {
+    const temp = tempDir();
+    cleanup.push(temp.remove);
+    const server = await startServe(join(temp.dir, 'data'), { args: ['--demo'] });
+    cleanup.push(() => server.stop());
+    const session = await signIn(server);
+    const pending = (type: string, skip: readonly unknown[] = []) =>
+      until(
+        `a pending ${type} gate from the demo agent`,
+        async () => {
+          const { items } = (await call(server, session, `/v1/gates?status=pending&type=${type}`)) as {
+            items: Json[];
+          };
+          const stopped = /the demo agent stopped: .*/.exec(server.output());
+          if (stopped) throw new Error(stopped[0]);
+          return items.find((item) => !skip.includes(item.id));
+        },
+        30_000,
+      );
+    for (const type of ['intent_approval', 'phase_review']) {
+      const gate = await pending(type);
+      await call(server, session, `/v1/gates/${gate.id as string}/decide`, { option: 'approve' });
+    }
+    const write = await pending('tool_call');
+    const action = write.action as { tool: string; args: { path: string; content: string } };
+    expect(action.tool).toBe('write_file');
+    const edited = `${action.args.content}// reviewed by a person\n`;
+    await call(server, session, `/v1/gates/${write.id as string}/decide`, {
+      option: 'approve',
+      editedArgs: { path: action.args.path, content: edited },
+    });
+
+    // The agent goes on to its next step and its workspace holds the edited file.
+    await pending('tool_call', [write.id]);
+    const dir = /started \(autonomy [^)]*\) in (\S+)/.exec(server.output())?.[1] ?? '';
+    expect(await readFile(join(dir, action.args.path), 'utf8')).toBe(edited);
+    expect(server.output()).not.toContain('the demo agent stopped');
+  }, 90_000);
 
   it('documents --demo in its help', async () => {
     const help = await runGatehouse(['serve', '--help']);

@@ -189,6 +189,8 @@ async function implementPhase(options: CodingAgentOptions, step: Step, ask: Ask)
   const write = gate.withApproval((path: string, content: string) => workspace.write(path, content), {
     tool: 'write_file',
     args: (path, content) => ({ path, content }),
+    // A person may edit the path or the content before approving; the agent writes what they approved.
+    fromArgs: (edited) => [String(edited.path), String(edited.content)] as [string, string],
     mode: 'result',
     request: { ...ask, risk: 'medium' },
   });
@@ -217,10 +219,18 @@ async function shell(
   const answer = await options.gate.request({ ...ask, tool: 'shell_execute', args: { command } });
   step.answer(name, answer);
   if (answer.outcome !== 'approved') return;
-  await options.gate.consume(answer, { tool: 'shell_execute', args: { command } }, { signal: ask.signal });
-  const result = await options.workspace.run(command);
+  // An edited approval runs the person's command, never the one first proposed.
+  const approved = answer.edited ? String(answer.args?.command) : command;
+  await options.gate.consume(
+    answer,
+    { tool: 'shell_execute', args: { command: approved } },
+    { signal: ask.signal },
+  );
+  const result = await options.workspace.run(approved);
   const tail = result.output.split('\n').slice(-3).join(' / ');
-  options.log(`    ran \`${command}\`: exit ${result.exitCode}${tail ? ` (${printable(tail)})` : ''}`);
+  options.log(
+    `    ran \`${printable(approved)}\`: exit ${result.exitCode}${tail ? ` (${printable(tail)})` : ''}`,
+  );
 }
 
 async function finish(options: CodingAgentOptions, step: Step, ask: Ask): Promise<void> {
