@@ -4,6 +4,7 @@ export type { CoverageFormat, CoverageReport, FileCoverage } from './coverage-re
 export { CoverageReportError } from './coverage-report/report.js';
 export { diffToChanges } from './diff-input.js';
 export { languageOf, parseSource, warmUp } from './languages.js';
+export { isPatternId, PATTERN_IDS } from './pattern-ids.js';
 export type {
   ChangedFile,
   LanguageContext,

@@ -207,9 +207,14 @@ export const BUILTIN_GATE_TYPES: readonly GateTypeDefinition[] = freezeAll([
       ending('needs_review', 'Needs review', '3', 'Ask the reporter for more context', 'resolved'),
       showing('diff', 'Diff', '4', 'Show the detailed diff of the changes'),
       showing('history', 'History', '5', 'Show the pattern history for this file'),
-      ending('whitelist', 'Whitelist', '6', 'Allow this pattern for this file or context', 'resolved', [
-        'reason',
-      ]),
+      ending(
+        'whitelist',
+        'Whitelist',
+        '6',
+        'Allow this pattern in this exact file for this agent for 90 days (tech lead; wider entries on the Whitelists page)',
+        'resolved',
+        ['reason'],
+      ),
     ],
     steerable: false,
     minRole: 'developer',

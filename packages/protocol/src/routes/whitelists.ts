@@ -40,7 +40,11 @@ export const whitelistEntrySchema = z
 /** `POST /v1/whitelists`. */
 export const createWhitelistBodySchema = z
   .strictObject({
-    pattern: z.string().min(1).max(200),
+    pattern: z
+      .string()
+      .min(1)
+      .max(200)
+      .describe('A pattern id of the analysis (GET /v1/analysis/patterns); an unknown id is refused'),
     scope: whitelistScopeSchema,
     path: z.string().min(1).max(1000).optional().describe('Required for scope file; a glob is fine'),
     agentId: z.string().min(1).max(200).optional(),

@@ -90,9 +90,9 @@ describe.each(dialects)('whitelist expiry on %s', (dialect) => {
 
   it('renews an entry through POST /v1/whitelists/:id/renew for a tech lead only', async () => {
     const created = await postWhitelist(test, test.tokens.techLead, {
-      pattern: 'lazy.todo_left',
+      pattern: 'lazy.test_commented_out',
       scope: 'global',
-      justification: 'todos are tracked in the issue tracker',
+      justification: 'old specs are kept commented out as examples',
     });
     const entry = created.json().whitelist;
     test.clock.advance(91 * DAY);
@@ -116,6 +116,34 @@ describe.each(dialects)('whitelist expiry on %s', (dialect) => {
       status: 'active',
       expiresAt: test.clock.now() + 90 * DAY,
       reviewedAt: test.clock.now(),
+      reviewGateId: null,
     });
+  });
+
+  it('closes the re-review gate of an expired entry renewed through the API', async () => {
+    const created = await postWhitelist(test, test.tokens.techLead, {
+      pattern: 'lazy.suppression_added',
+      scope: 'file',
+      path: 'types/**',
+      justification: 'hand-written type shims need the suppressions',
+    });
+    const entry = created.json().whitelist;
+    test.clock.advance(91 * DAY);
+    const reviewGateId = (await entryOf(entry.id))?.reviewGateId as string;
+    expect(reviewGateId).toEqual(expect.any(String));
+    const response = await test.app.inject({
+      method: 'POST',
+      url: `/v1/whitelists/${entry.id}/renew`,
+      headers: bearer(test.tokens.techLead),
+      payload: {},
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const gate = await test.store.read((tx) => tx.getGate(reviewGateId));
+    expect(gate).toMatchObject({
+      status: 'cancelled',
+      decision: { decidedBy: `user:${test.ids.techLeadId}` },
+    });
+    const closed = await test.services.audit.query({ kind: 'gate.cancelled', subject: reviewGateId });
+    expect(closed.items).toHaveLength(1);
   });
 });

@@ -57,7 +57,7 @@ describe.each(dialects)('whitelists on %s', (dialect) => {
   }
 
   it('lets a tech lead create and delete entries, people read them, and refuses agents', async () => {
-    const body = { pattern: 'lazy.todo_left', scope: 'file', path: 'docs/**', justification };
+    const body = { pattern: 'lazy.test_commented_out', scope: 'file', path: 'docs/**', justification };
     expect((await postWhitelist(test, test.tokens.agent, body)).statusCode).toBe(403);
     expect((await postWhitelist(test, test.tokens.developer, body)).statusCode).toBe(403);
     expect(
@@ -70,7 +70,7 @@ describe.each(dialects)('whitelists on %s', (dialect) => {
     expect(created.statusCode, created.body).toBe(201);
     const entry = created.json().whitelist;
     expect(entry).toMatchObject({
-      pattern: 'lazy.todo_left',
+      pattern: 'lazy.test_commented_out',
       scope: 'file',
       path: 'docs/**',
       createdBy: `user:${test.ids.techLeadId}`,

@@ -1,3 +1,4 @@
+import { isPatternId, PATTERN_IDS } from 'gatehouse-hitl-analysis';
 import { type Gate, GatehouseError, hasRole, type IdGenerator } from 'gatehouse-hitl-core';
 import type { WhitelistRecord } from 'gatehouse-hitl-store';
 import type { CommitTools } from '../commit.js';
@@ -24,11 +25,44 @@ async function assertMayWhitelist(tools: CommitTools, userId: string): Promise<v
   );
 }
 
+/** `pattern` as a known pattern id, or a VALIDATION_FAILED naming `field`. */
+export function checkPatternId(pattern: string, field = 'pattern'): string {
+  if (isPatternId(pattern)) return pattern;
+  throw invalidInput(field, `unknown pattern id ${pattern}; use one of ${PATTERN_IDS.join(', ')}`);
+}
+
+function refuseWhitelist(gate: Gate, why: string): GatehouseError {
+  return new GatehouseError(
+    'INVALID_OPTION',
+    `gate ${gate.id} cannot be whitelisted: ${why}; choose Legitimate or Violation, or add an entry with the scope you choose on the whitelists page (POST /v1/whitelists)`,
+    { gateId: gate.id, option: 'whitelist' },
+  );
+}
+
+/**
+ * The finding's pattern and file as the server recorded them: a person's report, or the analysis's
+ * detection in the gate's run. An agent's own gate context never sets an entry's scope.
+ */
+async function recordedFinding(tools: CommitTools, gate: Gate, key: string) {
+  if (gate.requestedBy?.startsWith('user:') === true) {
+    const files = gate.context.files;
+    const file = Array.isArray(files) && typeof files[0] === 'string' ? files[0] : null;
+    const pattern = text(gate.context.pattern);
+    if (file !== null && pattern !== null) return { pattern, file };
+  }
+  if (gate.runId !== null) {
+    const [detection] = await tools.tx.listDetections({ runId: gate.runId, findingKey: key });
+    if (detection !== undefined) return { pattern: detection.pattern, file: detection.file };
+  }
+  throw refuseWhitelist(gate, `its finding ${key} was not found by the analysis nor reported by a person`);
+}
+
 async function decideReview(tools: CommitTools, gate: Gate, entryId: string): Promise<void> {
   const { tx } = tools;
   const decision = gate.decision;
   const entry = await tx.getWhitelist(entryId);
   if (decision === null || entry === null || entry.reviewGateId !== gate.id) return;
+  if (decision.option !== 'needs_review') await assertMayWhitelist(tools, decision.decidedBy);
   const subject = entry.id;
   if (decision.option === 'whitelist' || decision.option === 'legitimate') {
     await tx.updateWhitelist(renewed(entry, tx.now));
@@ -58,19 +92,19 @@ async function whitelistFinding(
   const { tx } = tools;
   const decision = gate.decision;
   if (decision === null) return;
-  await assertMayWhitelist(tools, decision.decidedBy);
   const justification = (decision.reason ?? '').trim();
   if (justification.length < JUSTIFICATION_MIN)
     throw invalidInput('reason', `must justify the whitelist in at least ${JUSTIFICATION_MIN} characters`);
-  const files = gate.context.files;
-  const file = Array.isArray(files) && typeof files[0] === 'string' ? files[0] : null;
-  const pattern = text(gate.context.pattern) ?? key.split('|')[0] ?? key;
+  const { pattern, file } = await recordedFinding(tools, gate, key);
+  if (!isPatternId(pattern)) throw refuseWhitelist(gate, `${pattern} is not a pattern id of the analysis`);
+  // The entry's path is a glob: a file name holding one would cover other files too.
+  if (/[*?]/.test(file)) throw refuseWhitelist(gate, `the file ${file} holds glob characters`);
   const entry: WhitelistRecord = {
     id: ids.next('wl'),
     pattern,
-    scope: file === null ? 'global' : 'file',
+    scope: 'file',
     path: file,
-    agentId: null,
+    agentId: gate.agentId,
     justification,
     createdBy: `user:${decision.decidedBy}`,
     createdAt: tx.now,
@@ -87,7 +121,7 @@ async function whitelistFinding(
     pattern,
     runId: gate.runId,
     findingKey: key,
-    file: file ?? '',
+    file,
     gateId: gate.id,
     confirmedBy: decision.decidedBy,
     createdAt: tx.now,
@@ -96,14 +130,22 @@ async function whitelistFinding(
     kind: 'whitelist.created',
     actor: entry.createdBy,
     subject: entry.id,
-    data: { pattern, scope: entry.scope, path: entry.path, gateId: gate.id, justification },
+    data: {
+      pattern,
+      scope: entry.scope,
+      path: entry.path,
+      agentId: entry.agentId,
+      gateId: gate.id,
+      justification,
+    },
   });
 }
 
 /**
  * A person ended a false_positive_override gate: a re-review gate renews (Whitelist, Legitimate) or
- * removes (Violation) its entry; Whitelist on a finding creates an entry with the reason as its
- * justification; a confirmed false positive may push its pattern's rate over 10 %.
+ * removes (Violation) its entry; Whitelist on a finding creates an entry for that finding's pattern,
+ * its exact file and the gate's agent, with the reason as its justification; a confirmed false
+ * positive may push its pattern's rate over 10 %. Whitelisting needs WHITELIST_ROLE and a finding.
  */
 export async function recordWhitelistDecision(
   tools: CommitTools,
@@ -115,8 +157,12 @@ export async function recordWhitelistDecision(
   const review = text(gate.context.whitelistReview);
   if (review !== null) return decideReview(tools, gate, review);
   const key = text(gate.context.findingKey);
+  if (decision.option === 'whitelist') {
+    await assertMayWhitelist(tools, decision.decidedBy);
+    if (key === null) throw refuseWhitelist(gate, 'it names no finding (no findingKey in its context)');
+    await whitelistFinding(tools, ids, gate, key);
+  }
   const pattern = text(gate.context.pattern);
-  if (key !== null && decision.option === 'whitelist') await whitelistFinding(tools, ids, gate, key);
   if (pattern !== null && (decision.option === 'whitelist' || decision.option === 'legitimate'))
     await checkPatternRate(tools, pattern);
 }

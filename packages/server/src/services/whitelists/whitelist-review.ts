@@ -1,6 +1,7 @@
-import type { Gate } from 'gatehouse-hitl-core';
+import { applyGateEvent, type Gate } from 'gatehouse-hitl-core';
 import type { WhitelistRecord } from 'gatehouse-hitl-store';
 import type { CommitTools } from '../commit.js';
+import { announce, withoutVersion } from '../gates/gate-common.js';
 import { assertWritten } from '../lost-update.js';
 import type { GateService } from '../types.js';
 import { isActive, WHITELIST_DAYS, WHITELIST_MS } from './whitelist-match.js';
@@ -16,6 +17,30 @@ export function renewed(entry: WhitelistRecord, now: number, justification?: str
     reviewedAt: now,
     reviewGateId: null,
   };
+}
+
+/**
+ * Cancels the entry's pending re-review gate, in the caller's commit: a renewal or removal through
+ * the API has answered it, so nobody is asked again.
+ */
+export async function closeReview(
+  tools: CommitTools,
+  entry: WhitelistRecord,
+  by: string,
+  reason: string,
+): Promise<void> {
+  if (entry.reviewGateId === null) return;
+  const stored = await tools.tx.getGate(entry.reviewGateId);
+  if (stored === null || stored.status !== 'pending') return;
+  const next = applyGateEvent(withoutVersion(stored), { type: 'cancel', by, reason }, tools.tx.now).gate;
+  assertWritten(await tools.tx.updateGate(next, stored.version), { kind: 'gate', id: next.id });
+  await tools.audit({
+    kind: 'gate.cancelled',
+    actor: by,
+    subject: next.id,
+    data: { whitelist: entry.id, reason },
+  });
+  await announce(tools, 'gate.cancelled', next, { outcome: 'cancelled', reason, decidedBy: by });
 }
 
 async function openReview(gates: GateService, tools: CommitTools, entry: WhitelistRecord): Promise<Gate> {

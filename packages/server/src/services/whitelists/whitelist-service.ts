@@ -10,9 +10,9 @@ import { retryLostUpdates } from '../lost-update.js';
 import type { GateService } from '../types.js';
 import { learnedConfidence, snippetOf } from './learning.js';
 import { checkPatternRate, learnedExamples, type PatternStats, patternStats } from './pattern-rates.js';
-import { recordWhitelistDecision } from './whitelist-decisions.js';
+import { checkPatternId, recordWhitelistDecision } from './whitelist-decisions.js';
 import { isActive, partitionFindings, type Suppressed, WHITELIST_MS } from './whitelist-match.js';
-import { renewed, reviewExpired } from './whitelist-review.js';
+import { closeReview, renewed, reviewExpired } from './whitelist-review.js';
 
 type User = Extract<Principal, { kind: 'user' }>;
 
@@ -131,10 +131,11 @@ export function createWhitelistService(ctx: AppContext, deps: { gates: GateServi
       return entries.map((entry) => whitelistDocument(entry, now));
     },
     create(user, body) {
+      const pattern = checkPatternId(body.pattern);
       return commit(ctx, async ({ tx, audit }) => {
         const entry: WhitelistRecord = {
           id: ctx.ids.next('wl'),
-          pattern: body.pattern,
+          pattern,
           scope: body.scope,
           path: body.path ?? null,
           agentId: body.agentId ?? null,
@@ -159,8 +160,10 @@ export function createWhitelistService(ctx: AppContext, deps: { gates: GateServi
       });
     },
     remove(user, id) {
-      return commit(ctx, async ({ tx, audit }) => {
+      return commit(ctx, async (tools) => {
+        const { tx, audit } = tools;
         const entry = await loadEntry(tx, id);
+        await closeReview(tools, entry, `user:${user.id}`, 'the whitelist entry was removed');
         await tx.deleteWhitelist(id);
         await audit({
           kind: 'whitelist.deleted',
@@ -172,8 +175,11 @@ export function createWhitelistService(ctx: AppContext, deps: { gates: GateServi
       });
     },
     renew(user, id, body) {
-      return commit(ctx, async ({ tx, audit }) => {
-        const next = renewed(await loadEntry(tx, id), tx.now, body.justification);
+      return commit(ctx, async (tools) => {
+        const { tx, audit } = tools;
+        const entry = await loadEntry(tx, id);
+        await closeReview(tools, entry, `user:${user.id}`, 'the whitelist entry was renewed');
+        const next = renewed(entry, tx.now, body.justification);
         await tx.updateWhitelist(next);
         await audit({
           kind: 'whitelist.renewed',
