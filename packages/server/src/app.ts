@@ -77,6 +77,7 @@ export async function buildApp(
     ids: deps.ids ?? createRandomIds(),
     log: app.log,
     outbox: createOutboxSignal(),
+    notices: createOutboxSignal(),
   };
   // Origin first: a cross-site write is refused before its credential is even looked up.
   registerOriginCheck(app, deps.config);

@@ -33,4 +33,6 @@ export interface AppContext {
   logDropped: () => number;
   /** Wakes this node's webhook delivery worker after a commit queued events. */
   outbox: OutboxSignal;
+  /** Wakes this node's notification worker after a commit queued notices. */
+  notices: OutboxSignal;
 }

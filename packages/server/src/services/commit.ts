@@ -27,20 +27,26 @@ export interface CommitTools extends AuditedTx {
   emit(event: Omit<StreamEvent, 'seq' | 'at'>): Promise<void>;
 }
 
+/** What an audited change queued, so that only the worker with new work is woken. */
+export interface Queued {
+  webhook: boolean;
+  notice: boolean;
+}
+
 /**
  * Appends `event` to the audit trail and queues the webhook event and (when `notify`, that is when a
- * channel is configured) the notification it announces, if any; true when queued.
+ * channel is configured) the notification it announces, if any.
  */
 export async function recordAudit(
   tx: AuditRepo & WebhooksRepo & NotificationsRepo,
   event: AuditInput,
   notify = true,
-): Promise<boolean> {
+): Promise<Queued> {
   const audited = await tx.appendAudit(event);
   const webhook = await recordOutbox(tx, audited);
   // People hear of gate changes through the notification queue, filled in the same transaction.
   const notice = notify && (await recordNotificationTrigger(tx, audited));
-  return webhook || notice;
+  return { webhook, notice };
 }
 
 /**
@@ -58,19 +64,22 @@ export function auditedTx(tx: StoreTx): AuditedTx {
 
 /**
  * Runs `work` in one transaction with its audit events and stream events, then wakes the
- * bus. Nothing is announced for a unit of work that rolled back.
+ * bus and each worker that has new work. Nothing is announced for a unit of work that rolled back.
  */
 export async function commit<T>(ctx: AppContext, work: (tools: CommitTools) => Promise<T>): Promise<T> {
   const emitted: StreamEvent[] = [];
   const notify = notifiesAnyone(ctx.config);
-  let outboxed = false;
+  const queued: Queued = { webhook: false, notice: false };
   const result = await ctx.store.transaction(async (tx) => {
     emitted.length = 0;
-    outboxed = false;
+    queued.webhook = false;
+    queued.notice = false;
     return work({
       tx,
       audit: async (event) => {
-        if (await recordAudit(tx, event, notify)) outboxed = true;
+        const { webhook, notice } = await recordAudit(tx, event, notify);
+        queued.webhook ||= webhook;
+        queued.notice ||= notice;
       },
       emit: async (event) => {
         emitted.push(await tx.appendStreamEvent(event));
@@ -78,6 +87,7 @@ export async function commit<T>(ctx: AppContext, work: (tools: CommitTools) => P
     });
   });
   for (const event of emitted) ctx.bus.publish(event);
-  if (outboxed) ctx.outbox.notify();
+  if (queued.webhook) ctx.outbox.notify();
+  if (queued.notice) ctx.notices.notify();
   return result;
 }

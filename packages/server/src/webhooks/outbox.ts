@@ -11,14 +11,14 @@ export async function recordOutbox(tx: WebhooksRepo, audited: AuditEvent): Promi
   return event !== null && tx.insertOutboxEvent(event);
 }
 
-/** Tells this node's delivery worker that a local commit queued events; other nodes find them when they poll. */
+/** Tells one of this node's workers that a local commit queued its work; other nodes find it when they poll. */
 export interface OutboxSignal {
-  /** Calls `listener` after every local commit that queued outbox events; returns the unsubscribe. */
+  /** Calls `listener` after every local commit that queued this worker's work; returns the unsubscribe. */
   subscribe(listener: () => void): () => void;
   notify(): void;
 }
 
-/** The signal one app's commits and delivery worker share. */
+/** The signal one app's commits and one of its workers share. */
 export function createOutboxSignal(): OutboxSignal {
   const listeners = new Set<() => void>();
   return {

@@ -147,7 +147,7 @@ export function createNotificationWorker(
       running = true;
       log.info({ channels: configured }, 'notifications are delivered on the configured channels only');
       // Without a channel no gate change queues a notice: only notices left from before are polled for.
-      if (configured.length > 0) unsubscribe = ctx.outbox.subscribe(wake);
+      if (configured.length > 0) unsubscribe = ctx.notices.subscribe(wake);
       tick();
     },
     wake,
