@@ -20,6 +20,8 @@ const SUBCOMMANDS: Record<string, string[]> = {
   notifications: ['rules', 'list'],
   hook: ['claude-code', 'install'],
   mcp: ['proxy'],
+  completion: [],
+  version: [],
 };
 
 const withSubcommands = Object.entries(SUBCOMMANDS).filter(([, subs]) => subs.length > 0);

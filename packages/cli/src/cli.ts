@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { parseActionArgs } from './args.js';
 import type { Action, Command, Io } from './command.js';
 import { adminCommand } from './commands/admin.js';
 import { agentsCommand } from './commands/agents.js';
 import { auditCommand } from './commands/audit.js';
 import { checkCommand } from './commands/check.js';
+import { createCompletionCommand } from './commands/completion.js';
 import { gatesCommand } from './commands/gates.js';
 import { hookCommand } from './commands/hook.js';
 import { inboxCommand } from './commands/inbox.js';
@@ -18,6 +18,7 @@ import { rulesCommand } from './commands/rules.js';
 import { runsCommand } from './commands/runs.js';
 import { serveCommand } from './commands/serve.js';
 import { usersCommand } from './commands/users.js';
+import { versionCommand } from './commands/version.js';
 import { webhooksCommand } from './commands/webhooks.js';
 import { whitelistCommand } from './commands/whitelist.js';
 import { forbiddenHint } from './credential-hint.js';
@@ -26,6 +27,7 @@ import { ApiError, CliError, isApiError, UsageError } from './errors.js';
 import { formatActionHelp, formatCommandHelp, formatTopHelp } from './help.js';
 import { type ApiClient, createApiClient } from './http.js';
 import { terminalSafe } from './output.js';
+import { cliVersion } from './version.js';
 
 /** Every command of the `gatehouse` binary, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -48,17 +50,12 @@ export const COMMANDS: readonly Command[] = [
   checkCommand,
   whitelistCommand,
   mcpCommand,
+  createCompletionCommand(() => COMMANDS),
+  versionCommand,
 ];
 
 /** Exit codes: 0 done, 1 refused or failed, 2 wrong usage. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
-
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
-}
 
 function findCommand(name: string): Command {
   const command = COMMANDS.find((candidate) => candidate.name === name);
@@ -122,7 +119,7 @@ async function dispatch(argv: string[], io: Io, invocation: Invocation): Promise
   if (first === undefined || first === '--help' || first === '-h') return printHelp(io, []);
   if (first === 'help') return printHelp(io, rest);
   if (first === '--version' || first === '-V') {
-    io.stdout.write(`${version()}\n`);
+    io.stdout.write(`${cliVersion()}\n`);
     return EXIT.ok;
   }
   if (first.startsWith('-')) throw new UsageError(`unknown option '${first}'; put options after the command`);

@@ -52,6 +52,8 @@ export interface Action {
   args?: string;
   /** How many positional arguments are accepted. @default { min: 0, max: 0 } */
   positionals?: { min: number; max: number };
+  /** The values the first positional argument takes, offered by shell completion. */
+  choices?: readonly string[];
   options?: Record<string, OptionSpec>;
   /** Extra paragraphs for `--help`. */
   details?: string;
