@@ -31,6 +31,7 @@ import {
   type ApprovedMerge,
   afterReviewDecision,
   mergeBeforeApproval,
+  mergesFirst,
   recordReviewDecision,
 } from '../reviews/review-decision.js';
 import type { BatchDecideItem, DecideInput, DecideResult } from '../types.js';
@@ -260,9 +261,12 @@ interface DecideRequest {
   input: DecideInput;
   /** One click for many gates: only batch-eligible gates may be ended. */
   batch: boolean;
-  /** A phase review's squash merge, made before this decision's transaction. */
+  /** A phase review's squash merge, made before this decision's transaction; undefined until looked for. */
   merge?: ApprovedMerge | null;
 }
+
+/** Thrown (rolling the decision back) when the decision approves a phase review not yet merged. */
+class MergeFirst extends Error {}
 
 async function decideInCommit(
   deps: GateDeps,
@@ -276,6 +280,8 @@ async function decideInCommit(
   if (isTerminal(gate.status)) throw endedError(gate);
   if (request.batch) checkBatchEligible(gate);
   authorizeDecision(gate, { kind: 'user', id: user.id, role: user.role });
+  if (request.merge === undefined && !request.batch && mergesFirst(gate, input.option))
+    throw new MergeFirst();
   await assertOwnerMayDecide(deps, tx, { gate, userId: user.id, option: input.option });
   const edit = await checkEdit(deps, tx, gate, input);
   const transition = transitionOf(gate, user, input, edit, tx.now);
@@ -339,8 +345,15 @@ export async function decideGate(
 ): Promise<DecideResult> {
   checkTextLengths(input);
   const user = decider(principal);
+  const request: DecideRequest = { user, gateId, input, batch: false };
+  try {
+    return await decideWithRetry(deps, request);
+  } catch (error) {
+    if (!(error instanceof MergeFirst)) throw error;
+  }
+  // Git is no part of the transaction: merge, then decide again with the merge in hand.
   const merge = await mergeBeforeApproval(deps.ctx, user, gateId, input.option);
-  const result = await decideWithRetry(deps, { user, gateId, input, batch: false, merge });
+  const result = await decideWithRetry(deps, { ...request, merge });
   await afterReviewDecision(deps.ctx, merge);
   return result;
 }

@@ -22,6 +22,11 @@ function endsApproved(gate: Gate, option: string): boolean {
   return chosen?.outcome === 'approved' && gate.approvals.length + 1 >= gate.requiredApprovals;
 }
 
+/** Whether deciding `option` approves a phase review, whose branch must be merged before the decision's transaction. */
+export function mergesFirst(gate: Gate, option: string): boolean {
+  return reviewIdOf(gate) !== null && !isTerminal(gate.status) && endsApproved(gate, option);
+}
+
 async function recordConflicts(ctx: AppContext, review: StoredReview, conflicts: string[], actor: string) {
   await commit(ctx, async (tools) => {
     const stored = await tools.tx.getReview(review.id);
