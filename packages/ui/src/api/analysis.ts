@@ -1,6 +1,8 @@
 import type {
   CreateWhitelistBody,
   FindingDocument,
+  FindingReportBody,
+  GateDocument,
   PatternStats,
   RecoveryDocument,
   WhitelistEntry,
@@ -42,6 +44,12 @@ export async function latestAnalysis(runId: string, signal?: AbortSignal): Promi
   if (latest === undefined) return null;
   const details = latest.data.findingDetails;
   return { at: latest.at, findings: Array.isArray(details) ? (details as RunFinding[]) : [] };
+}
+
+/** Reports a finding as wrong (developer or above): opens a false_positive_override gate a person decides. */
+export async function reportFalsePositive(input: FindingReportBody): Promise<GateDocument> {
+  const body = await api<{ gate: GateDocument }>('POST', '/v1/analyze/findings/report', { body: input });
+  return body.gate;
 }
 
 export async function listWhitelists(signal?: AbortSignal): Promise<WhitelistEntry[]> {

@@ -1,11 +1,20 @@
 import type { RecoveryDocument } from 'gatehouse-hitl-protocol';
-import type { LatestAnalysis } from '../api/analysis.js';
+import { useState } from 'react';
+import type { LatestAnalysis, RunFinding } from '../api/analysis.js';
+import { useSession } from '../app/session.js';
 import { rateText } from '../lib/whitelist-expiry.js';
 import { RecoveryCard } from './RecoveryCard.js';
+import { findingPlace, ReportFalsePositive } from './ReportFalsePositive.js';
 import { Revealed } from './Revealed.js';
 import { formatDateTime } from './time-format.js';
 
-function FindingsTable({ analysis }: { analysis: LatestAnalysis }) {
+function FindingsTable({
+  analysis,
+  onReport,
+}: {
+  analysis: LatestAnalysis;
+  onReport: ((finding: RunFinding) => void) | null;
+}) {
   if (analysis.findings.length === 0) return <p className="muted">The latest analysis found nothing.</p>;
   return (
     <section
@@ -23,6 +32,7 @@ function FindingsTable({ analysis }: { analysis: LatestAnalysis }) {
             <th scope="col">Where</th>
             <th scope="col">Confidence</th>
             <th scope="col">What</th>
+            {onReport && <th scope="col">Wrong?</th>}
           </tr>
         </thead>
         <tbody>
@@ -44,6 +54,17 @@ function FindingsTable({ analysis }: { analysis: LatestAnalysis }) {
               <td data-label="What">
                 <Revealed text={finding.message} />
               </td>
+              {onReport && (
+                <td data-label="Wrong?">
+                  <button
+                    type="button"
+                    aria-label={`Report false positive: ${finding.pattern} in ${findingPlace(finding)}`}
+                    onClick={() => onReport(finding)}
+                  >
+                    Report false positive
+                  </button>
+                </td>
+              )}
             </tr>
           ))}
         </tbody>
@@ -54,12 +75,17 @@ function FindingsTable({ analysis }: { analysis: LatestAnalysis }) {
 
 /** A run's change analysis: the latest analysis's findings and each laziness finding's recovery. */
 export function RunAnalysis({
+  runId,
   analysis,
   recoveries,
 }: {
+  runId: string;
   analysis: LatestAnalysis | null;
   recoveries: readonly RecoveryDocument[];
 }) {
+  // Reporting opens a gate through the API, which asks for a developer or above.
+  const canReport = useSession().can('developer');
+  const [reporting, setReporting] = useState<RunFinding | null>(null);
   return (
     <section className="card" aria-labelledby="run-analysis-title">
       <h2 id="run-analysis-title">Change analysis</h2>
@@ -68,7 +94,15 @@ export function RunAnalysis({
       ) : (
         <>
           <p className="muted">Latest analysis {formatDateTime(analysis.at)}.</p>
-          <FindingsTable analysis={analysis} />
+          <FindingsTable analysis={analysis} onReport={canReport ? setReporting : null} />
+          {reporting && (
+            <ReportFalsePositive
+              key={reporting.key}
+              runId={runId}
+              finding={reporting}
+              onDone={() => setReporting(null)}
+            />
+          )}
         </>
       )}
       <h3>Recoveries</h3>

@@ -232,7 +232,7 @@ export function RunScreen({ runId }: { runId: string }) {
             }}
           />
           <ReviewRunList runId={run.id} refreshKey={`${run.updatedAt}:${shown.history.gates.length}`} />
-          <RunAnalysis analysis={shown.analysis} recoveries={shown.recoveries} />
+          <RunAnalysis runId={run.id} analysis={shown.analysis} recoveries={shown.recoveries} />
         </div>
         <section className="card" aria-labelledby="run-timeline-title">
           <h2 id="run-timeline-title">Timeline</h2>

@@ -1,0 +1,75 @@
+import { placeholderCart } from 'gatehouse-hitl-server/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './a11y.js';
+import { withE2e } from './harness.js';
+
+const e2e = withE2e();
+
+let runId = '';
+let finding = { pattern: '', file: '', line: 0 };
+
+beforeAll(async () => {
+  const env = e2e();
+  const run = await env.agent.sdk.createRun({ title: 'Cart totals' });
+  runId = run.id;
+  const answer = await env.http.call('POST', '/v1/analyze', {
+    token: env.agent.token,
+    body: { runId, files: placeholderCart('a stub on purpose') },
+  });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  finding = answer.body.findings[0];
+});
+
+describe('reporting a false positive from the web app', () => {
+  it('reports a finding of the run, naming a missing reason, and links the review gate it opened', async () => {
+    const env = e2e();
+    const page = await env.pageAs(env.developer);
+    await page.goto(`/runs/${runId}`);
+    const section = page.getByRole('region', { name: 'Change analysis', exact: true });
+    const place = `${finding.file}:${finding.line}`;
+    await section
+      .getByRole('button', { name: `Report false positive: ${finding.pattern} in ${place}` })
+      .click();
+    const form = section.getByRole('region', {
+      name: `Report ${finding.pattern} in ${place} as a false positive`,
+    });
+    await form.getByRole('button', { name: 'Send the report' }).click();
+    await form.getByText('reason: say why the finding is wrong').first().waitFor();
+    await expect(form.getByLabel('Why is this finding wrong?').getAttribute('aria-invalid')).resolves.toBe(
+      'true',
+    );
+    await expectAccessible(page, 'the false-positive report form with an error');
+
+    await form.getByLabel('Why is this finding wrong?').fill('the cart total is a stub until pricing lands');
+    await form.getByRole('button', { name: 'Send the report' }).click();
+    await form.getByText(`Reported ${finding.pattern} in ${place} as a false positive.`).waitFor();
+
+    const gates = await env.http.call('GET', `/v1/gates?runId=${runId}&type=false_positive_override`, {
+      token: env.developer.token,
+    });
+    expect(gates.status, JSON.stringify(gates.body)).toBe(200);
+    const [gate, ...others] = gates.body.items;
+    expect(others).toEqual([]);
+    expect(gate).toMatchObject({ status: 'pending', runId });
+    expect(gate.context).toMatchObject({
+      pattern: finding.pattern,
+      files: [finding.file],
+      falsePositiveReported: true,
+      report: 'the cart total is a stub until pricing lands',
+    });
+
+    await form.getByRole('link', { name: 'Open the false-positive review' }).click();
+    await page.waitForURL(`**/gates/${gate.id}`);
+    await page.getByText(`Possible false positive: ${finding.pattern} in ${finding.file}`).first().waitFor();
+    expect(env.pageErrors).toEqual([]);
+  });
+
+  it('offers no report to a viewer', async () => {
+    const env = e2e();
+    const page = await env.pageAs(env.viewer);
+    await page.goto(`/runs/${runId}`);
+    const section = page.getByRole('region', { name: 'Change analysis', exact: true });
+    await section.getByText(finding.pattern).first().waitFor();
+    expect(await section.getByRole('button', { name: /^Report false positive/ }).count()).toBe(0);
+  });
+});
