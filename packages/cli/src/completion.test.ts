@@ -2,12 +2,15 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from './cli.js';
 import { runCliInProcess } from './testing/cli-in-process.js';
-import { CLI_MAIN } from './testing/cli-process.js';
+import { CLI_MAIN, cleanEnv } from './testing/cli-process.js';
 
 /** Sources `gatehouse completion bash` in a real bash, then runs `then` there; returns its stdout. */
 function inBash(then: string): string {
   const script = `source <("${process.execPath}" "${CLI_MAIN}" completion bash) || exit 9\n${then}`;
-  const result = spawnSync('bash', ['--norc', '--noprofile', '-c', script], { encoding: 'utf8' });
+  const result = spawnSync('bash', ['--norc', '--noprofile', '-c', script], {
+    encoding: 'utf8',
+    env: cleanEnv(),
+  });
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   return result.stdout;
@@ -48,7 +51,7 @@ function inShell(shell: 'zsh' | 'fish', before: string, after: string): string {
   const load = `"${process.execPath}" "${CLI_MAIN}" completion ${shell}`;
   const args = shell === 'zsh' ? ['-f', '-c'] : ['--no-config', '-c'];
   const script = `${before}\n${load} | source${shell === 'zsh' ? ' /dev/stdin' : ''}\n${after}`;
-  const result = spawnSync(shell, [...args, script], { encoding: 'utf8' });
+  const result = spawnSync(shell, [...args, script], { encoding: 'utf8', env: cleanEnv() });
   expect(result.stderr).toBe('');
   return result.stdout;
 }

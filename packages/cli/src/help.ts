@@ -32,6 +32,7 @@ export function formatTopHelp(commands: readonly Command[]): string {
       ['GATEHOUSE_URL', 'Server address (default: the one you signed in to, else http://127.0.0.1:7300)'],
       ['GATEHOUSE_TOKEN', 'Session or agent token, instead of `gatehouse login`'],
       ['XDG_CONFIG_HOME', 'Credentials live in $XDG_CONFIG_HOME/gatehouse (default ~/.config/gatehouse)'],
+      ['GATEHOUSE_NODE_CHECK', 'off: no warning on a Node.js older than package.json engines allows'],
     ]),
     '',
     'Run `gatehouse help <command>` or `gatehouse <command> --help` for details.',
