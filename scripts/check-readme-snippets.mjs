@@ -3,6 +3,9 @@
 // packages, so a renamed export or a changed option breaks `npm run typecheck`, not a reader's copy.
 // A block marked ```ts nocheck is skipped; names a snippet leaves to the reader are declared in
 // scripts/readme-snippets/context.d.ts.
+// It also checks the commands the docs tell people to run against a fresh `npm start`: no
+// `agents create` of the name the demo agent already has, no two examples sharing an agent name,
+// and the README's install from packed tarballs naming every package .ci/pack-check packs.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -88,7 +91,73 @@ function toMarkdownLocations(output, origins) {
   );
 }
 
+const read = (file) => readFileSync(join(root, file), 'utf8');
+
+/** The agent names a markdown file registers: `agents create <name>`, or `{"name":…}` sent to /v1/agents. */
+export function registeredAgentNames(markdown) {
+  const names = [];
+  markdown.split('\n').forEach((line, index) => {
+    for (const match of line.matchAll(/\bagents create ([\w.-]+)/g))
+      names.push({ name: match[1], line: index + 1 });
+    // A curl that creates an agent sends its name on the line after the one naming /v1/agents.
+    const previous = markdown.split('\n')[index - 1] ?? '';
+    if (/\/v1\/agents\b/.test(`${previous}${line}`)) {
+      for (const match of line.matchAll(/"name"\s*:\s*"([\w.-]+)"/g))
+        names.push({ name: match[1], line: index + 1 });
+    }
+  });
+  return names;
+}
+
+/** Commands in the docs that fail on the server `npm start` runs (`serve --demo`), or on each other. */
+function agentNameProblems(files) {
+  const demo = /DEMO_AGENT_NAME = '([^']+)'/.exec(read('packages/cli/src/commands/serve-demo.ts'))?.[1];
+  if (!demo) return ['packages/cli/src/commands/serve-demo.ts: DEMO_AGENT_NAME not found'];
+  const problems = [];
+  const byExample = new Map();
+  for (const file of files) {
+    for (const { name, line } of registeredAgentNames(read(file))) {
+      if (name === demo) {
+        problems.push(
+          `${file}:${line}: registers the agent "${demo}", which \`npm start\` (serve --demo) already created for its demo agent; use another name`,
+        );
+      }
+      if (!file.startsWith('examples/')) continue;
+      const other = byExample.get(name);
+      if (other && other !== file)
+        problems.push(
+          `${file}:${line}: the agent "${name}" is also registered by ${other}; give each example its own`,
+        );
+      if (!other) byExample.set(name, file);
+    }
+  }
+  return problems;
+}
+
+/** The README says how to install the packed tarballs while nothing is published: one `-w` per package .ci/pack-check packs. */
+function packProblems() {
+  const listed = /^PACKAGES=\(([^)]*)\)/m.exec(read('.ci/pack-check'))?.[1];
+  if (!listed) return ['.ci/pack-check: PACKAGES=(…) not found'];
+  const packLine = read('README.md')
+    .split('\n')
+    .find((line) => /^npm pack\b/.test(line));
+  if (!packLine) return ['README.md: no `npm pack …` line saying how to install from the packed tarballs'];
+  return listed
+    .split(/\s+/)
+    .filter((name) => name !== '' && !packLine.split(/\s+/).includes(name))
+    .map(
+      (name) =>
+        `README.md: the \`npm pack\` line does not pack ${name} (-w ${name}), which .ci/pack-check packs`,
+    );
+}
+
 function main() {
+  const problems = [...agentNameProblems(markdownFiles()), ...packProblems()];
+  if (problems.length > 0) {
+    console.error(problems.join('\n'));
+    console.error(`README commands: ${problems.length} would fail as written`);
+    process.exit(1);
+  }
   const origins = writeSnippets();
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const result = spawnSync(process.execPath, [tsc, '-p', relative(root, outDir), '--pretty', 'false'], {
