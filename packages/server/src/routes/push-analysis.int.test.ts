@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { decideTestGate } from '../testing/gates.js';
 import { mustGit, runGit, tempDir } from '../testing/git-client.js';
 import { commitFiles as commitOnBranch } from '../testing/git-fixtures.js';
 import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';
@@ -175,6 +176,26 @@ describe.each(dialects)('change analysis on every push of a phase branch on %s',
     expect(judged).toContainEqual({ tool: 'git_push', args: { branch: BRANCH, from: base, to: second } });
     const files = pending.flatMap((gate) => gate.context.files as string[]);
     expect(files).toContain('src/cart.test.ts');
+  });
+
+  it('asks no second time about a deletion a person approved on the same branch', async () => {
+    const { runId, work } = await runWithSpec();
+    await commitFiles(work, { 'src/cart.test.ts': SPEC_CUT.join('\n') });
+    await push(work);
+    const [gate] = await gatesOf(runId);
+    const approved = await decideTestGate(server.test, server.test.tokens.techLead, gate?.id as string, {
+      option: 'approve',
+      reason: 'the empty-cart case moved to the checkout spec',
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+
+    await commitFiles(work, {
+      'src/cart.ts': 'export const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);\n',
+    });
+    await push(work);
+    expect((await gatesOf(runId)).map((each) => each.status)).toEqual(['approved']);
+    const recorded = await auditOf(runId, 'analysis.recorded');
+    expect(recorded).toHaveLength(3);
   });
 
   it('opens nothing for a harmless push', async () => {

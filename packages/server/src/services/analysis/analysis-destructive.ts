@@ -41,6 +41,39 @@ async function coveringGate(tools: CommitTools, runId: string, keys: readonly st
   return covering === undefined ? null : tools.tx.getGate(covering.id);
 }
 
+function pushedBranch(action: GateOrigin['action'] | Gate['action']): string | null {
+  if (action === null || action === undefined || !('tool' in action) || action.tool !== 'git_push')
+    return null;
+  const branch = action.args.branch;
+  return typeof branch === 'string' ? branch : null;
+}
+
+/**
+ * The run's approved destructive_action gate about a push of the same branch that held every one of
+ * `keys`: each push is judged against main, so a deletion a person approved is seen again on every
+ * later push of that branch and must not be asked about twice.
+ */
+async function approvedOnBranch(
+  tools: CommitTools,
+  origin: GateOrigin & { runId: string },
+  keys: readonly string[],
+): Promise<Gate | null> {
+  const branch = pushedBranch(origin.action);
+  if (branch === null) return null;
+  const page = await tools.tx.listGates({
+    runId: origin.runId,
+    type: 'destructive_action',
+    status: 'approved',
+    limit: 500,
+  });
+  const approved = page.items.find((gate) => {
+    if (pushedBranch(gate.action) !== branch) return false;
+    const held = keysOnGate(gate);
+    return keys.every((key) => held.has(key));
+  });
+  return approved ?? null;
+}
+
 function repeatCount(gate: Gate): number {
   const repeats = gate.context.repeats;
   const count = (repeats as { count?: unknown } | null | undefined)?.count;
@@ -60,6 +93,8 @@ export async function openOrMergeDestructive(
   change: DestructiveChange,
 ): Promise<Gate> {
   const keys = destructiveKeys(change.findings);
+  const approved = keys.length === 0 ? null : await approvedOnBranch(tools, origin, keys);
+  if (approved !== null) return approved;
   const stored = keys.length === 0 ? null : await coveringGate(tools, origin.runId, keys);
   if (stored === null) return openDestructiveGate(gates, tools, origin, change);
   const { version, ...gate } = stored;
