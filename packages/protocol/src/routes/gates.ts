@@ -92,6 +92,12 @@ export const gateViewResponseSchema = z.object({
   gate: gateDocumentSchema,
   briefing: z.record(z.string(), z.unknown()).nullable().describe('Summary of Action'),
   consumedAt: z.number().nullable().describe('When a one-off approval was used'),
+  separatedOwner: z
+    .string()
+    .nullable()
+    .describe(
+      'The person who owns the agent that asked, when separation of duties keeps them from approving (they may still reject); null otherwise',
+    ),
   standingScopes: standingScopesSchema
     .nullable()
     .describe('For a gate offering approve_always: the scopes a person may remember, or why none'),

@@ -171,6 +171,16 @@ describe.each(dialects)('separation of duties from the agent owner on %s', (dial
     expect(other.status).toBe(200);
   });
 
+  it('names the owner a gate keeps from approving before anyone decides, and no one when a rule switches it off', async () => {
+    const { agentToken } = await start();
+    const { tokens, ids } = live.test;
+    const view = async (gateId: string) =>
+      (await live.client.call('GET', `/v1/gates/${gateId}`, { token: tokens.developer })).body;
+    expect((await view((await openGate(agentToken, 'ship')).id)).separatedOwner).toBe(ids.adminId);
+    expect((await view((await openGate(agentToken, 'wire_money')).id)).separatedOwner).toBe(ids.adminId);
+    expect((await view((await openGate(agentToken, 'wire_small')).id)).separatedOwner).toBeNull();
+  });
+
   it('lets the owner reject their own agent', async () => {
     const { agentToken } = await start();
     const gate = await openGate(agentToken, 'ship');

@@ -105,6 +105,8 @@ export interface GateView {
   briefing: unknown;
   /** When a one-off approval was used; null while unused. */
   consumedAt: number | null;
+  /** The person who owns the agent that asked, when separation of duties keeps them from approving. */
+  separatedOwner: string | null;
 }
 
 /** How a request may answer with a gate it opened before instead of a new one. */

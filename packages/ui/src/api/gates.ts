@@ -28,6 +28,8 @@ export interface GateView {
   gate: Gate;
   briefing: Briefing | null;
   consumedAt: number | null;
+  /** The person who owns the agent that asked, when separation of duties keeps them from approving. */
+  separatedOwner: string | null;
 }
 
 /** The largest page the server serves. */

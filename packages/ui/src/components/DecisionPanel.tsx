@@ -1,5 +1,6 @@
 import {
   alwaysRefusal,
+  approvesAction,
   decisionKeys,
   type Gate,
   type GateOption,
@@ -49,6 +50,8 @@ export interface DecisionPanelProps {
   gate: Gate;
   /** Why this person cannot decide the gate (viewer, role too low, not an assignee), or null. */
   blocked: string | null;
+  /** Why this person may not approve, though they may reject (separation of duties), or null. */
+  approveBlocked: string | null;
   myId: string;
   /** Global "approve always" rules need tech lead or above. */
   canGlobalRule: boolean;
@@ -63,11 +66,12 @@ export interface DecisionPanelProps {
   onLostRace(error: ApiError): void;
 }
 
-function optionBlock(gate: Gate, option: GateOption, myId: string): string | null {
+function optionBlock(gate: Gate, option: GateOption, who: { myId: string; approveBlocked: string | null }) {
   if (option.id === 'approve_always' && gate.action?.tool === undefined) {
     return 'Only a tool call can be remembered; approve this one once.';
   }
-  if (option.outcome === 'approved' && gate.approvals.some((vote) => vote.by === myId)) {
+  if (who.approveBlocked !== null && approvesAction(gate, option.id)) return who.approveBlocked;
+  if (option.outcome === 'approved' && gate.approvals.some((vote) => vote.by === who.myId)) {
     return 'You already approved; another person has to approve too.';
   }
   return null;
@@ -79,7 +83,8 @@ function optionBlock(gate: Gate, option: GateOption, myId: string): string | nul
  * steer, "approve always" and edit forms, and the signature where the gate needs one.
  */
 export function DecisionPanel(props: DecisionPanelProps) {
-  const { gate, blocked, myId, signing } = props;
+  const { gate, blocked, signing } = props;
+  const who = { myId: props.myId, approveBlocked: props.approveBlocked };
   const [replies, setReplies] = useState<Readonly<Record<string, ReplyValues>>>({});
   const approveOption = gate.options.find((option) => option.id === 'approve');
   const [steer, setSteer] = useState<SteerValues>(EMPTY_STEER);
@@ -163,7 +168,7 @@ export function DecisionPanel(props: DecisionPanelProps) {
       props.onShowMore(option);
       return;
     }
-    if (busy || blocked !== null || optionBlock(gate, option, myId) !== null) return;
+    if (busy || blocked !== null || optionBlock(gate, option, who) !== null) return;
     const confirmation = confirmationFor({ gate, binding, by, replyOf });
     if (confirmation === null) return proceed(option);
     // Ask "are you sure" only once what the option needs is filled in.
@@ -237,7 +242,7 @@ export function DecisionPanel(props: DecisionPanelProps) {
         disabled={busy}
         blocked={blocked !== null}
         blockedBy={blocked ? 'decision-blocked' : null}
-        optionBlock={(option) => optionBlock(gate, option, myId)}
+        optionBlock={(option) => optionBlock(gate, option, who)}
         onChoose={(binding) => choose(binding, 'click')}
         open={form?.option.id ?? null}
         reply={(option) => (
@@ -272,7 +277,7 @@ export function DecisionPanel(props: DecisionPanelProps) {
         <button
           type="button"
           className="edit-approve"
-          disabled={disabled || optionBlock(gate, approveOption, myId) !== null}
+          disabled={disabled || optionBlock(gate, approveOption, who) !== null}
           onClick={() => {
             setErrors({});
             setForm({ kind: 'edit', option: approveOption });

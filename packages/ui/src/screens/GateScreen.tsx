@@ -39,7 +39,7 @@ import { useRunStatus } from '../components/use-run-status.js';
 import { useRunTitles } from '../components/use-run-titles.js';
 import { useSigningKey } from '../signing/use-signing-key.js';
 import { EndedNotice } from './gate/EndedNotice.js';
-import { assignBlock, decideBlock, extendBlock } from './gate/gate-access.js';
+import { approveBlock, assignBlock, decideBlock, extendBlock } from './gate/gate-access.js';
 import { artifactChoices, confidenceReasons, gateTypeLabel, THRESHOLD_LABEL } from './gate/gate-facts.js';
 import { compareUrgency } from './inbox/inbox-order.js';
 
@@ -223,6 +223,7 @@ function LoadedGate({
               <DecisionPanel
                 gate={gate}
                 blocked={blocked}
+                approveBlocked={approveBlock(view.separatedOwner, user)}
                 myId={user.id}
                 canGlobalRule={session.can('tech_lead')}
                 artifactChoices={artifactChoices(gate, briefing, changes)}

@@ -12,6 +12,7 @@ import { assignGate, consumedAt, consumeGate, extendGate, steerFailed, withdrawG
 import { openDirectGate } from './gate-opening.js';
 import { requestGate } from './gate-request.js';
 import { createGateWaiters, waitForGate } from './gate-wait.js';
+import { separatedOwnerOf } from './owner-separation.js';
 
 /** What the gate service is built from; `interventions` comes from the run service when there is one. */
 export interface GateServiceOptions {
@@ -75,7 +76,8 @@ export function createGateService(ctx: AppContext, options: GateServiceOptions):
     async view(principal, gateId) {
       const gate = await readGate(ctx, principal, gateId);
       const used = gate.status === 'approved' ? await consumedAt(deps, gateId) : null;
-      return { gate, briefing: await briefingOf(ctx, gate), consumedAt: used };
+      const separatedOwner = await ctx.store.read((tx) => separatedOwnerOf(deps, tx, gate));
+      return { gate, briefing: await briefingOf(ctx, gate), consumedAt: used, separatedOwner };
     },
 
     list: (principal, filter) => ctx.store.read((tx) => tx.listGates(listFilter(principal, filter))),

@@ -10,6 +10,12 @@ function ruleSettingOf(deps: GateDeps, gate: Gate): boolean | undefined {
   return typeof action === 'object' ? action.gate.separationOfDuties : undefined;
 }
 
+/** The person who owns the gate's agent when separation of duties keeps them from approving it, else null. */
+export async function separatedOwnerOf(deps: GateDeps, tx: AgentsRepo, gate: Gate): Promise<string | null> {
+  if (gate.agentId === null || !separatesAgentOwner(gate, ruleSettingOf(deps, gate))) return null;
+  return (await tx.getAgent(gate.agentId))?.createdBy ?? null;
+}
+
 /** OWNER_APPROVAL when the person approving owns the agent that asked and separation applies. */
 export async function assertOwnerMayDecide(
   deps: GateDeps,
@@ -18,8 +24,8 @@ export async function assertOwnerMayDecide(
 ): Promise<void> {
   const { gate } = decision;
   const ruleSetting = ruleSettingOf(deps, gate);
-  if (gate.agentId === null || !separatesAgentOwner(gate, ruleSetting)) return;
-  const owner = (await tx.getAgent(gate.agentId))?.createdBy ?? null;
+  const owner = await separatedOwnerOf(deps, tx, gate);
+  if (owner === null) return;
   assertNotAgentOwner({
     gate,
     ruleSetting,

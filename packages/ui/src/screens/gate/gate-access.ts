@@ -17,6 +17,12 @@ export function decideBlock(gate: Gate, user: User, nameOf: (id: string) => stri
   return null;
 }
 
+/** Why `user` may reject but not approve the gate (they own the agent that asked), or null. */
+export function approveBlock(separatedOwner: string | null, user: User): string | null {
+  if (separatedOwner !== user.id) return null;
+  return 'You own the agent that asked, so separation of duties needs someone else to approve this gate; you may still reject it.';
+}
+
 /** Why `user` cannot snooze or extend `gate`, or null. */
 export function extendBlock(gate: Gate, user: User): string | null {
   if (user.role === 'viewer') return "Viewers can't extend gates.";
