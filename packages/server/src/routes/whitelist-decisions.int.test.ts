@@ -81,6 +81,32 @@ describe.each(dialects)('whitelist decisions on %s', (dialect) => {
     ]);
   });
 
+  it('whitelists an unsure finding of the analysis for its exact file and the run’s agent only', async () => {
+    const run = await createRunViaApi(test);
+    const path = `lib/cart-${dialect}.rb`;
+    const analyzed = await test.app.inject({
+      method: 'POST',
+      url: '/v1/analyze',
+      headers: bearer(test.tokens.agent),
+      payload: {
+        runId: run.id,
+        files: [
+          { path, before: 'def total\n  1\nend\n', after: 'def total\n  raise NotImplementedError\nend\n' },
+        ],
+      },
+    });
+    expect(analyzed.statusCode, analyzed.body).toBe(200);
+    const [gate] = analyzed.json().gates;
+    expect(gate).toMatchObject({ type: 'false_positive_override', requestedBy: `agent:${test.ids.agentId}` });
+    await decideSignedGate(test, test.tokens.techLead, gate.id, {
+      option: 'whitelist',
+      reason: 'ruby stubs raise until the port lands',
+    });
+    expect(await entriesFrom(gate.id)).toEqual([
+      expect.objectContaining({ scope: 'file', path, agentId: test.ids.agentId }),
+    ]);
+  });
+
   it('refuses to whitelist a finding the agent raised itself and records no entry', async () => {
     const gateId = await agentRaised({
       findingKey: 'test.removed|**|x',
