@@ -1,3 +1,5 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { keyProofText, signedDecisionText } from 'gatehouse-hitl-core';
 import { placeholderCart } from 'gatehouse-hitl-server/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './a11y.js';
@@ -6,6 +8,7 @@ import { withE2e } from './harness.js';
 const e2e = withE2e();
 
 let runId = '';
+let reviewGateId = '';
 let finding = { pattern: '', file: '', line: 0 };
 
 beforeAll(async () => {
@@ -50,6 +53,7 @@ describe('reporting a false positive from the web app', () => {
     expect(gates.status, JSON.stringify(gates.body)).toBe(200);
     const [gate, ...others] = gates.body.items;
     expect(others).toEqual([]);
+    reviewGateId = gate.id;
     expect(gate).toMatchObject({ status: 'pending', runId });
     expect(gate.context).toMatchObject({
       pattern: finding.pattern,
@@ -71,5 +75,39 @@ describe('reporting a false positive from the web app', () => {
     const section = page.getByRole('region', { name: 'Change analysis', exact: true });
     await section.getByText(finding.pattern).first().waitFor();
     expect(await section.getByRole('button', { name: /^Report false positive/ }).count()).toBe(0);
+  });
+
+  it('shows the entry a tech lead’s Whitelist made: the finding’s own file, this agent only', async () => {
+    const env = e2e();
+    const token = env.techLead.token;
+    const me = await env.http.call('GET', '/v1/me', { token });
+    const { challenge } = (await env.http.call('GET', '/v1/me/keys/challenge', { token })).body;
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(12).toString('base64');
+    const proof = sign(null, Buffer.from(keyProofText({ challenge, userId: me.body.user.id })), privateKey);
+    const added = await env.http.call('POST', '/v1/me/keys', {
+      token,
+      body: { publicKey: raw, challenge, proof: proof.toString('base64') },
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const reason = 'the cart stub stays until pricing lands';
+    const text = signedDecisionText({ gateId: reviewGateId, option: 'whitelist', payloadHash: null, reason });
+    const decided = await env.http.call('POST', `/v1/gates/${reviewGateId}/decide`, {
+      token,
+      body: {
+        option: 'whitelist',
+        reason,
+        signature: sign(null, Buffer.from(text), privateKey).toString('base64'),
+      },
+    });
+    expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+
+    const page = await env.pageAs(env.techLead);
+    await page.goto('/whitelists');
+    const entries = page.getByRole('region', { name: 'Entries', exact: true });
+    const row = entries.getByRole('row').filter({ hasText: reason });
+    await row.getByRole('cell', { name: `File ${finding.file}` }).waitFor();
+    await row.getByRole('cell', { name: 'build-bot' }).waitFor();
+    await expectAccessible(page, 'the whitelists screen with an agent’s entry');
   });
 });

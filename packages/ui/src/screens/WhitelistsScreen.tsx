@@ -15,6 +15,7 @@ import { Field } from '../components/Field.js';
 import { PatternCatalog } from '../components/PatternCatalog.js';
 import { Revealed } from '../components/Revealed.js';
 import { formatDateTime } from '../components/time-format.js';
+import { useAgentName } from '../components/use-agent-name.js';
 import { useNow } from '../components/use-now.js';
 import { usePersonNames } from '../components/use-person-names.js';
 import { WhitelistForm } from '../components/WhitelistForm.js';
@@ -47,6 +48,12 @@ function ExpiryCell({ entry, now }: { entry: WhitelistEntry; now: number }) {
   );
 }
 
+/** Whose findings the entry covers: one agent, by name, or every agent. */
+function AgentCell({ agentId }: { agentId: string | null }) {
+  const name = useAgentName(agentId);
+  return <>{name ?? 'Every agent'}</>;
+}
+
 function WhitelistTable({
   entries,
   canManage,
@@ -75,6 +82,7 @@ function WhitelistTable({
           <tr>
             <th scope="col">Pattern</th>
             <th scope="col">Scope</th>
+            <th scope="col">Agents</th>
             <th scope="col">Justification</th>
             <th scope="col">Who</th>
             <th scope="col">When</th>
@@ -101,6 +109,9 @@ function WhitelistTable({
                     File <code>{entry.path}</code>
                   </>
                 )}
+              </td>
+              <td data-label="Agents">
+                <AgentCell agentId={entry.agentId} />
               </td>
               <td data-label="Justification">
                 <Revealed text={entry.justification} />
