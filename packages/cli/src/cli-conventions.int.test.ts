@@ -84,6 +84,12 @@ describe('gatehouse conventions against a running server', () => {
       expect(runRow).toMatch(/\sbuild-bot\s/);
     });
 
+    it('names the agent in runs show', async () => {
+      const created = await asAgent<{ run: { id: string } }>('POST', '/v1/runs', { title: 'shown run' });
+      const shown = await gatehouse(['runs', 'show', created.run.id]);
+      expect(shown.stdout).toMatch(/^Agent:\s+build-bot \(agent_\S+\)$/m);
+    });
+
     it('takes an agent name for --agent', async () => {
       const id = await openGate('rm -rf by-name');
       const gates = await gatehouse(['gates', 'list', '--agent', 'build-bot', '--status', 'pending']);

@@ -64,9 +64,10 @@ async function list(context: ActionContext): Promise<number> {
 async function show(context: ActionContext): Promise<number> {
   const id = context.positionals[0] as string;
   const client = context.client();
-  const [{ run }, { items: interventions }] = await Promise.all([
+  const [{ run }, { items: interventions }, agents] = await Promise.all([
     client.get<RunDetailResponse>(runPath(id)),
     client.get<InterventionListResponse>(runPath(id, '/interventions')),
+    context.json ? new Map<string, string>() : agentNames(client),
   ]);
   if (context.json) {
     printJson(context.io, { run, interventions });
@@ -76,7 +77,7 @@ async function show(context: ActionContext): Promise<number> {
   printFields(out, [
     ['Run', run.id],
     ['Title', run.title],
-    ['Agent', run.agentId],
+    ['Agent', agents.has(run.agentId) ? `${agents.get(run.agentId)} (${run.agentId})` : run.agentId],
     ['Status', run.status],
     ['Autonomy', run.autonomy],
     ['Approval mode', run.approvalMode],
