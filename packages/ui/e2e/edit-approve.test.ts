@@ -60,6 +60,47 @@ describe('edit, then approve, in the browser', () => {
     expect(audit.items[0].data.approvedPayloadHash).not.toBe(audit.items[0].data.payloadHash);
   }, 90_000);
 
+  it('previews a one-line edit of a long text as a line diff, and shows the approval as made with edits wherever the gate shows', async () => {
+    const env = e2e();
+    const run = await env.agent.sdk.createRun({ title: 'Write the release notes', approvalMode: 'manual' });
+    await env.approvePlan(run.id);
+    const lines = ['# Release notes', '', '- faster search', '- fewer retries', '- a new inbox', ''];
+    const proposed = lines.join('\n');
+    const edited = proposed.replace('- fewer retries', '- fewer, smarter retries');
+    const written: Array<Record<string, unknown>> = [];
+    const write = env.agent.sdk.withApproval(async (args: Record<string, unknown>) => written.push(args), {
+      tool: 'write_file',
+      request: { runId: run.id },
+    });
+    const running = write({ path: 'docs/release-notes.md', content: proposed });
+    const gateId = await waitForPendingGate('tool_call');
+    const page = await openGatePage(gateId);
+
+    await page.getByRole('button', { name: 'Edit & approve' }).click();
+    const form = page.getByRole('form', { name: 'Edit the arguments, then approve' });
+    await form.getByLabel('content').fill(edited);
+    const changes = form.getByRole('list', { name: 'Changes to the arguments' });
+    await changes.getByText('1 line added (+), 1 removed (−)', { exact: false }).waitFor();
+    const removed = changes.locator('.diff-removed');
+    expect(await removed.allInnerTexts()).toEqual([expect.stringContaining('- fewer retries')]);
+    expect(await removed.allInnerTexts()).not.toEqual([expect.stringContaining('# Release notes')]);
+    await form.getByRole('button', { name: 'Approve edited action' }).click();
+    await running;
+    expect(written).toEqual([{ path: 'docs/release-notes.md', content: edited }]);
+
+    const decided = page.getByRole('region', { name: 'Decision' });
+    await decided.getByText('Approved with edits').waitFor();
+    await decided.getByText('- fewer, smarter retries').first().waitFor();
+    const action = page.getByRole('region', { name: 'Approved action (edited)' });
+    expect(await action.getByText('- fewer, smarter retries', { exact: false }).count()).toBeGreaterThan(0);
+    await expectAccessible(page, 'a gate approved with edits');
+
+    await page.goto(`/runs/${run.id}`);
+    await page.getByText('Decision: Approved with edits').first().waitFor();
+    await page.getByText('- fewer, smarter retries', { exact: false }).first().waitFor();
+    await expectAccessible(page, 'a run whose gate was approved with edits');
+  }, 90_000);
+
   it('shows the policy’s refusal of an edit next to the form and records nothing', async () => {
     const env = e2e();
     const asking = env.agent.sdk.request({

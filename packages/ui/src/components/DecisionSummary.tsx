@@ -1,5 +1,7 @@
 import type { Gate } from 'gatehouse-hitl-core';
 import type { ReactNode } from 'react';
+import { ArgumentChanges } from './ArgumentChanges.js';
+import { changesOf } from './edit-args.js';
 import { optionLabel, STATUS_LABEL } from './gate-labels.js';
 import { formatDateTime } from './time-format.js';
 import { useAgentNames } from './use-agent-names.js';
@@ -9,12 +11,23 @@ export function DecisionSummary({ gate, nameOf }: { gate: Gate; nameOf(id: strin
   const decision = gate.decision;
   const agentName = useAgentNames(decision?.delegateTo ? [decision.delegateTo] : []);
   if (decision === null) return <p>This gate is {STATUS_LABEL[gate.status].toLowerCase()}.</p>;
+  const edited = decision.editedArgs;
   const rows: [string, ReactNode][] = [
-    ['Outcome', STATUS_LABEL[gate.status]],
+    ['Outcome', edited ? 'Approved with edits' : STATUS_LABEL[gate.status]],
     ['Option', optionLabel(gate, decision.option)],
     ['Decided by', nameOf(decision.decidedBy)],
     ['When', formatDateTime(decision.decidedAt)],
   ];
+  if (edited) {
+    rows.push([
+      'Edited arguments',
+      <ArgumentChanges
+        key="edited"
+        changes={changesOf(gate.action?.args ?? {}, edited)}
+        label="What the person changed in the agent's arguments"
+      />,
+    ]);
+  }
   if (decision.reason) rows.push(['Reason', decision.reason]);
   if (decision.answer) rows.push(['Answer', <pre key="answer">{decision.answer}</pre>]);
   if (decision.delegateTo) rows.push(['Delegated to', agentName(decision.delegateTo) ?? decision.delegateTo]);

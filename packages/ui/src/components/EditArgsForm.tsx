@@ -1,6 +1,7 @@
 import type { Gate } from 'gatehouse-hitl-core';
 import { type FormEvent, useId, useMemo, useState } from 'react';
-import { type ArgumentChange, argumentKind, changesOf, draftOf, parseDrafts } from './edit-args.js';
+import { ArgumentChanges } from './ArgumentChanges.js';
+import { argumentKind, changesOf, draftOf, parseDrafts } from './edit-args.js';
 import { useRevealOnOpen } from './use-reveal-on-open.js';
 
 function ArgumentEditor({
@@ -55,29 +56,6 @@ function ArgumentEditor({
         </p>
       )}
     </div>
-  );
-}
-
-function ChangeList({ changes }: { changes: ArgumentChange[] }) {
-  if (changes.length === 0) return <p className="muted">No argument is changed yet.</p>;
-  return (
-    <ul className="args-diff" aria-label="Changes to the arguments">
-      {changes.map((change) => (
-        <li key={change.name}>
-          <strong>{change.name}</strong>
-          <pre className="diff-removed">
-            <span aria-hidden="true">- </span>
-            <span className="visually-hidden">was: </span>
-            {change.before}
-          </pre>
-          <pre className="diff-added">
-            <span aria-hidden="true">+ </span>
-            <span className="visually-hidden">becomes: </span>
-            {change.after}
-          </pre>
-        </li>
-      ))}
-    </ul>
   );
 }
 
@@ -136,7 +114,11 @@ export function EditArgsForm({
         />
       ))}
       <h4>Changes</h4>
-      <ChangeList changes={changes} />
+      {changes.length === 0 ? (
+        <p className="muted">No argument is changed yet.</p>
+      ) : (
+        <ArgumentChanges changes={changes} label="Changes to the arguments" />
+      )}
       {serverError && (
         <p className="field-error" role="alert">
           {serverError}

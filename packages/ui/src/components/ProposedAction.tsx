@@ -73,8 +73,19 @@ function CodeBlock({ label, text }: { label: string; text: string }) {
   );
 }
 
-/** The tool call or operation the gate is about: command in a code block, paths, every argument. */
-export function ProposedAction({ action, payloadHash }: { action: Action; payloadHash: string | null }) {
+/**
+ * The tool call or operation the gate is about: command in a code block, paths, every argument.
+ * `edited` when a person approved it with edited arguments: `action` is then what they approved.
+ */
+export function ProposedAction({
+  action,
+  payloadHash,
+  edited = false,
+}: {
+  action: Action;
+  payloadHash: string | null;
+  edited?: boolean;
+}) {
   const args = action.args ?? {};
   const keys = Object.keys(args);
   const command = COMMAND_KEYS.find((key) => typeof args[key] === 'string');
@@ -84,7 +95,13 @@ export function ProposedAction({ action, payloadHash }: { action: Action; payloa
   const rest = keys.filter((key) => !shown.has(key));
   return (
     <section className="card" aria-labelledby="action-heading">
-      <h2 id="action-heading">Proposed action</h2>
+      <h2 id="action-heading">{edited ? 'Approved action (edited)' : 'Proposed action'}</h2>
+      {edited && (
+        <p className="notice info">
+          A person edited the agent’s arguments before approving; this is the action the agent runs. The
+          changes are under Decision.
+        </p>
+      )}
       <dl className="gate-facts">
         {action.tool !== undefined && (
           <div className="gate-fact">

@@ -2,6 +2,8 @@ import type { Gate } from 'gatehouse-hitl-core';
 import { Link } from 'wouter';
 import type { AuditEvent } from '../api/audit.js';
 import type { Intervention } from '../api/runs.js';
+import { ArgumentChanges } from './ArgumentChanges.js';
+import { changesOf } from './edit-args.js';
 import { Revealed } from './Revealed.js';
 import { RiskBadge } from './RiskBadge.js';
 import { Timeline, type TimelineEntry } from './Timeline.js';
@@ -74,16 +76,25 @@ function gateEntries(gate: Gate, nameOf: (actor: string) => string): TimelineEnt
     }
   }
   if (decision !== null) {
+    const edited = decision.editedArgs;
+    const outcome = OUTCOME_LABEL[decision.outcome] ?? decision.outcome;
     entries.push({
       key: `decision-${gate.id}`,
       at: decision.decidedAt,
-      label: `Decision: ${OUTCOME_LABEL[decision.outcome] ?? decision.outcome}`,
+      label: `Decision: ${outcome}${edited ? ' with edits' : ''}`,
       tone: `decision outcome-${decision.outcome}`,
       body: (
         <>
           <p>
             {nameOf(decision.decidedBy)} chose <strong>{decision.option}</strong> on “{gate.title}”
+            {edited ? ', with edited arguments:' : ''}
           </p>
+          {edited ? (
+            <ArgumentChanges
+              changes={changesOf(gate.action?.args ?? {}, edited)}
+              label={`Arguments edited on “${gate.title}”`}
+            />
+          ) : null}
           {decision.reason ? <p>Reason: {decision.reason}</p> : null}
           {decision.feedback ? <p>Feedback: {decision.feedback}</p> : null}
           {decision.instructions ? (

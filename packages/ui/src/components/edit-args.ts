@@ -46,14 +46,16 @@ export interface ArgumentChange {
 }
 
 const shown = (value: unknown) =>
-  revealText(typeof value === 'string' ? value : JSON.stringify(value, null, 2), { multiline: true });
+  value === undefined
+    ? '(not set)'
+    : revealText(typeof value === 'string' ? value : JSON.stringify(value, null, 2), { multiline: true });
 
 /** The arguments the edit changes, original against edited. */
 export function changesOf(
   original: Record<string, unknown>,
   edited: Record<string, unknown>,
 ): ArgumentChange[] {
-  return Object.keys(original)
+  return [...new Set([...Object.keys(original), ...Object.keys(edited)])]
     .filter((name) => JSON.stringify(original[name]) !== JSON.stringify(edited[name]))
     .map((name) => ({ name, before: shown(original[name]), after: shown(edited[name]) }));
 }

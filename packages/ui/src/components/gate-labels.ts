@@ -42,6 +42,8 @@ export function outcomeMessage(result: DecideResult, myId: string): string {
           rule.expiresAt === null ? 'until revoked' : `until ${new Date(rule.expiresAt).toLocaleString()}`;
         return `Approved, and ${rule.tool} is allowed ${SCOPE_TEXT[rule.scope]} ${until}.`;
       }
+      if (decision?.editedArgs)
+        return `${label}: approved with your edits. The agent runs the edited action.`;
       return `${label}: approved. The agent may go ahead.`;
     case 'rejected':
       return `${label}: rejected. The agent is told not to go ahead.`;

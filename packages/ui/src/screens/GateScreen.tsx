@@ -146,6 +146,7 @@ function LoadedGate({
     ...(reasons.length ? ['Reasons'] : []),
   ];
   const blocked = decideBlock(gate, user, nameOf);
+  const editedArgs = gate.decision?.editedArgs;
   return (
     <>
       <header className="gate-head">
@@ -196,7 +197,13 @@ function LoadedGate({
             <p className="notice warn">The server could not build a Summary of Action for this gate.</p>
           )}
           {/* Before the decision, also on phones: the action is read before a button is pressed. */}
-          {gate.action && <ProposedAction action={gate.action} payloadHash={gate.payloadHash} />}
+          {gate.action && (
+            <ProposedAction
+              action={editedArgs ? { ...gate.action, args: editedArgs } : gate.action}
+              payloadHash={editedArgs ? (gate.decision?.payloadHash ?? gate.payloadHash) : gate.payloadHash}
+              edited={editedArgs !== undefined}
+            />
+          )}
           <ConfidenceIndicator confidence={briefing?.confidence ?? null} reasons={reasons} gate={gate} />
         </div>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: on desktop the panel scrolls on its own; a keyboard must reach all of it */}
