@@ -56,7 +56,8 @@ function inShell(shell: 'zsh' | 'fish', before: string, after: string): string {
   return result.stdout;
 }
 
-describe.skipIf(!has('fish'))('gatehouse completion fish, in fish', () => {
+// CI installs both shells (.ci/run), so there a missing one fails instead of passing unseen.
+describe.skipIf(!has('fish') && !process.env.CI)('gatehouse completion fish, in fish', () => {
   it('completes subcommands and options', () => {
     const out = inShell(
       'fish',
@@ -68,7 +69,7 @@ describe.skipIf(!has('fish'))('gatehouse completion fish, in fish', () => {
   });
 });
 
-describe.skipIf(!has('zsh'))('gatehouse completion zsh, in zsh', () => {
+describe.skipIf(!has('zsh') && !process.env.CI)('gatehouse completion zsh, in zsh', () => {
   it('offers subcommands and options through _describe', () => {
     // _describe and _files stand in for the completion system: they print what they would offer.
     const stubs = `compdef() { :; }; _describe() { print -rl -- "\${(@P)\${@[-1]}}"; }; _files() { print FILES; }`;

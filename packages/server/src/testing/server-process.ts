@@ -39,7 +39,9 @@ function childEnv(extra: Record<string, string>): Record<string, string> {
   }
   // Tests open gates in floods on purpose; a test of the rate limits sets its own.
   const unlimited = { GATEHOUSE_AGENT_RATE_PER_SECOND: '0', GATEHOUSE_TOKEN_RATE_PER_SECOND: '0' };
-  return { ...env, NO_COLOR: '1', ...unlimited, ...extra };
+  // Each Node line CI tests on runs these servers; the CLI's own tests check its Node warning.
+  const quiet = { GATEHOUSE_NODE_CHECK: 'off' };
+  return { ...env, NO_COLOR: '1', ...unlimited, ...quiet, ...extra };
 }
 
 function handle(child: ChildProcess, url: string, output: () => string): ServerProcess {
