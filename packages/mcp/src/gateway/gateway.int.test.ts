@@ -138,7 +138,8 @@ describe.each(SETUPS)('the MCP gateway (%s)', (setup) => {
     await Promise.all(uris.map((uri) => gateway.client.unsubscribeResource({ uri })));
     await gateway.client.subscribeResource({ uri: 'notes://items/x' });
     await gateway.client.unsubscribeResource({ uri: 'notes://items/x' });
-  });
+    // Two thousand round trips through the gateway: on a loaded machine that takes more than the default.
+  }, 60_000);
 
   it('calls the upstream at once when the policy allows, with the arguments as given', async () => {
     await useNotesPolicy(server, 'allow');
