@@ -80,6 +80,30 @@ describe('edited approvals', () => {
   });
 });
 
+describe('the README’s first example', () => {
+  it('runs a person’s edited path through its fromArgs, and refuses an edit the function cannot take', async () => {
+    const deleted: string[] = [];
+    const deleteFile = async (path: string) => {
+      deleted.push(path);
+    };
+    // As the README wraps it.
+    const safeDelete = gate.withApproval(deleteFile, {
+      tool: 'delete_file',
+      args: (path: string) => ({ path }),
+      fromArgs: (edited) => [String(edited.path)] as [string],
+    });
+    const running = safeDelete('build/');
+    await approveWithEdit({ path: 'build/cache/' });
+    await running;
+    expect(deleted).toEqual(['build/cache/']);
+
+    const widened = safeDelete('build/').catch((error: unknown) => error);
+    await approveWithEdit({ path: 'build/', recursive: true });
+    expect(isGatehouseApiError(await widened, 'PAYLOAD_MISMATCH')).toBe(true);
+    expect(deleted).toEqual(['build/cache/']);
+  });
+});
+
 describe('ask', () => {
   it('returns the person’s answer', async () => {
     const asking = gate.ask('Which region should the bucket live in?');
