@@ -373,6 +373,14 @@ describe('authorizeDecision', () => {
     expect(() => authorizeDecision(assigned, { id: 'ana', role: 'developer', kind: 'user' })).not.toThrow();
   });
 
+  it('refuses the requester whether the gate names them bare or as user:<id>, as the server records people', () => {
+    const asUser = open({ type: 'destructive_action', requestedBy: 'user:lee', separationOfDuties: true });
+    expect(
+      errorOf(() => authorizeDecision(asUser, { id: 'lee', role: 'tech_lead', kind: 'user' })).code,
+    ).toBe('SELF_APPROVAL');
+    expect(() => authorizeDecision(asUser, { id: 'max', role: 'tech_lead', kind: 'user' })).not.toThrow();
+  });
+
   it('lets the requester decide when separation of duties is off', () => {
     const own = open({ requestedBy: 'ana' });
     expect(() => authorizeDecision(own, { id: 'ana', role: 'developer', kind: 'user' })).not.toThrow();

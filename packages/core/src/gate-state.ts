@@ -385,7 +385,9 @@ export function authorizeDecision(gate: Gate, principal: DecisionPrincipal): voi
       assignees: gate.assignees,
     });
   }
-  if (gate.separationOfDuties && principal.id === gate.requestedBy) {
+  // The server records a person who opens a gate as `user:<id>`; older gates name the bare id.
+  const requester = gate.requestedBy === principal.id || gate.requestedBy === `user:${principal.id}`;
+  if (gate.separationOfDuties && requester) {
     throw new GatehouseError(
       'SELF_APPROVAL',
       `gate ${gate.id} needs separation of duties: its requester cannot decide it; ask someone else`,
