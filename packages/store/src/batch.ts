@@ -27,6 +27,8 @@ export interface BatchShared {
   execute?: DirectExecute | undefined;
   /** Runs after a batch in which a unit wrote tokens or people, before any of its callers hears back. */
   onCredentialsChanged(): void;
+  /** The audit chain's head after the last batch, kept only where this store is the database's one writer. */
+  chainHead?: { value: TxMemo['auditHead'] } | undefined;
 }
 
 /** One batch's connection and what its units share. */
@@ -98,6 +100,7 @@ async function runBatch(scope: Scope, units: QueuedUnit[], dialect: BatchDialect
       const outcome = await attempt(units[0], context());
       if (!outcome.ok) {
         await run(scope, 'rollback');
+        scope.memo.auditHead = null;
         return [outcome];
       }
       outcomes.push(outcome);
@@ -123,6 +126,12 @@ export async function executeBatch(
   shared: BatchShared,
 ): Promise<void> {
   const scope: Scope = { db, statements: shared.statements, memo: newTxMemo(), execute: shared.execute };
+  const kept = shared.chainHead;
+  if (kept !== undefined) {
+    scope.memo.auditHead = kept.value;
+    // Unknown until this batch commits: a batch that fails leaves the next one to read the head again.
+    kept.value = null;
+  }
   let outcomes: Outcome[];
   try {
     outcomes = await runBatch(scope, units, dialect);
@@ -130,5 +139,6 @@ export async function executeBatch(
     // Even a failed COMMIT may have landed (a dropped connection): caches look again either way.
     if (scope.memo.credentialsChanged) shared.onCredentialsChanged();
   }
+  if (kept !== undefined) kept.value = scope.memo.auditHead;
   settle(units, outcomes);
 }

@@ -27,6 +27,8 @@ export interface StoreAdapter extends BatchDialect {
   maxBatch?: number;
   /** Run SQL on the write and read connections without Kysely (SQLite's synchronous driver). */
   direct?: { write: DirectExecute; read: DirectExecute };
+  /** No other process writes the database, so what a commit wrote is still there for the next batch. */
+  soleWriter?: boolean;
 }
 
 type Read = <T>(fn: (ctx: TxContext) => Promise<T>) => Promise<T>;
@@ -90,6 +92,7 @@ export function createKyselyStore<D extends Store['dialect']>(
     onCredentialsChanged: () => {
       credentialsVersion += 1;
     },
+    chainHead: adapter.soleWriter === true ? { value: null } : undefined,
   };
   const commits = createGroupCommit({
     execute: (units) =>

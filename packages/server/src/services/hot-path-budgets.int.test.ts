@@ -35,12 +35,12 @@ interface Cost {
  */
 const BUDGETS: Record<TestDialect, Record<string, Cost>> = {
   sqlite: {
-    allowedCall: { statements: 8, commits: 1, rowsWritten: 2 },
-    gateOpened: { statements: 14, commits: 1, rowsWritten: 3 },
-    decision: { statements: 16, commits: 1, rowsWritten: 3 },
-    gateOpenedEmail: { statements: 15, commits: 1, rowsWritten: 4 },
+    allowedCall: { statements: 7, commits: 1, rowsWritten: 2 },
+    gateOpened: { statements: 13, commits: 1, rowsWritten: 3 },
+    decision: { statements: 15, commits: 1, rowsWritten: 3 },
+    gateOpenedEmail: { statements: 14, commits: 1, rowsWritten: 4 },
     routedEmail: { statements: 29, commits: 1, rowsWritten: 21 },
-    decisionEmail: { statements: 17, commits: 1, rowsWritten: 4 },
+    decisionEmail: { statements: 16, commits: 1, rowsWritten: 4 },
     routedDecisionEmail: { statements: 29, commits: 1, rowsWritten: 21 },
     delivered: DELIVERY_BOUND,
   },

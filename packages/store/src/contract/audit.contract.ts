@@ -167,6 +167,32 @@ export function describeAuditContract(ctx: ContractContext): void {
     expect(await store.verifyAuditChain()).toMatchObject({ ok: true, count: 1 });
   });
 
+  it('links every append to the last committed one across batches, rolled-back units and truncation', async () => {
+    const { store } = ctx.harness();
+    await appendEach(store, [input(1)]);
+    const refused = new Error('refused');
+    const appendThenThrow = (n: number) =>
+      store.transaction(async (tx) => {
+        await tx.appendAudit(input(n));
+        throw refused;
+      });
+    await expect(appendThenThrow(2)).rejects.toBe(refused);
+    // Concurrent units share a batch: the one that throws in the middle is undone alone.
+    const batch = await Promise.allSettled([
+      appendEach(store, [input(3)]),
+      appendThenThrow(4),
+      appendEach(store, [input(5)]),
+    ]);
+    expect(batch.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    await sleep(5);
+    await store.truncateAudit({ before: (await store.databaseNow()) + 1 });
+    await appendEach(store, [input(6)]);
+    const events = await collect(store.streamAudit());
+    expect(events.map((e) => (e.data as { n: number }).n)).toEqual([6]);
+    expect(events[0]?.seq).toBe(4);
+    expect(await store.verifyAuditChain()).toMatchObject({ ok: true, count: 1 });
+  });
+
   it('queries the trail by kind, actor, subject, time and seq, page by page', async () => {
     const { store } = ctx.harness();
     const events = await appendEach(store, [

@@ -114,6 +114,8 @@ function sqliteAdapter(handles: Handles, options: SqliteStoreOptions): StoreAdap
   return {
     dialect: 'sqlite',
     direct,
+    // The lock file keeps every other store off this database while this one is open.
+    soleWriter: true,
     ...(options.maxBatch === undefined ? {} : { maxBatch: options.maxBatch }),
     async begin(db) {
       await runStatement(db, 'begin immediate', direct.write);
