@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { keyProofText } from 'gatehouse-hitl-core';
@@ -15,22 +15,7 @@ interface GateBody {
 
 describe('gatehouse against a running server', () => {
   const cli = useCliServer();
-  const { gatehouse } = cli;
-
-  async function asAgent<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${cli.server.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${cli.agentToken}`,
-        'content-type': 'application/json',
-        'idempotency-key': randomUUID(),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
-    return JSON.parse(text) as T;
-  }
+  const { gatehouse, asAgent } = cli;
 
   async function openRun(): Promise<string> {
     const run = await asAgent<{ run?: { id: string }; id?: string }>('POST', '/v1/runs', {

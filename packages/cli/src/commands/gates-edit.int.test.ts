@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,22 +11,7 @@ interface GateBody {
 
 describe('gatehouse gates decide --edit against a running server', () => {
   const cli = useCliServer();
-  const { gatehouse } = cli;
-
-  async function asAgent<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${cli.server.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${cli.agentToken}`,
-        'content-type': 'application/json',
-        'idempotency-key': randomUUID(),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
-    return JSON.parse(text) as T;
-  }
+  const { gatehouse, asAgent } = cli;
 
   async function openGate(command: string): Promise<string> {
     const result = await asAgent<{ outcome: string; gate: GateBody }>('POST', '/v1/gates', {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type CliResult, runGatehouse, type ServeProcess, startServe, tempDir } from './cli-process.js';
@@ -12,6 +13,8 @@ export interface CliServer {
   readonly agentToken: string;
   /** Runs `gatehouse` as the signed-in admin, with `input` on stdin. */
   gatehouse(args: string[], input?: string): Promise<CliResult>;
+  /** Calls the API as the agent `build-bot`, each call with its own idempotency key; throws on an error status. */
+  asAgent<T>(method: string, path: string, body?: unknown): Promise<T>;
 }
 
 /** Starts the server before the file's tests and stops it after them. */
@@ -40,6 +43,21 @@ export function useCliServer(): CliServer {
     temp?.remove();
   });
 
+  async function asAgent<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${started(server).url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${agentToken}`,
+        'content-type': 'application/json',
+        'idempotency-key': randomUUID(),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
+    return JSON.parse(text) as T;
+  }
+
   const started = <T>(value: T | undefined): T => {
     if (value === undefined) throw new Error('the CLI server runs only inside the tests of its file');
     return value;
@@ -58,5 +76,6 @@ export function useCliServer(): CliServer {
       return agentToken;
     },
     gatehouse,
+    asAgent,
   };
 }
