@@ -53,6 +53,10 @@ export interface UsersRepo {
 
   insertSigningKey(key: SigningKeyRecord): Promise<void>;
   listSigningKeys(userId: string): Promise<SigningKeyRecord[]>;
+  /** Renames one of the person's unrevoked keys; false when they have no such key. */
+  renameSigningKey(key: { userId: string; id: string; name: string | null }): Promise<boolean>;
+  /** Revokes one of the person's unrevoked keys; false when they have no such key. */
+  revokeSigningKey(key: { userId: string; id: string; at: number }): Promise<boolean>;
   /** The key with this fingerprint, whoever registered it, revoked or not. */
   getSigningKeyByFingerprint(fingerprint: string): Promise<SigningKeyRecord | null>;
 }

@@ -42,6 +42,8 @@ type Writes = Pick<
   | 'revokeToken'
   | 'revokeTokensOf'
   | 'insertSigningKey'
+  | 'renameSigningKey'
+  | 'revokeSigningKey'
   | 'insertRun'
   | 'updateRun'
   | 'insertGate'
@@ -74,6 +76,8 @@ function writes(ctx: TxContext): Writes {
     revokeToken: (hash, at) => people.revokeToken(ctx, hash, at),
     revokeTokensOf: (subjectId, kind, at) => people.revokeTokensOf(ctx, subjectId, kind, at),
     insertSigningKey: (key) => people.insertSigningKey(ctx, key),
+    renameSigningKey: (key) => people.renameSigningKey(ctx, key),
+    revokeSigningKey: (key) => people.revokeSigningKey(ctx, key),
     insertRun: (run) => runs.insertRun(ctx, run),
     updateRun: (run, version) => runs.updateRun(ctx, run, version),
     insertGate: (gate) => gates.insertGate(ctx, gate),

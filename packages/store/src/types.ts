@@ -155,6 +155,8 @@ export interface SigningKeyRecord {
   publicKey: string;
   /** SHA-256 of the raw key bytes, hex; unique across everyone, so a key belongs to one person. */
   fingerprint: string;
+  /** What the person calls it ("Work laptop"); null until they name it. */
+  name: string | null;
   createdAt: number;
   revokedAt: number | null;
 }

@@ -84,9 +84,21 @@ export const registerKeyBodySchema = z.strictObject({
     .max(200)
     .optional()
     .describe('Your password; needed when you signed in more than 5 minutes ago'),
+  name: z.string().trim().min(1).max(100).optional().describe('What you call this key ("Work laptop")'),
 });
 
 export const registerKeyResponseSchema = z.object({ key: signingKeyDocumentSchema });
+
+/** `GET /v1/me/keys`: your signing keys in force, oldest first. */
+export const signingKeyListResponseSchema = z.object({ keys: z.array(signingKeyDocumentSchema) });
+
+/** `PATCH /v1/me/keys/:keyId` and `DELETE /v1/me/keys/:keyId`. */
+export const signingKeyParamsSchema = z.strictObject({ keyId: z.string().min(1).max(100) });
+
+/** `PATCH /v1/me/keys/:keyId`. */
+export const renameKeyBodySchema = z.strictObject({
+  name: z.string().trim().min(1).max(100).nullable().describe('The new name; null clears it'),
+});
 
 export type LoginBody = z.input<typeof loginBodySchema>;
 export type LoginLinkBody = z.input<typeof loginLinkBodySchema>;
@@ -97,3 +109,5 @@ export type MeResponse = z.infer<typeof meResponseSchema>;
 export type KeyChallengeResponse = z.infer<typeof keyChallengeResponseSchema>;
 export type RegisterKeyBody = z.input<typeof registerKeyBodySchema>;
 export type RegisterKeyResponse = z.infer<typeof registerKeyResponseSchema>;
+export type SigningKeyListResponse = z.infer<typeof signingKeyListResponseSchema>;
+export type RenameKeyBody = z.input<typeof renameKeyBodySchema>;

@@ -43,7 +43,9 @@ export type {
   PasswordBody,
   RegisterKeyBody,
   RegisterKeyResponse,
+  RenameKeyBody,
   SessionResponse,
+  SigningKeyListResponse,
 } from './auth.js';
 export {
   keyChallengeResponseSchema,
@@ -55,7 +57,10 @@ export {
   passwordBodySchema,
   registerKeyBodySchema,
   registerKeyResponseSchema,
+  renameKeyBodySchema,
   sessionResponseSchema,
+  signingKeyListResponseSchema,
+  signingKeyParamsSchema,
 } from './auth.js';
 export type {
   ClaudeCodeHookQuery,

@@ -35,6 +35,7 @@ export const signingKeyDocumentSchema = z.object({
   id: z.string().describe('Key id'),
   fingerprint: z.string().describe('SHA-256 of the raw public key, hex'),
   publicKey: z.string().describe('The key as registered (PEM or raw base64)'),
+  name: z.string().nullable().describe('What its owner calls it ("Work laptop"); null until named'),
   createdAt: z.number().describe('Epoch ms'),
 });
 

@@ -10,7 +10,10 @@ import {
   passwordBodySchema,
   registerKeyBodySchema,
   registerKeyResponseSchema,
+  renameKeyBodySchema,
   sessionResponseSchema,
+  signingKeyListResponseSchema,
+  signingKeyParamsSchema,
 } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
 import { bearerOf, requireAuthenticated, requireUser, SESSION_COOKIE } from '../http/principal.js';
@@ -102,6 +105,41 @@ export async function authRoutes(base: FastifyInstance, ctx: AppContext, service
       const user = requireUser(request, 'viewer');
       const key = await services.users.registerKey(user, request.body);
       return reply.status(201).send({ key });
+    },
+  );
+
+  app.get(
+    '/v1/me/keys',
+    { schema: { tags, response: { 200: signingKeyListResponseSchema } } },
+    async (request) => {
+      const user = requireUser(request, 'viewer');
+      return { keys: await services.users.listKeys(user.id) };
+    },
+  );
+
+  app.patch(
+    '/v1/me/keys/:keyId',
+    {
+      schema: {
+        tags,
+        params: signingKeyParamsSchema,
+        body: renameKeyBodySchema,
+        response: { 200: registerKeyResponseSchema },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request, 'viewer');
+      return { key: await services.users.renameKey(user.id, request.params.keyId, request.body.name) };
+    },
+  );
+
+  app.delete(
+    '/v1/me/keys/:keyId',
+    { schema: { tags, params: signingKeyParamsSchema, response: { 200: okResponseSchema } } },
+    async (request) => {
+      const user = requireUser(request, 'viewer');
+      await services.users.revokeKey(user.id, request.params.keyId);
+      return { ok: true as const };
     },
   );
 }

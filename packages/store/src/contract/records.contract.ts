@@ -88,6 +88,7 @@ export function describeRecordContract(ctx: ContractContext): void {
     userId,
     publicKey: 'MCowBQYDK2VwAyEA',
     fingerprint: uid('fp'),
+    name: null,
     createdAt: 5,
     revokedAt: null,
   });

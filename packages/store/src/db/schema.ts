@@ -44,6 +44,7 @@ export interface SigningKeysTable {
   created_at: number;
   revoked_at: number | null;
   fingerprint: string | null;
+  name: string | null;
 }
 
 export interface RunsTable {

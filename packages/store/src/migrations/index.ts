@@ -14,6 +14,7 @@ import { slackUsersMigration } from './0011-slack-users.js';
 import { uniqueAgentNamesMigration } from './0013-unique-agent-names.js';
 import { ruleScopesMigration } from './0014-rule-scopes.js';
 import { auditRetentionPrefixMigration } from './0015-audit-retention-prefix.js';
+import { signingKeyNamesMigration } from './0016-signing-key-names.js';
 
 /** Migrations take a Kysely instance of any table shape. */
 export type MigrationDb = Parameters<Migration['up']>[0];
@@ -37,6 +38,7 @@ export function createMigrationProvider(dialect: Dialect, schema?: string): Migr
     '0013_unique_agent_names': uniqueAgentNamesMigration(),
     '0014_rule_scopes': ruleScopesMigration(),
     '0015_audit_retention_prefix': auditRetentionPrefixMigration(dialect, schema),
+    '0016_signing_key_names': signingKeyNamesMigration(),
   };
   return { getMigrations: async () => migrations };
 }

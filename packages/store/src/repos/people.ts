@@ -44,6 +44,7 @@ function toSigningKey(row: Selectable<SigningKeysTable>): SigningKeyRecord {
     userId: row.user_id,
     publicKey: row.public_key,
     fingerprint: row.fingerprint ?? '',
+    name: row.name,
     createdAt: int(row.created_at),
     revokedAt: intOrNull(row.revoked_at),
   };
@@ -192,6 +193,7 @@ export async function insertSigningKey({ db }: TxContext, key: SigningKeyRecord)
       user_id: key.userId,
       public_key: key.publicKey,
       fingerprint: key.fingerprint,
+      name: key.name,
       created_at: key.createdAt,
       revoked_at: key.revokedAt,
     })
@@ -207,6 +209,36 @@ export async function listSigningKeys({ db }: TxContext, userId: string): Promis
     .orderBy('id')
     .execute();
   return rows.map(toSigningKey);
+}
+
+/** Renames one of the person's unrevoked keys; false when they have no such key. */
+export async function renameSigningKey(
+  { db }: TxContext,
+  key: { userId: string; id: string; name: string | null },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('signing_keys')
+    .set({ name: key.name })
+    .where('id', '=', key.id)
+    .where('user_id', '=', key.userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return changed(result.numUpdatedRows) === 1;
+}
+
+/** Revokes one of the person's unrevoked keys; false when they have no such key. */
+export async function revokeSigningKey(
+  { db }: TxContext,
+  key: { userId: string; id: string; at: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('signing_keys')
+    .set({ revoked_at: key.at })
+    .where('id', '=', key.id)
+    .where('user_id', '=', key.userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return changed(result.numUpdatedRows) === 1;
 }
 
 export async function getSigningKeyByFingerprint(

@@ -67,6 +67,7 @@ describe('SQLite store', () => {
       '0013_unique_agent_names',
       '0014_rule_scopes',
       '0015_audit_retention_prefix',
+      '0016_signing_key_names',
     ]);
   });
 
@@ -114,6 +115,7 @@ describe('SQLite store', () => {
         '0013_unique_agent_names',
         '0014_rule_scopes',
         '0015_audit_retention_prefix',
+        '0016_signing_key_names',
       ],
     });
     expect(await migrateToLatest({ file })).toEqual({ dialect: 'sqlite', applied: [] });

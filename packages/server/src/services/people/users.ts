@@ -21,6 +21,7 @@ export interface PublicSigningKey {
   id: string;
   fingerprint: string;
   publicKey: string;
+  name: string | null;
   createdAt: number;
 }
 
@@ -51,7 +52,12 @@ export interface UserService {
    * the key); a key belongs to one person only.
    */
   registerKey(person: SignedInPerson, input: RegisterKeyInput): Promise<PublicSigningKey>;
+  /** The person's keys in force, oldest first. */
   listKeys(userId: string): Promise<PublicSigningKey[]>;
+  /** Names one of the person's own keys; null clears the name. */
+  renameKey(userId: string, keyId: string, name: string | null): Promise<PublicSigningKey>;
+  /** Revokes one of the person's own keys: it verifies no signature from now on. */
+  revokeKey(userId: string, keyId: string): Promise<void>;
   /** Whether the person can sign in with a password (or only by login link). */
   hasPassword(userId: string): Promise<boolean>;
   /** A one-time login link for someone else, issued by an admin. */
@@ -60,6 +66,7 @@ export interface UserService {
 
 export interface RegisterKeyInput {
   publicKey: string;
+  name?: string | undefined;
   challenge: string;
   proof: string;
   password?: string | undefined;
@@ -102,6 +109,26 @@ async function refuseTakenKey(tx: UsersRepo, userId: string, fingerprint: string
   const message =
     existing.revokedAt === null ? 'this key is already registered' : 'this key was revoked; make a new one';
   throw new GatehouseError('CONFLICT', message, { field: 'publicKey', keyId: existing.id });
+}
+
+function keyNotFound(keyId: string): GatehouseError {
+  return new GatehouseError(
+    'NOT_FOUND',
+    `you have no signing key ${keyId} in force; list yours with GET /v1/me/keys`,
+    {
+      keyId,
+    },
+  );
+}
+
+function publicKeyOf(key: SigningKeyRecord): PublicSigningKey {
+  return {
+    id: key.id,
+    fingerprint: keyFingerprint(parseEd25519PublicKey(key.publicKey)),
+    publicKey: key.publicKey,
+    name: key.name,
+    createdAt: key.createdAt,
+  };
 }
 
 function notFound(userId: string): GatehouseError {
@@ -239,6 +266,7 @@ export function createUserService(ctx: AppContext, sessions: SessionService): Us
           userId: person.id,
           publicKey: input.publicKey.trim(),
           fingerprint,
+          name: input.name ?? null,
           createdAt: tx.now,
           revokedAt: null,
         };
@@ -249,7 +277,7 @@ export function createUserService(ctx: AppContext, sessions: SessionService): Us
           subject: person.id,
           data: { keyId: record.id, fingerprint },
         });
-        return { id: record.id, fingerprint, publicKey: record.publicKey, createdAt: record.createdAt };
+        return publicKeyOf(record);
       });
     },
 
@@ -275,14 +303,24 @@ export function createUserService(ctx: AppContext, sessions: SessionService): Us
 
     async listKeys(userId) {
       const keys = await ctx.store.read((tx) => tx.listSigningKeys(userId));
-      return keys
-        .filter((key) => key.revokedAt === null)
-        .map((key) => ({
-          id: key.id,
-          fingerprint: keyFingerprint(parseEd25519PublicKey(key.publicKey)),
-          publicKey: key.publicKey,
-          createdAt: key.createdAt,
-        }));
+      return keys.filter((key) => key.revokedAt === null).map(publicKeyOf);
+    },
+
+    async renameKey(userId, keyId, name) {
+      return commit(ctx, async ({ tx, audit }) => {
+        if (!(await tx.renameSigningKey({ userId, id: keyId, name }))) throw keyNotFound(keyId);
+        await audit({ kind: 'key.renamed', actor: `user:${userId}`, subject: userId, data: { keyId, name } });
+        const key = (await tx.listSigningKeys(userId)).find((candidate) => candidate.id === keyId);
+        if (!key) throw keyNotFound(keyId);
+        return publicKeyOf(key);
+      });
+    },
+
+    async revokeKey(userId, keyId) {
+      await commit(ctx, async ({ tx, audit }) => {
+        if (!(await tx.revokeSigningKey({ userId, id: keyId, at: tx.now }))) throw keyNotFound(keyId);
+        await audit({ kind: 'key.revoked', actor: `user:${userId}`, subject: userId, data: { keyId } });
+      });
     },
   };
 }
