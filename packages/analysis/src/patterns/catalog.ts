@@ -57,7 +57,7 @@ export const LAZINESS_PATTERNS: readonly PatternDefinition[] = [
   {
     id: 'lazy.suppression_added',
     title: 'Check suppressed',
-    severity: 'medium',
+    severity: 'high',
     languages: [...PARSED, 'other'],
     description:
       'A type-check or lint suppression was added: @ts-ignore, @ts-expect-error, @ts-nocheck, eslint-disable, biome-ignore, `as any` or `as unknown as` outside tests, # type: ignore, # noqa, # pylint: disable, //nolint, @SuppressWarnings, #[allow(...)]. Coverage exclusions (pragma: no cover, istanbul/c8 ignore) are not reported.',
@@ -84,7 +84,7 @@ export const LAZINESS_PATTERNS: readonly PatternDefinition[] = [
   {
     id: 'lazy.error_swallowed',
     title: 'Error swallowed',
-    severity: 'medium',
+    severity: 'high',
     languages: [...PARSED, 'other'],
     description:
       'An error is caught and dropped: an empty catch, except: pass, .catch(() => {}), Go `_ = err` or `if err != nil { return nil }`, Rust `let _ =` on a call or `.ok();`, or unwrap_or_default() where the error was handled.',

@@ -16,6 +16,7 @@ describe('lazy.error_swallowed', () => {
       'function f() {\n  save();\n}\n',
       'function f() {\n  try {\n    save();\n  } catch {}\n}\n',
       'empty catch',
+      'high',
     ],
     [
       'typescript',
@@ -23,6 +24,7 @@ describe('lazy.error_swallowed', () => {
       'function f() {\n  try { save(); } catch (e) { log(e); throw e; }\n}\n',
       'function f() {\n  try { save(); } catch (e) {}\n}\n',
       'empty catch',
+      'high',
     ],
     [
       'javascript',
@@ -30,6 +32,7 @@ describe('lazy.error_swallowed', () => {
       'save().then(done);\n',
       'save().then(done).catch(() => {});\n',
       '.catch(() => {})',
+      'high',
     ],
     [
       'typescript',
@@ -37,6 +40,7 @@ describe('lazy.error_swallowed', () => {
       'await save();\n',
       'await save().catch(() => undefined);\n',
       '.catch(() => undefined)',
+      'high',
     ],
     [
       'python',
@@ -44,6 +48,7 @@ describe('lazy.error_swallowed', () => {
       'def f():\n    save()\n',
       'def f():\n    try:\n        save()\n    except Exception:\n        pass\n',
       'except Exception: pass',
+      'high',
     ],
     [
       'python',
@@ -51,6 +56,7 @@ describe('lazy.error_swallowed', () => {
       'def f():\n    save()\n',
       'def f():\n    try:\n        save()\n    except:\n        pass\n',
       'except: pass',
+      'high',
     ],
     [
       'go',
@@ -58,6 +64,7 @@ describe('lazy.error_swallowed', () => {
       GO_SAVE,
       GO_SAVE.replace('return fmt.Errorf("save: %w", err)', 'return nil'),
       'dropping the error',
+      'medium',
     ],
     [
       'go',
@@ -65,6 +72,7 @@ describe('lazy.error_swallowed', () => {
       'package a\nfunc F() error {\n\treturn g()\n}\n',
       'package a\nfunc F() error {\n\terr := g()\n\t_ = err\n\treturn nil\n}\n',
       '_ = err',
+      'medium',
     ],
     [
       'java',
@@ -72,6 +80,7 @@ describe('lazy.error_swallowed', () => {
       'class A { void f() throws IOException { save(); } }',
       'class A { void f() { try { save(); } catch (Exception e) {} } }',
       'empty catch',
+      'high',
     ],
     [
       'rust',
@@ -79,6 +88,7 @@ describe('lazy.error_swallowed', () => {
       'fn f() -> io::Result<()> {\n    save()?;\n    Ok(())\n}\n',
       'fn f() -> io::Result<()> {\n    let _ = save();\n    Ok(())\n}\n',
       'let _ =',
+      'medium',
     ],
     [
       'rust',
@@ -86,6 +96,7 @@ describe('lazy.error_swallowed', () => {
       'fn f() -> io::Result<()> {\n    save()?;\n    Ok(())\n}\n',
       'fn f() -> io::Result<()> {\n    save().ok();\n    Ok(())\n}\n',
       '.ok();',
+      'medium',
     ],
     [
       'rust',
@@ -93,13 +104,24 @@ describe('lazy.error_swallowed', () => {
       'fn f() -> Result<u32, E> {\n    let n = read()?;\n    Ok(n)\n}\n',
       'fn f() -> Result<u32, E> {\n    let n = read().unwrap_or_default();\n    Ok(n)\n}\n',
       'unwrap_or_default',
+      'medium',
     ],
-  ] as const)('flags %s %s: %s', async (language, path, before, after, what) => {
+  ] as const)('flags %s %s: %s', async (language, path, before, after, what, severity) => {
     const findings = await detect(language, path, before, after);
     expect(findings).toHaveLength(1);
-    expect(findings[0]).toMatchObject({ kind: 'laziness', severity: 'medium' });
+    expect(findings[0]).toMatchObject({ kind: 'laziness', severity });
     expect(findings[0]?.confidence).toBeGreaterThanOrEqual(0.7);
     expect(findings[0]?.message).toContain(what);
+  });
+
+  it.each([
+    ['a narrow handler', 'a.py', 'except KeyError:\n        pass'],
+    ['a handler that says why', 'a.py', 'except Exception:\n        # optional cache\n        pass'],
+    ['a handler in a test file', 'test_a.py', 'except Exception:\n        pass'],
+  ])('reports %s at medium, below the catch-all in production code', async (_, path, handler) => {
+    const after = `def f():\n    try:\n        save()\n    ${handler}\n`;
+    const findings = await detect('python', path, 'def f():\n    save()\n', after);
+    expect(findings.map((f) => f.severity)).toEqual(['medium']);
   });
 
   it.each([

@@ -2,6 +2,7 @@ import type { Node, Tree } from 'web-tree-sitter';
 import type { LanguageId } from '../types.js';
 import { addedOccurrences } from './added.js';
 import { blockStatements, isComment, lineOf, normalize } from './syntax.js';
+import { isTestPath } from './test-files.js';
 import { enclosingFunction, functionsByName, indexOf, type Located, statementsOf } from './tree-index.js';
 import type { DetectorInput, LazinessHit } from './types.js';
 
@@ -10,6 +11,8 @@ interface Swallow {
   what: string;
   /** Lower when a comment explains the silence. */
   weight: number;
+  /** A catch-all handler with nothing in it: the plainest way to lose an error. */
+  emptyHandler: boolean;
   scope: string;
   /** The line it starts on and the one before, to tell apart identical handlers in one function. */
   context: string;
@@ -82,7 +85,11 @@ function swallowed(found: Located, language: LanguageId): [string, number] | nul
       const body = found.node.namedChildren.find((child) => child?.type === 'block') ?? null;
       const head = `\`${normalize(found.text.split(':')[0] ?? 'except')}: pass\``;
       return isEmptyHandler(body)
-        ? [head, (body && hasComment(body) ? 0.7 : 1) * (isNarrow(found) ? 0.7 : 1)]
+        ? // Python's grammar puts a comment before the first statement beside the block, not in it.
+          [
+            head,
+            (hasComment(found.node) || (body && hasComment(body)) ? 0.7 : 1) * (isNarrow(found) ? 0.7 : 1),
+          ]
         : null;
     }
     case 'assignment_statement':
@@ -128,6 +135,7 @@ function swallowsOf(tree: Tree | null, text: string | null, language: LanguageId
         line: statement.row + 1,
         what,
         weight,
+        emptyHandler: statement.type === 'catch_clause' || statement.type === 'except_clause',
         scope: statement.scope,
         context: contextOf(statement.row),
       });
@@ -143,6 +151,7 @@ function swallowsOf(tree: Tree | null, text: string | null, language: LanguageId
         line: row + 1,
         what,
         weight,
+        emptyHandler: true,
         scope: enclosingFunction(index, match.index)?.name ?? '<top>',
         context: contextOf(row),
       });
@@ -172,6 +181,7 @@ function defaultsReplacingHandling({ context, baseConfidence }: DetectorInput): 
       const line = (fn.body?.text ?? '').split('\n').findIndex((text) => text.includes('unwrap_or_default'));
       hits.push({
         pattern: 'lazy.error_swallowed',
+        severity: 'medium',
         confidence: baseConfidence * 0.8,
         line: lineOf(fn.body ?? fn.node) + Math.max(0, line),
         name,
@@ -194,8 +204,12 @@ export function detectSwallowedErrors(input: DetectorInput): LazinessHit[] {
       (s) => `${s.what}|${s.context}`,
     ],
   );
+  const inTestFile = isTestPath(input.file.path);
+  // Narrow, commented or clean-up handlers, Go and Rust forms and tests' handlers are often on purpose.
+  const isWeaker = (s: Swallow) => !s.emptyHandler || s.weight < 1 || inTestFile;
   const hits: LazinessHit[] = added.map((s) => ({
     pattern: 'lazy.error_swallowed',
+    ...(isWeaker(s) ? { severity: 'medium' as const } : {}),
     confidence: baseConfidence * s.weight,
     line: s.line,
     name: s.scope === '<top>' ? null : s.scope,

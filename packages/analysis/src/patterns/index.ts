@@ -40,7 +40,7 @@ function toFinding(file: FileChange, hit: LazinessHit): Finding {
   return {
     ...hit,
     kind: 'laziness',
-    severity: patternDefinition(hit.pattern).severity,
+    severity: hit.severity ?? patternDefinition(hit.pattern).severity,
     file: file.path,
     confidence,
   };

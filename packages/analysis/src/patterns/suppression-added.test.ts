@@ -13,6 +13,7 @@ describe('lazy.suppression_added', () => {
       'const n: number = read();\n',
       '// @ts-ignore\nconst n: number = read();\n',
       '@ts-ignore',
+      'high',
     ],
     [
       'typescript',
@@ -20,14 +21,16 @@ describe('lazy.suppression_added', () => {
       'const n: number = read();\n',
       '// @ts-expect-error wrong type\nconst n: number = read();\n',
       '@ts-expect-error',
+      'high',
     ],
-    ['typescript', 'a.ts', 'const n = 1;\n', '// @ts-nocheck\nconst n = 1;\n', '@ts-nocheck'],
+    ['typescript', 'a.ts', 'const n = 1;\n', '// @ts-nocheck\nconst n = 1;\n', '@ts-nocheck', 'high'],
     [
       'typescript',
       'a.ts',
       'f(x);\n',
       '// eslint-disable-next-line no-console\nf(x);\n',
       'eslint-disable-next-line',
+      'medium',
     ],
     [
       'typescript',
@@ -35,17 +38,33 @@ describe('lazy.suppression_added', () => {
       'f(x);\n',
       '// biome-ignore lint/suspicious/noExplicitAny: later\nf(x);\n',
       'biome-ignore',
+      'medium',
     ],
-    ['typescript', 'a.ts', 'const c = read(x);\n', 'const c = read(x as any);\n', 'as any'],
-    ['tsx', 'a.tsx', 'const c = <A x={y} />;\n', 'const c = <A x={y as unknown as B} />;\n', 'as unknown as'],
-    ['python', 'a.py', 'total = compute(cart)\n', 'total = compute(cart)  # type: ignore\n', 'type: ignore'],
-    ['python', 'a.py', 'import os\n', 'import os  # noqa: F401\n', 'noqa'],
+    ['typescript', 'a.ts', 'const c = read(x);\n', 'const c = read(x as any);\n', 'as any', 'high'],
+    [
+      'tsx',
+      'a.tsx',
+      'const c = <A x={y} />;\n',
+      'const c = <A x={y as unknown as B} />;\n',
+      'as unknown as',
+      'high',
+    ],
+    [
+      'python',
+      'a.py',
+      'total = compute(cart)\n',
+      'total = compute(cart)  # type: ignore\n',
+      'type: ignore',
+      'high',
+    ],
+    ['python', 'a.py', 'import os\n', 'import os  # noqa: F401\n', 'noqa', 'medium'],
     [
       'python',
       'a.py',
       'def f():\n    return 1\n',
       '# pylint: disable=all\ndef f():\n    return 1\n',
       'pylint: disable',
+      'medium',
     ],
     [
       'go',
@@ -53,6 +72,7 @@ describe('lazy.suppression_added', () => {
       'package a\nfunc F() { g() }\n',
       'package a\nfunc F() { g() } //nolint:errcheck\n',
       'nolint',
+      'medium',
     ],
     [
       'java',
@@ -60,6 +80,7 @@ describe('lazy.suppression_added', () => {
       'class A { List<String> f(Object o) { return (List<String>) o; } }',
       'class A { @SuppressWarnings("unchecked") List<String> f(Object o) { return (List<String>) o; } }',
       '@SuppressWarnings',
+      'medium',
     ],
     [
       'rust',
@@ -67,12 +88,19 @@ describe('lazy.suppression_added', () => {
       'fn f() { g(); }\n',
       '#[allow(unused_must_use)]\nfn f() { g(); }\n',
       '#[allow(unused_must_use)]',
+      'medium',
     ],
-  ] as const)('flags %s %s: %s', async (language, path, before, after, directive) => {
+  ] as const)('flags %s %s: %s', async (language, path, before, after, directive, severity) => {
     const findings = await detect(language, path, before, after);
     expect(findings).toHaveLength(1);
-    expect(findings[0]).toMatchObject({ kind: 'laziness', severity: 'medium', confidence: 0.9 });
+    expect(findings[0]).toMatchObject({ kind: 'laziness', severity, confidence: 0.9 });
     expect(findings[0]?.message).toContain(directive);
+  });
+
+  it('reports a type-check suppression in a test file at medium, where it builds invalid input on purpose', async () => {
+    const after = '// @ts-expect-error the wrong type on purpose\nparse(42);\n';
+    const findings = await detect('typescript', 'a.test.ts', 'parse("42");\n', after);
+    expect(findings.map((f) => f.severity)).toEqual(['medium']);
   });
 
   it.each([

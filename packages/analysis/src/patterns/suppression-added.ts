@@ -12,6 +12,9 @@ import type { DetectorInput, LazinessHit } from './types.js';
 export const SUPPRESSION_COMMENT =
   /@ts-(ignore|expect-error|nocheck)|eslint-disable(-next-line|-line)?|biome-ignore|type:\s*ignore|\bnoqa\b|pylint:\s*disable|pyright:\s*ignore|\bnolint\b|NOSONAR|rubocop:\s*disable/;
 
+/** Directives that silence the type checker itself; lint directives silence a style or a rule of thumb. */
+const TYPE_CHECK = /^@ts-|^(type|pyright):\s*ignore$|^as (any|unknown as)$/;
+
 /** Casts a test makes to build inputs and doubles; in production code they silence the type checker. */
 const CASTS = new Set(['as any', 'as unknown as']);
 
@@ -155,8 +158,10 @@ export function detectSuppressions({ file, context, baseConfidence }: DetectorIn
     const what = whole
       ? `\`${first.directive.slice(0, 100)}\``
       : `\`${group.map((s) => s.code).join(', ')}\` to \`${first.kind}\``;
+    const weaker = !TYPE_CHECK.test(first.kind) || inTestFile || first.inTest;
     return {
       pattern: 'lazy.suppression_added',
+      ...(weaker ? { severity: 'medium' as const } : {}),
       confidence: baseConfidence,
       line: first.line,
       name: null,

@@ -53,4 +53,8 @@ export interface DetectorInput {
 }
 
 /** A laziness finding before the catalog fills in kind and severity. */
-export type LazinessHit = Omit<Finding, 'kind' | 'severity' | 'file'> & { pattern: LazinessPatternId };
+export type LazinessHit = Omit<Finding, 'kind' | 'severity' | 'file'> & {
+  pattern: LazinessPatternId;
+  /** Set only for a pattern's weaker forms, reported below the catalog's severity. */
+  severity?: Severity;
+};

@@ -125,6 +125,42 @@ describe('gatehouse check on a git repository', () => {
     expect([strict.code, strict.report.verdict]).toEqual([1, 'fail']);
   });
 
+  it.each([
+    ['an empty catch', 'lazy.error_swallowed', 'try {\n    return a + b;\n  } catch {}\n  return 0;'],
+    ['a @ts-ignore', 'lazy.suppression_added', '// @ts-ignore\n  return a + b;'],
+    ['an `as any` cast', 'lazy.suppression_added', 'return (a as any) + b;'],
+  ])(
+    'fails (exit 1) at default settings for a commit that adds %s to production code',
+    async (_, pattern, body) => {
+      const repo = createRepo();
+      repo.write('src/math.ts', SOURCE.replace('return a + b;', body));
+      repo.commit('cut a corner');
+      const { code, report } = await checkJson(['HEAD', '--repo', repo.dir]);
+      expect(report.findings.map((f) => [f.pattern, f.severity, f.file])).toContainEqual([
+        pattern,
+        'high',
+        'src/math.ts',
+      ]);
+      expect([code, report.verdict]).toEqual([1, 'fail']);
+    },
+  );
+
+  it('passes a lint suppression at default settings and fails it from --fail-on medium', async () => {
+    const repo = createRepo();
+    repo.write(
+      'src/math.ts',
+      SOURCE.replace('return a + b;', '// biome-ignore lint/style: sum\n  return a + b;'),
+    );
+    repo.commit('silence a lint rule');
+    const lenient = await checkJson(['HEAD', '--repo', repo.dir]);
+    expect(lenient.report.findings.map((f) => [f.pattern, f.severity])).toEqual([
+      ['lazy.suppression_added', 'medium'],
+    ]);
+    expect([lenient.code, lenient.report.verdict]).toEqual([0, 'pass']);
+    const strict = await checkJson(['HEAD', '--repo', repo.dir, '--fail-on', 'medium']);
+    expect([strict.code, strict.report.verdict]).toEqual([1, 'fail']);
+  });
+
   it('passes a test file renamed with its tests, and a test renamed with the same body', async () => {
     const repo = createRepo();
     repo.git('mv', 'src/math.test.ts', 'src/arithmetic.test.ts');
