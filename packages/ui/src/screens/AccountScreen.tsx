@@ -2,11 +2,12 @@ import { type FormEvent, useState } from 'react';
 import { useSession } from '../app/session.js';
 import { NotificationChannels } from '../components/NotificationChannels.js';
 import { PasswordField } from '../components/PasswordField.js';
+import { SigningKeys } from '../components/SigningKeys.js';
 import { useFieldError } from '../components/use-field-error.js';
 
 type Notice = { ok: boolean; text: string } | null;
 
-/** The signed-in person's own account: their password and the channels that notify them. */
+/** The signed-in person's own account: their password, their signing keys and the channels that notify them. */
 export function AccountScreen() {
   const session = useSession();
   const hasPassword = session.state.status === 'signed-in' && session.state.hasPassword;
@@ -97,6 +98,7 @@ export function AccountScreen() {
           {busy ? 'Saving…' : hasPassword ? 'Change password' : 'Set password'}
         </button>
       </form>
+      <SigningKeys />
       <NotificationChannels />
     </main>
   );
