@@ -38,8 +38,26 @@ const JS_EXACT = new Set([
   'deepStrictEqual',
   'same',
   'match',
+  'is',
+  'strictSame',
+  'snapshot',
+  'matchSnapshot',
 ]);
-const JS_WEAK = new Set(['toBeDefined', 'toBeTruthy', 'toBeTypeOf', 'ok', 'exist', 'toBeOk', 'notEqual']);
+const JS_WEAK = new Set([
+  'toBeDefined',
+  'toBeTruthy',
+  'toBeTypeOf',
+  'ok',
+  'exist',
+  'toBeOk',
+  'notEqual',
+  'truthy',
+  'falsy',
+  'notOk',
+  'notThrows',
+  'notThrowsAsync',
+  'doesNotThrow',
+]);
 const BOUNDS =
   /^(toBeGreaterThan|toBeGreaterThanOrEqual|toBeLessThan|toBeLessThanOrEqual|above|least|greaterThan|isGreaterThan|Greater|GreaterOrEqual)$/;
 

@@ -7,6 +7,45 @@ const TESTS = new Set(['it', 'test', 'specify', 'xit', 'xtest', 'fit', 'bench'])
 const SUITES = new Set(['describe', 'suite', 'context', 'xdescribe', 'fdescribe', 'xcontext']);
 const SKIPPING = new Set(['skip', 'todo', 'skipIf', 'fails', 'fixme']);
 const CONTEXT_SKIP = new Set(['this', 'ctx', 'context', 't', 'test']);
+/** Assertions ava and tap hang on the test's own `t` (`t.is`, `t.equal`); `t.test`, `t.plan`, `t.end` are not. */
+const T_ASSERTIONS = new Set([
+  'is',
+  'not',
+  'deepEqual',
+  'notDeepEqual',
+  'like',
+  'truthy',
+  'falsy',
+  'true',
+  'false',
+  'assert',
+  'throws',
+  'throwsAsync',
+  'notThrows',
+  'notThrowsAsync',
+  'regex',
+  'notRegex',
+  'snapshot',
+  'equal',
+  'strictEqual',
+  'notEqual',
+  'same',
+  'strictSame',
+  'notSame',
+  'ok',
+  'notOk',
+  'match',
+  'notMatch',
+  'has',
+  'hasStrict',
+  'error',
+  'type',
+  'doesNotThrow',
+  'rejects',
+  'resolves',
+  'resolveMatch',
+  'matchSnapshot',
+]);
 
 interface Chain {
   names: string[];
@@ -110,6 +149,7 @@ function isCandidate(base: string, lineText: string): boolean {
 
 function isAssertion(names: string[]): boolean {
   const root = names[0] ?? '';
+  if (root === 't' && names.length === 2) return T_ASSERTIONS.has(names[1] ?? '');
   return root.startsWith('expect') || root === 'assert' || names[1] === 'assert' || names.includes('should');
 }
 
@@ -140,7 +180,7 @@ interface Head {
   suite: boolean;
 }
 
-/** vitest, jest and mocha: `it`/`test` cases in `describe` suites, `expect`/`assert`/`should` assertions. */
+/** vitest, jest, mocha, ava, tap and node:test: `it`/`test` cases in `describe` suites, `expect`/`assert`/`should`/`t.is` assertions. */
 export function jsTests(root: Node): RawScan {
   const scan: RawScan = { tests: [], assertions: [], skips: [] };
   const source = root.text;
@@ -225,7 +265,9 @@ function keyHeads(heads: Head[], scan: RawScan): (Head & { key: string })[] {
 
 function toAssertion(call: Node, text: string, chain: Chain): Assertion {
   const matcher = chain.names.at(-1) ?? '';
-  const single = chain.names.length === 1 || (chain.names[0] === 'assert' && chain.rootArgs === chain.args);
+  const root = chain.names[0];
+  const single =
+    chain.names.length === 1 || ((root === 'assert' || root === 't') && chain.rootArgs === chain.args);
   const subject = single ? (chain.args.slice(1).split(',')[0] ?? '') : chain.rootArgs;
   return {
     line: lineOf(call),

@@ -105,8 +105,12 @@ function swallowed(found: Located, language: LanguageId): [string, number] | nul
       if (!consequence) return null;
       const body = blockStatements(consequence);
       const only = normalize(body[0]?.text ?? '');
-      const dropped = body.length === 0 || (body.length === 1 && IGNORED_ERROR_RETURN.test(only));
-      return dropped ? [`\`if ${condition} { ${only} }\` dropping the error`, 1] : null;
+      const what = `\`if ${condition} { ${only} }\` dropping the error`;
+      if (body.length === 0 || (body.length === 1 && IGNORED_ERROR_RETURN.test(only))) return [what, 1];
+      // `return cfg, nil`: a value may be a deliberate fallback, so it counts for a little less.
+      const variable = (condition ?? '').split(' ')[0] ?? '';
+      const nilError = /^return\s.+,\s*nil$/.test(only) && !new RegExp(`\\b${variable}\\b`).test(only);
+      return body.length === 1 && nilError ? [what, 0.85] : null;
     }
     default:
       return null;

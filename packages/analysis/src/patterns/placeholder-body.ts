@@ -7,6 +7,9 @@ type Placeholder = 'not_implemented' | 'conventional_stub' | 'empty' | 'trivial_
 
 const NOT_IMPLEMENTED = /not\s*(yet\s*)?implemented|\btodo\b|\bfixme\b|unimplemented|\bstub\b/i;
 const TODO_COMMENT = /\b(TODO|FIXME|XXX|HACK)\b/;
+/** A comment standing in for code an editor left out: `# ... existing code ...`, `// rest of the function`. */
+const ELIDED_CODE =
+  /\.\.\.\s*(existing|rest of|remaining|previous|unchanged|same as before)\b|\b(existing|remaining|unchanged|original) (code|logic|implementation)\b|\brest of (the )?(code|function|method|implementation|logic)\b/i;
 const TRIVIAL_RETURN =
   /^return\s*(null|undefined|None|nil(\s*,\s*nil)*|\{\s*\}|\[\s*\]|Ok\(\(\)\)|Default::default\(\))?\s*;?$/;
 
@@ -62,7 +65,10 @@ function todoCommentsIn(fn: Container, index: TreeIndex): string[] {
   // Python puts a comment that opens a block beside the block, so look in the whole function.
   return index.comments
     .filter(
-      (comment) => comment.start >= fn.start && comment.end <= fn.end && TODO_COMMENT.test(comment.text),
+      (comment) =>
+        comment.start >= fn.start &&
+        comment.end <= fn.end &&
+        (TODO_COMMENT.test(comment.text) || ELIDED_CODE.test(comment.text)),
     )
     .map((comment) => normalize(commentBody(comment.text)));
 }
