@@ -100,6 +100,18 @@ describe.each(dialects)('listing, naming and revoking signing keys on %s', (dial
     expect(again.status).toBe(404);
     const listed = await live.client.call('GET', '/v1/me/keys', { token: tokens.developer });
     expect(listed.body.keys).toEqual([]);
+    const challenge = (await live.client.call('GET', '/v1/me/keys/challenge', { token: tokens.developer }))
+      .body.challenge;
+    const reused = await live.client.call('POST', '/v1/me/keys', {
+      token: tokens.developer,
+      body: {
+        publicKey: rawOf(keys.publicKey),
+        challenge,
+        proof: signed(keys.privateKey, keyProofText({ challenge, userId: ids.developerId })),
+      },
+    });
+    expect(reused.status).toBe(409);
+    expect(reused.body.error.details).toMatchObject({ keyId: key.id, revoked: true });
 
     const opened = await live.client.call('POST', '/v1/gates', {
       token: tokens.agent,

@@ -69,8 +69,12 @@ export function useSigningKey(enabled: boolean): SigningKeyControl {
       } catch (failure) {
         if (failure instanceof ApiError && failure.code === 'REAUTHENTICATION_REQUIRED')
           setPasswordNeeded(true);
-        // The server already has this exact key of yours (it names it): nothing to do.
-        const mine = failure instanceof ApiError && failure.code === 'CONFLICT' && 'keyId' in failure.details;
+        // The server already has this exact key of yours in force (it names it): nothing to do.
+        const mine =
+          failure instanceof ApiError &&
+          failure.code === 'CONFLICT' &&
+          'keyId' in failure.details &&
+          failure.details.revoked !== true;
         if (!mine) throw failure;
       }
       await session.refresh();

@@ -108,7 +108,11 @@ async function refuseTakenKey(tx: UsersRepo, userId: string, fingerprint: string
   }
   const message =
     existing.revokedAt === null ? 'this key is already registered' : 'this key was revoked; make a new one';
-  throw new GatehouseError('CONFLICT', message, { field: 'publicKey', keyId: existing.id });
+  throw new GatehouseError('CONFLICT', message, {
+    field: 'publicKey',
+    keyId: existing.id,
+    revoked: existing.revokedAt !== null,
+  });
 }
 
 function keyNotFound(keyId: string): GatehouseError {
