@@ -80,6 +80,29 @@ describe('analyzeChange across assertion libraries', () => {
     expect(await findingsOf(path, before, after)).toContain('assertion_weakened');
   });
 
+  it.each([
+    ['tap', "import t from 'tap';"],
+    [
+      'node:test',
+      "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest('math', async (t) => {});",
+    ],
+  ])('finds a %s subtest (t.test) removed', async (_, head) => {
+    const sub = (name: string, call: string) =>
+      `t.test('${name}', (t) => {\n  t.equal(${call}, 1);\n  t.end();\n});\n`;
+    const before = `${head}\n${sub('adds', 'add(0, 1)')}${sub('subtracts', 'sub(2, 1)')}`;
+    const after = `${head}\n${sub('adds', 'add(0, 1)')}`;
+    expect(await findingsOf('math.test.js', before, after)).toContain('test_removed');
+  });
+
+  it('finds pytest.raises(ValueError, match=...) weakened to pytest.raises(Exception)', async () => {
+    const test = (raises: string) =>
+      `import pytest\n\n\ndef test_negative():\n    with ${raises}:\n        parse(-1)\n`;
+    const before = test('pytest.raises(ValueError, match="negative")');
+    expect(await findingsOf('test_parse.py', before, test('pytest.raises(Exception)'))).toContain(
+      'assertion_weakened',
+    );
+  });
+
   it('finds a Go testing check removed from a test that stays', async () => {
     const test = (body: string) =>
       `package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tgot := Add(1, 2)\n${body}\t_ = got\n}\n`;

@@ -112,6 +112,12 @@ export function pythonCallStrength(method: string, args: string): Strength {
   return 2;
 }
 
+/** `pytest.raises(ValueError, match=…)` pins the error, `pytest.raises(Exception)` only that something failed. */
+export function pytestRaisesStrength(args: string): Strength {
+  if (/\bmatch\s*=/.test(args)) return 3;
+  return /^\(\s*\(?\s*(Exception|BaseException)\b/.test(args) ? 1 : 2;
+}
+
 const GO_EXACT =
   /^(Equal|Equalf|EqualValues|Exactly|JSONEq|YAMLEq|ElementsMatch|Len|Nil|EqualError|ErrorIs|ErrorAs|Same|InDelta|InEpsilon|Zero|Empty|False|Panics|PanicsWithValue|PanicsWithError|Fail|Failf|FailNow)$/;
 const GO_WEAK =

@@ -199,8 +199,10 @@ export function jsTests(root: Node): RawScan {
     const conditional = CONDITIONAL.test(lineText);
     if (!isCandidate(base, lineText) && !conditional) continue;
     lastStart = call.startIndex;
-    if (TESTS.has(base) || SUITES.has(base)) {
-      const callee = call.childForFieldName('function');
+    const callee = call.childForFieldName('function');
+    // tap and node:test nest subtests on the test's `t`: `t.test('name', (t) => …)`.
+    const subtest = base === 't' && callee?.text === 't.test';
+    if (TESTS.has(base) || SUITES.has(base) || subtest) {
       const names = chainOf(callee?.text ?? base).names;
       heads.push({ call, names, start: call.startIndex, end: call.endIndex, suite: SUITES.has(base) });
       continue;

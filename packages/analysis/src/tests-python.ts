@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { pythonAssertStrength, pythonCallStrength } from './assertion-strength.js';
+import { pytestRaisesStrength, pythonAssertStrength, pythonCallStrength } from './assertion-strength.js';
 import type { RawScan, SkipMarker } from './tests.js';
 import { lineOf, normalise, squeeze } from './tests.js';
 
@@ -103,6 +103,13 @@ export function pythonTests(root: Node): RawScan {
     const args = call.childForFieldName('arguments');
     if (SKIP_CALL.test(callee.text) && call.parent?.type !== 'decorator') {
       scan.skips.push({ line: lineOf(call), scope: enclosingKey(call, keyOfFunction), kind: callee.text });
+    } else if (callee.text === 'pytest.raises' || callee.text === 'pytest.warns') {
+      scan.assertions.push({
+        line: lineOf(call),
+        text: normalise(call.text),
+        subject: squeeze(args?.namedChildren[0]?.text ?? ''),
+        strength: pytestRaisesStrength(args?.text ?? ''),
+      });
     } else if (/^(assert|fail$)/.test(method)) {
       scan.assertions.push({
         line: lineOf(call),
