@@ -103,6 +103,14 @@ describe('analyzeChange across assertion libraries', () => {
     );
   });
 
+  it('finds a Go testing check loosened from got != want to a zero check', async () => {
+    const test = (condition: string) =>
+      `package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tgot := Add(1, 2)\n\tif ${condition} {\n\t\tt.Fatalf("Add(1, 2) = %d", got)\n\t}\n}\n`;
+    expect(await findingsOf('calc_test.go', test('got != 3'), test('got == 0'))).toContain(
+      'assertion_weakened',
+    );
+  });
+
   it('finds a Go testing check removed from a test that stays', async () => {
     const test = (body: string) =>
       `package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tgot := Add(1, 2)\n${body}\t_ = got\n}\n`;

@@ -135,6 +135,8 @@ export function goStrength(receiver: string, method: string, condition: string |
   }
   if (condition === null) return 2;
   if (/\berr\s*!=\s*nil\b/.test(condition) && !/&&|\|\|/.test(condition)) return 1;
+  // `if got == 0 { t.Fatal }` only asks that something came back.
+  if (/\s==\s*(0|nil|""|false)$/.test(condition) && !/&&|\|\|/.test(condition)) return 1;
   return /!=|==|!reflect\.DeepEqual|!cmp\.Equal|cmp\.Diff/.test(condition) ? 3 : 2;
 }
 
