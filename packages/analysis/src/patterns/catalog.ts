@@ -10,7 +10,7 @@ export const LAZINESS_PATTERNS: readonly PatternDefinition[] = [
     severity: 'high',
     languages: [...PARSED, 'other'],
     description:
-      'A function that had a real body now only throws or raises "not implemented", panics, calls todo!(), is pass/... or empty, returns an empty value (lower confidence), or lost code to a TODO comment.',
+      'A function that had a real body now only throws or raises "not implemented", panics, calls todo!(), is pass/... or empty, returns an empty value (lower confidence), or lost code to a TODO comment or to a comment standing in for left-out code (`# ... existing code ...`).',
     examples: [
       {
         language: 'typescript',
@@ -60,7 +60,7 @@ export const LAZINESS_PATTERNS: readonly PatternDefinition[] = [
     severity: 'high',
     languages: [...PARSED, 'other'],
     description:
-      'A type-check or lint suppression was added: @ts-ignore, @ts-expect-error, @ts-nocheck, eslint-disable, biome-ignore, `as any` or `as unknown as` outside tests, # type: ignore, # noqa, # pylint: disable, //nolint, @SuppressWarnings, #[allow(...)]. Coverage exclusions (pragma: no cover, istanbul/c8 ignore) are not reported.',
+      'A type-check (high outside tests) or lint (medium) suppression was added: @ts-ignore, @ts-expect-error, @ts-nocheck, eslint-disable, biome-ignore, `as any` or `as unknown as` outside tests, # type: ignore, # noqa, # pylint: disable, //nolint, @SuppressWarnings, #[allow(...)]. Coverage exclusions (pragma: no cover, istanbul/c8 ignore) are not reported.',
     examples: [
       {
         language: 'typescript',
@@ -87,7 +87,7 @@ export const LAZINESS_PATTERNS: readonly PatternDefinition[] = [
     severity: 'high',
     languages: [...PARSED, 'other'],
     description:
-      'An error is caught and dropped: an empty catch, except: pass, .catch(() => {}), Go `_ = err` or `if err != nil { return nil }`, Rust `let _ =` on a call or `.ok();`, or unwrap_or_default() where the error was handled.',
+      'An error is caught and dropped (high for an empty catch-all handler outside tests, medium for the other forms): an empty catch, except: pass, .catch(() => {}), Go `_ = err`, `if err != nil { return nil }` or `return x, nil` there, Rust `let _ =` on a call or `.ok();`, or unwrap_or_default() where the error was handled.',
     examples: [
       {
         language: 'typescript',
