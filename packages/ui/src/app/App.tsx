@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
+import { errorText } from '../api/client.js';
 import { AccountScreen } from '../screens/AccountScreen.js';
 import { AgentsScreen } from '../screens/AgentsScreen.js';
 import { AuditScreen } from '../screens/AuditScreen.js';
@@ -16,6 +17,7 @@ import { ReviewRoute } from '../screens/review/ReviewRoute.js';
 import { UsersScreen } from '../screens/UsersScreen.js';
 import { WhitelistsScreen } from '../screens/WhitelistsScreen.js';
 import { Layout } from './Layout.js';
+import { takeLinkToken } from './link-token.js';
 import { takeReturnPath } from './return-path.js';
 import { SessionProvider, useSession } from './session.js';
 
@@ -76,12 +78,45 @@ function SignedInRoutes() {
   );
 }
 
-/** `/login` while signed in: back to an emailed decision link that asked for the sign-in, else the inbox. */
+/**
+ * `/login` while signed in: a login link signs in as its person, replacing this session; then back to
+ * an emailed decision link that asked for the sign-in, else the inbox.
+ */
 function SignedInLogin() {
+  const session = useSession();
   const [returnTo] = useState(takeReturnPath);
+  const [linkToken] = useState(takeLinkToken);
+  const [linkDone, setLinkDone] = useState(linkToken === null);
+  const [linkError, setLinkError] = useState<string | null>(null);
+  const linkTried = useRef(false);
   useEffect(() => {
-    if (returnTo !== null) window.location.replace(returnTo);
-  }, [returnTo]);
+    if (linkToken === null || linkTried.current) return;
+    linkTried.current = true;
+    session.loginWithLink(linkToken).then(
+      () => setLinkDone(true),
+      (failure: unknown) => setLinkError(`The login link did not work: ${errorText(failure)}`),
+    );
+  }, [session, linkToken]);
+  useEffect(() => {
+    if (linkDone && returnTo !== null) window.location.replace(returnTo);
+  }, [linkDone, returnTo]);
+  if (linkError !== null) {
+    return (
+      <main id="main" className="page">
+        <h1>Sign in</h1>
+        <p className="notice error" role="alert">
+          {linkError}. You are still signed in as {session.user.name}.
+        </p>
+      </main>
+    );
+  }
+  if (!linkDone) {
+    return (
+      <p className="page-loading" role="status">
+        Signing in with the link…
+      </p>
+    );
+  }
   return returnTo === null ? <Redirect to="/inbox" replace /> : null;
 }
 

@@ -1,19 +1,9 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { errorText } from '../api/client.js';
+import { takeLinkToken } from '../app/link-token.js';
 import { takeReturnPath } from '../app/return-path.js';
 import { useSession } from '../app/session.js';
 import { Field } from '../components/Field.js';
-
-const LINK_TOKEN = /^#token=(ghl_[A-Za-z0-9_-]{20,100})$/;
-
-/** Takes a one-time login token out of the address, so it never stays in the history. */
-function takeLinkToken(): string | null {
-  const match = LINK_TOKEN.exec(window.location.hash);
-  if (!match) return null;
-  const { pathname, search } = window.location;
-  window.history.replaceState(window.history.state, '', `${pathname}${search}`);
-  return match[1] ?? null;
-}
 
 /** Sign in with a name and password, or automatically from a one-time link (`/login#token=ghl_…`). */
 export function LoginScreen({ reason }: { reason: string | null }) {
