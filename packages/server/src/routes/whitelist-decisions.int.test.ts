@@ -25,12 +25,7 @@ describe.each(dialects)('whitelist decisions on %s', (dialect) => {
     const key = keys.get(token) ?? (await registerTestKey(test.app, token));
     keys.set(token, key);
     const stored = await test.store.read((tx) => tx.getGate(gateId));
-    const text = signedDecisionText({
-      gateId,
-      option: body.option,
-      payloadHash: stored?.payloadHash ?? null,
-      ...body,
-    });
+    const text = signedDecisionText({ gateId, payloadHash: stored?.payloadHash ?? null, ...body });
     const signature = sign(null, Buffer.from(text), key.privateKey).toString('base64');
     return decideTestGate(test, token, gateId, { ...body, signature });
   }
