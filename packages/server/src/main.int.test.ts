@@ -52,26 +52,52 @@ describe('startServer', () => {
     expect(users.status).toBe(200);
   });
 
-  it('creates no second admin and prints no link on a restart', async () => {
+  async function signIn(url: string, loginToken: string | null): Promise<string> {
+    const link = await fetch(`${url}/v1/auth/link`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: loginToken }),
+    });
+    expect(link.status).toBe(200);
+    return ((await link.json()) as { token: string }).token;
+  }
+
+  it('creates no second admin on a restart', async () => {
     const dataDir = tempDir();
     const first = await start(dataDir);
     await first.server.close();
     const second = await start(dataDir);
-    expect(second.server.loginToken).toBeNull();
-    expect(second.lines.some((line) => line.startsWith('Open '))).toBe(false);
-    const link = await fetch(`${second.server.url}/v1/auth/link`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token: first.server.loginToken }),
-    });
-    expect(link.status).toBe(200);
-    const { token } = (await link.json()) as { token: string };
+    const token = await signIn(second.server.url, first.server.loginToken);
     const users = (await (
       await fetch(`${second.server.url}/v1/users`, { headers: { authorization: `Bearer ${token}` } })
     ).json()) as {
       users: unknown[];
     };
     expect(users.users).toHaveLength(1);
+  });
+
+  it('prints a new login link on a restart while no admin has a password, and none once one has', async () => {
+    const dataDir = tempDir();
+    const first = await start(dataDir);
+    await first.server.close();
+    const second = await start(dataDir);
+    expect(second.server.loginToken).not.toBeNull();
+    expect(second.server.loginToken).not.toBe(first.server.loginToken);
+    const link = second.lines.find((line) => line.startsWith('Open '));
+    expect(link).toBe(
+      `Open ${second.server.url}/login#token=${second.server.loginToken} to sign in (valid 15 minutes)`,
+    );
+    const token = await signIn(second.server.url, second.server.loginToken);
+    const password = await fetch(`${second.server.url}/v1/me/password`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ newPassword: 'a long enough admin password' }),
+    });
+    expect(password.status).toBe(200);
+    await second.server.close();
+    const third = await start(dataDir);
+    expect(third.server.loginToken).toBeNull();
+    expect(third.lines.some((line) => line.startsWith('Open '))).toBe(false);
   });
 
   it('runs on Postgres when given a database URL, bootstrapping once', async () => {
@@ -88,7 +114,8 @@ describe('startServer', () => {
     await first.close();
     const second = await startServer({ config, print: () => {}, handleSignals: false });
     cleanup.push(() => second.close());
-    expect(second.loginToken).toBeNull();
+    // The admin still has no password, so the restart prints a new link for the same admin.
+    expect(second.loginToken).toMatch(/^ghl_/);
     expect(await postgres.store.read((tx) => tx.listUsers())).toHaveLength(1);
   });
 

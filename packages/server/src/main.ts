@@ -107,8 +107,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const url = baseUrl(config, address);
 
   print(`Gatehouse is listening on ${url}`);
-  if (first.noAdminPassword) {
-    print('No admin has a password yet; if none can sign in, run `gatehouse admin login-link` here');
+  if (first.noAdminPassword && first.loginToken) {
+    print('No admin has a password yet: sign in with the link below and set one on the Account screen');
+  } else if (first.noAdminPassword) {
+    print('No admin can sign in; run `gatehouse admin login-link` here');
   }
   print(`API docs: ${url}/docs`);
   if (first.loginToken) {

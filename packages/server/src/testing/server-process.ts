@@ -10,7 +10,7 @@ const BUILT_CLI = fileURLToPath(new URL('../../../cli/dist/main.js', import.meta
 export interface ServerProcess {
   readonly pid: number;
   readonly url: string;
-  /** The first-start login link token (`ghl_…`), or null on a later start. */
+  /** The login link token (`ghl_…`) the start printed, or null when it printed none. */
   readonly loginToken: string | null;
   output(): string;
   /** `kill -9` this process only, and wait until it has exited. */

@@ -11,7 +11,7 @@ export interface AdminServices {
   sessions: SessionService;
 }
 
-/** What the first start produced: a one-time login link for the new admin, or nothing on later starts. */
+/** A one-time login link for the first admin on a start while no admin has a password, or nothing. */
 export interface BootstrapResult {
   created: boolean;
   loginToken: string | null;
@@ -31,16 +31,22 @@ export function createAdminServices(ctx: AppContext): AdminServices {
 
 /**
  * On first start (no person exists) creates `admin` with no password and a one-time login link;
- * does nothing when anyone exists, so restarts never add a second admin. A later link comes from
- * `gatehouse admin login-link` on the server host, or from another admin.
+ * restarts never add a second admin, and issue a new link for the first admin only while no admin
+ * has a password. A later link comes from `gatehouse admin login-link` on the server host, or from
+ * another admin.
  */
 export async function bootstrap(ctx: AppContext, sessions: SessionService): Promise<BootstrapResult> {
   return commit(ctx, async (tools) => {
     const { tx, audit } = tools;
     const users = await tx.listUsers();
     if (users.length > 0) {
-      const withPassword = users.some((u) => u.role === 'admin' && !u.disabled && u.passwordHash !== null);
-      return { created: false, loginToken: null, expiresAt: null, noAdminPassword: !withPassword };
+      const admins = users.filter((u) => u.role === 'admin' && !u.disabled);
+      if (admins.some((u) => u.passwordHash !== null) || admins[0] === undefined) {
+        return { created: false, loginToken: null, expiresAt: null, noAdminPassword: admins.length === 0 };
+      }
+      // Without a password the first link was the only way in; a restart must not lock the admin out.
+      const link = await sessions.issueLoginLink(tools, admins[0].id, 'system');
+      return { created: false, loginToken: link.token, expiresAt: link.expiresAt, noAdminPassword: true };
     }
     const id = ctx.ids.next('user');
     await tx.insertUser({
