@@ -36,15 +36,31 @@ describe('gatehouse serve', () => {
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
   });
 
-  it('prints no second login link when it starts again on the same data dir', async () => {
+  it('prints a new login link on a restart only while the admin has no password', async () => {
     const temp = tempDir();
     cleanup.push(temp.remove);
     const dataDir = join(temp.dir, 'data');
     const first = await serve(dataDir);
     expect(await first.stop()).toBe(0);
-    const second = await serve(dataDir, false);
-    expect(second.loginLink).toBeNull();
-    expect(second.output()).not.toContain('login#token=');
-    expect((await fetch(`${second.url}/readyz`)).status).toBe(200);
+    const second = await serve(dataDir);
+    expect(second.loginLink).toMatch(new RegExp(`^${second.url}/login#token=ghl_`));
+    const token = new URL(second.loginLink ?? '').hash.slice('#token='.length);
+    const signedIn = await fetch(`${second.url}/v1/auth/link`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+    const session = (await signedIn.json()) as { token: string };
+    const password = await fetch(`${second.url}/v1/me/password`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ newPassword: 'a long enough admin password' }),
+    });
+    expect(password.status).toBe(200);
+    expect(await second.stop()).toBe(0);
+    const third = await serve(dataDir, false);
+    expect(third.loginLink).toBeNull();
+    expect(third.output()).not.toContain('login#token=');
+    expect((await fetch(`${third.url}/readyz`)).status).toBe(200);
   });
 });
