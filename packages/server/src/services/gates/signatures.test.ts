@@ -25,6 +25,7 @@ function record(publicKey: string, revokedAt: number | null = null): SigningKeyR
     userId: 'user_a',
     publicKey,
     fingerprint: `fp_${publicKey.length}`,
+    name: null,
     createdAt: 0,
     revokedAt,
   };
