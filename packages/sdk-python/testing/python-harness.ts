@@ -28,7 +28,8 @@ export interface RestartableServer {
 export async function startRestartableServer(): Promise<RestartableServer> {
   // The server refuses a paused run's request after 20 ms instead of holding it, so the SDK's own
   // wait-and-ask-again for a paused run is what the pause test exercises.
-  const live = await startLiveServer({ pausedRunHoldMs: 20 });
+  const pausedRunHoldMs = 20;
+  const live = await startLiveServer({ pausedRunHoldMs });
   let restarted: RunningServer | null = null;
   let restarting: Promise<void> = Promise.resolve();
   const restart = async (downMs: number) => {
@@ -80,6 +81,7 @@ export async function startRestartableServer(): Promise<RestartableServer> {
       GATEHOUSE_TEST_DEVELOPER_ID: ids.developerId,
       GATEHOUSE_TEST_VIEWER_TOKEN: tokens.viewer,
       GATEHOUSE_TEST_OTHER_AGENT_ID: ids.otherAgentId,
+      GATEHOUSE_TEST_PAUSED_RUN_HOLD_MS: String(pausedRunHoldMs),
     }),
     async close() {
       await new Promise((resolve) => control.close(resolve));

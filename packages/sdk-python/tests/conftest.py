@@ -1,7 +1,9 @@
-"""Fixtures for tests against the real server the vitest side started (python.int.test.ts).
+"""Fixtures for tests against a real Gatehouse server.
 
-The server's URL, tokens and restart control come from the environment. Without them the tests
-fail rather than skip: they only mean something against a real server.
+The server's URL, tokens and restart control come from the environment when GATEHOUSE_TEST_URL is
+set (python.int.test.ts sets them); otherwise the session starts a server of its own from the built
+CLI (local_server.py) and sets the same variables. Without either the tests fail rather than skip:
+they only mean something against a real server.
 """
 
 from __future__ import annotations
@@ -23,8 +25,30 @@ from gatehouse import Backoff, Gatehouse
 def env(name: str) -> str:
     value = os.environ.get(name)
     if not value:
-        raise RuntimeError(f"{name} is not set: run these tests through packages/sdk-python/python.int.test.ts")
+        raise RuntimeError(f"{name} is not set: set it with GATEHOUSE_TEST_URL, or leave all of them unset")
     return value
+
+
+@pytest.fixture(scope="session", autouse=True)
+def server() -> Iterator[None]:
+    """Starts a server for the session unless GATEHOUSE_TEST_URL names one, and stops it at the end."""
+    if os.environ.get("GATEHOUSE_TEST_URL"):
+        yield
+        return
+    from local_server import LocalServer
+
+    local = LocalServer()
+    before = {name: os.environ.get(name) for name in local.env}
+    os.environ.update(local.env)
+    try:
+        yield
+    finally:
+        local.close()
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 class Person:
@@ -74,7 +98,7 @@ class Opened:
 
 
 @pytest.fixture(scope="session")
-def url() -> str:
+def url(server: None) -> str:
     return env("GATEHOUSE_TEST_URL")
 
 
