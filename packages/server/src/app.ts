@@ -71,6 +71,7 @@ export async function buildApp(
     store: writes.store,
     writeHealth: writes.health,
     logDropped: deps.logDropped ?? (() => 0),
+    hostSecret: deps.hostSecret ?? null,
     bus: deps.bus,
     clock: deps.clock,
     config: deps.config,

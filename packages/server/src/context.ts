@@ -17,6 +17,8 @@ export interface AppDeps {
   uiDir?: string | null;
   /** Log lines dropped by the log destination, for /metrics. */
   logDropped?: () => number;
+  /** Enables `POST /v1/host/login-link` for callers on this host that send it. @default null */
+  hostSecret?: string | null;
 }
 
 /** The same, with defaults filled in, as handed to services and routes. */
@@ -31,6 +33,8 @@ export interface AppContext {
   writeHealth: WriteHealth;
   /** Log lines dropped so far because the log destination failed. */
   logDropped: () => number;
+  /** The secret `POST /v1/host/login-link` takes, or null when that route is off. */
+  hostSecret: string | null;
   /** Wakes this node's webhook delivery worker after a commit queued events. */
   outbox: OutboxSignal;
   /** Wakes this node's notification worker after a commit queued notices. */

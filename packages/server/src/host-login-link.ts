@@ -1,10 +1,8 @@
 import type { Clock } from 'gatehouse-hitl-core';
-import { GatehouseError } from 'gatehouse-hitl-core';
-import type { UserRecord } from 'gatehouse-hitl-store';
 import type { ServerConfig } from './config.js';
 import { openStore } from './main.js';
 import { auditedTx } from './services/commit.js';
-import { insertLoginLink } from './services/people/sessions.js';
+import { issueLoginLinkFor } from './services/people/login-link-for.js';
 
 /** A login link issued on the server host. */
 export interface HostLoginLink {
@@ -14,11 +12,6 @@ export interface HostLoginLink {
   expiresAt: number;
   /** The link to open: `<public URL or http://host:port>/login#token=…`. */
   url: string;
-}
-
-/** The earliest admin who is not disabled: the one the first start made, unless it was replaced. */
-function firstAdmin(users: readonly UserRecord[]): UserRecord | undefined {
-  return users.find((user) => user.role === 'admin' && !user.disabled);
 }
 
 function siteUrl(config: ServerConfig): string {
@@ -38,33 +31,8 @@ export async function issueHostLoginLink(
 ): Promise<HostLoginLink> {
   const store = await openStore(config, options.clock ?? { now: () => Date.now() });
   try {
-    return await store.transaction(async (tx) => {
-      const user =
-        options.name === undefined ? firstAdmin(await tx.listUsers()) : await tx.getUserByName(options.name);
-      if (!user) {
-        const who =
-          options.name === undefined ? 'no admin who is not disabled' : `no person named ${options.name}`;
-        throw new GatehouseError('NOT_FOUND', `${who}; see the people with \`gatehouse users list\``, {
-          field: 'name',
-        });
-      }
-      if (user.disabled) {
-        throw new GatehouseError(
-          'INVALID_TRANSITION',
-          `${user.name} is disabled; an admin must enable them first`,
-          {
-            userId: user.id,
-          },
-        );
-      }
-      const link = await insertLoginLink(auditedTx(tx), user.id, 'system');
-      return {
-        userId: user.id,
-        name: user.name,
-        ...link,
-        url: `${siteUrl(config)}/login#token=${link.token}`,
-      };
-    });
+    const link = await store.transaction((tx) => issueLoginLinkFor(auditedTx(tx), options.name));
+    return { ...link, url: `${siteUrl(config)}/login#token=${link.token}` };
   } finally {
     await store.close();
   }

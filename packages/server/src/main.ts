@@ -9,6 +9,7 @@ import type { ServerConfig } from './config.js';
 import { issueDemoAgentToken } from './demo-agent-token.js';
 import { type BusLog, createInProcessBus, type EventBus } from './events/bus.js';
 import { createPostgresBus } from './events/postgres-bus.js';
+import { createHostSecret, removeHostFile, writeHostFile } from './host-file.js';
 import { drainServer } from './http/drain.js';
 import { requestLogFields } from './http/log-redaction.js';
 import { createLogDestination } from './log-destination.js';
@@ -63,6 +64,10 @@ async function openBus(config: ServerConfig, store: Store, log: BusLog): Promise
 
 function baseUrl(config: ServerConfig, address: string): string {
   if (config.publicUrl) return config.publicUrl.replace(/\/+$/, '');
+  return listenUrl(config, address);
+}
+
+function listenUrl(config: ServerConfig, address: string): string {
   const port = new URL(address).port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
@@ -88,7 +93,16 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const logs = createLogDestination({ file: config.logFile });
   // Emailed decision links carry their token in the query: request logs leave it out.
   const logger = { level: config.logLevel, stream: logs, serializers: { req: requestLogFields } };
-  const deps = { store, bus, clock, config, uiDir: options.uiDir ?? null, logDropped: logs.dropped };
+  const hostSecret = createHostSecret();
+  const deps = {
+    store,
+    bus,
+    clock,
+    config,
+    uiDir: options.uiDir ?? null,
+    logDropped: logs.dropped,
+    hostSecret,
+  };
   const app = await buildApp(deps, { logger }).catch(async (error: unknown) => {
     await bus.close();
     await store.close();
@@ -105,6 +119,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   );
   const address = await app.listen({ host: config.host, port: config.port });
   const url = baseUrl(config, address);
+  const hostFile = { url, localUrl: listenUrl(config, address), pid: process.pid, secret: hostSecret };
+  await writeHostFile(config.dataDir, hostFile).catch((error: unknown) => {
+    // On Postgres the data dir is optional: `gatehouse admin login-link` opens the database instead.
+    if (config.databaseUrl && (error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    app.log.warn({ err: error }, 'server.json not written; `gatehouse admin login-link` opens the database');
+  });
 
   print(`Gatehouse is listening on ${url}`);
   if (first.noAdminPassword && first.loginToken) {
@@ -143,6 +163,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         );
       }
       await app.close();
+      await removeHostFile(config.dataDir, hostSecret).catch(() => undefined);
       await bus.close();
       await store.close();
       await logs.close();

@@ -38,11 +38,50 @@ function explain(error: unknown): never {
   throw error;
 }
 
+interface IssuedLink {
+  userId: string;
+  name: string;
+  token: string;
+  expiresAt: number;
+  url: string;
+}
+
+/** Asks the server running on this data dir, or returns null when none answers. */
+async function fromRunningServer(dataDir: string, name: string | undefined): Promise<IssuedLink | null> {
+  const { readHostFile, HOST_SECRET_HEADER } = await import('gatehouse-hitl-server');
+  const host = await readHostFile(dataDir);
+  if (host === null) return null;
+  let response: Response;
+  try {
+    response = await fetch(`${host.localUrl}/v1/host/login-link`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [HOST_SECRET_HEADER]: host.secret },
+      body: JSON.stringify(name === undefined ? {} : { name }),
+      signal: AbortSignal.timeout(10_000),
+    });
+  } catch {
+    // A server.json left by a server that died: the database is free again.
+    return null;
+  }
+  const body = (await response.json()) as Omit<IssuedLink, 'url'> & { path: string; error?: unknown };
+  if (!response.ok) explain(body.error);
+  const { path, ...link } = body;
+  return {
+    userId: link.userId,
+    name: link.name,
+    token: link.token,
+    expiresAt: link.expiresAt,
+    url: `${host.url}${path}`,
+  };
+}
+
 async function loginLink(context: ActionContext): Promise<number> {
   const config = await configOf(context);
   const name = stringOption(context.values, 'name');
   const { issueHostLoginLink } = await import('gatehouse-hitl-server');
-  const link = await issueHostLoginLink(config, { name }).catch(explain);
+  const link =
+    (await fromRunningServer(config.dataDir, name)) ??
+    (await issueHostLoginLink(config, { name }).catch(explain));
   if (context.json) {
     printJson(context.io, link);
     return 0;
@@ -82,9 +121,10 @@ export const adminCommand: Command = {
         },
       },
       details:
-        'Run it on the server host with the settings `gatehouse serve` uses: it opens the database directly,\n' +
-        'so it needs no sign-in. Use it when nobody can sign in any more (the first admin signed out\n' +
-        'before setting a password). On SQLite stop the server first; on Postgres it works while it runs.\n' +
+        'Run it on the server host with the settings `gatehouse serve` uses; it needs no sign-in. While\n' +
+        'the server runs, it asks it through the secret in <data dir>/server.json (readable by the server’s\n' +
+        'owner only), and the link has the server’s real address; otherwise it opens the database directly.\n' +
+        'Use it when nobody can sign in any more (the first admin signed out before setting a password).\n' +
         'Environment: GATEHOUSE_DATABASE_URL, GATEHOUSE_DATABASE_SCHEMA, GATEHOUSE_DATA_DIR, GATEHOUSE_PUBLIC_URL.',
       examples: [
         'gatehouse admin login-link --data-dir ./.gatehouse',

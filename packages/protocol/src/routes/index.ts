@@ -291,6 +291,8 @@ export {
 } from './streams.js';
 export type {
   CreateUserBody,
+  HostLoginLinkBody,
+  HostLoginLinkResponse,
   LoginLinkResponse,
   UpdateUserBody,
   UserListResponse,
@@ -298,6 +300,8 @@ export type {
 } from './users.js';
 export {
   createUserBodySchema,
+  hostLoginLinkBodySchema,
+  hostLoginLinkResponseSchema,
   loginLinkResponseSchema,
   updateUserBodySchema,
   userListResponseSchema,

@@ -35,8 +35,23 @@ export const loginLinkResponseSchema = z.object({
   path: z.string().describe('Where the person opens it: /login#token=…, after the server address'),
 });
 
+/** `POST /v1/host/login-link`: only with the running server's host secret, from the server host. */
+export const hostLoginLinkBodySchema = z.strictObject({
+  name: z.string().min(1).max(200).optional().describe('The person’s login name (default: the first admin)'),
+});
+
+export const hostLoginLinkResponseSchema = z.object({
+  userId: z.string(),
+  name: z.string(),
+  token: z.string().describe('One-time login link token (ghl_…); shown only this once'),
+  expiresAt: z.number().describe('Epoch ms; the link works once, until then'),
+  path: z.string().describe('Where the person opens it: /login#token=…, after the server address'),
+});
+
 export type CreateUserBody = z.input<typeof createUserBodySchema>;
 export type UpdateUserBody = z.input<typeof updateUserBodySchema>;
 export type UserResponse = z.infer<typeof userResponseSchema>;
 export type UserListResponse = z.infer<typeof userListResponseSchema>;
 export type LoginLinkResponse = z.infer<typeof loginLinkResponseSchema>;
+export type HostLoginLinkBody = z.input<typeof hostLoginLinkBodySchema>;
+export type HostLoginLinkResponse = z.infer<typeof hostLoginLinkResponseSchema>;

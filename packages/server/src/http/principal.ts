@@ -101,6 +101,8 @@ export const PUBLIC_API_ROUTES: ReadonlySet<string> = new Set([
   '/v1/slack/interactions',
   // Checked by its own signed, single-use link instead (routes/email-actions.ts).
   '/v1/email-actions',
+  // Checked by its own host secret instead (routes/host.ts); registered only by `gatehouse serve`.
+  '/v1/host/login-link',
 ]);
 
 /**

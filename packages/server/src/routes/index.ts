@@ -11,6 +11,7 @@ import { emailActionRoutes } from './email-actions.js';
 import { gateRoutes } from './gates.js';
 import { gitRoutes } from './git.js';
 import { healthRoutes } from './health.js';
+import { hostRoutes } from './host.js';
 import { journalRoutes } from './journal.js';
 import { mcpRoutes } from './mcp.js';
 import { mcpGatewayRoutes } from './mcp-gateway.js';
@@ -39,6 +40,9 @@ export async function registerRoutes(
   await app.register(async (scoped) => healthRoutes(scoped, ctx, services));
   await app.register(async (scoped) => authRoutes(scoped, ctx, services));
   await app.register(async (scoped) => userRoutes(scoped, ctx, services));
+  const { hostSecret } = ctx;
+  if (hostSecret !== null)
+    await app.register(async (scoped) => hostRoutes(scoped, ctx, services, hostSecret));
   await app.register(async (scoped) => agentRoutes(scoped, ctx, services));
   await app.register(async (scoped) => auditRoutes(scoped, ctx, services));
   await app.register(async (scoped) => metricsRoutes(scoped, ctx, services));
