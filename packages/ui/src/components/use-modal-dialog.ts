@@ -15,7 +15,11 @@ export function useModalDialog(open: boolean): RefObject<HTMLDialogElement | nul
       element.showModal();
     } else if (!open && element.open) {
       element.close();
-      returnFocus.current?.focus();
+      // Back where it was; when that was the page itself, nothing keeps the focus (the browser may
+      // otherwise pick a button, where the next Enter would press it).
+      const back = returnFocus.current;
+      if (back !== null && back !== document.body && back.isConnected) back.focus();
+      else if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
     }
   }, [open]);
   return dialog;
