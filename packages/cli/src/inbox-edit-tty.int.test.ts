@@ -1,5 +1,4 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import {
   startServe,
   tempDir,
 } from './testing/cli-process.js';
+import { callApi } from './testing/cli-server.js';
 
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
 
@@ -53,20 +53,8 @@ describe('gatehouse inbox: edit, then approve, and answering questions', () => {
   let agentToken: string;
   let adminToken: string;
 
-  async function call<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${server.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        'idempotency-key': randomUUID(),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
-    return JSON.parse(text) as T;
-  }
+  const call = <T>(token: string, method: string, path: string, body?: unknown): Promise<T> =>
+    callApi<T>({ url: server.url, token }, method, path, body);
 
   const ask = async (body: Record<string, unknown>) =>
     (await call<{ gate: { id: string } }>(agentToken, 'POST', '/v1/gates', body)).gate.id;

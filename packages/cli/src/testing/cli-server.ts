@@ -17,6 +17,27 @@ export interface CliServer {
   asAgent<T>(method: string, path: string, body?: unknown): Promise<T>;
 }
 
+/** Calls the API with `token`, each call with its own idempotency key; throws on an error status. */
+export async function callApi<T>(
+  to: { url: string; token: string },
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${to.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${to.token}`,
+      'content-type': 'application/json',
+      'idempotency-key': randomUUID(),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
 /** Starts the server before the file's tests and stops it after them. */
 export function useCliServer(): CliServer {
   let server: ServeProcess | undefined;
@@ -43,20 +64,8 @@ export function useCliServer(): CliServer {
     temp?.remove();
   });
 
-  async function asAgent<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${started(server).url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${agentToken}`,
-        'content-type': 'application/json',
-        'idempotency-key': randomUUID(),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
-    return JSON.parse(text) as T;
-  }
+  const asAgent = <T>(method: string, path: string, body?: unknown): Promise<T> =>
+    callApi<T>({ url: started(server).url, token: agentToken }, method, path, body);
 
   const started = <T>(value: T | undefined): T => {
     if (value === undefined) throw new Error('the CLI server runs only inside the tests of its file');
