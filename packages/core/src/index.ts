@@ -257,6 +257,7 @@ export {
   policyRuleMatchSchema,
   policyRuleSchema,
   policySchema,
+  policyTrustSchema,
 } from './policy-schema.js';
 export { isQuestionRequest, questionVerdict } from './question.js';
 export type { GatedVerdict, RequestedGateSettings, Verdict, VerdictInput } from './request-verdict.js';
@@ -281,6 +282,18 @@ export {
   revealHidden,
   revealText,
 } from './reveal.js';
+export type { AfterApproval, ReviewDecision } from './review-decisions.js';
+export {
+  isBlindApproval,
+  isContradicted,
+  isFastHighRiskApproval,
+  isHighRisk,
+  nearestRank,
+  secondsToDecide,
+} from './review-decisions.js';
+export type { Reviewer, ReviewHealthInput, ReviewTimeout } from './review-health.js';
+export { computeReviewHealth, DEFAULT_REVIEW_HEALTH_SETTINGS, reviewFigures } from './review-health.js';
+export { detectRubberStamping } from './review-stamping.js';
 export type { AgentSettings, RunSettings, RunSettingsRequest } from './run-ceiling.js';
 export { isAtLeastAsStrict, resolveRunSettings } from './run-ceiling.js';
 export type {
@@ -372,3 +385,26 @@ export {
   triggerVerdict,
   withoutSelfJudgement,
 } from './trigger-verdict.js';
+export type {
+  LearnedScope,
+  ProposeTrustInput,
+  TrustEvidence,
+  TrustHistoryEntry,
+  TrustOutcome,
+  TrustProposalDraft,
+  TrustReplay,
+  TrustSignal,
+  TrustThresholds,
+} from './trust-proposals.js';
+export {
+  DEFAULT_TRUST_THRESHOLDS,
+  isNeverLearned,
+  learnedRuleCovers,
+  learnedRuleState,
+  learnedScopeKey,
+  narrowingRefusal,
+  proposeTrust,
+  replayLearnedScope,
+  revokesLearnedRule,
+  trustThresholdsOf,
+} from './trust-proposals.js';

@@ -173,6 +173,22 @@ export const policyRedactSchema = z.strictObject(
 );
 export type PolicyRedact = z.output<typeof policyRedactSchema>;
 
+/** When repeated approvals become a trust proposal, and how long an accepted one lasts (docs/trust.md). */
+export const policyTrustSchema = z.strictObject(
+  {
+    minApprovals: z.number().int().min(1).max(10_000).optional(),
+    minPeople: z.number().int().min(1).max(100).optional(),
+    minDays: z.number().int().min(0).max(365).optional(),
+    windowDays: z.number().int().min(1).max(365).optional(),
+    ruleDays: z.number().int().min(1).max(365).optional(),
+  },
+  {
+    error: objectError(
+      'trust is an object of thresholds: minApprovals, minPeople, minDays, windowDays, ruleDays',
+    ),
+  },
+);
+
 /** A policy document as written in YAML or JSON. */
 export const policySchema = z.strictObject(
   {
@@ -190,6 +206,7 @@ export const policySchema = z.strictObject(
       .default('gate'),
     rules: z.array(policyRuleSchema).max(10_000).default([]),
     redact: policyRedactSchema.optional(),
+    trust: policyTrustSchema.optional(),
   },
   { error: objectError('a policy is an object with a name and rules') },
 );
