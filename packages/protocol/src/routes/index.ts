@@ -14,6 +14,7 @@ export {
   agentListResponseSchema,
   agentParamsSchema,
   agentResponseSchema,
+  agentRoutes,
   agentTokenResponseSchema,
   createAgentBodySchema,
   createAgentResponseSchema,
@@ -210,6 +211,29 @@ export {
   replacePolicyBodySchema,
   replacePolicyResponseSchema,
 } from './policy.js';
+export type {
+  GatePartViewed,
+  GateViewBody,
+  GateViewPart,
+  GroupHealth,
+  ReviewerHealth,
+  ReviewFigures,
+  ReviewHealth,
+  ReviewHealthQuery,
+  ReviewHealthSettings,
+  RubberStampFlag,
+  RubberStampSignal,
+} from './review-health.js';
+export {
+  GATE_VIEW_PARTS,
+  gatePartViewedSchema,
+  gateViewBodySchema,
+  gateViewPartSchema,
+  REVIEW_HEALTH_WINDOW_DAYS,
+  reviewHealthQuerySchema,
+  reviewHealthSchema,
+  reviewHealthSettingsSchema,
+} from './review-health.js';
 export * from './reviews.js';
 export type {
   RememberedRule,
