@@ -15,6 +15,7 @@ import * as runs from './repos/runs.js';
 import * as searchIndex from './repos/search-index.js';
 import * as slack from './repos/slack.js';
 import * as stream from './repos/stream.js';
+import * as trust from './repos/trust.js';
 import * as deliveries from './repos/webhook-deliveries.js';
 import * as webhooks from './repos/webhooks.js';
 import * as whitelists from './repos/whitelists.js';
@@ -64,6 +65,8 @@ type Writes = Pick<
   | WhitelistWrites
   | SlackWrites
   | NotificationWrites
+  | 'insertTrustProposal'
+  | 'updateTrustProposal'
 >;
 
 function writes(ctx: TxContext): Writes {
@@ -98,6 +101,8 @@ function writes(ctx: TxContext): Writes {
     ...whitelistWrites(ctx),
     ...slackWrites(ctx),
     ...notificationWrites(ctx),
+    insertTrustProposal: (record) => trust.insertTrustProposal(ctx, record),
+    updateTrustProposal: (record, status) => trust.updateTrustProposal(ctx, record, status),
   };
 }
 
@@ -312,6 +317,8 @@ export function createStoreTx(ctx: TxContext, options: { readOnly: boolean }): S
     listNotifiedOf: (gateId) => notices.listNotifiedOf(ctx, gateId),
     hasNotificationWork: (dueBy) => notices.hasNotificationWork(ctx, dueBy),
     isEmailActionLinkUsed: (linkId) => notifications.isEmailActionLinkUsed(ctx, linkId),
+    getTrustProposal: (id) => trust.getTrustProposal(ctx, id),
+    listTrustProposals: (filter) => trust.listTrustProposals(ctx, filter),
     ...(options.readOnly ? refusedWrites : writes(ctx)),
   };
 }

@@ -28,6 +28,7 @@ import type {
 import type { ReviewsRepo } from './review-types.js';
 import type { JournalRepo, SearchIndexRepo } from './search-types.js';
 import type { SlackRepo } from './slack-types.js';
+import type { TrustRepo } from './trust-types.js';
 import type { WhitelistsRepo } from './whitelist-types.js';
 
 // Audit and webhook records and the repositories' roles have files of their own; everything that
@@ -255,7 +256,8 @@ export type StoreTx = TxClock &
   RecoveriesRepo &
   WhitelistsRepo &
   SlackRepo &
-  NotificationsRepo;
+  NotificationsRepo &
+  TrustRepo;
 
 /** A statement a store ran, as its `onStatement` option reports it (statement budgets in tests and benchmarks). */
 export interface ExecutedStatement {

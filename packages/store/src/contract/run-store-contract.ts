@@ -9,6 +9,7 @@ import { describeRecoveryContract } from './recoveries.contract.js';
 import { describeReviewContract } from './reviews.contract.js';
 import { describeSlackContract } from './slack.contract.js';
 import { describeStreamContract } from './stream.contract.js';
+import { describeTrustContract } from './trust.contract.js';
 import { describeWebhookContract } from './webhooks.contract.js';
 import { describeWhitelistContract } from './whitelists.contract.js';
 
@@ -46,5 +47,6 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreHar
     describe('whitelists', () => describeWhitelistContract(ctx));
     describe('slack', () => describeSlackContract(ctx));
     describe('notifications', () => describeNotificationContract(ctx));
+    describe('trust proposals', () => describeTrustContract(ctx));
   });
 }

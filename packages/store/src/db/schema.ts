@@ -4,6 +4,7 @@ import type { NotificationTables } from './notification-tables.js';
 import type { FalsePositivesTable, RecoveriesTable } from './recovery-tables.js';
 import type { ReviewCommentsTable, ReviewsTable, ReviewVerdictsTable } from './review-tables.js';
 import type { SlackSeenRequestsTable, SlackUsersTable } from './slack-tables.js';
+import type { TrustProposalsTable } from './trust-tables.js';
 import type { DetectionsTable, PatternAlertsTable, WhitelistsTable } from './whitelist-tables.js';
 
 /** The two engines the store runs on. */
@@ -256,6 +257,7 @@ export interface Database extends NotificationTables {
   pattern_alerts: PatternAlertsTable;
   slack_users: SlackUsersTable;
   slack_seen_requests: SlackSeenRequestsTable;
+  trust_proposals: TrustProposalsTable;
 }
 
 /** What every query of one unit of work runs with. */
