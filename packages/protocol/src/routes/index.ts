@@ -314,6 +314,33 @@ export {
   streamSeqSchema,
 } from './streams.js';
 export type {
+  LearnedRuleDocument,
+  LearnedRuleListResponse,
+  TrustAcceptBody,
+  TrustProposalDocument,
+  TrustProposalListResponse,
+} from './trust.js';
+export {
+  learnedRuleListQuerySchema,
+  learnedRuleListResponseSchema,
+  learnedRuleParamsSchema,
+  learnedRuleResponseSchema,
+  learnedRuleRevokeBodySchema,
+  learnedRuleSchema,
+  trustAcceptBodySchema,
+  trustAcceptResponseSchema,
+  trustDismissBodySchema,
+  trustEvidenceSchema,
+  trustProposalIdSchema,
+  trustProposalListQuerySchema,
+  trustProposalListResponseSchema,
+  trustProposalParamsSchema,
+  trustProposalResponseSchema,
+  trustProposalSchema,
+  trustProposalStatusSchema,
+  trustReplaySchema,
+} from './trust.js';
+export type {
   CreateUserBody,
   HostLoginLinkBody,
   HostLoginLinkResponse,
