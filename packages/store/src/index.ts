@@ -11,6 +11,7 @@ export { readAuditHeads, verifyAuditExport } from './audit/export.js';
 export { auditHash, GENESIS_HASH, newAuditEventId } from './audit/hash.js';
 export type { ChainCheckOptions, ChainStart } from './audit/verify.js';
 export { verifyAuditChain } from './audit/verify.js';
+export type { GateView, GateViewsRepo } from './gate-view-types.js';
 export type { MigrateOptions, MigrateResult } from './migrate.js';
 export { migrateToLatest } from './migrate.js';
 export type { PostgresStore, PostgresStoreOptions } from './postgres/postgres-store.js';

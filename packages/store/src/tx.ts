@@ -2,6 +2,7 @@ import { GatehouseError } from 'gatehouse-hitl-core';
 import type { TxContext } from './db/schema.js';
 import * as audit from './repos/audit.js';
 import * as credentials from './repos/credentials.js';
+import * as gateViews from './repos/gate-views.js';
 import * as gates from './repos/gates.js';
 import * as journal from './repos/journal.js';
 import * as notices from './repos/notification-deliveries.js';
@@ -49,6 +50,7 @@ type Writes = Pick<
   | 'updateRun'
   | 'insertGate'
   | 'updateGate'
+  | 'recordGateView'
   | 'claimDueGates'
   | 'putIdempotency'
   | 'insertRememberedRule'
@@ -85,6 +87,7 @@ function writes(ctx: TxContext): Writes {
     updateRun: (run, version) => runs.updateRun(ctx, run, version),
     insertGate: (gate) => gates.insertGate(ctx, gate),
     updateGate: (gate, version, options) => gates.updateGate(ctx, gate, version, options),
+    recordGateView: (view) => gateViews.recordGateView(ctx, view),
     claimDueGates: (limit) => gates.claimDueGates(ctx, limit),
     putIdempotency: (record) => rules.putIdempotency(ctx, record),
     insertRememberedRule: (rule) => rules.insertRememberedRule(ctx, rule),
@@ -267,6 +270,7 @@ export function createStoreTx(ctx: TxContext, options: { readOnly: boolean }): S
     getGate: (id) => gates.getGate(ctx, id),
     listGates: (filter) => gates.listGates(ctx, filter),
     countGates: (filter) => gates.countGates(ctx, filter),
+    listGateViews: (gateIds) => gateViews.listGateViews(ctx, gateIds),
     getIdempotency: (scope, key) => rules.getIdempotency(ctx, scope, key),
     getRememberedRule: (id) => rules.getRememberedRule(ctx, id),
     listRememberedRules: (opts) => rules.listRememberedRules(ctx, opts),

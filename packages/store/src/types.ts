@@ -7,6 +7,7 @@ import type {
   AuditVerifyOptions,
   StartSigner,
 } from './audit-types.js';
+import type { GateViewsRepo } from './gate-view-types.js';
 import type { NotificationsRepo } from './notification-types.js';
 import type { RecoveriesRepo } from './recovery-types.js';
 import type {
@@ -237,6 +238,7 @@ export interface RunFilter {
  * race. Inserts of an id (or name, or key) that already exists throw `GatehouseError('CONFLICT')`.
  */
 export type StoreTx = TxClock &
+  GateViewsRepo &
   AgentsRepo &
   UsersRepo &
   TokensRepo &

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import { describeAuditContract } from './audit.contract.js';
 import { describeCommitContract } from './commit.contract.js';
+import { describeGateViewContract } from './gate-views.contract.js';
 import { describeGateContract } from './gates.contract.js';
 import type { ContractContext, StoreHarness } from './harness.js';
 import { describeNotificationContract } from './notifications.contract.js';
@@ -38,6 +39,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreHar
     };
     describe('records', () => describeRecordContract(ctx));
     describe('gates', () => describeGateContract(ctx));
+    describe('gate views', () => describeGateViewContract(ctx));
     describe('group commit', () => describeCommitContract(ctx));
     describe('audit chain', () => describeAuditContract(ctx));
     describe('stream events and JSON', () => describeStreamContract(ctx));

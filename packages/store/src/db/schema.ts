@@ -1,5 +1,6 @@
 import type { Generated, Kysely, QueryResult } from 'kysely';
 import type { JournalEntriesTable, SearchChunksTable, SearchIndexStateTable } from '../search-types.js';
+import type { GateViewsTable } from './gate-view-tables.js';
 import type { NotificationTables } from './notification-tables.js';
 import type { FalsePositivesTable, RecoveriesTable } from './recovery-tables.js';
 import type { ReviewCommentsTable, ReviewsTable, ReviewVerdictsTable } from './review-tables.js';
@@ -257,6 +258,7 @@ export interface Database extends NotificationTables {
   pattern_alerts: PatternAlertsTable;
   slack_users: SlackUsersTable;
   slack_seen_requests: SlackSeenRequestsTable;
+  gate_views: GateViewsTable;
   trust_proposals: TrustProposalsTable;
 }
 

@@ -16,6 +16,7 @@ import { ruleScopesMigration } from './0014-rule-scopes.js';
 import { auditRetentionPrefixMigration } from './0015-audit-retention-prefix.js';
 import { signingKeyNamesMigration } from './0016-signing-key-names.js';
 import { trustProposalsMigration } from './0017-trust-proposals.js';
+import { gateViewsMigration } from './0018-gate-views.js';
 
 /** Migrations take a Kysely instance of any table shape. */
 export type MigrationDb = Parameters<Migration['up']>[0];
@@ -40,6 +41,7 @@ export function createMigrationProvider(dialect: Dialect, schema?: string): Migr
     '0014_rule_scopes': ruleScopesMigration(),
     '0015_audit_retention_prefix': auditRetentionPrefixMigration(dialect, schema),
     '0016_signing_key_names': signingKeyNamesMigration(),
+    '0018_gate_views': gateViewsMigration(),
     '0017_trust_proposals': trustProposalsMigration(),
   };
   return { getMigrations: async () => migrations };
