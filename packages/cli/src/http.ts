@@ -1,4 +1,11 @@
-import { errorFromResponse } from 'gatehouse-hitl-protocol';
+import {
+  call,
+  errorFromResponse,
+  type RouteDefinition,
+  type RouteInput,
+  type RouteResult,
+  type Transport,
+} from 'gatehouse-hitl-protocol';
 import { CliError } from './errors.js';
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -18,9 +25,15 @@ export interface ApiClient {
   put<T>(path: string, body: unknown): Promise<T>;
   patch<T>(path: string, body: unknown): Promise<T>;
   request<T>(method: string, path: string, options?: RequestOptions): Promise<T>;
+  /** Calls a route of the protocol's table: its path, input and result are typed by the route. */
+  call<R extends RouteDefinition>(route: R, ...input: RouteArgs<R>): Promise<RouteResult<R>>;
   /** The raw response of a successful GET (streams, JSON Lines); errors still throw ApiError. */
   open(path: string, options?: RequestOptions): Promise<Response>;
 }
+
+/** A route's input, optional when the route needs none. */
+export type RouteArgs<R extends RouteDefinition> =
+  Record<never, never> extends RouteInput<R> ? [input?: RouteInput<R>] : [input: RouteInput<R>];
 
 export interface ClientOptions {
   url: string;
@@ -79,8 +92,16 @@ export function createApiClient(options: ClientOptions): ApiClient {
     return (text === '' ? undefined : JSON.parse(text)) as T;
   }
 
+  const transport: Transport = (built, signal) =>
+    request(built.method, built.path, {
+      ...(built.body === undefined ? {} : { body: built.body }),
+      ...(built.headers ? { headers: built.headers } : {}),
+      ...(signal ? { signal: signal as AbortSignal } : {}),
+    });
+
   return {
     url: base,
+    call: (route, ...input) => call(transport, route, ...(input as [RouteInput<typeof route>])),
     get: (path, query) => request('GET', path, query ? { query } : {}),
     post: (path, body) => request('POST', path, { body: body ?? {} }),
     put: (path, body) => request('PUT', path, { body }),

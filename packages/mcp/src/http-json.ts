@@ -1,4 +1,10 @@
-import { decodeWireError } from 'gatehouse-hitl-protocol';
+import {
+  decodeWireError,
+  type RouteDefinition,
+  type RouteInput,
+  type RouteResult,
+  routeRequest,
+} from 'gatehouse-hitl-protocol';
 import { GatehouseApiError } from 'gatehouse-hitl-sdk';
 
 /** One attempt's longest wait for the server. */
@@ -49,4 +55,15 @@ export async function sendJson<T>(
     throw decodeWireError(response.status, text, { statusText: response.statusText, retryAfter });
   }
   return (text === '' ? undefined : JSON.parse(text)) as T;
+}
+
+/** Calls a route of the protocol's table with the caller's token (see sendJson). */
+export function sendRoute<R extends RouteDefinition>(
+  target: ApiTarget,
+  route: R,
+  input: RouteInput<R>,
+  signal?: AbortSignal,
+): Promise<RouteResult<R>> {
+  const request = routeRequest(route, input);
+  return sendJson(target, request.method, request.path, request.body, signal);
 }

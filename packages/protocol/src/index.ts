@@ -33,6 +33,7 @@ export {
   signatureRuleSchema,
   timeoutActionSchema,
 } from './enums.js';
+export * from './route-table/index.js';
 export * from './routes/index.js';
 export type {
   ApiErrorCode,

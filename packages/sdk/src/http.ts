@@ -1,3 +1,9 @@
+import {
+  type RouteDefinition,
+  type RouteInput,
+  type RouteResult,
+  routeRequest,
+} from 'gatehouse-hitl-protocol';
 import { decodeWireError, errorFromResponse, GatehouseApiError } from 'gatehouse-hitl-protocol/rules';
 import { abortReason, type Backoff, backoffDelay, linkSignals, sleep } from './backoff.js';
 
@@ -8,7 +14,7 @@ import { abortReason, type Backoff, backoffDelay, linkSignals, sleep } from './b
 export type RetryMode = 'always' | 'safe';
 
 export interface Call {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   body?: unknown;
   headers?: Record<string, string>;
@@ -72,6 +78,22 @@ export class Transport {
         await sleep(delayMs, call.signal);
       }
     }
+  }
+
+  /** Sends a route of the protocol's table under `options` (retry mode, timeouts): typed by the route. */
+  route<R extends RouteDefinition>(
+    route: R,
+    input: RouteInput<R>,
+    options: Omit<Call, 'method' | 'path' | 'body'>,
+  ): Promise<RouteResult<R>> {
+    const request = routeRequest(route, input);
+    return this.json({
+      ...options,
+      method: request.method as Call['method'],
+      path: request.path,
+      ...(request.body === undefined ? {} : { body: request.body }),
+      ...(request.headers || options.headers ? { headers: { ...options.headers, ...request.headers } } : {}),
+    });
   }
 
   /** Opens a streaming GET once (no retries); non-2xx answers throw their GatehouseApiError. */

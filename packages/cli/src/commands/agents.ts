@@ -1,4 +1,4 @@
-import type { Agent } from 'gatehouse-hitl-core';
+import { type AgentDocument as Agent, agentRoutes } from 'gatehouse-hitl-protocol';
 import { choiceOption, stringOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
 import { CliError, isApiError, UsageError } from '../errors.js';
@@ -10,7 +10,7 @@ const AUTONOMY = ['full', 'review', 'partial', 'guided', 'dependent'] as const;
 /** An agent id as given, or the id of the agent with that name. */
 export async function agentId(client: ApiClient, idOrName: string): Promise<string> {
   if (idOrName.startsWith('agent_')) return idOrName;
-  const { agents } = await client.get<{ agents: Agent[] }>('/v1/agents');
+  const { agents } = await client.call(agentRoutes.list);
   const matches = agents.filter((agent) => agent.name === idOrName);
   if (matches.length === 1) return (matches[0] as Agent).id;
   if (matches.length === 0)
@@ -21,7 +21,7 @@ export async function agentId(client: ApiClient, idOrName: string): Promise<stri
 /** Agent names by id, for tables; empty when the credential may not list agents (ids are shown then). */
 export async function agentNames(client: ApiClient): Promise<Map<string, string>> {
   try {
-    const { agents } = await client.get<{ agents: Agent[] }>('/v1/agents');
+    const { agents } = await client.call(agentRoutes.list);
     return new Map(agents.map((agent) => [agent.id, agent.name]));
   } catch (error) {
     if (isApiError(error, 'FORBIDDEN') || isApiError(error, 'ROLE_TOO_LOW')) return new Map();
@@ -42,10 +42,12 @@ async function create(context: ActionContext): Promise<number> {
   const name = context.positionals[0] as string;
   const profile = stringOption(context.values, 'profile');
   const autonomy = choiceOption(context.values, 'autonomy', AUTONOMY, context.command);
-  const response = await context.client().post<{ agent: Agent; token: string }>('/v1/agents', {
-    name,
-    ...(profile === undefined ? {} : { profile }),
-    ...(autonomy === undefined ? {} : { autonomy }),
+  const response = await context.client().call(agentRoutes.create, {
+    body: {
+      name,
+      ...(profile === undefined ? {} : { profile }),
+      ...(autonomy === undefined ? {} : { autonomy }),
+    },
   });
   if (context.json) printJson(context.io, response);
   else printToken(context, response.agent, response.token);
@@ -55,14 +57,13 @@ async function create(context: ActionContext): Promise<number> {
 async function token(context: ActionContext): Promise<number> {
   const client = context.client();
   const id = await agentId(client, context.positionals[0] as string);
-  const path = `/v1/agents/${encodeURIComponent(id)}/tokens`;
   if (context.values.revoke) {
-    const response = await client.post<{ revoked: number }>(`${path}/revoke`);
+    const response = await client.call(agentRoutes.revokeTokens, { params: { id } });
     if (context.json) printJson(context.io, response);
     else context.io.stdout.write(`${id}: ${response.revoked} token(s) revoked\n`);
     return 0;
   }
-  const response = await client.post<{ token: string }>(path);
+  const response = await client.call(agentRoutes.issueToken, { params: { id } });
   if (context.json) printJson(context.io, response);
   else printToken(context, { id, name: context.positionals[0] as string }, response.token);
   return 0;
@@ -78,8 +79,9 @@ async function autonomy(context: ActionContext): Promise<number> {
       context.command,
     );
   }
-  const response = await client.patch<{ agent: Agent }>(`/v1/agents/${encodeURIComponent(id)}`, {
-    autonomy: wanted === 'profile' ? null : wanted,
+  const response = await client.call(agentRoutes.setAutonomy, {
+    params: { id },
+    body: { autonomy: wanted === 'profile' ? null : (wanted as (typeof AUTONOMY)[number]) },
   });
   if (context.json) printJson(context.io, response);
   else
@@ -90,7 +92,7 @@ async function autonomy(context: ActionContext): Promise<number> {
 }
 
 async function list(context: ActionContext): Promise<number> {
-  const response = await context.client().get<{ agents: Agent[] }>('/v1/agents');
+  const response = await context.client().call(agentRoutes.list);
   if (context.json) printJson(context.io, response);
   else {
     printTable(

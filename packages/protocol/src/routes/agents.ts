@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { autonomyLevelSchema } from '../enums.js';
+import { defineRoute } from '../route-table/define.js';
 import { agentIdSchema, nameSchema } from './ids.js';
 import { agentDocumentSchema } from './people.js';
 
@@ -45,3 +46,47 @@ export type AgentResponse = z.infer<typeof agentResponseSchema>;
 export type AgentListResponse = z.infer<typeof agentListResponseSchema>;
 export type AgentTokenResponse = z.infer<typeof agentTokenResponseSchema>;
 export type RevokeTokensResponse = z.infer<typeof revokeTokensResponseSchema>;
+
+const tags = ['agents'];
+const params = agentParamsSchema;
+
+/** The agents routes. */
+export const agentRoutes = {
+  create: defineRoute({
+    method: 'POST',
+    path: '/v1/agents',
+    tags,
+    body: createAgentBodySchema,
+    response: { 201: createAgentResponseSchema },
+  }),
+  list: defineRoute({ method: 'GET', path: '/v1/agents', tags, response: { 200: agentListResponseSchema } }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/v1/agents/:id',
+    tags,
+    params,
+    response: { 200: agentResponseSchema },
+  }),
+  setAutonomy: defineRoute({
+    method: 'PATCH',
+    path: '/v1/agents/:id',
+    tags,
+    params,
+    body: agentAutonomyBodySchema,
+    response: { 200: agentResponseSchema },
+  }),
+  issueToken: defineRoute({
+    method: 'POST',
+    path: '/v1/agents/:id/tokens',
+    tags,
+    params,
+    response: { 201: agentTokenResponseSchema },
+  }),
+  revokeTokens: defineRoute({
+    method: 'POST',
+    path: '/v1/agents/:id/tokens/revoke',
+    tags,
+    params,
+    response: { 200: revokeTokensResponseSchema },
+  }),
+};

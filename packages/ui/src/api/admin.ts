@@ -1,12 +1,12 @@
-import type {
-  AgentDocument as Agent,
-  AgentListResponse,
-  AutonomyLevel,
-  CreateAgentResponse,
-  Role,
-  UserDocument,
+import {
+  type AgentDocument as Agent,
+  type AutonomyLevel,
+  agentRoutes,
+  type CreateAgentResponse,
+  type Role,
+  type UserDocument,
 } from 'gatehouse-hitl-protocol';
-import { api } from './client.js';
+import { api, callApi } from './client.js';
 
 export type { Agent, AutonomyLevel, Role };
 
@@ -17,7 +17,7 @@ export const ROLES: readonly Role[] = ['viewer', 'developer', 'tech_lead', 'admi
 export type Person = UserDocument;
 
 export async function listAgents(signal?: AbortSignal): Promise<Agent[]> {
-  const answer = await api<AgentListResponse>('GET', '/v1/agents', signal ? { signal } : {});
+  const answer = await callApi(agentRoutes.list, {}, signal);
   return answer.agents;
 }
 
@@ -27,17 +27,17 @@ export function createAgent(input: {
   profile?: string;
   autonomy?: AutonomyLevel;
 }): Promise<CreateAgentResponse> {
-  return api('POST', '/v1/agents', { body: input });
+  return callApi(agentRoutes.create, { body: input });
 }
 
 /** Issues another token for the agent; shown only this once. */
 export function issueAgentToken(agentId: string): Promise<{ token: string }> {
-  return api('POST', `/v1/agents/${encodeURIComponent(agentId)}/tokens`);
+  return callApi(agentRoutes.issueToken, { params: { id: agentId } });
 }
 
 /** Revokes every token of the agent; its requests fail from the next one on. */
 export function revokeAgentTokens(agentId: string): Promise<{ revoked: number }> {
-  return api('POST', `/v1/agents/${encodeURIComponent(agentId)}/tokens/revoke`);
+  return callApi(agentRoutes.revokeTokens, { params: { id: agentId } });
 }
 
 export async function listUsers(signal?: AbortSignal): Promise<Person[]> {

@@ -1,4 +1,11 @@
-import { GatehouseApiError as ApiError, errorFromResponse } from 'gatehouse-hitl-protocol';
+import {
+  GatehouseApiError as ApiError,
+  call,
+  errorFromResponse,
+  type RouteDefinition,
+  type RouteInput,
+  type RouteResult,
+} from 'gatehouse-hitl-protocol';
 
 /** A failed API call: the protocol's wire error, with the code, message and field the server named. */
 export { ApiError };
@@ -41,6 +48,28 @@ export async function api<T>(
   if (!response.ok) throw await errorFromResponse(response);
   const type = response.headers.get('content-type') ?? '';
   return (type.includes('json') ? await response.json() : await response.text()) as T;
+}
+
+/** A route's input, optional when the route needs none. */
+export type RouteArgs<R extends RouteDefinition> =
+  Record<never, never> extends RouteInput<R>
+    ? [input?: RouteInput<R>, signal?: AbortSignal]
+    : [input: RouteInput<R>, signal?: AbortSignal];
+
+/** Calls a route of the protocol's table with the session cookie: path, input and result typed by the route. */
+export function callApi<R extends RouteDefinition>(
+  route: R,
+  ...[input, signal]: RouteArgs<R>
+): Promise<RouteResult<R>> {
+  return call(
+    (request, requestSignal) =>
+      api(request.method, request.path, {
+        ...(request.body === undefined ? {} : { body: request.body }),
+        ...(requestSignal ? { signal: requestSignal as AbortSignal } : {}),
+      }),
+    route,
+    ...([input ?? {}, signal] as [RouteInput<R>, AbortSignal | undefined]),
+  );
 }
 
 /** A readable message for any thrown value. */
