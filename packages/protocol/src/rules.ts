@@ -41,6 +41,7 @@ export {
   refusalAnswer,
   summariseFindings,
 } from './claude-code-refusals.js';
+export { unquoteGitPath } from './diff-names.js';
 export type { ErrorCode } from './error-codes.js';
 export { ERROR_CODES, HTTP_STATUS } from './error-codes.js';
 export type { GateOutcome } from './gate-outcome.js';
@@ -67,6 +68,8 @@ export {
 } from './signed-decision.js';
 export type { StreamEventName } from './stream-events.js';
 export { isStreamEventName, STREAM_EVENT_NAMES } from './stream-events.js';
+export type { DiffFileStatus, DiffRow, ParseDiffOptions, ParsedDiffFile } from './unified-diff.js';
+export { fileDiffOf, parseUnifiedDiff, parseUnifiedDiffBytes } from './unified-diff.js';
 export type { ApiErrorCode, ApiErrorOptions, ErrorResponse, WireErrorContext } from './wire-error.js';
 export {
   decodeWireError,

@@ -6,7 +6,6 @@ import { checkRepoPath, EMPTY_TREE, gitLiteral, requireCommit } from './git-refs
 
 export { decodeText } from './blob-text.js';
 export { commitFile } from './commit-file.js';
-export { parseUnifiedDiff } from './diff-parse.js';
 export { changedFiles, DEFAULT_DIFF_MAX_BYTES, diffRefs, fileDiff } from './git-diff.js';
 export {
   checkBranch,

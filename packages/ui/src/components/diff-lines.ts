@@ -1,3 +1,4 @@
+import { parseUnifiedDiff as parseDiff } from 'gatehouse-hitl-protocol/rules';
 import { diffLines } from '../lib/line-diff.js';
 
 /** One line of a diff as the diff view shows it. */
@@ -14,44 +15,12 @@ export interface FileDiff {
 
 const CONTEXT = 3;
 
-function stripPrefix(path: string): string | null {
-  const clean = path.split('\t')[0]?.trim() ?? '';
-  if (clean === '/dev/null' || clean === '') return null;
-  return clean.replace(/^[ab]\//, '');
-}
-
-function lineOf(line: string): DiffLine {
-  const first = line[0];
-  if (line.startsWith('@@')) return { kind: 'hunk', text: line };
-  if (first === '+') return { kind: 'add', text: line.slice(1) };
-  if (first === '-') return { kind: 'remove', text: line.slice(1) };
-  if (first === ' ') return { kind: 'context', text: line.slice(1) };
-  if (line === '') return { kind: 'context', text: '' };
-  return { kind: 'meta', text: line };
-}
-
 /** Reads a unified diff (`git diff` or `diff -u` output) into files and marked lines. */
 export function parseUnifiedDiff(text: string): FileDiff[] {
-  const files: FileDiff[] = [];
-  const lines = text.replace(/\r\n/g, '\n').replace(/\n$/, '').split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    const current = files.at(-1);
-    if (line.startsWith('diff --git ')) {
-      files.push({ path: stripPrefix(line.split(' ').at(-1) ?? ''), lines: [] });
-    } else if (line.startsWith('--- ') && lines[i + 1]?.startsWith('+++ ')) {
-      const path = stripPrefix((lines[i + 1] ?? '').slice(4)) ?? stripPrefix(line.slice(4));
-      // After `diff --git` (and its index or mode lines) the file has already started.
-      if (current?.lines.every((l) => l.kind === 'meta')) current.path ??= path;
-      else files.push({ path, lines: [] });
-      i++;
-    } else if (current === undefined) {
-      files.push({ path: null, lines: [lineOf(line)] });
-    } else {
-      current.lines.push(lineOf(line));
-    }
-  }
-  return files;
+  return parseDiff(text.replace(/\r\n/g, '\n'), { rows: true }).map((file) => ({
+    path: file.newName ?? file.oldName,
+    lines: file.rows.map((row) => ({ kind: row.kind === 'del' ? 'remove' : row.kind, text: row.text })),
+  }));
 }
 
 const KIND = { same: 'context', removed: 'remove', added: 'add' } as const;
