@@ -75,6 +75,10 @@ const envSchema = z.object({
     .max(86_400_000)
     .default(30 * 60_000),
   GATEHOUSE_EMAIL_SESSION_ROLE: z.enum(['developer', 'tech_lead', 'admin']).default('tech_lead'),
+  GATEHOUSE_REVIEW_FAST_APPROVAL_SECONDS: z.coerce.number().min(0).max(3600).default(10),
+  GATEHOUSE_REVIEW_MIN_DECISIONS: z.coerce.number().int().min(1).max(100_000).default(10),
+  GATEHOUSE_REVIEW_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(604_800_000).default(3_600_000),
+  GATEHOUSE_REVIEW_DIGEST_INTERVAL_MS: z.coerce.number().int().min(0).max(7_776_000_000).default(604_800_000),
   GATEHOUSE_NOTIFY_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   GATEHOUSE_NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
   GATEHOUSE_NOTIFY_BACKOFF_MS: z.coerce.number().int().min(1).max(3_600_000).default(15_000),
@@ -186,6 +190,18 @@ export interface ServerConfig {
   slack: SlackConfig;
   /** Notification email and its action links; see NotificationConfig. */
   notifications: NotificationConfig;
+  /** Review health thresholds, the rubber-stamping check and the weekly digest; see ReviewHealthConfig. @default core's defaults, checked hourly, digest weekly */
+  reviewHealth?: ReviewHealthConfig;
+}
+
+/** Review health (docs/review-health.md). */
+export interface ReviewHealthConfig {
+  /** Thresholds on top of core's defaults (GATEHOUSE_REVIEW_FAST_APPROVAL_SECONDS, GATEHOUSE_REVIEW_MIN_DECISIONS). */
+  settings: { fastApprovalFloorSeconds: number; minDecisions: number };
+  /** How often admins are alerted of new rubber-stamping (GATEHOUSE_REVIEW_CHECK_INTERVAL_MS); 0 turns it off. @default 3600000 */
+  checkIntervalMs: number;
+  /** How often the review digest goes to admins (GATEHOUSE_REVIEW_DIGEST_INTERVAL_MS); 0 turns it off. @default 604800000 */
+  digestIntervalMs: number;
 }
 
 /** How people are told of gates (docs/notifications.md). */
@@ -342,6 +358,14 @@ export function loadConfig(
       pollIntervalMs: e.GATEHOUSE_NOTIFY_POLL_MS,
       maxAttempts: e.GATEHOUSE_NOTIFY_MAX_ATTEMPTS,
       backoffBaseMs: e.GATEHOUSE_NOTIFY_BACKOFF_MS,
+    },
+    reviewHealth: {
+      settings: {
+        fastApprovalFloorSeconds: e.GATEHOUSE_REVIEW_FAST_APPROVAL_SECONDS,
+        minDecisions: e.GATEHOUSE_REVIEW_MIN_DECISIONS,
+      },
+      checkIntervalMs: e.GATEHOUSE_REVIEW_CHECK_INTERVAL_MS,
+      digestIntervalMs: e.GATEHOUSE_REVIEW_DIGEST_INTERVAL_MS,
     },
     slack: {
       botToken: e.GATEHOUSE_SLACK_BOT_TOKEN ?? null,

@@ -18,6 +18,7 @@ import { mcpGatewayRoutes } from './mcp-gateway.js';
 import { metricsRoutes, registerHttpMetrics } from './metrics.js';
 import { notificationRoutes } from './notifications.js';
 import { policyRoutes } from './policy.js';
+import { reviewHealthRoutes } from './review-health.js';
 import { reviewRoutes } from './reviews.js';
 import { ruleRoutes } from './rules.js';
 import { runRoutes } from './runs.js';
@@ -52,6 +53,7 @@ export async function registerRoutes(
   await app.register(async (scoped) => policyRoutes(scoped, ctx, services));
   await app.register(async (scoped) => runRoutes(scoped, ctx, services));
   await app.register(async (scoped) => reviewRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => reviewHealthRoutes(scoped, ctx, services));
   await app.register(async (scoped) => confidenceRoutes(scoped, ctx, services));
   await app.register(async (scoped) => analysisRoutes(scoped, ctx, services));
   await app.register(async (scoped) => whitelistRoutes(scoped, ctx, services));

@@ -15,6 +15,10 @@ import type { SessionService } from './people/sessions.js';
 import type { UserService } from './people/users.js';
 import { createPolicyService, type PolicyService } from './policy/policy-service.js';
 import { createRuleService, type RuleService } from './policy/rule-service.js';
+import {
+  createReviewHealthService,
+  type ReviewHealthService,
+} from './review-health/review-health-service.js';
 import { createReviewService, type ReviewService } from './reviews/review-service.js';
 import { type ConfidenceService, createConfidenceService } from './runs/confidence-service.js';
 import { takeUnseenInterventions } from './runs/interventions.js';
@@ -60,6 +64,8 @@ export interface Services {
   notifications: NotificationService;
   /** Decisions from emailed links. */
   emailActions: EmailActions;
+  /** What reviewers open, review health, and the rubber-stamping alert. */
+  reviewHealth: ReviewHealthService;
   /** Runs once the app is ready: loads the policy, starts the timeout sweeper, the webhook worker and the audit checkpoints. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -111,6 +117,7 @@ export async function createServices(ctx: AppContext): Promise<Services> {
     whitelists,
     notifications,
     emailActions: createEmailActions(ctx, gates),
+    reviewHealth: createReviewHealthService(ctx),
     async start() {
       await policies.start();
       timeouts.start();
