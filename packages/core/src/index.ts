@@ -393,6 +393,7 @@ export type {
   TrustOutcome,
   TrustProposalDraft,
   TrustReplay,
+  TrustSettings,
   TrustSignal,
   TrustThresholds,
 } from './trust-proposals.js';

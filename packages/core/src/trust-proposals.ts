@@ -45,6 +45,9 @@ export interface TrustThresholds {
   ruleDays: number;
 }
 
+/** Thresholds as a policy's trust section gives them: any left out keep their default. */
+export type TrustSettings = { [K in keyof TrustThresholds]?: number | undefined };
+
 export const DEFAULT_TRUST_THRESHOLDS: Readonly<TrustThresholds> = {
   minApprovals: 10,
   minPeople: 2,
@@ -95,7 +98,7 @@ export interface TrustProposalDraft extends LearnedScope {
 export interface ProposeTrustInput {
   history: readonly TrustHistoryEntry[];
   now: number;
-  thresholds?: Partial<TrustThresholds>;
+  thresholds?: TrustSettings;
   /** Agents whose autonomy a person set: nothing is learned for them. */
   pinnedAgents?: ReadonlySet<string>;
 }
@@ -130,8 +133,9 @@ export function revokesLearnedRule(rule: LearnedScope, signal: TrustSignal): boo
 }
 
 /** The thresholds with every unset one at its default. */
-export function trustThresholdsOf(partial: Partial<TrustThresholds> | undefined): TrustThresholds {
-  return { ...DEFAULT_TRUST_THRESHOLDS, ...(partial ?? {}) };
+export function trustThresholdsOf(partial: TrustSettings | undefined): TrustThresholds {
+  const set = Object.entries(partial ?? {}).filter(([, value]) => value !== undefined);
+  return { ...DEFAULT_TRUST_THRESHOLDS, ...Object.fromEntries(set) };
 }
 
 /** The stable key of an agent, tool and scope. */

@@ -26,6 +26,7 @@ import { searchRoutes } from './search.js';
 import { slackRoutes } from './slack.js';
 import { slackUserRoutes } from './slack-users.js';
 import { streamRoutes } from './streams.js';
+import { trustRoutes } from './trust.js';
 import { userRoutes } from './users.js';
 import { webhookRoutes } from './webhooks.js';
 import { whitelistRoutes } from './whitelists.js';
@@ -57,6 +58,7 @@ export async function registerRoutes(
   await app.register(async (scoped) => confidenceRoutes(scoped, ctx, services));
   await app.register(async (scoped) => analysisRoutes(scoped, ctx, services));
   await app.register(async (scoped) => whitelistRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => trustRoutes(scoped, ctx, services));
   await app.register(async (scoped) => streamRoutes(scoped, ctx, services));
   await app.register(async (scoped) => webhookRoutes(scoped, ctx, services));
   await app.register(async (scoped) => notificationRoutes(scoped, ctx, services));

@@ -25,6 +25,7 @@ import { takeUnseenInterventions } from './runs/interventions.js';
 import { createRunService } from './runs/run-service.js';
 import { createSearchService, type SearchService } from './search/search-service.js';
 import { createStreamService, type StreamService } from './streams/stream-service.js';
+import { createTrustService, type TrustService } from './trust/trust-service.js';
 import type { GateService, RunService } from './types.js';
 import { createWebhookService, type WebhookService } from './webhook-service.js';
 import { createWhitelistService, type WhitelistService } from './whitelists/whitelist-service.js';
@@ -64,6 +65,8 @@ export interface Services {
   notifications: NotificationService;
   /** Decisions from emailed links. */
   emailActions: EmailActions;
+  /** Trust proposals from the decision history and the rules people accepted from them. */
+  trust: TrustService;
   /** What reviewers open, review health, and the rubber-stamping alert. */
   reviewHealth: ReviewHealthService;
   /** Runs once the app is ready: loads the policy, starts the timeout sweeper, the webhook worker and the audit checkpoints. */
@@ -117,6 +120,7 @@ export async function createServices(ctx: AppContext): Promise<Services> {
     whitelists,
     notifications,
     emailActions: createEmailActions(ctx, gates),
+    trust: createTrustService(ctx, { policies }),
     reviewHealth: createReviewHealthService(ctx),
     async start() {
       await policies.start();

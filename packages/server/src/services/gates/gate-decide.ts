@@ -34,6 +34,7 @@ import {
   mergesFirst,
   recordReviewDecision,
 } from '../reviews/review-decision.js';
+import { revokeOnAnswer } from '../trust/trust-revocation.js';
 import type { BatchDecideItem, DecideInput, DecideResult } from '../types.js';
 import { recordWhitelistDecision } from '../whitelists/whitelist-decisions.js';
 import { announce, cleanText, type GateDeps, loadGate, withoutVersion } from './gate-common.js';
@@ -240,6 +241,7 @@ async function recordEnd(
     await resetRecovery(tools.tx, next.runId);
   await recordAnalysisDecision(deps.ctx, tools, next);
   await recordWhitelistDecision(tools, deps.ctx.ids, next);
+  await revokeOnAnswer(tools, next);
   await refreshRunStatus(tools, next.runId);
   return rule;
 }
