@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ClaimedWebhookDelivery, WebhookRecord } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
+import { createOutboxPoller, type OutboxPoller, type PollRound } from '../services/outbox-poller.js';
 import { newDelivery } from './new-delivery.js';
 import { outcomeAfter } from './retry.js';
 import { sendWebhook, type WebhookResponse } from './send.js';
@@ -22,14 +23,7 @@ const GONE: WebhookResponse = {
 };
 
 /** Delivers webhook events from the outbox: any node may claim any due delivery. */
-export interface WebhookWorker {
-  /** Polls every `config.webhookPollIntervalMs` and whenever a local commit queues an event. */
-  start(): void;
-  /** Looks for work now. */
-  wake(): void;
-  /** Stops polling, cuts attempts in flight short (their claims are given back) and waits for them. */
-  stop(): Promise<void>;
-}
+export type WebhookWorker = OutboxPoller;
 
 interface Claimed {
   delivery: ClaimedWebhookDelivery;
@@ -77,34 +71,31 @@ function headersFor(webhook: WebhookRecord, delivery: ClaimedWebhookDelivery, no
 export function createWebhookWorker(ctx: AppContext): WebhookWorker {
   const { config, log } = ctx;
   const node = randomUUID();
-  const inFlight = new Set<Promise<void>>();
-  let shutdown = new AbortController();
-  let running = false;
-  let timer: NodeJS.Timeout | null = null;
-  let round: Promise<void> | null = null;
-  let again = false;
-  let unsubscribe: (() => void) | null = null;
-
   const retryPolicy = {
     maxAttempts: config.webhookMaxAttempts,
     baseMs: config.webhookBackoffBaseMs,
     maxMs: config.webhookBackoffMaxMs,
   };
 
-  function send(delivery: ClaimedWebhookDelivery, webhook: WebhookRecord | null, now: number) {
+  function send(
+    delivery: ClaimedWebhookDelivery,
+    webhook: WebhookRecord | null,
+    now: number,
+    signal: AbortSignal,
+  ) {
     if (webhook === null) return Promise.resolve(GONE);
     return sendWebhook({
       url: webhook.url,
       body: delivery.payload,
       headers: headersFor(webhook, delivery, now),
       timeoutMs: config.webhookTimeoutMs,
-      signal: shutdown.signal,
+      signal,
     });
   }
 
-  async function attempt({ delivery, webhook }: Claimed): Promise<void> {
+  async function attempt({ delivery, webhook }: Claimed, signal: AbortSignal): Promise<void> {
     const startedAt = ctx.clock.now();
-    const response = await send(delivery, webhook, startedAt);
+    const response = await send(delivery, webhook, startedAt, signal);
     const token = delivery.claimToken;
     if (response.interrupted) {
       await ctx.store.transaction((tx) => tx.releaseWebhookDelivery(delivery.id, token));
@@ -125,19 +116,6 @@ export function createWebhookWorker(ctx: AppContext): WebhookWorker {
     else log.info({ ...facts, statusCode, error }, 'webhook attempt failed; it will be retried');
   }
 
-  function track(claimed: Claimed): void {
-    const done: Promise<void> = attempt(claimed)
-      .catch((error: unknown) => {
-        // The claim runs out and this node or another tries again: at least once still holds.
-        log.error({ err: error, deliveryId: claimed.delivery.id }, 'webhook attempt could not be recorded');
-      })
-      .finally(() => {
-        inFlight.delete(done);
-        wake();
-      });
-    inFlight.add(done);
-  }
-
   async function claimDue(limit: number): Promise<Claimed[]> {
     return ctx.store.transaction(async (tx) => {
       const deliveries = await tx.claimWebhookDeliveries({
@@ -153,62 +131,28 @@ export function createWebhookWorker(ctx: AppContext): WebhookWorker {
     });
   }
 
-  async function work(): Promise<void> {
+  async function prepare(round: PollRound): Promise<boolean> {
     // Due times are the database's (tx.now), so the cheap look-ahead uses the database's clock too.
     const dueBy = (await ctx.store.databaseNow()) + LOOKAHEAD_MS;
-    if (!(await ctx.store.read((tx) => tx.hasWebhookWork(dueBy)))) return;
-    while (running && (await dispatchOutbox(ctx)) === OUTBOX_BATCH) {
+    if (!(await ctx.store.read((tx) => tx.hasWebhookWork(dueBy)))) return false;
+    while (round.running && (await dispatchOutbox(ctx)) === OUTBOX_BATCH) {
       // a full batch: there may be more
     }
-    const free = config.webhookConcurrency - inFlight.size;
-    if (!running || free <= 0) return;
-    for (const claimed of await claimDue(free)) track(claimed);
+    return true;
   }
 
-  function schedule(): void {
-    if (!running) return;
-    timer = setTimeout(tick, config.webhookPollIntervalMs);
-    timer.unref();
-  }
-
-  function tick(): void {
-    if (timer !== null) clearTimeout(timer);
-    timer = null;
-    round = work()
-      .catch((error: unknown) => log.warn({ err: error }, 'webhook delivery round failed; retrying'))
-      .finally(() => {
-        round = null;
-        if (again && running) {
-          again = false;
-          tick();
-        } else schedule();
-      });
-  }
-
-  function wake(): void {
-    if (!running) return;
-    if (round !== null) again = true;
-    else tick();
-  }
-
-  return {
-    start() {
-      if (running) return;
-      running = true;
-      shutdown = new AbortController();
-      unsubscribe = ctx.outbox.subscribe(wake);
-      tick();
+  return createOutboxPoller<Claimed>({
+    log,
+    pollIntervalMs: config.webhookPollIntervalMs,
+    concurrency: config.webhookConcurrency,
+    subscribe: (wake) => ctx.outbox.subscribe(wake),
+    prepare,
+    claim: claimDue,
+    attempt,
+    attemptFailed(claimed, error) {
+      // The claim runs out and this node or another tries again: at least once still holds.
+      log.error({ err: error, deliveryId: claimed.delivery.id }, 'webhook attempt could not be recorded');
     },
-    wake,
-    async stop() {
-      running = false;
-      unsubscribe?.();
-      unsubscribe = null;
-      if (timer !== null) clearTimeout(timer);
-      timer = null;
-      shutdown.abort();
-      await round;
-      await Promise.all([...inFlight]);
-    },
-  };
+    roundFailed: 'webhook delivery round failed; retrying',
+  });
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ClaimedNotification, NotificationOutcome } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
 import { retryDelayMs } from '../../webhooks/retry.js';
+import { createOutboxPoller, type OutboxPoller, type PollRound } from '../outbox-poller.js';
 import type { ChannelDelivery, NotificationChannel } from './channel.js';
 import { configuredChannels } from './channels.js';
 import { dispatchTriggers, queueTimeoutWarnings } from './dispatch.js';
@@ -13,13 +14,7 @@ const LEASE_MS = 120_000;
 const BACKOFF_MAX_MS = 3_600_000;
 
 /** Delivers notifications through their channels: any node may claim any due notice. */
-export interface NotificationWorker {
-  start(): void;
-  /** Looks for work now. */
-  wake(): void;
-  /** Stops polling and waits for attempts in flight. */
-  stop(): Promise<void>;
-}
+export type NotificationWorker = OutboxPoller;
 
 function outcomeOf(
   delivery: ChannelDelivery,
@@ -45,12 +40,6 @@ export function createNotificationWorker(
   const node = randomUUID();
   const byKind = new Map(channels.map((channel) => [channel.kind, channel]));
   const configured = configuredChannels(ctx.config);
-  const inFlight = new Set<Promise<void>>();
-  let running = false;
-  let timer: NodeJS.Timeout | null = null;
-  let round: Promise<void> | null = null;
-  let again = false;
-  let unsubscribe: (() => void) | null = null;
 
   async function deliver(claimed: ClaimedNotification): Promise<ChannelDelivery> {
     const channel = byKind.get(claimed.channel);
@@ -87,78 +76,33 @@ export function createNotificationWorker(
     else log.info({ ...facts, error: outcome.error }, 'notification attempt failed; it will be retried');
   }
 
-  function track(claimed: ClaimedNotification): void {
-    const done: Promise<void> = attempt(claimed)
-      .catch((error: unknown) => {
-        // The claim runs out and a node tries again.
-        log.error({ err: error, notificationId: claimed.id }, 'notification attempt could not be recorded');
-      })
-      .finally(() => {
-        inFlight.delete(done);
-        wake();
-      });
-    inFlight.add(done);
-  }
-
-  async function work(): Promise<void> {
+  async function prepare(round: PollRound): Promise<boolean> {
     if (configured.length > 0) await queueTimeoutWarnings(ctx);
     const dueBy = await ctx.store.databaseNow();
-    if (!(await ctx.store.read((tx) => tx.hasNotificationWork(dueBy)))) return;
+    if (!(await ctx.store.read((tx) => tx.hasNotificationWork(dueBy)))) return false;
     // One batch of triggers, then deliveries: while triggers keep coming, notices still go out.
-    if (running && (await dispatchTriggers(ctx)) > 0) again = true;
-    const free = CONCURRENCY - inFlight.size;
-    if (!running || free <= 0) return;
-    const token = `${node}:${randomUUID()}`;
-    const claimed = await ctx.store.transaction((tx) =>
-      tx.claimNotifications({ limit: free, leaseMs: LEASE_MS, token }),
-    );
-    for (const notice of claimed) track(notice);
+    if (round.running && (await dispatchTriggers(ctx)) > 0) round.again();
+    return true;
   }
 
-  function schedule(): void {
-    if (!running) return;
-    timer = setTimeout(tick, policy.pollIntervalMs);
-    timer.unref();
-  }
-
-  function tick(): void {
-    if (timer !== null) clearTimeout(timer);
-    timer = null;
-    round = work()
-      .catch((error: unknown) => log.warn({ err: error }, 'notification round failed; retrying'))
-      .finally(() => {
-        round = null;
-        if (again && running) {
-          again = false;
-          tick();
-        } else schedule();
-      });
-  }
-
-  function wake(): void {
-    if (!running) return;
-    if (round !== null) again = true;
-    else tick();
-  }
-
-  return {
-    start() {
-      if (running) return;
-      running = true;
-      log.info({ channels: configured }, 'notifications are delivered on the configured channels only');
-      // Without a channel no gate change queues a notice: only notices left from before are polled for.
-      if (configured.length > 0) unsubscribe = ctx.notices.subscribe(wake);
-      tick();
+  return createOutboxPoller<ClaimedNotification>({
+    log,
+    pollIntervalMs: policy.pollIntervalMs,
+    concurrency: CONCURRENCY,
+    // Without a channel no gate change queues a notice: only notices left from before are polled for.
+    subscribe: configured.length > 0 ? (wake) => ctx.notices.subscribe(wake) : null,
+    prepare,
+    claim: (limit) => {
+      const token = `${node}:${randomUUID()}`;
+      return ctx.store.transaction((tx) => tx.claimNotifications({ limit, leaseMs: LEASE_MS, token }));
     },
-    wake,
-    async stop() {
-      running = false;
-      unsubscribe?.();
-      unsubscribe = null;
-      if (timer !== null) clearTimeout(timer);
-      timer = null;
-      await round;
-      await Promise.all([...inFlight]);
+    attempt,
+    attemptFailed(claimed, error) {
+      // The claim runs out and a node tries again.
+      log.error({ err: error, notificationId: claimed.id }, 'notification attempt could not be recorded');
     },
-  };
+    roundFailed: 'notification round failed; retrying',
+    onStart: () =>
+      log.info({ channels: configured }, 'notifications are delivered on the configured channels only'),
+  });
 }
