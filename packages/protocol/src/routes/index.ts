@@ -231,6 +231,7 @@ export {
   gateViewPartSchema,
   REVIEW_HEALTH_WINDOW_DAYS,
   reviewHealthQuerySchema,
+  reviewHealthRoutes,
   reviewHealthSchema,
   reviewHealthSettingsSchema,
 } from './review-health.js';

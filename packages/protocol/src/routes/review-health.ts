@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { RISK_LEVELS } from '../enums.js';
+import { defineRoute } from '../route-table/define.js';
+import { gateIdSchema } from './ids.js';
 
 /** Parts of a gate the web app reports as opened by the person looking at it. */
 export const GATE_VIEW_PARTS = ['diff', 'arguments', 'findings'] as const;
@@ -129,3 +131,24 @@ export type RubberStampFlag = z.infer<typeof rubberStampFlagSchema>;
 export type ReviewHealthSettings = z.infer<typeof reviewHealthSettingsSchema>;
 export type ReviewHealth = z.infer<typeof reviewHealthSchema>;
 export type RubberStampSignal = RubberStampFlag['signals'][number];
+
+/** The review health routes: what reviewers open of a gate, and the report. */
+export const reviewHealthRoutes = {
+  recordView: defineRoute({
+    method: 'POST',
+    path: '/v1/gates/:id/views',
+    tags: ['gates'],
+    summary: 'Record that the caller opened a part of a gate',
+    params: z.strictObject({ id: gateIdSchema }),
+    body: gateViewBodySchema,
+    response: { 200: gatePartViewedSchema },
+  }),
+  report: defineRoute({
+    method: 'GET',
+    path: '/v1/review-health',
+    tags: ['metrics'],
+    summary: 'Review health per reviewer and role, with rubber-stamping flags (admins)',
+    query: reviewHealthQuerySchema,
+    response: { 200: reviewHealthSchema },
+  }),
+};

@@ -1,52 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  gateParamsSchema,
-  gatePartViewedSchema,
-  gateViewBodySchema,
-  reviewHealthQuerySchema,
-  reviewHealthSchema,
-} from 'gatehouse-hitl-protocol';
+import { reviewHealthRoutes as routes } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
 import { requireUser } from '../http/principal.js';
+import { registerRoute } from '../http/register-route.js';
 import type { Services } from '../services/index.js';
 
 /** What reviewers open of a gate (any person), and review health (admins only). */
 export async function reviewHealthRoutes(
-  base: FastifyInstance,
+  app: FastifyInstance,
   _ctx: AppContext,
   services: Services,
 ): Promise<void> {
-  const app = base.withTypeProvider<ZodTypeProvider>();
+  registerRoute(app, routes.recordView, async (request) => {
+    const user = requireUser(request, 'viewer');
+    return services.reviewHealth.recordView(user.id, request.params.id, request.body.part);
+  });
 
-  app.post(
-    '/v1/gates/:id/views',
-    {
-      schema: {
-        tags: ['gates'],
-        params: gateParamsSchema,
-        body: gateViewBodySchema,
-        response: { 200: gatePartViewedSchema },
-      },
-    },
-    async (request) => {
-      const user = requireUser(request, 'viewer');
-      return services.reviewHealth.recordView(user.id, request.params.id, request.body.part);
-    },
-  );
-
-  app.get(
-    '/v1/review-health',
-    {
-      schema: {
-        tags: ['metrics'],
-        querystring: reviewHealthQuerySchema,
-        response: { 200: reviewHealthSchema },
-      },
-    },
-    async (request) => {
-      requireUser(request, 'admin');
-      return services.reviewHealth.report(request.query.window);
-    },
-  );
+  registerRoute(app, routes.report, async (request) => {
+    requireUser(request, 'admin');
+    return services.reviewHealth.report(request.query.window);
+  });
 }
