@@ -15,6 +15,7 @@ const BENCHMARKS = [
   './review.bench.js',
   './analysis.bench.js',
   './commands.bench.js',
+  './review-health.js',
 ];
 
 const filters = process.argv.slice(2);
