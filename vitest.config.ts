@@ -30,6 +30,7 @@ export default defineConfig({
       'gatehouse-hitl-store': src('store'),
       'gatehouse-hitl-sdk': src('sdk'),
       'gatehouse-hitl-mcp': src('mcp'),
+      'gatehouse-hitl-testing': src('testing'),
       'gatehouse-hitl/demo': fileURLToPath(new URL('./packages/cli/src/demo/index.ts', import.meta.url)),
     },
   },
