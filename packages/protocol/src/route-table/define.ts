@@ -12,6 +12,7 @@ export interface RouteDefinition {
   readonly path: string;
   readonly tags: readonly string[];
   readonly summary?: string;
+  readonly description?: string;
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;

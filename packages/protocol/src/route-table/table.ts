@@ -1,10 +1,38 @@
 import { agentRoutes } from '../routes/agents.js';
+import { analysisRoutes } from '../routes/analysis.js';
+import { confidenceRoutes } from '../routes/confidence.js';
+import { gateActionRoutes } from '../routes/gate-actions.js';
+import { gateRoutes } from '../routes/gates.js';
+import { healthRoutes } from '../routes/health.js';
+import { journalRoutes } from '../routes/journal.js';
+import { metricsRoutes } from '../routes/metrics.js';
+import { policyRoutes } from '../routes/policy.js';
+import { ruleRoutes } from '../routes/rules.js';
+import { runRoutes } from '../routes/runs.js';
+import { searchRoutes } from '../routes/search.js';
+import { streamRoutes } from '../routes/streams.js';
+import { whitelistRoutes } from '../routes/whitelists.js';
+import { workspaceRoutes } from '../routes/workspace.js';
 import { reviewHealthRoutes } from '../routes/review-health.js';
 import type { RouteDefinition } from './define.js';
 
 /** Every route of the API by subject; the server registers exactly these. */
 export const routeTable = {
   agents: agentRoutes,
+  gates: gateRoutes,
+  gateActions: gateActionRoutes,
+  runs: runRoutes,
+  policy: policyRoutes,
+  rules: ruleRoutes,
+  whitelists: whitelistRoutes,
+  confidence: confidenceRoutes,
+  analysis: analysisRoutes,
+  search: searchRoutes,
+  journal: journalRoutes,
+  workspace: workspaceRoutes,
+  streams: streamRoutes,
+  metrics: metricsRoutes,
+  health: healthRoutes,
   reviewHealth: reviewHealthRoutes,
 } as const satisfies Record<string, Record<string, RouteDefinition>>;
 

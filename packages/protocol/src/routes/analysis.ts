@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { defineRoute } from '../route-table/define.js';
 import { gateDocumentSchema } from './gate-document.js';
 import { runIdSchema } from './ids.js';
+import { runParamsSchema } from './runs.js';
 
 /** Largest unified diff `POST /v1/analyze` takes, in characters (the body limit applies too). */
 export const ANALYZE_DIFF_MAX_CHARS = 1_000_000;
@@ -185,3 +187,30 @@ export type FindingReportBody = z.input<typeof findingReportBodySchema>;
 export type FindingReportResponse = z.infer<typeof findingReportResponseSchema>;
 export type RecoveryDocument = z.infer<typeof recoveryDocumentSchema>;
 export type RecoveryListResponse = z.infer<typeof recoveryListResponseSchema>;
+
+const tags = ['analysis'];
+
+/** Change analysis: findings and verdicts, findings reported wrong, recovery state. */
+export const analysisRoutes = {
+  analyze: defineRoute({
+    method: 'POST',
+    path: '/v1/analyze',
+    tags,
+    body: analyzeBodySchema,
+    response: { 200: analyzeResponseSchema },
+  }),
+  reportFinding: defineRoute({
+    method: 'POST',
+    path: '/v1/analyze/findings/report',
+    tags,
+    body: findingReportBodySchema,
+    response: { 201: findingReportResponseSchema },
+  }),
+  recoveries: defineRoute({
+    method: 'GET',
+    path: '/v1/runs/:id/recoveries',
+    tags,
+    params: runParamsSchema,
+    response: { 200: recoveryListResponseSchema },
+  }),
+};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineRoute } from '../route-table/define.js';
 import { runIdSchema } from './ids.js';
 
 /** `POST /v1/confidence`. */
@@ -51,3 +52,14 @@ export const confidenceReportResponseSchema = z.object({
 
 export type ConfidenceReportBody = z.input<typeof confidenceReportBodySchema>;
 export type ConfidenceReportResponse = z.infer<typeof confidenceReportResponseSchema>;
+
+/** Confidence reports from agents. */
+export const confidenceRoutes = {
+  report: defineRoute({
+    method: 'POST',
+    path: '/v1/confidence',
+    tags: ['confidence'],
+    body: confidenceReportBodySchema,
+    response: { 200: confidenceReportResponseSchema },
+  }),
+};

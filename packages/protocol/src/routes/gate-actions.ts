@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { optionIdSchema } from '../enums.js';
 import { DECISION_TEXT_MAX, MAX_NEW_LIMIT } from '../limits.js';
+import { defineRoute } from '../route-table/define.js';
 import { decisionDocumentSchema, gateDocumentSchema } from './gate-document.js';
-import { MAX_TIMEOUT_SECONDS } from './gates.js';
+import { MAX_TIMEOUT_SECONDS, gateParamsSchema as params } from './gates.js';
 import { agentIdSchema, gateIdSchema, userIdSchema } from './ids.js';
 import { rememberedRuleSchema, ruleScopeSchema, standingScopeSchema } from './rules.js';
 
@@ -168,3 +169,66 @@ export type ConsumeResponse = z.infer<typeof consumeResponseSchema>;
 export type SteerFailedBody = z.input<typeof steerFailedBodySchema>;
 export type SteerFailedResponse = z.infer<typeof steerFailedResponseSchema>;
 export type WithdrawBody = z.input<typeof withdrawBodySchema>;
+
+const tags = ['gates'];
+
+/** The gate actions: deciding, batch deciding, extending, assigning, consuming, withdrawing, failed steers. */
+export const gateActionRoutes = {
+  decide: defineRoute({
+    method: 'POST',
+    path: '/v1/gates/:id/decide',
+    tags,
+    params,
+    body: decideBodySchema,
+    response: { 200: decideResponseSchema },
+  }),
+  decideBatch: defineRoute({
+    method: 'POST',
+    path: '/v1/gates/decide-batch',
+    tags,
+    body: decideBatchBodySchema,
+    response: { 200: decideBatchResponseSchema },
+  }),
+  extend: defineRoute({
+    method: 'POST',
+    path: '/v1/gates/:id/extend',
+    tags,
+    params,
+    body: extendBodySchema,
+    response: { 200: gateResponseSchema },
+  }),
+  assign: defineRoute({
+    method: 'POST',
+    path: '/v1/gates/:id/assign',
+    tags,
+    params,
+    body: assignBodySchema,
+    response: { 200: gateResponseSchema },
+  }),
+  consume: defineRoute({
+    method: 'POST',
+    path: '/v1/gates/:id/consume',
+    tags,
+    params,
+    body: consumeBodySchema,
+    response: { 200: consumeResponseSchema },
+  }),
+  withdraw: defineRoute({
+    method: 'POST',
+    path: '/v1/gates/:id/withdraw',
+    tags,
+    params,
+    body: withdrawBodySchema,
+    response: { 200: gateResponseSchema },
+    description:
+      'The agent that asked no longer needs the decision: its pending gate is cancelled (audited as gate.cancelled with withdrawn: true), the people told of it see it ended',
+  }),
+  steerFailed: defineRoute({
+    method: 'POST',
+    path: '/v1/gates/:id/steer-failed',
+    tags,
+    params,
+    body: steerFailedBodySchema,
+    response: { 200: steerFailedResponseSchema },
+  }),
+};

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GATE_STATUSES, gateTypeIdSchema, riskLevelSchema, timeoutActionSchema } from '../enums.js';
+import { defineRoute } from '../route-table/define.js';
 import { gateDocumentSchema, interventionNoticeSchema } from './gate-document.js';
 import {
   agentIdSchema,
@@ -128,3 +129,39 @@ export type GateListQuery = z.input<typeof gateListQuerySchema>;
 export type GateListResponse = z.infer<typeof gateListResponseSchema>;
 export type GateViewResponse = z.infer<typeof gateViewResponseSchema>;
 export type GateWaitResponse = z.infer<typeof gateWaitResponseSchema>;
+
+const tags = ['gates'];
+
+/** The gates routes: requests from agents, listing, reading and long-polling. */
+export const gateRoutes = {
+  request: defineRoute({
+    method: 'POST',
+    path: '/v1/gates',
+    tags,
+    body: gateRequestBodySchema,
+    headers: gateRequestHeadersSchema,
+    response: { 200: gateRequestResponseSchema },
+  }),
+  list: defineRoute({
+    method: 'GET',
+    path: '/v1/gates',
+    tags,
+    query: gateListQuerySchema,
+    response: { 200: gateListResponseSchema },
+  }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/v1/gates/:id',
+    tags,
+    params: gateParamsSchema,
+    response: { 200: gateViewResponseSchema },
+  }),
+  wait: defineRoute({
+    method: 'GET',
+    path: '/v1/gates/:id/wait',
+    tags,
+    params: gateParamsSchema,
+    query: gateWaitQuerySchema,
+    response: { 200: gateWaitResponseSchema },
+  }),
+};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineRoute } from '../route-table/define.js';
 
 /** `GET /healthz`: the process answers. */
 export const livenessResponseSchema = z.object({ ok: z.literal(true) });
@@ -14,3 +15,21 @@ export const readinessResponseSchema = z.object({
 });
 
 export type ReadinessResponse = z.infer<typeof readinessResponseSchema>;
+
+/** Liveness and readiness, for load balancers (not in the API description). */
+export const healthRoutes = {
+  liveness: defineRoute({
+    method: 'GET',
+    path: '/healthz',
+    tags: [],
+    hide: true,
+    response: { 200: livenessResponseSchema },
+  }),
+  readiness: defineRoute({
+    method: 'GET',
+    path: '/readyz',
+    tags: [],
+    hide: true,
+    response: { 200: readinessResponseSchema, 503: readinessResponseSchema },
+  }),
+};

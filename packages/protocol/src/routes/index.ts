@@ -84,6 +84,7 @@ export type {
 export {
   confidenceReportBodySchema,
   confidenceReportResponseSchema,
+  confidenceRoutes,
 } from './confidence.js';
 export type {
   AssignBody,
@@ -109,6 +110,7 @@ export {
   decideBodySchema,
   decideResponseSchema,
   extendBodySchema,
+  gateActionRoutes,
   gateResponseSchema,
   MAX_NEW_LIMIT,
   steerFailedBodySchema,
@@ -141,6 +143,7 @@ export {
   gateRequestBodySchema,
   gateRequestHeadersSchema,
   gateRequestResponseSchema,
+  gateRoutes,
   gateViewResponseSchema,
   gateWaitQuerySchema,
   gateWaitResponseSchema,
@@ -148,6 +151,7 @@ export {
 } from './gates.js';
 export type { ReadinessResponse } from './health.js';
 export {
+  healthRoutes,
   livenessResponseSchema,
   readinessResponseSchema,
 } from './health.js';
@@ -173,6 +177,7 @@ export type {
 export {
   analysisMetricsSchema,
   metricsFiguresSchema,
+  metricsRoutes,
   metricsSummarySchema,
 } from './metrics.js';
 export * from './notifications.js';
@@ -203,6 +208,7 @@ export {
   dryRunRequestSchema,
   dryRunResponseSchema,
   policyFormatSchema,
+  policyRoutes,
   policyVersionListResponseSchema,
   policyVersionParamsSchema,
   policyVersionResponseSchema,
@@ -250,6 +256,7 @@ export {
   ruleListResponseSchema,
   ruleParamsSchema,
   ruleResponseSchema,
+  ruleRoutes,
   ruleScopeSchema,
   standingScopeSchema,
   standingScopesSchema,
@@ -292,6 +299,7 @@ export {
   runListResponseSchema,
   runParamsSchema,
   runResponseSchema,
+  runRoutes,
 } from './runs.js';
 export * from './search.js';
 export type {
@@ -312,6 +320,7 @@ export {
   streamHeadersSchema,
   streamQuerySchema,
   streamResponseSchema,
+  streamRoutes,
   streamSeqSchema,
 } from './streams.js';
 export type {

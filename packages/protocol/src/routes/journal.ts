@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { canonicalJson } from '../canonical-json.js';
+import { defineRoute } from '../route-table/define.js';
 import { idCursorSchema, nextCursorSchema, pageLimitSchema, runIdSchema } from './ids.js';
+import { runParamsSchema as params } from './runs.js';
 
 /** Largest canonical JSON of one entry's `data`, in UTF-8 bytes. */
 export const JOURNAL_DATA_MAX_BYTES = 64 * 1024;
@@ -140,3 +142,32 @@ export type JournalEntryDocument = z.infer<typeof journalEntryDocumentSchema>;
 export type JournalListQuery = z.input<typeof journalListQuerySchema>;
 export type JournalListResponse = z.infer<typeof journalListResponseSchema>;
 export type JournalEntryResponse = z.infer<typeof journalEntryResponseSchema>;
+
+const tags = ['journal'];
+
+/** The run journal: the agent appends chat, todos, LLM requests and notes; people read them. */
+export const journalRoutes = {
+  append: defineRoute({
+    method: 'POST',
+    path: '/v1/runs/:id/journal',
+    tags,
+    params,
+    body: appendJournalBodySchema,
+    response: { 201: appendJournalResponseSchema },
+  }),
+  list: defineRoute({
+    method: 'GET',
+    path: '/v1/runs/:id/journal',
+    tags,
+    params,
+    query: journalListQuerySchema,
+    response: { 200: journalListResponseSchema },
+  }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/v1/runs/:id/journal/:entryId',
+    tags,
+    params: journalEntryParamsSchema,
+    response: { 200: journalEntryResponseSchema },
+  }),
+};

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GATE_STATUSES, type GateStatus } from '../enums.js';
+import { defineRoute } from '../route-table/define.js';
 
 const rate = z.number().nullable();
 
@@ -88,3 +89,20 @@ export type MetricsFigures = z.infer<typeof metricsFiguresSchema>;
 export type MetricsBucket = z.infer<typeof bucketSchema>;
 export type MetricsSummary = z.infer<typeof metricsSummarySchema>;
 export type AnalysisMetrics = z.infer<typeof analysisMetricsSchema>;
+
+/** The Prometheus exposition (`/metrics`, text; open, counts only) and the JSON summary for people. */
+export const metricsRoutes = {
+  prometheus: defineRoute({
+    method: 'GET',
+    path: '/metrics',
+    tags: [],
+    hide: true,
+    response: { 200: z.string().describe('text/plain; version=0.0.4: the Prometheus exposition format') },
+  }),
+  summary: defineRoute({
+    method: 'GET',
+    path: '/v1/metrics/summary',
+    tags: ['metrics'],
+    response: { 200: metricsSummarySchema },
+  }),
+};

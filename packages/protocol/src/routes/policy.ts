@@ -7,6 +7,7 @@ import {
   roleSchema,
   timeoutActionSchema,
 } from '../enums.js';
+import { defineRoute } from '../route-table/define.js';
 import { MAX_TIMEOUT_SECONDS } from './gates.js';
 
 const MAX_SOURCE = 512 * 1024;
@@ -136,3 +137,37 @@ export type PolicyVersionResponse = z.infer<typeof policyVersionResponseSchema>;
 export type DryRunRequest = z.input<typeof dryRunRequestSchema>;
 export type DryRunBody = z.input<typeof dryRunBodySchema>;
 export type DryRunResponse = z.infer<typeof dryRunResponseSchema>;
+
+const tags = ['policy'];
+
+/** The policy routes: read, replace (validated, versioned, audited), history, dry run. */
+export const policyRoutes = {
+  get: defineRoute({ method: 'GET', path: '/v1/policy', tags, response: { 200: policyViewSchema } }),
+  replace: defineRoute({
+    method: 'PUT',
+    path: '/v1/policy',
+    tags,
+    body: replacePolicyBodySchema,
+    response: { 200: replacePolicyResponseSchema },
+  }),
+  dryRun: defineRoute({
+    method: 'POST',
+    path: '/v1/policy/dry-run',
+    tags,
+    body: dryRunBodySchema,
+    response: { 200: dryRunResponseSchema },
+  }),
+  versions: defineRoute({
+    method: 'GET',
+    path: '/v1/policy/versions',
+    tags,
+    response: { 200: policyVersionListResponseSchema },
+  }),
+  version: defineRoute({
+    method: 'GET',
+    path: '/v1/policy/versions/:version',
+    tags,
+    params: policyVersionParamsSchema,
+    response: { 200: policyVersionResponseSchema },
+  }),
+};

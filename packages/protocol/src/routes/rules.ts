@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineRoute } from '../route-table/define.js';
 import { ruleIdSchema } from './ids.js';
 
 /** Where an "approve always" rule applies. */
@@ -79,3 +80,23 @@ export type StandingScopes = z.infer<typeof standingScopesSchema>;
 export type RememberedRule = z.infer<typeof rememberedRuleSchema>;
 export type RuleListResponse = z.infer<typeof ruleListResponseSchema>;
 export type RuleResponse = z.infer<typeof ruleResponseSchema>;
+
+const tags = ['rules'];
+
+/** Remembered "approve always" rules: list and revoke. */
+export const ruleRoutes = {
+  list: defineRoute({
+    method: 'GET',
+    path: '/v1/rules',
+    tags,
+    query: ruleListQuerySchema,
+    response: { 200: ruleListResponseSchema },
+  }),
+  revoke: defineRoute({
+    method: 'DELETE',
+    path: '/v1/rules/:id',
+    tags,
+    params: ruleParamsSchema,
+    response: { 200: ruleResponseSchema },
+  }),
+};

@@ -6,6 +6,7 @@ import {
   phaseTypeSchema,
   runStatusSchema,
 } from '../enums.js';
+import { defineRoute } from '../route-table/define.js';
 import { gateDocumentSchema } from './gate-document.js';
 import { agentIdSchema, idCursorSchema, nextCursorSchema, pageLimitSchema, runIdSchema } from './ids.js';
 import { reviewDocumentSchema } from './reviews.js';
@@ -137,3 +138,63 @@ export type CompleteRunResponse = z.infer<typeof completeRunResponseSchema>;
 export type InterventionBody = z.input<typeof interventionBodySchema>;
 export type InterventionResponse = z.infer<typeof interventionResponseSchema>;
 export type InterventionListResponse = z.infer<typeof interventionListResponseSchema>;
+
+const tags = ['runs'];
+const params = runParamsSchema;
+
+/** The runs routes: create, read, list, phase checkpoints, completion and interventions. */
+export const runRoutes = {
+  create: defineRoute({
+    method: 'POST',
+    path: '/v1/runs',
+    tags,
+    body: createRunBodySchema,
+    response: { 201: runResponseSchema },
+  }),
+  list: defineRoute({
+    method: 'GET',
+    path: '/v1/runs',
+    tags,
+    query: runListQuerySchema,
+    response: { 200: runListResponseSchema },
+  }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/v1/runs/:id',
+    tags,
+    params,
+    response: { 200: runDetailResponseSchema },
+  }),
+  checkpoint: defineRoute({
+    method: 'POST',
+    path: '/v1/runs/:id/checkpoint',
+    tags,
+    params,
+    body: checkpointBodySchema,
+    response: { 200: checkpointResponseSchema },
+  }),
+  complete: defineRoute({
+    method: 'POST',
+    path: '/v1/runs/:id/complete',
+    tags,
+    params,
+    body: completeRunBodySchema,
+    response: { 200: completeRunResponseSchema },
+  }),
+  intervene: defineRoute({
+    method: 'POST',
+    path: '/v1/runs/:id/interventions',
+    tags,
+    params,
+    body: interventionBodySchema,
+    response: { 200: interventionResponseSchema },
+  }),
+  interventions: defineRoute({
+    method: 'GET',
+    path: '/v1/runs/:id/interventions',
+    tags,
+    params,
+    query: interventionListQuerySchema,
+    response: { 200: interventionListResponseSchema },
+  }),
+};

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { defineRoute } from '../route-table/define.js';
+import { runParamsSchema as params } from './runs.js';
 
 export const searchModeSchema = z
   .enum(['text', 'semantic'])
@@ -75,3 +77,32 @@ export type SearchResponse = z.infer<typeof searchResponseSchema>;
 export type SearchIndexState = z.infer<typeof searchIndexStateSchema>;
 export type SearchStatusResponse = z.infer<typeof searchStatusResponseSchema>;
 export type SearchIndexBody = z.input<typeof searchIndexBodySchema>;
+
+const tags = ['search'];
+
+/** Workspace search: full-text and semantic, over the index built when the run froze. */
+export const searchRoutes = {
+  search: defineRoute({
+    method: 'GET',
+    path: '/v1/runs/:id/search',
+    tags,
+    params,
+    query: searchQuerySchema,
+    response: { 200: searchResponseSchema },
+  }),
+  status: defineRoute({
+    method: 'GET',
+    path: '/v1/runs/:id/search/status',
+    tags,
+    params,
+    response: { 200: searchStatusResponseSchema },
+  }),
+  index: defineRoute({
+    method: 'POST',
+    path: '/v1/runs/:id/search/index',
+    tags,
+    params,
+    body: searchIndexBodySchema,
+    response: { 202: searchStatusResponseSchema },
+  }),
+};

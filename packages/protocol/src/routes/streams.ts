@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { defineRoute } from '../route-table/define.js';
+import { runParamsSchema } from './runs.js';
 
 /** `after` / Last-Event-ID: a stream seq. */
 export const streamSeqSchema = z.coerce
@@ -26,3 +28,26 @@ export const streamResponseSchema = z
   .describe(
     'text/event-stream: each event has `id: <seq>`, `event: <type>` and `data: <the stored event as JSON>`; a comment heartbeat every 15 s',
   );
+
+const tags = ['streams'];
+
+/** Server-Sent Events: one stream per run and one for reviewers' inboxes (answers are text/event-stream). */
+export const streamRoutes = {
+  run: defineRoute({
+    method: 'GET',
+    path: '/v1/runs/:id/events',
+    tags,
+    params: runParamsSchema,
+    query: streamQuerySchema,
+    headers: streamHeadersSchema,
+    response: { 200: streamResponseSchema },
+  }),
+  inbox: defineRoute({
+    method: 'GET',
+    path: '/v1/inbox/events',
+    tags,
+    query: streamQuerySchema,
+    headers: streamHeadersSchema,
+    response: { 200: streamResponseSchema },
+  }),
+};

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { WHITELIST_DAYS, WHITELIST_JUSTIFICATION_MIN } from '../limits.js';
+import { defineRoute } from '../route-table/define.js';
 
 export { WHITELIST_DAYS, WHITELIST_JUSTIFICATION_MIN };
 
@@ -96,3 +97,43 @@ export type WhitelistListResponse = z.infer<typeof whitelistListResponseSchema>;
 export type WhitelistResponse = z.infer<typeof whitelistResponseSchema>;
 export type PatternStats = z.infer<typeof patternStatsSchema>;
 export type PatternListResponse = z.infer<typeof patternListResponseSchema>;
+
+const tags = ['whitelists'];
+
+/** Whitelist entries and the analysis patterns' rates. */
+export const whitelistRoutes = {
+  list: defineRoute({
+    method: 'GET',
+    path: '/v1/whitelists',
+    tags,
+    response: { 200: whitelistListResponseSchema },
+  }),
+  create: defineRoute({
+    method: 'POST',
+    path: '/v1/whitelists',
+    tags,
+    body: createWhitelistBodySchema,
+    response: { 201: whitelistResponseSchema },
+  }),
+  remove: defineRoute({
+    method: 'DELETE',
+    path: '/v1/whitelists/:id',
+    tags,
+    params: whitelistParamsSchema,
+    response: { 200: whitelistResponseSchema },
+  }),
+  renew: defineRoute({
+    method: 'POST',
+    path: '/v1/whitelists/:id/renew',
+    tags,
+    params: whitelistParamsSchema,
+    body: renewWhitelistBodySchema,
+    response: { 200: whitelistResponseSchema },
+  }),
+  patterns: defineRoute({
+    method: 'GET',
+    path: '/v1/analysis/patterns',
+    tags: ['analysis'],
+    response: { 200: patternListResponseSchema },
+  }),
+};

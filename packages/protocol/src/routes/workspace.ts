@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { defineRoute } from '../route-table/define.js';
 import { commitIdSchema, fileContentSchema, fileDiffSchema, repoPathSchema } from './reviews.js';
+import { runParamsSchema as params } from './runs.js';
 
 /** A branch name or commit the workspace routes read at: `main`, a phase branch, or a commit id. */
 export const gitRefSchema = z
@@ -91,3 +93,56 @@ export const gitInfoRefsQuerySchema = z.strictObject({
 export const gitSmartHttpResponseSchema = z
   .string()
   .describe('git smart-HTTP payload (application/x-git-*-result or -advertisement), for the git client');
+
+const tags = ['workspace'];
+
+/** A run's workspace: its clone URL and branches, and its files, history and diffs at any ref. */
+export const workspaceRoutes = {
+  summary: defineRoute({
+    method: 'GET',
+    path: '/v1/runs/:id/workspace',
+    tags,
+    params,
+    response: { 200: workspaceResponseSchema },
+  }),
+  files: defineRoute({
+    method: 'GET',
+    path: '/v1/runs/:id/workspace/files',
+    tags,
+    params,
+    query: workspaceFilesQuerySchema,
+    response: { 200: workspaceFilesResponseSchema },
+  }),
+  file: defineRoute({
+    method: 'GET',
+    path: '/v1/runs/:id/workspace/file',
+    tags,
+    params,
+    query: workspaceFileQuerySchema,
+    response: { 200: workspaceFileResponseSchema },
+  }),
+  log: defineRoute({
+    method: 'GET',
+    path: '/v1/runs/:id/workspace/log',
+    tags,
+    params,
+    query: workspaceLogQuerySchema,
+    response: { 200: workspaceLogResponseSchema },
+  }),
+  show: defineRoute({
+    method: 'GET',
+    path: '/v1/runs/:id/workspace/show',
+    tags,
+    params,
+    query: workspaceShowQuerySchema,
+    response: { 200: workspaceShowResponseSchema },
+  }),
+  diff: defineRoute({
+    method: 'GET',
+    path: '/v1/runs/:id/workspace/diff',
+    tags,
+    params,
+    query: workspaceDiffQuerySchema,
+    response: { 200: workspaceDiffResponseSchema },
+  }),
+};

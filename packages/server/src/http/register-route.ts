@@ -15,7 +15,10 @@ export type RouteHandlerOf<R extends RouteDefinition> = (
 ) => Promise<RouteReply<R> | FastifyReply>;
 
 /** What a route adds beside its definition: hooks and per-route config (rate limits, body limits). */
-export type RouteExtras = Pick<RouteShorthandOptions, 'config' | 'preValidation' | 'bodyLimit'>;
+export type RouteExtras = Pick<
+  RouteShorthandOptions,
+  'config' | 'preValidation' | 'bodyLimit' | 'serializerCompiler'
+>;
 
 /** Registers `route` from the protocol's route table, so its path and schemas are written only there. */
 export function registerRoute<R extends RouteDefinition>(
@@ -31,6 +34,7 @@ export function registerRoute<R extends RouteDefinition>(
     schema: {
       tags: [...route.tags],
       ...(route.summary ? { summary: route.summary } : {}),
+      ...(route.description ? { description: route.description } : {}),
       ...(route.hide ? { hide: true } : {}),
       ...(route.params ? { params: route.params } : {}),
       ...(route.query ? { querystring: route.query } : {}),

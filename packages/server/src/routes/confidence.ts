@@ -1,26 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { confidenceReportBodySchema, confidenceReportResponseSchema } from 'gatehouse-hitl-protocol';
+import { confidenceRoutes as routes } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
 import { requireAgent } from '../http/principal.js';
+import { registerRoute } from '../http/register-route.js';
 import type { Services } from '../services/index.js';
 
 /** Confidence reports from agents. */
 export async function confidenceRoutes(
-  base: FastifyInstance,
+  app: FastifyInstance,
   _ctx: AppContext,
   services: Services,
 ): Promise<void> {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  app.post(
-    '/v1/confidence',
-    {
-      schema: {
-        tags: ['confidence'],
-        body: confidenceReportBodySchema,
-        response: { 200: confidenceReportResponseSchema },
-      },
-    },
-    async (request) => services.confidence.report(requireAgent(request), request.body),
+  registerRoute(app, routes.report, async (request) =>
+    services.confidence.report(requireAgent(request), request.body),
   );
 }

@@ -1,20 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { gateOutcomeFor } from 'gatehouse-hitl-core';
-import {
-  gateListQuerySchema,
-  gateListResponseSchema,
-  gateParamsSchema,
-  gateRequestBodySchema,
-  gateRequestHeadersSchema,
-  gateRequestResponseSchema,
-  gateViewResponseSchema,
-  gateWaitQuerySchema,
-  gateWaitResponseSchema,
-} from 'gatehouse-hitl-protocol';
+import { gateRoutes as routes } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
 import { defined } from '../http/defined.js';
 import { requireAgent, requireAuthenticated, requireUser } from '../http/principal.js';
+import { registerRoute } from '../http/register-route.js';
 import { plainResponseSerializer } from '../http/response-serializer.js';
 import type { Services } from '../services/index.js';
 import { standingScopesOf } from '../services/policy/rule-service.js';
@@ -23,50 +13,29 @@ import { gateActionRoutes } from './gate-actions.js';
 import { credentialOf } from './streams.js';
 
 /** Gates: requests from agents, listing, reading and long-polling. */
-export async function gateRoutes(base: FastifyInstance, ctx: AppContext, services: Services): Promise<void> {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const tags = ['gates'];
+export async function gateRoutes(app: FastifyInstance, ctx: AppContext, services: Services): Promise<void> {
+  const plain = { serializerCompiler: plainResponseSerializer };
 
-  app.post(
-    '/v1/gates',
-    {
-      schema: {
-        tags,
-        body: gateRequestBodySchema,
-        headers: gateRequestHeadersSchema,
-        response: { 200: gateRequestResponseSchema },
-      },
-      serializerCompiler: plainResponseSerializer,
-    },
+  registerRoute(
+    app,
+    routes.request,
     async (request) => {
       const agent = requireAgent(request);
       const key = request.headers['idempotency-key'];
       return services.gates.request(agent, { ...request.body, idempotencyKey: key });
     },
+    plain,
   );
 
-  app.get(
-    '/v1/gates',
-    {
-      schema: {
-        tags,
-        querystring: gateListQuerySchema,
-        response: { 200: gateListResponseSchema },
-      },
-    },
-    async (request) => {
-      const principal = requireAuthenticated(request);
-      if (principal.kind === 'user') requireUser(request, 'viewer');
-      return services.gates.list(principal, defined(request.query));
-    },
-  );
+  registerRoute(app, routes.list, async (request) => {
+    const principal = requireAuthenticated(request);
+    if (principal.kind === 'user') requireUser(request, 'viewer');
+    return services.gates.list(principal, defined(request.query));
+  });
 
-  app.get(
-    '/v1/gates/:id',
-    {
-      schema: { tags, params: gateParamsSchema, response: { 200: gateViewResponseSchema } },
-      serializerCompiler: plainResponseSerializer,
-    },
+  registerRoute(
+    app,
+    routes.get,
     async (request) => {
       const principal = requireAuthenticated(request);
       const view = await services.gates.view(principal, request.params.id);
@@ -76,19 +45,12 @@ export async function gateRoutes(base: FastifyInstance, ctx: AppContext, service
         standingScopes: standingScopesOf(view.gate),
       };
     },
+    plain,
   );
 
-  app.get(
-    '/v1/gates/:id/wait',
-    {
-      schema: {
-        tags,
-        params: gateParamsSchema,
-        querystring: gateWaitQuerySchema,
-        response: { 200: gateWaitResponseSchema },
-      },
-      serializerCompiler: plainResponseSerializer,
-    },
+  registerRoute(
+    app,
+    routes.wait,
     async (request, reply) => {
       const principal = requireAuthenticated(request);
       const controller = new AbortController();
@@ -111,6 +73,7 @@ export async function gateRoutes(base: FastifyInstance, ctx: AppContext, service
         reply.raw.off('close', onClose);
       }
     },
+    plain,
   );
 
   await gateActionRoutes(app, ctx, services);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { livenessResponseSchema, readinessResponseSchema } from 'gatehouse-hitl-protocol';
+import { healthRoutes as routes } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
+import { registerRoute } from '../http/register-route.js';
 import type { Services } from '../services/index.js';
 
 /**
@@ -13,11 +14,8 @@ export async function healthRoutes(
   ctx: AppContext,
   _services: Services,
 ): Promise<void> {
-  app.get('/healthz', { schema: { hide: true, response: { 200: livenessResponseSchema } } }, async () => ({
-    ok: true,
-  }));
-  const readiness = { 200: readinessResponseSchema, 503: readinessResponseSchema };
-  app.get('/readyz', { schema: { hide: true, response: readiness } }, async (_request, reply) => {
+  registerRoute(app, routes.liveness, async () => ({ ok: true as const }));
+  registerRoute(app, routes.readiness, async (_request, reply) => {
     const database = await ctx.store.ping().catch(() => false);
     const writes = database && (await ctx.writeHealth.isHealthy());
     const checks = { database, events: ctx.bus.isReady(), writes };

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { metricsSummarySchema } from 'gatehouse-hitl-protocol';
+import { metricsRoutes as routes } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
 import { requireUser } from '../http/principal.js';
+import { registerRoute } from '../http/register-route.js';
 import { sendWebAppPage } from '../http/web-app.js';
 import type { Services } from '../services/index.js';
 
@@ -11,28 +11,23 @@ import type { Services } from '../services/index.js';
  * and no names. The JSON summary needs a person.
  */
 export async function metricsRoutes(
-  base: FastifyInstance,
+  app: FastifyInstance,
   _ctx: AppContext,
   services: Services,
 ): Promise<void> {
-  const app = base.withTypeProvider<ZodTypeProvider>();
   // The web app has a /metrics screen too: a browser loading it asks for HTML, scrapers for text.
-  const webApp = base.hasReplyDecorator('sendFile');
+  const webApp = app.hasReplyDecorator('sendFile');
 
-  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+  registerRoute(app, routes.prometheus, async (request, reply) => {
     if (webApp && (request.headers.accept ?? '').includes('text/html')) return sendWebAppPage(reply);
     void reply.header('content-type', 'text/plain; version=0.0.4; charset=utf-8');
     return reply.send(await services.metrics.render());
   });
 
-  app.get(
-    '/v1/metrics/summary',
-    { schema: { tags: ['metrics'], response: { 200: metricsSummarySchema } } },
-    async (request) => {
-      requireUser(request, 'viewer');
-      return services.metrics.summary();
-    },
-  );
+  registerRoute(app, routes.summary, async (request) => {
+    requireUser(request, 'viewer');
+    return services.metrics.summary();
+  });
 }
 
 /** Counts every HTTP response by method, route pattern and status. */

@@ -1,15 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  runParamsSchema,
-  streamHeadersSchema,
-  streamQuerySchema,
-  streamResponseSchema,
-} from 'gatehouse-hitl-protocol';
+import { streamRoutes as routes } from 'gatehouse-hitl-protocol';
 import type { StreamEvent } from 'gatehouse-hitl-store';
 import { hashToken } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
 import { bearerOf, type Principal, requireAuthenticated, requireUser } from '../http/principal.js';
+import { registerRoute } from '../http/register-route.js';
 import { openSse } from '../http/sse.js';
 import type { Services } from '../services/index.js';
 import type { StreamCredential } from '../services/streams/stream-credentials.js';
@@ -48,56 +43,33 @@ function stream(
 
 /** Server-Sent Events: one stream per run (its agent, or people) and one for reviewers' inboxes. */
 export async function streamRoutes(
-  base: FastifyInstance,
+  app: FastifyInstance,
   _ctx: AppContext,
   services: Services,
 ): Promise<void> {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const tags = ['streams'];
   // End open streams before the server waits for its connections to close.
   app.addHook('preClose', async () => services.streams.close());
 
-  app.get(
-    '/v1/runs/:id/events',
-    {
-      schema: {
-        tags,
-        params: runParamsSchema,
-        querystring: streamQuerySchema,
-        headers: streamHeadersSchema,
-        response: { 200: streamResponseSchema },
-      },
-    },
-    async (request, reply) => {
-      const principal = requireAuthenticated(request);
-      const run = await services.runs.get(principal, request.params.id);
-      stream(services, reply, {
-        runId: run.id,
-        afterSeq: startSeq(request.headers['last-event-id'], request.query.after),
-        accept: () => true,
-        credential: credentialOf(request, principal),
-      });
-    },
-  );
+  registerRoute(app, routes.run, async (request, reply) => {
+    const principal = requireAuthenticated(request);
+    const run = await services.runs.get(principal, request.params.id);
+    stream(services, reply, {
+      runId: run.id,
+      afterSeq: startSeq(request.headers['last-event-id'], request.query.after),
+      accept: () => true,
+      credential: credentialOf(request, principal),
+    });
+    return reply;
+  });
 
-  app.get(
-    '/v1/inbox/events',
-    {
-      schema: {
-        tags,
-        querystring: streamQuerySchema,
-        headers: streamHeadersSchema,
-        response: { 200: streamResponseSchema },
-      },
-    },
-    async (request, reply) => {
-      const principal = requireUser(request, 'viewer');
-      stream(services, reply, {
-        runId: null,
-        afterSeq: startSeq(request.headers['last-event-id'], request.query.after),
-        accept: isInboxEvent,
-        credential: credentialOf(request, principal),
-      });
-    },
-  );
+  registerRoute(app, routes.inbox, async (request, reply) => {
+    const principal = requireUser(request, 'viewer');
+    stream(services, reply, {
+      runId: null,
+      afterSeq: startSeq(request.headers['last-event-id'], request.query.after),
+      accept: isInboxEvent,
+      credential: credentialOf(request, principal),
+    });
+    return reply;
+  });
 }
