@@ -1,6 +1,6 @@
 import type { ExportedName } from './exports.js';
 import { indexBy, type Located, matchReplacements, normaliseName, pairInFile, take } from './match-tests.js';
-import type { Assertion, TestCase, TestScan } from './tests.js';
+import type { Assertion, TestCase, TestScan } from './test-scan.js';
 import type { Finding } from './types.js';
 
 /** One side of a file as the extractors saw it. */

@@ -1,5 +1,5 @@
 import type { Strength } from './assertion-strength.js';
-import type { Assertion, SkipMarker, TestCase, TestScan } from './tests.js';
+import type { Assertion, SkipMarker, TestCase, TestScan } from './test-scan.js';
 import type { LanguageId } from './types.js';
 
 /** Test heads by line, for languages without a grammar and for fragments the parser could not read. */

@@ -1,6 +1,6 @@
 import type { ScannedFile } from './compare.js';
-import type { TestCase } from './tests.js';
-import { squeeze } from './tests.js';
+import type { TestCase } from './test-scan.js';
+import { squeeze } from './test-scan.js';
 
 /** A test on one side of a changed file. */
 export interface Located {

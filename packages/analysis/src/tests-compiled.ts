@@ -1,7 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import { goStrength, javaStrength, rustStrength } from './assertion-strength.js';
-import type { RawScan } from './tests.js';
-import { lineOf, normalise, squeeze, stringValue } from './tests.js';
+import type { RawScan } from './test-scan.js';
+import { lineOf, normalise, squeeze, stringValue } from './test-scan.js';
 
 const GO_TEST = /^(Test|Benchmark|Fuzz)([A-Z0-9_]|$)/;
 const GO_ASSERT = /^(Error|Errorf|Fatal|Fatalf|Fail|FailNow)$/;

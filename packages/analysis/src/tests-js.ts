@@ -1,7 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import { jsStrength } from './assertion-strength.js';
-import type { Assertion, RawScan } from './tests.js';
-import { lineOf, normalise, squeeze, stringValue } from './tests.js';
+import type { Assertion, RawScan } from './test-scan.js';
+import { lineOf, normalise, squeeze, stringValue } from './test-scan.js';
 
 const TESTS = new Set(['it', 'test', 'specify', 'xit', 'xtest', 'fit', 'bench']);
 const SUITES = new Set(['describe', 'suite', 'context', 'xdescribe', 'fdescribe', 'xcontext']);

@@ -1,7 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import { pytestRaisesStrength, pythonAssertStrength, pythonCallStrength } from './assertion-strength.js';
-import type { RawScan, SkipMarker } from './tests.js';
-import { lineOf, normalise, squeeze } from './tests.js';
+import type { RawScan, SkipMarker } from './test-scan.js';
+import { lineOf, normalise, squeeze } from './test-scan.js';
 
 const SKIP_DECORATOR =
   /^@\s*(pytest\.mark\.(skip|skipif|xfail)|unittest\.(skip|skipIf|skipUnless|expectedFailure)|(skip|skipIf|skipUnless|expectedFailure))\b/;

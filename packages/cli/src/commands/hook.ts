@@ -12,7 +12,7 @@ import {
   type HookOptionValues,
   HookSettingsError,
   hookSettings,
-} from '../hook/claude-code-entry.js';
+} from '../hook/claude-code-settings.js';
 import {
   type GatehouseHook,
   type InstallResult,

@@ -8,7 +8,7 @@ import {
   HookSettingsError,
   hookSettings,
   parseHookArgs,
-} from './claude-code-entry.js';
+} from './claude-code-settings.js';
 import { fingerprint } from './ledger.js';
 
 describe('hook settings', () => {

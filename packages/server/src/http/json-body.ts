@@ -49,6 +49,6 @@ export function registerJsonBodyParser(app: FastifyInstance, options: { depthLim
       done(new GatehouseError('VALIDATION_FAILED', message, { field: 'body', limit }), undefined);
       return;
     }
-    parse(request, text, done);
+    return parse(request, text, done);
   });
 }

@@ -9,11 +9,11 @@ import {
   type PolicyRequest,
 } from 'gatehouse-hitl-core';
 import type { WorkTx } from '../commit.js';
+import { agentProfile } from './agent-profile.js';
 import type { GateDeps } from './gate-common.js';
 import { evaluateRequest } from './gate-evaluate.js';
 import { invalidInput } from './gate-input.js';
 import { payloadHashOf } from './gate-opening.js';
-import { agentProfile } from './gate-request.js';
 
 /** A person's checked edit: the arguments to run and their action's hash. */
 export interface CheckedEdit {

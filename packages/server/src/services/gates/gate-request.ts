@@ -28,10 +28,11 @@ import type { Principal } from '../../http/principal.js';
 import { type CommitTools, commit } from '../commit.js';
 import { currentHold, type RunDocument } from '../runs/run-records.js';
 import type { GateRequestInput, GateRequestOptions, GateRequestResult } from '../types.js';
+import { agentProfile } from './agent-profile.js';
 import { cleanContext, type GateDeps, gateTitle, withoutVersion } from './gate-common.js';
+import { consumedAtIn } from './gate-consume.js';
 import { actionOf, evaluateRequest } from './gate-evaluate.js';
 import { invalidInput } from './gate-input.js';
-import { consumedAtIn } from './gate-manage.js';
 import { checkArtifacts, insertOpenedGate, payloadHashOf } from './gate-opening.js';
 import { applyTriggerRules } from './gate-triggers.js';
 
@@ -115,20 +116,6 @@ async function activeRun(
         status: run.status,
       });
   }
-}
-
-const MAX_PROFILES = 10_000;
-
-/** The agent's profile, read once per agent. */
-export async function agentProfile(deps: GateDeps, tx: AgentsRepo, agentId: string): Promise<string | null> {
-  const profiles = deps.agentProfiles;
-  const known = profiles.get(agentId);
-  if (known !== undefined) return known;
-  const agent = await tx.getAgent(agentId);
-  if (agent === null) return null;
-  if (profiles.size >= MAX_PROFILES) profiles.clear();
-  profiles.set(agentId, agent.profile);
-  return agent.profile;
 }
 
 async function policyRequestOf(deps: GateDeps, tx: AgentsRepo, prepared: Prepared, run: Run | null) {

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { type AuditedTx, commit } from '../commit.js';
 import { invalidInput } from '../gates/gate-input.js';
 import { createLoginThrottle, linkBuckets, passwordBuckets, reauthBuckets } from './login-limiter.js';
-import { type PublicUser, publicUser } from './users.js';
+import { type PublicUser, publicUser } from './public-user.js';
 
 /** Sessions last 12 hours. */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;

@@ -6,16 +6,8 @@ import { generateToken, hashPassword, hashToken } from '../../auth/secrets.js';
 import type { AppContext } from '../../context.js';
 import { type AuditedTx, commit } from '../commit.js';
 import { invalidInput } from '../gates/gate-input.js';
+import { type PublicUser, publicUser } from './public-user.js';
 import { insertLoginLink, type SessionService, type SignedInPerson } from './sessions.js';
-
-/** A person as the API shows them: never the password hash. */
-export interface PublicUser {
-  id: string;
-  name: string;
-  role: Role;
-  disabled: boolean;
-  createdAt: number;
-}
 
 export interface PublicSigningKey {
   id: string;
@@ -23,16 +15,6 @@ export interface PublicSigningKey {
   publicKey: string;
   name: string | null;
   createdAt: number;
-}
-
-export function publicUser(user: UserRecord): PublicUser {
-  return {
-    id: user.id,
-    name: user.name,
-    role: user.role,
-    disabled: user.disabled,
-    createdAt: user.createdAt,
-  };
 }
 
 /** People: created and changed by admins; each registers their own signing keys. */
