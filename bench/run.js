@@ -15,6 +15,7 @@ const BENCHMARKS = [
   './review.bench.js',
   './analysis.bench.js',
   './commands.bench.js',
+  './trust-simulator.js',
   './review-health.js',
 ];
 

@@ -152,6 +152,18 @@ function median(values: readonly number[]): number {
     : Math.round(((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2);
 }
 
+/** Entries grouped by agent and call: a scope is checked once per distinct call. */
+function sameCalls(history: readonly TrustHistoryEntry[]): TrustHistoryEntry[][] {
+  const groups = new Map<string, TrustHistoryEntry[]>();
+  for (const entry of history) {
+    const key = JSON.stringify([entry.agentId, entry.action.tool, entry.action.operation, entry.action.args]);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [entry]);
+    else group.push(entry);
+  }
+  return [...groups.values()];
+}
+
 /** What the scope would have let through in the window, and how people answered those gates. */
 export function replayLearnedScope(
   rule: LearnedScope,
@@ -159,12 +171,21 @@ export function replayLearnedScope(
   options: { now: number; windowDays: number },
 ): TrustReplay & { covered: TrustHistoryEntry[] } {
   const since = options.now - options.windowDays * DAY;
-  const covered = history
-    .filter((entry) => entry.createdAt >= since && learnedRuleCovers(rule, entry))
+  return replayOver(rule, sameCalls(history.filter((entry) => entry.createdAt >= since)), options.windowDays);
+}
+
+function replayOver(
+  rule: LearnedScope,
+  groups: readonly TrustHistoryEntry[][],
+  windowDays: number,
+): TrustReplay & { covered: TrustHistoryEntry[] } {
+  const covered = groups
+    .filter((group) => learnedRuleCovers(rule, group[0] as TrustHistoryEntry))
+    .flat()
     .sort((a, b) => b.createdAt - a.createdAt);
   const count = (outcome: TrustOutcome) => covered.filter((entry) => entry.outcome === outcome).length;
   return {
-    windowDays: options.windowDays,
+    windowDays,
     wouldAllow: covered.length,
     rejected: count('rejected'),
     steered: count('steered'),
@@ -206,8 +227,8 @@ function proposalRefusal(
 
 function candidateScopes(history: readonly TrustHistoryEntry[], pinned: ReadonlySet<string>): LearnedScope[] {
   const seen = new Map<string, LearnedScope>();
-  for (const entry of history) {
-    if (entry.outcome !== 'approved' || pinned.has(entry.agentId) || isNeverLearned(entry.action)) continue;
+  for (const [entry] of sameCalls(history.filter((e) => e.outcome === 'approved'))) {
+    if (entry === undefined || pinned.has(entry.agentId) || isNeverLearned(entry.action)) continue;
     const tool = entry.action.tool as string;
     for (const scope of suggestStandingScopes(entry.action).options) {
       const rule = { agentId: entry.agentId, tool, scope };
@@ -235,8 +256,9 @@ export function proposeTrust(input: ProposeTrustInput): TrustProposalDraft[] {
   const pinned = input.pinnedAgents ?? new Set<string>();
   const history = input.history.filter((entry) => entry.createdAt >= input.now - thresholds.windowDays * DAY);
   const made: (TrustProposalDraft & { covered: Set<string> })[] = [];
+  const groups = sameCalls(history);
   for (const rule of candidateScopes(history, pinned)) {
-    const replay = replayLearnedScope(rule, history, { now: input.now, windowDays: thresholds.windowDays });
+    const replay = replayOver(rule, groups, thresholds.windowDays);
     const evidence = proposalRefusal(replay, thresholds);
     if (evidence === null) continue;
     const { covered, ...summary } = replay;
