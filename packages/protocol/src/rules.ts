@@ -2,6 +2,7 @@
 // Claude Code hook runs before every tool call); `gatehouse-hitl-protocol/rules`.
 export type { PayloadAction } from './canonical-json.js';
 export { CANONICAL_JSON_MAX_DEPTH, canonicalJson, payloadText } from './canonical-json.js';
+export { canonicalJsonV2 } from './canonical-json-v2.js';
 export type {
   CallFacts,
   DecisionView,
@@ -59,11 +60,13 @@ export {
 } from './reveal-text.js';
 export type { Role } from './roles.js';
 export { hasRole, ROLES, roleRank } from './roles.js';
-export type { SignedDecisionFields } from './signed-decision.js';
+export type { CanonicalJsonVersion, SignedDecisionFields } from './signed-decision.js';
 export {
   KEY_PROOF_PREFIX,
   keyProofText,
   SIGNED_DECISION_PREFIX,
+  SIGNED_DECISION_V3_PREFIX,
+  SIGNED_DECISION_VERSIONS,
   signedDecisionText,
 } from './signed-decision.js';
 export type { StreamEventName } from './stream-events.js';

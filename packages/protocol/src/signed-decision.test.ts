@@ -2,7 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from './canonical-json.js';
 import { revealText } from './reveal-text.js';
-import { keyProofText, SIGNED_DECISION_PREFIX, signedDecisionText } from './signed-decision.js';
+import {
+  keyProofText,
+  SIGNED_DECISION_PREFIX,
+  SIGNED_DECISION_V3_PREFIX,
+  signedDecisionText,
+} from './signed-decision.js';
 
 const fields = fc.record({
   gateId: fc.string(),
@@ -99,5 +104,16 @@ describe('keyProofText', () => {
     expect(keyProofText({ challenge: 'c1', userId: 'user_a' })).not.toBe(
       keyProofText({ challenge: 'c1', userId: 'user_b' }),
     );
+  });
+});
+
+describe('signedDecisionText in canonical JSON v2', () => {
+  it('puts the same fields behind gatehouse-decision-v3, written as RFC 8785 writes them', () => {
+    const input = { gateId: 'gate_1', option: 'approve', payloadHash: null, reason: 'ok' };
+    expect(signedDecisionText(input, 2)).toBe(
+      `${SIGNED_DECISION_V3_PREFIX}{"feedback":null,"gateId":"gate_1","instructions":null,"option":"approve","payloadHash":null,"reason":"ok"}`,
+    );
+    expect(signedDecisionText(input, 1)).toBe(signedDecisionText(input));
+    expect(signedDecisionText(input).startsWith(SIGNED_DECISION_PREFIX)).toBe(true);
   });
 });

@@ -1,8 +1,21 @@
 import { canonicalJson } from './canonical-json.js';
+import { canonicalJsonV2 } from './canonical-json-v2.js';
 import { revealText } from './reveal-text.js';
 
-/** The first line of every signed decision text; a new layout gets a new version. */
+/** The first line of a signed decision text in canonical JSON v1, the default; a new layout gets a new version. */
 export const SIGNED_DECISION_PREFIX = 'gatehouse-decision-v2\n';
+
+/** The first line of a signed decision text in canonical JSON v2 (RFC 8785): the same fields. */
+export const SIGNED_DECISION_V3_PREFIX = 'gatehouse-decision-v3\n';
+
+/**
+ * Which canonical JSON a signed decision text is written in (docs/canonical-json.md): 1, frozen
+ * and the default, behind `gatehouse-decision-v2`; 2, RFC 8785, behind `gatehouse-decision-v3`.
+ */
+export type CanonicalJsonVersion = 1 | 2;
+
+/** Every canonical JSON version a verifier accepts a signed decision in, the default first. */
+export const SIGNED_DECISION_VERSIONS: readonly CanonicalJsonVersion[] = [1, 2];
 
 /** The first line of the text that proves a person holds the private half of a key they register. */
 export const KEY_PROOF_PREFIX = 'gatehouse-key-proof-v1\n';
@@ -25,18 +38,26 @@ function clean(text: string | null | undefined): string | null {
 /**
  * The exact text a signed decision's Ed25519 signature covers: a version line, then canonical JSON
  * of the gate id, option, payload hash, reason, feedback and instructions (absent ones as null).
+ * `canonical` picks the JSON: v1 (`gatehouse-decision-v2`) or RFC 8785 (`gatehouse-decision-v3`).
+ * @default canonical 1
  * @example
  * signedDecisionText({ gateId: 'gate_1', option: 'approve', payloadHash: null, reason: 'ok' })
  */
-export function signedDecisionText(fields: SignedDecisionFields): string {
-  return `${SIGNED_DECISION_PREFIX}${canonicalJson({
+export function signedDecisionText(
+  fields: SignedDecisionFields,
+  canonical: CanonicalJsonVersion = 1,
+): string {
+  const body = {
     gateId: fields.gateId,
     option: fields.option,
     payloadHash: fields.payloadHash,
     reason: clean(fields.reason),
     feedback: clean(fields.feedback),
     instructions: clean(fields.instructions),
-  })}`;
+  };
+  return canonical === 2
+    ? `${SIGNED_DECISION_V3_PREFIX}${canonicalJsonV2(body)}`
+    : `${SIGNED_DECISION_PREFIX}${canonicalJson(body)}`;
 }
 
 /**

@@ -21,6 +21,17 @@ def test_the_shared_vectors_give_the_servers_text_and_hash(case: dict) -> None:
     assert payload_hash(tool="probe", args=args) == case["hash"]
 
 
+# Canonical JSON v1 is a frozen format; its vectors live with the protocol and hold every implementation.
+FORMAT_V1 = json.loads(
+    (Path(__file__).resolve().parents[2] / "protocol" / "test-vectors" / "canonical-json-v1.json").read_text("utf-8")
+)
+
+
+@pytest.mark.parametrize("case", FORMAT_V1["cases"], ids=lambda case: case["label"])
+def test_the_frozen_v1_vectors_give_the_protocols_text(case: dict) -> None:
+    assert canonical_json(json.loads(case["input"])) == case["output"]
+
+
 @pytest.mark.parametrize("case", VECTORS["cases"], ids=lambda case: case["args"][:40])
 def test_the_live_server_hashes_each_vector_as_the_sdk_does(gate: Gatehouse, person, case: dict) -> None:
     # request() raises PAYLOAD_MISMATCH when the server's hash of what it received is not the

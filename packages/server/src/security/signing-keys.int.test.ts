@@ -161,4 +161,35 @@ describe.each(dialects)('signing keys and signed decisions on %s', (dialect) => 
     };
     expect(verify(null, Buffer.from(rebuilt), publicKey, Buffer.from(data.signature, 'base64'))).toBe(true);
   });
+
+  it('accepts a decision signed over canonical JSON v2 (gatehouse-decision-v3) and audits that text', async () => {
+    await start();
+    await useTestPolicy(live.test);
+    const { tokens, ids } = live.test;
+    const keys = generateKeyPairSync('ed25519');
+    expect((await register(tokens.developer, ids.developerId, keys)).status).toBe(201);
+    const opened = await live.client.call('POST', '/v1/gates', {
+      token: tokens.agent,
+      body: { tool: 'wire_money', args: { amount: 100 } },
+    });
+    const gate = opened.body.gate;
+    const fields = { gateId: gate.id, option: 'approve', payloadHash: gate.payloadHash, reason: 'invoice 9' };
+    const decided = await live.client.call('POST', `/v1/gates/${gate.id}/decide`, {
+      token: tokens.developer,
+      body: {
+        option: 'approve',
+        reason: 'invoice 9',
+        signature: signed(keys.privateKey, signedDecisionText(fields, 2)),
+      },
+    });
+    expect(decided.status).toBe(200);
+    const exported: string = (await live.client.call('GET', '/v1/audit/export', { token: tokens.admin }))
+      .body;
+    const event = exported
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .find((line) => line.kind === 'gate.decided' && line.subject === gate.id);
+    expect(event.data.signedText).toBe(signedDecisionText(fields, 2));
+  });
 });

@@ -223,7 +223,13 @@ async function recordEnd(
       signedText:
         extra.signature === null
           ? null
-          : decisionTextOf(next, extra.option, decision, decision.payloadHash ?? next.payloadHash),
+          : decisionTextOf(
+              next,
+              extra.option,
+              decision,
+              decision.payloadHash ?? next.payloadHash,
+              extra.signature.canonical,
+            ),
       channel: extra.channel,
     },
   });

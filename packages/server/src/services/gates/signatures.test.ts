@@ -74,6 +74,24 @@ describe('verifyDecisionSignature', () => {
     ).toBe(signature);
   });
 
+  it('accepts a signature over the canonical JSON v2 text (gatehouse-decision-v3) and says which it verified', () => {
+    const pair = keyPair();
+    const fields = { gateId: gate.id, option: 'approve', payloadHash: gate.payloadHash, reason: 'ok' };
+    const keys = [record(pair.raw)];
+    const sign2 = sign(null, Buffer.from(signedDecisionText(fields, 2)), pair.privateKey).toString('base64');
+    const sign1 = sign(null, Buffer.from(signedDecisionText(fields)), pair.privateKey).toString('base64');
+    const words = { reason: 'ok' };
+    expect(
+      verifyDecisionSignature({ gate, option: 'approve', words, signature: sign2, keys }).canonical,
+    ).toBe(2);
+    expect(
+      verifyDecisionSignature({ gate, option: 'approve', words, signature: sign1, keys }).canonical,
+    ).toBe(1);
+    expect(() => verifyDecisionSignature({ gate, option: 'reject', words, signature: sign2, keys })).toThrow(
+      expect.objectContaining({ code: 'SIGNATURE_INVALID' }),
+    );
+  });
+
   it('asks for a signature when none was sent', () => {
     expect(() =>
       verifyDecisionSignature({ gate, option: 'approve', signature: undefined, keys: [] }),

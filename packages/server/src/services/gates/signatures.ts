@@ -5,14 +5,17 @@ import {
   type SignedDecisionFields,
   signedDecisionText,
 } from 'gatehouse-hitl-core';
+import { type CanonicalJsonVersion, SIGNED_DECISION_VERSIONS } from 'gatehouse-hitl-protocol/rules';
 import type { SigningKeyRecord } from 'gatehouse-hitl-store';
 import { parseEd25519PublicKey } from '../../auth/keys.js';
 
-/** A signature that verified, and the registered key it verified with. */
+/** A signature that verified, the registered key it verified with and the text it covers. */
 export interface VerifiedSignature {
   signature: string;
   publicKey: string;
   keyId: string;
+  /** The canonical JSON version of the text it verified over. */
+  canonical: CanonicalJsonVersion;
 }
 
 function decodeSignature(signature: string): Buffer | null {
@@ -38,13 +41,46 @@ export function decisionTextOf(
   option: string,
   words: DecisionWords,
   payloadHash: string | null = gate.payloadHash,
+  canonical: CanonicalJsonVersion = 1,
 ): string {
-  return signedDecisionText({ gateId: gate.id, option, payloadHash, ...words });
+  return signedDecisionText({ gateId: gate.id, option, payloadHash, ...words }, canonical);
+}
+
+/** The key and text a signature verifies with, trying each accepted canonical JSON version. */
+function verifiedBy(
+  keys: readonly SigningKeyRecord[],
+  texts: readonly { text: string; canonical: CanonicalJsonVersion }[],
+  signature: Buffer,
+): { key: SigningKeyRecord; canonical: CanonicalJsonVersion } | undefined {
+  for (const { text, canonical } of texts) {
+    const message = Buffer.from(text, 'utf8');
+    const key = keys.find((candidate) => verifiesWith(candidate, message, signature));
+    if (key !== undefined) return { key, canonical };
+  }
+  return undefined;
+}
+
+function acceptedTexts(
+  gate: Gate,
+  option: string,
+  words: DecisionWords,
+  payloadHash: string | null,
+): { text: string; canonical: CanonicalJsonVersion }[] {
+  const texts: { text: string; canonical: CanonicalJsonVersion }[] = [];
+  for (const canonical of SIGNED_DECISION_VERSIONS) {
+    try {
+      texts.push({ text: decisionTextOf(gate, option, words, payloadHash, canonical), canonical });
+    } catch {
+      // Words RFC 8785 cannot write (a lone surrogate) leave only the versions that can.
+    }
+  }
+  return texts;
 }
 
 /**
  * Checks a decision's Ed25519 signature over core's `signedDecisionText` (gate, option, payload
- * hash, reason, feedback, instructions) against the person's own unrevoked keys; throws
+ * hash, reason, feedback, instructions), in canonical JSON v1 or v2, against the person's own
+ * unrevoked keys; throws
  * SIGNATURE_REQUIRED or SIGNATURE_INVALID.
  */
 export function verifyDecisionSignature(options: {
@@ -57,7 +93,9 @@ export function verifyDecisionSignature(options: {
   keys: readonly SigningKeyRecord[];
 }): VerifiedSignature {
   const { gate, option, signature, keys } = options;
-  const text = decisionTextOf(gate, option, options.words ?? {}, options.payloadHash ?? gate.payloadHash);
+  const words = options.words ?? {};
+  const payloadHash = options.payloadHash ?? gate.payloadHash;
+  const text = decisionTextOf(gate, option, words, payloadHash);
   if (signature === undefined || signature.trim() === '') {
     throw new GatehouseError(
       'SIGNATURE_REQUIRED',
@@ -66,11 +104,10 @@ export function verifyDecisionSignature(options: {
     );
   }
   const bytes = decodeSignature(signature.trim());
-  const message = Buffer.from(text, 'utf8');
   const active = keys.filter((key) => key.revokedAt === null);
-  const key =
-    bytes === null ? undefined : active.find((candidate) => verifiesWith(candidate, message, bytes));
-  if (key === undefined) {
+  const verified =
+    bytes === null ? undefined : verifiedBy(active, acceptedTexts(gate, option, words, payloadHash), bytes);
+  if (verified === undefined) {
     throw new GatehouseError(
       'SIGNATURE_INVALID',
       active.length === 0
@@ -79,5 +116,10 @@ export function verifyDecisionSignature(options: {
       { field: 'signature', gateId: gate.id, signedText: text, keys: active.length },
     );
   }
-  return { signature: signature.trim(), publicKey: key.publicKey, keyId: key.id };
+  return {
+    signature: signature.trim(),
+    publicKey: verified.key.publicKey,
+    keyId: verified.key.id,
+    canonical: verified.canonical,
+  };
 }
