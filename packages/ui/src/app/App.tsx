@@ -10,6 +10,7 @@ import { LoginScreen } from '../screens/LoginScreen.js';
 import { MetricsScreen } from '../screens/MetricsScreen.js';
 import { NotificationsScreen } from '../screens/NotificationsScreen.js';
 import { PolicyScreen } from '../screens/PolicyScreen.js';
+import { ReviewHealthScreen } from '../screens/ReviewHealthScreen.js';
 import { RulesScreen } from '../screens/RulesScreen.js';
 import { RunScreen } from '../screens/RunScreen.js';
 import { RunsScreen } from '../screens/RunsScreen.js';
@@ -54,6 +55,9 @@ function SignedInRoutes() {
         </Route>
         <Route path="/whitelists">
           <WhitelistsScreen />
+        </Route>
+        <Route path="/review-health">
+          <ReviewHealthScreen />
         </Route>
         <Route path="/notifications">
           <NotificationsScreen />

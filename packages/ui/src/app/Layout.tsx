@@ -25,6 +25,7 @@ const NAV: NavItem[] = [
   { href: '/notifications', label: 'Notifications' },
   { href: '/admin/agents', label: 'Agents', admin: true },
   { href: '/admin/users', label: 'Users', admin: true },
+  { href: '/review-health', label: 'Review health', admin: true },
 ];
 
 /** The frame of every signed-in screen: skip link, navigation, who is signed in. */

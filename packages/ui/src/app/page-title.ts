@@ -10,6 +10,7 @@ const SCREENS: [RegExp, string][] = [
   [/^\/policy$/, 'Policy'],
   [/^\/audit$/, 'Audit'],
   [/^\/metrics$/, 'Metrics'],
+  [/^\/review-health$/, 'Review health'],
   [/^\/whitelists$/, 'Whitelists'],
   [/^\/notifications$/, 'Notifications'],
   [/^\/admin\/agents$/, 'Agents'],

@@ -7,7 +7,7 @@ import {
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { ApiError, errorText } from '../api/client.js';
-import { type StreamEvent, type StreamStatus, useEventStream } from '../api/events.js';
+import { INBOX_EVENTS_PATH, type StreamEvent, type StreamStatus, useEventStream } from '../api/events.js';
 import type { DecideResult, GateView } from '../api/gate-review.js';
 import { listGates } from '../api/gates.js';
 import { resolvePersonNames } from '../api/person-names.js';
@@ -37,6 +37,7 @@ import { useGateView } from '../components/use-gate-view.js';
 import { usePersonNames } from '../components/use-person-names.js';
 import { useRunStatus } from '../components/use-run-status.js';
 import { useRunTitles } from '../components/use-run-titles.js';
+import { useViewReport } from '../components/use-view-report.js';
 import { useSigningKey } from '../signing/use-signing-key.js';
 import { EndedNotice } from './gate/EndedNotice.js';
 import { approveBlock, assignBlock, decideBlock, extendBlock } from './gate/gate-access.js';
@@ -105,6 +106,7 @@ function LoadedGate({
   const agentName = useAgentName(gate.agentId);
   const runTitle = useRunTitles(gate.runId ? [gate.runId] : []);
   const phase = phaseReviewLabel(gate);
+  const views = useViewReport(gate.id);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: queueVersion says another gate changed
   useEffect(() => {
@@ -130,9 +132,12 @@ function LoadedGate({
     void reload();
   };
   const onShowMore = (option: GateOption) => {
-    if (option.id === 'diff' && showDiff) focusSection('changes-heading');
-    else if (option.id === 'history') focusSection('history-heading');
+    if (option.id === 'diff' && showDiff) {
+      views.opened('diff');
+      focusSection('changes-heading');
+    } else if (option.id === 'history') focusSection('history-heading');
     else {
+      views.opened('findings');
       setContextOpen(true);
       requestAnimationFrame(() => focusSection('context-heading'));
     }
@@ -192,17 +197,21 @@ function LoadedGate({
       <div className="gate-layout">
         <div className="gate-main">
           {briefing ? (
-            <Briefing briefing={briefing} omit={omit} />
+            <div ref={views.watch.findings}>
+              <Briefing briefing={briefing} omit={omit} />
+            </div>
           ) : (
             <p className="notice warn">The server could not build a Summary of Action for this gate.</p>
           )}
           {/* Before the decision, also on phones: the action is read before a button is pressed. */}
           {gate.action && (
-            <ProposedAction
-              action={editedArgs ? { ...gate.action, args: editedArgs } : gate.action}
-              payloadHash={editedArgs ? (gate.decision?.payloadHash ?? gate.payloadHash) : gate.payloadHash}
-              edited={editedArgs !== undefined}
-            />
+            <div ref={views.watch.arguments}>
+              <ProposedAction
+                action={editedArgs ? { ...gate.action, args: editedArgs } : gate.action}
+                payloadHash={editedArgs ? (gate.decision?.payloadHash ?? gate.payloadHash) : gate.payloadHash}
+                edited={editedArgs !== undefined}
+              />
+            </div>
           )}
           <ConfidenceIndicator confidence={briefing?.confidence ?? null} reasons={reasons} gate={gate} />
         </div>
@@ -254,13 +263,20 @@ function LoadedGate({
           )}
         </section>
         <div className="gate-more">
-          {showDiff && <DiffView files={changes} headingId="changes-heading" />}
+          {showDiff && (
+            <div ref={views.watch.diff}>
+              <DiffView files={changes} headingId="changes-heading" />
+            </div>
+          )}
           <GateContext
             gate={gate}
             artifacts={briefing?.artifacts ?? gate.artifacts}
             recoveryHistory={briefing?.recoveryHistory ?? []}
             contextOpen={contextOpen}
-            onContextToggle={setContextOpen}
+            onContextToggle={(open) => {
+              if (open) views.opened('findings');
+              setContextOpen(open);
+            }}
           />
         </div>
       </div>
@@ -314,7 +330,7 @@ function GateReview({ gateId }: { gateId: string }) {
     },
     [reload],
   );
-  useEventStream('/v1/inbox/events', onEvent, onStatus);
+  useEventStream(INBOX_EVENTS_PATH, onEvent, onStatus);
 
   const summary = view?.briefing?.summary ?? view?.gate.title;
   useScreenDetail(summary ? `Gate: ${revealText(summary)}` : null);
