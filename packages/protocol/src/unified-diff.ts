@@ -223,6 +223,7 @@ function isIncomplete(hunk: DiffHunk): boolean {
 
 const NEWLINE = 0x0a;
 const GIT_START = [...'diff --git '].map((char) => char.charCodeAt(0));
+const HUNK_START = [...'@@ '].map((char) => char.charCodeAt(0));
 
 /**
  * Parses git's patch output as bytes: a file whose changed lines are not UTF-8 comes back as binary
@@ -232,40 +233,48 @@ export function parseUnifiedDiffBytes(patch: Uint8Array, options: { cut?: boolea
   let bytes = patch;
   if (options.cut) bytes = bytes.subarray(0, bytes.lastIndexOf(NEWLINE) + 1);
   const whole = decodeStrictUtf8(bytes);
-  const files =
-    whole !== null
-      ? parseUnifiedDiff(whole)
-      : splitGitSections(bytes).flatMap((section) => {
-          const body = indexOfLineStart(section, [0x40, 0x40, 0x20]);
-          const text = body < 0 ? null : decodeStrictUtf8(section.subarray(body));
-          if (body < 0 || text !== null) return parseUnifiedDiff(decodeUtf8(section));
-          return parseUnifiedDiff(decodeUtf8(section.subarray(0, body))).map((file) => ({
-            ...file,
-            binary: true,
-            hunks: [],
-            truncated: false,
-          }));
-        });
+  const files = whole !== null ? parseUnifiedDiff(whole) : splitGitSections(bytes).flatMap(parseSectionBytes);
   const last = files.at(-1);
   if (options.cut && last) last.truncated = true;
   return files;
 }
 
+/** One file's bytes: when its hunks are not UTF-8, only its headers are read and it is binary. */
+function parseSectionBytes(section: Uint8Array): ParsedDiffFile[] {
+  const text = decodeStrictUtf8(section);
+  if (text !== null) return parseUnifiedDiff(text);
+  const body = indexOfLineStart(section, HUNK_START);
+  if (body < 0 || decodeStrictUtf8(section.subarray(body)) !== null)
+    return parseUnifiedDiff(decodeUtf8(section));
+  return parseUnifiedDiff(decodeUtf8(section.subarray(0, body))).map((file) => ({
+    ...file,
+    binary: true,
+    hunks: [],
+    truncated: false,
+  }));
+}
+
 /** The index of the first line (after the first) that starts with `prefix`, or -1. */
 function indexOfLineStart(bytes: Uint8Array, prefix: readonly number[], from = 0): number {
-  let newline = bytes.indexOf(NEWLINE, from);
-  while (newline >= 0) {
-    const start = newline + 1;
-    if (prefix.every((byte, offset) => bytes[start + offset] === byte)) return start;
-    newline = bytes.indexOf(NEWLINE, start);
+  const first = prefix[0] as number;
+  let at = bytes.indexOf(first, from + 1);
+  while (at >= 0) {
+    if (bytes[at - 1] === NEWLINE && startsAt(bytes, at, prefix)) return at;
+    at = bytes.indexOf(first, at + 1);
   }
   return -1;
 }
 
+function startsAt(bytes: Uint8Array, at: number, prefix: readonly number[]): boolean {
+  for (let offset = 1; offset < prefix.length; offset++)
+    if (bytes[at + offset] !== prefix[offset]) return false;
+  return true;
+}
+
 function splitGitSections(patch: Uint8Array): Uint8Array[] {
   const sections: Uint8Array[] = [];
-  const startsWithGit = GIT_START.every((byte, offset) => patch[offset] === byte);
-  let start = startsWithGit ? 0 : indexOfLineStart(patch, GIT_START);
+  let start =
+    startsAt(patch, 0, GIT_START) && patch[0] === GIT_START[0] ? 0 : indexOfLineStart(patch, GIT_START);
   while (start >= 0) {
     const next = indexOfLineStart(patch, GIT_START, start);
     sections.push(patch.subarray(start, next < 0 ? undefined : next));
