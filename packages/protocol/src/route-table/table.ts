@@ -11,6 +11,7 @@ import { ruleRoutes } from '../routes/rules.js';
 import { runRoutes } from '../routes/runs.js';
 import { searchRoutes } from '../routes/search.js';
 import { streamRoutes } from '../routes/streams.js';
+import { trustRoutes } from '../routes/trust.js';
 import { whitelistRoutes } from '../routes/whitelists.js';
 import { workspaceRoutes } from '../routes/workspace.js';
 import { reviewHealthRoutes } from '../routes/review-health.js';
@@ -25,6 +26,7 @@ export const routeTable = {
   policy: policyRoutes,
   rules: ruleRoutes,
   whitelists: whitelistRoutes,
+  trust: trustRoutes,
   confidence: confidenceRoutes,
   analysis: analysisRoutes,
   search: searchRoutes,

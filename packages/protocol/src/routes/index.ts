@@ -349,6 +349,7 @@ export {
   trustProposalSchema,
   trustProposalStatusSchema,
   trustReplaySchema,
+  trustRoutes,
 } from './trust.js';
 export type {
   CreateUserBody,

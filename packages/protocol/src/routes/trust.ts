@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineRoute } from '../route-table/define.js';
 import { ruleIdSchema } from './ids.js';
 import { standingScopeSchema } from './rules.js';
 
@@ -130,3 +131,61 @@ export type LearnedRuleDocument = z.infer<typeof learnedRuleSchema>;
 export type TrustAcceptBody = z.infer<typeof trustAcceptBodySchema>;
 export type TrustProposalListResponse = z.infer<typeof trustProposalListResponseSchema>;
 export type LearnedRuleListResponse = z.infer<typeof learnedRuleListResponseSchema>;
+
+const tags = ['trust'];
+
+/** Trust proposals from the decision history, and the rules people accepted from them. */
+export const trustRoutes = {
+  proposals: defineRoute({
+    method: 'GET',
+    path: '/v1/trust/proposals',
+    tags,
+    summary: 'Bring proposals up to date with the decision history and list them',
+    query: trustProposalListQuerySchema,
+    response: { 200: trustProposalListResponseSchema },
+  }),
+  accept: defineRoute({
+    method: 'POST',
+    path: '/v1/trust/proposals/:id/accept',
+    tags,
+    summary: 'Accept a proposal, or a narrower scope of it, as a learned rule (tech lead or admin)',
+    params: trustProposalParamsSchema,
+    body: trustAcceptBodySchema,
+    response: { 200: trustAcceptResponseSchema },
+  }),
+  dismiss: defineRoute({
+    method: 'POST',
+    path: '/v1/trust/proposals/:id/dismiss',
+    tags,
+    summary: 'Dismiss a proposal (tech lead or admin)',
+    params: trustProposalParamsSchema,
+    body: trustDismissBodySchema,
+    response: { 200: trustProposalResponseSchema },
+  }),
+  rules: defineRoute({
+    method: 'GET',
+    path: '/v1/trust/rules',
+    tags,
+    summary: 'List learned rules',
+    query: learnedRuleListQuerySchema,
+    response: { 200: learnedRuleListResponseSchema },
+  }),
+  revoke: defineRoute({
+    method: 'POST',
+    path: '/v1/trust/rules/:id/revoke',
+    tags,
+    summary: 'Revoke a learned rule at once (tech lead or admin)',
+    params: learnedRuleParamsSchema,
+    body: learnedRuleRevokeBodySchema,
+    response: { 200: learnedRuleResponseSchema },
+  }),
+  harmful: defineRoute({
+    method: 'POST',
+    path: '/v1/trust/rules/:id/harmful',
+    tags,
+    summary: 'Report a call a learned rule let through as harmful: the rule is revoked at once',
+    params: learnedRuleParamsSchema,
+    body: learnedRuleRevokeBodySchema,
+    response: { 200: learnedRuleResponseSchema },
+  }),
+};
