@@ -75,3 +75,10 @@ export {
   STREAM_EVENT_NAMES,
   signedDecisionText,
 } from './rules.js';
+export type { StreamEventData, StreamEventOf } from './stream-event-schemas.js';
+export {
+  checkStreamEventData,
+  parseStreamEvent,
+  streamEventDataSchemas,
+  streamEventSchema,
+} from './stream-event-schemas.js';

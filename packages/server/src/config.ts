@@ -108,6 +108,11 @@ export interface ServerConfig {
   /** Append logs to this file instead of stdout (GATEHOUSE_LOG_FILE). @default null */
   logFile: string | null;
   sweepIntervalMs: number;
+  /**
+   * Check every stream event against its schema in the protocol before it is stored, failing the
+   * change that emits a malformed one: on in the test kits, off in production. @default false
+   */
+  checkStreamEvents: boolean;
   loginAttemptsPerMinute: number;
   /** Raw CONFIDENCE_* variables, parsed by core's loadConfidenceConfig. */
   confidenceEnv: Record<string, string | undefined>;
@@ -303,6 +308,7 @@ export function loadConfig(
     logLevel: e.GATEHOUSE_LOG_LEVEL,
     logFile: e.GATEHOUSE_LOG_FILE ?? null,
     sweepIntervalMs: e.GATEHOUSE_SWEEP_INTERVAL_MS,
+    checkStreamEvents: false,
     loginAttemptsPerMinute: e.GATEHOUSE_LOGIN_ATTEMPTS_PER_MINUTE,
     confidenceEnv: {
       CONFIDENCE_THRESHOLD: env.CONFIDENCE_THRESHOLD,

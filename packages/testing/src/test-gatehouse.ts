@@ -74,6 +74,7 @@ const TEST_DEFAULTS: Partial<ServerConfig> = {
   host: '127.0.0.1',
   port: 0,
   logLevel: 'silent',
+  checkStreamEvents: true,
   rateLimits: { agent: { perSecond: 0, burst: 1 }, token: { perSecond: 0, burst: 1 } },
 };
 

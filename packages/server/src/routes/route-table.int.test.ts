@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../testing/test-app.js';
 const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9]+)/g, '{$1}');
 
 describe("the protocol's route table", () => {
-  let app: TestApp;
+  let app: TestApp<{ now(): number }>;
   let documented: ApiRoute[];
   beforeAll(async () => {
     app = await createTestApp({ dialect: 'sqlite' });

@@ -1,3 +1,4 @@
+import { checkStreamEventData } from 'gatehouse-hitl-protocol';
 import type {
   AuditInput,
   AuditRepo,
@@ -82,6 +83,7 @@ export async function commit<T>(ctx: AppContext, work: (tools: CommitTools) => P
         queued.notice ||= notice;
       },
       emit: async (event) => {
+        if (ctx.config.checkStreamEvents) checkStreamEventData(event.type, event.data);
         emitted.push(await tx.appendStreamEvent(event));
       },
     });

@@ -75,6 +75,7 @@ const systemClock: Clock = { now: () => Date.now() };
 /** Tests open gates in floods on purpose; a test of the rate limits sets its own. */
 const TEST_DEFAULTS: Partial<ServerConfig> = {
   port: 0,
+  checkStreamEvents: true,
   logLevel: 'silent',
   rateLimits: { agent: { perSecond: 0, burst: 1 }, token: { perSecond: 0, burst: 1 } },
 };
