@@ -106,6 +106,23 @@ describe.each(dialects)('review health on %s', (dialect) => {
     ).toBe(12);
   });
 
+  it('exports per-reviewer decision counts and latency to Prometheus', async () => {
+    await start();
+    await review(test.tokens.techLead, { parts: [], seconds: 1, option: 'approve' });
+    await review(test.tokens.admin, { parts: ['diff'], seconds: 45, option: 'reject' });
+    await test.services.metrics.settled();
+    const text = (await test.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(text).toContain(
+      `gatehouse_reviewer_decisions_total{outcome="approved",reviewer="${test.ids.techLeadId}",risk="high"} 1`,
+    );
+    expect(text).toContain(
+      `gatehouse_reviewer_decision_seconds_bucket{le="2",reviewer="${test.ids.techLeadId}"} 1`,
+    );
+    expect(text).toContain(
+      `gatehouse_reviewer_decision_seconds_bucket{le="30",reviewer="${test.ids.adminId}"} 0`,
+    );
+  });
+
   it('counts an approval as contradicted when its run failed afterwards', async () => {
     await start();
     const run = await insertTestRun(test);

@@ -1,6 +1,7 @@
 import type { Gate } from 'gatehouse-hitl-core';
 import type { StreamEvent } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
+import { createReviewerMetrics } from '../review-health/reviewer-metrics.js';
 import { loadAnalysisHistory } from './analysis-history.js';
 import { analysisMetrics, renderAnalysisGauges } from './analysis-metrics.js';
 import { isHumanDecision, type MetricsSummary, type RequestCounts, summarize } from './metrics-summary.js';
@@ -92,6 +93,7 @@ export function createMetricsService(ctx: AppContext): MetricsService {
     'Time from a gate opening to a person deciding it, by gate type.',
     DECISION_BUCKETS,
   );
+  const reviewers = createReviewerMetrics();
   const ended = { approved: 0, answered: 0 };
   let pendingWork: Promise<void> = Promise.resolve();
 
@@ -125,6 +127,7 @@ export function createMetricsService(ctx: AppContext): MetricsService {
         if (gate.status !== 'expired' && gate.status !== 'cancelled') ended.answered += 1;
         if (gate.status === 'approved') ended.approved += 1;
         if (isHumanDecision(gate) && gate.decision) {
+          reviewers.observe(gate);
           decisionTime.observe(Math.max(0, gate.decision.decidedAt - gate.createdAt) / 1000, {
             type: gate.type,
           });
@@ -167,6 +170,7 @@ export function createMetricsService(ctx: AppContext): MetricsService {
         decided.render(),
         escalated.render(),
         decisionTime.render(),
+        reviewers.render(),
         renderGauge('gatehouse_gates_pending', 'Gates waiting for a decision now.', pending),
         await renderNotifications(ctx),
         renderAnalysisGauges(analysis),
