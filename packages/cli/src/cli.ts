@@ -17,6 +17,7 @@ import { reviewCommand } from './commands/review.js';
 import { rulesCommand } from './commands/rules.js';
 import { runsCommand } from './commands/runs.js';
 import { serveCommand } from './commands/serve.js';
+import { trustCommand } from './commands/trust.js';
 import { usersCommand } from './commands/users.js';
 import { versionCommand } from './commands/version.js';
 import { webhooksCommand } from './commands/webhooks.js';
@@ -40,6 +41,7 @@ export const COMMANDS: readonly Command[] = [
   reviewCommand,
   policyCommand,
   rulesCommand,
+  trustCommand,
   auditCommand,
   agentsCommand,
   usersCommand,
