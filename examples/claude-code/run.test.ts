@@ -32,7 +32,7 @@ describe('the Claude Code hook example', () => {
     expect(stdout).toContain(`Bash rm -rf build/: waiting for a person on gate ${gate.id}`);
     expect(stdout).toMatch(/Bash rm -rf build\/ \(retry\) → .*"permissionDecision":"allow"/);
     expect(stdout).toContain(
-      `Bash rm -rf build/: allow (Gatehouse: Bash approved by ${example.server.test.ids.developerId} (gate ${gate.id}): build output only`,
+      `Bash rm -rf build/: allow (Gatehouse: Bash approved by ${example.server.reviewer.id} (gate ${gate.id}): build output only`,
     );
   });
 

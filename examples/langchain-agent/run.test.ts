@@ -4,11 +4,11 @@ import { useExampleServer } from '../shared/testing/example-server.js';
 const example = useExampleServer(new URL('./run.mjs', import.meta.url));
 
 /** Whether the gate's one-off approval was used, and how many gates its run opened. */
-async function gateFacts(gate: { id: string; runId: string }) {
-  const { test } = example.server;
-  const decided = await example.server.call(test.tokens.developer, 'GET', `/v1/gates/${gate.id}`);
-  const all = await example.server.call(test.tokens.developer, 'GET', `/v1/gates?runId=${gate.runId}`);
-  return { consumed: decided.body.consumedAt !== null, gatesInRun: all.body.items.length };
+async function gateFacts(gate: { id: string; runId: string | null }) {
+  if (gate.runId === null) throw new Error(`gate ${gate.id} belongs to no run`);
+  const decided = await example.server.gate(gate.id);
+  const all = await example.server.gatesOfRun(gate.runId);
+  return { consumed: decided.consumedAt !== null, gatesInRun: all.length };
 }
 
 describe('the LangChain createAgent example', () => {
@@ -24,7 +24,7 @@ describe('the LangChain createAgent example', () => {
     expect(stdout).toContain('read_file: approved by policy');
     expect(stdout).toContain(`delete_file: waiting for a person on gate ${gate.id}`);
     expect(stdout.match(/waiting for a person/g)).toHaveLength(1);
-    expect(stdout).toContain(`delete_file: approved by ${example.server.test.ids.developerId}`);
+    expect(stdout).toContain(`delete_file: approved by ${example.server.reviewer.id}`);
     expect(stdout).toContain('delete_file: runs with the edited arguments {"path":"build/cache/"}');
     expect(stdout).toContain(
       'model: Done. read_file → # README.md (example contents); delete_file → deleted build/cache/',
@@ -54,7 +54,7 @@ describe('the LangChain createAgent example', () => {
     const { code, stdout } = await finished;
 
     expect(code).toBe(0);
-    expect(stdout).toContain('delete_file: denied by user_dev (keep the build)');
+    expect(stdout).toContain(`delete_file: denied by ${example.server.reviewer.id} (keep the build)`);
     expect(stdout).toContain('delete_file → Gatehouse denied the call to delete_file');
     expect(stdout).toContain('keep the build');
     expect(stdout).not.toContain('deleted build/');

@@ -14,7 +14,7 @@ describe('the LangGraph.js example', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toContain(`delete_file: waiting for a person on gate ${gate.id}`);
-    expect(stdout).toContain(`delete_file: approved by ${example.server.test.ids.developerId}`);
+    expect(stdout).toContain(`delete_file: approved by ${example.server.reviewer.id}`);
     expect(stdout).toContain('inspect: read_file README.md approved by policy');
     expect(stdout).toContain('act: deleted dist/');
     expect(stdout).toMatch(/run run_\S+ completed/);
@@ -44,7 +44,7 @@ describe('the LangGraph.js example', () => {
 
     expect(code).toBe(0);
     expect(stdout).toContain(
-      'act: left build/ alone (delete_file: steered by user_dev (only clean build/tmp))',
+      `act: left build/ alone (delete_file: steered by ${example.server.reviewer.id} (only clean build/tmp))`,
     );
     expect(stdout).not.toContain('act: deleted');
   });

@@ -16,9 +16,7 @@ describe('the MCP client example', () => {
     expect(stdout).toMatch(/tools: .*gatehouse_request_approval.*gatehouse_wait_for_decision/);
     expect(stdout).toContain('read_file README.md: approved by policy');
     expect(stdout).toContain(`shell_execute rm -rf build/: waiting for a person on gate ${gate.id}`);
-    expect(stdout).toContain(
-      `shell_execute rm -rf build/: approved by ${example.server.test.ids.developerId}`,
-    );
+    expect(stdout).toContain(`shell_execute rm -rf build/: approved by ${example.server.reviewer.id}`);
     expect(stdout).toContain('would now run: rm -rf build/');
   });
 
@@ -31,7 +29,9 @@ describe('the MCP client example', () => {
     const { code, stdout } = await finished;
 
     expect(code).toBe(0);
-    expect(stdout).toContain('shell_execute rm -rf build/: denied by user_dev (keep the build)');
+    expect(stdout).toContain(
+      `shell_execute rm -rf build/: denied by ${example.server.reviewer.id} (keep the build)`,
+    );
     expect(stdout).toContain('not running: rm -rf build/');
   });
 

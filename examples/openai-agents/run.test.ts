@@ -27,10 +27,7 @@ describe('the OpenAI Agents SDK 0.20 example with an edited approval', () => {
     expect(stdout).not.toContain('deleted build/;');
     // The SDK asks needsApproval again on resume; the decided call opens no second gate.
     expect(stdout.match(/waiting for a person/g)).toHaveLength(1);
-    const { test } = example.server;
-    const gates = await example.server.call(test.tokens.developer, 'GET', `/v1/gates?runId=${gate.runId}`);
-    expect(gates.body.items).toHaveLength(1);
-    const decided = await example.server.call(test.tokens.developer, 'GET', `/v1/gates/${gate.id}`);
-    expect(decided.body.consumedAt).not.toBeNull();
+    expect(await example.server.gatesOfRun(gate.runId ?? 'no run')).toHaveLength(1);
+    expect((await example.server.gate(gate.id)).consumedAt).not.toBeNull();
   });
 });

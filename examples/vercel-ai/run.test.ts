@@ -26,11 +26,6 @@ describe('the Vercel AI SDK 7 example with an edited approval', () => {
     expect(stdout).toContain('delete_file: runs with the edited arguments {"path":"build/cache/"}');
     expect(stdout).toMatch(/delete_file → "deleted build\/cache\/"/);
     expect(stdout).not.toMatch(/"deleted build\/"/);
-    const decided = await example.server.call(
-      example.server.test.tokens.developer,
-      'GET',
-      `/v1/gates/${gate.id}`,
-    );
-    expect(decided.body.consumedAt).not.toBeNull();
+    expect((await example.server.gate(gate.id)).consumedAt).not.toBeNull();
   });
 });

@@ -21,7 +21,7 @@ export function describeDeleteApprovalExample(name: string, script: URL, finalAn
       expect(code).toBe(0);
       expect(stdout).toContain(`delete_file: waiting for a person on gate ${gate.id}`);
       expect(stdout.match(/waiting for a person/g)).toHaveLength(1);
-      expect(stdout).toContain(`delete_file: approved by ${example.server.test.ids.developerId}`);
+      expect(stdout).toContain(`delete_file: approved by ${example.server.reviewer.id}`);
       expect(stdout).toMatch(finalAnswer);
       expect(stdout).toMatch(/run run_\S+ completed/);
     });
@@ -35,7 +35,7 @@ export function describeDeleteApprovalExample(name: string, script: URL, finalAn
       const { code, stdout } = await finished;
 
       expect(code).toBe(0);
-      expect(stdout).toContain('delete_file: denied by user_dev (keep the build)');
+      expect(stdout).toContain(`delete_file: denied by ${example.server.reviewer.id} (keep the build)`);
       expect(stdout).toContain('delete_file → Gatehouse denied the call to delete_file');
       expect(stdout).not.toContain('deleted build/');
     });

@@ -5,10 +5,13 @@ import { join } from 'node:path';
 import { type AutonomyLevel, createFakeClock, type Role } from 'gatehouse-hitl-core';
 import {
   agentRoutes,
+  authRoutes,
   type DecideBody,
   type GateDocument,
   GatehouseApiError,
-  type GateListResponse,
+  gateActionRoutes,
+  gateRoutes,
+  policyRoutes,
 } from 'gatehouse-hitl-protocol';
 import { buildApp, createInProcessBus, loadConfig, type ServerConfig } from 'gatehouse-hitl-server';
 import { createSqliteStore } from 'gatehouse-hitl-store';
@@ -97,16 +100,7 @@ export async function startTestGatehouse(options: TestGatehouseOptions = {}): Pr
   const api = apiCaller(url);
   const reviewers: ScriptedReviewer[] = [];
 
-  async function signIn(name: string, password: string): Promise<{ token: string; expiresAt: number }> {
-    const response = await fetch(`${url}/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name, password }),
-    });
-    if (!response.ok)
-      throw new Error(`signing in ${name} failed: ${response.status} ${await response.text()}`);
-    return (await response.json()) as { token: string; expiresAt: number };
-  }
+  const signIn = (name: string, password: string) => api('', authRoutes.login, { body: { name, password } });
 
   function sessionOf(name: string, password: string): () => Promise<string> {
     let session: { token: string; expiresAt: number } | null = null;
@@ -138,29 +132,14 @@ export async function startTestGatehouse(options: TestGatehouseOptions = {}): Pr
   let defaultDecider: TestPerson | null = null;
 
   async function pendingFor(person: TestPerson): Promise<GateDocument[]> {
-    const response = await fetch(`${url}/v1/gates?status=pending&limit=100`, {
-      headers: { authorization: `Bearer ${await person.token()}` },
+    const page = await api(await person.token(), gateRoutes.list, {
+      query: { status: 'pending', limit: 100 },
     });
-    if (!response.ok) throw new Error(`listing pending gates failed: ${response.status}`);
-    return ((await response.json()) as GateListResponse).items;
+    return page.items;
   }
 
   async function decideAs(person: TestPerson, gateId: string, body: DecideBody): Promise<void> {
-    const response = await fetch(`${url}/v1/gates/${encodeURIComponent(gateId)}/decide`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${await person.token()}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (!response.ok) {
-      const error = (await response.json().catch(() => ({}))) as {
-        error?: { code?: string; message?: string };
-      };
-      throw new GatehouseApiError(
-        (error.error?.code ?? 'INTERNAL') as never,
-        error.error?.message ?? `deciding ${gateId} failed`,
-        { status: response.status },
-      );
-    }
+    await api(await person.token(), gateActionRoutes.decide, { params: { id: gateId }, body });
   }
 
   const environment: TestGatehouse = {
@@ -201,12 +180,8 @@ export async function startTestGatehouse(options: TestGatehouseOptions = {}): Pr
       return running;
     },
     async setPolicy(source) {
-      const response = await fetch(`${url}/v1/policy`, {
-        method: 'PUT',
-        headers: { authorization: `Bearer ${await admin.token()}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ source, format: source.trimStart().startsWith('{') ? 'json' : 'yaml' }),
-      });
-      if (!response.ok) throw new Error(`the policy was refused: ${await response.text()}`);
+      const format = source.trimStart().startsWith('{') ? 'json' : 'yaml';
+      await api(await admin.token(), policyRoutes.replace, { body: { source, format } });
     },
     async pendingGate(predicate = () => true, timeoutMs = 10_000) {
       defaultDecider ??= await person('test-reviewer', 'developer');
