@@ -38,9 +38,13 @@ export * from './routes/index.js';
 export type {
   ApiErrorCode,
   ApiErrorOptions,
+  DiffFileStatus,
+  DiffRow,
   ErrorCode,
   ErrorResponse,
   GateOutcome,
+  ParseDiffOptions,
+  ParsedDiffFile,
   PayloadAction,
   RevealedText,
   RevealOptions,
@@ -51,9 +55,11 @@ export type {
 export {
   CANONICAL_JSON_MAX_DEPTH,
   canonicalJson,
+  canonicalJsonV2,
   decodeWireError,
   ERROR_CODES,
   errorFromResponse,
+  fileDiffOf,
   GatehouseApiError,
   gateOutcome,
   HIDDEN_CHARACTER_MARKER,
@@ -66,6 +72,8 @@ export {
   isStreamEventName,
   KEY_PROOF_PREFIX,
   keyProofText,
+  parseUnifiedDiff,
+  parseUnifiedDiffBytes,
   payloadText,
   retryAfterMsOf,
   revealHidden,
@@ -74,6 +82,7 @@ export {
   SIGNED_DECISION_PREFIX,
   STREAM_EVENT_NAMES,
   signedDecisionText,
+  unquoteGitPath,
 } from './rules.js';
 export type { StreamEventData, StreamEventOf } from './stream-event-schemas.js';
 export {
