@@ -1,14 +1,16 @@
-import type {
-  CreateWhitelistBody,
-  FindingDocument,
-  FindingReportBody,
-  GateDocument,
-  PatternStats,
-  RecoveryDocument,
-  WhitelistEntry,
+import {
+  analysisRoutes,
+  type CreateWhitelistBody,
+  type FindingDocument,
+  type FindingReportBody,
+  type GateDocument,
+  type PatternStats,
+  type RecoveryDocument,
+  type WhitelistEntry,
+  whitelistRoutes,
 } from 'gatehouse-hitl-protocol';
 import { queryAudit } from './audit.js';
-import { api } from './client.js';
+import { callApi } from './client.js';
 
 export type { FindingDocument, PatternStats, RecoveryDocument, WhitelistEntry };
 
@@ -26,11 +28,7 @@ export interface LatestAnalysis {
 
 /** Each laziness finding's recovery in the run: attempts, stage and history. */
 export async function listRecoveries(runId: string, signal?: AbortSignal): Promise<RecoveryDocument[]> {
-  const body = await api<{ recoveries: RecoveryDocument[] }>(
-    'GET',
-    `/v1/runs/${encodeURIComponent(runId)}/recoveries`,
-    signal ? { signal } : {},
-  );
+  const body = await callApi(analysisRoutes.recoveries, { params: { id: runId } }, signal);
   return body.recoveries;
 }
 
@@ -48,43 +46,38 @@ export async function latestAnalysis(runId: string, signal?: AbortSignal): Promi
 
 /** Reports a finding as wrong (developer or above): opens a false_positive_override gate a person decides. */
 export async function reportFalsePositive(input: FindingReportBody): Promise<GateDocument> {
-  const body = await api<{ gate: GateDocument }>('POST', '/v1/analyze/findings/report', { body: input });
+  const body = await callApi(analysisRoutes.reportFinding, { body: input });
   return body.gate;
 }
 
 export async function listWhitelists(signal?: AbortSignal): Promise<WhitelistEntry[]> {
-  const body = await api<{ whitelists: WhitelistEntry[] }>('GET', '/v1/whitelists', signal ? { signal } : {});
+  const body = await callApi(whitelistRoutes.list, {}, signal);
   return body.whitelists;
 }
 
 /** Adds an entry (tech lead or above); the server names the field of a bad value. */
 export async function createWhitelist(input: CreateWhitelistBody): Promise<WhitelistEntry> {
-  const body = await api<{ whitelist: WhitelistEntry }>('POST', '/v1/whitelists', { body: input });
+  const body = await callApi(whitelistRoutes.create, { body: input });
   return body.whitelist;
 }
 
 /** Keeps an entry 90 more days from now, with a new justification when one is given. */
 export async function renewWhitelist(id: string, justification?: string): Promise<WhitelistEntry> {
-  const body = await api<{ whitelist: WhitelistEntry }>(
-    'POST',
-    `/v1/whitelists/${encodeURIComponent(id)}/renew`,
-    { body: justification === undefined ? {} : { justification } },
-  );
+  const body = await callApi(whitelistRoutes.renew, {
+    params: { id },
+    body: justification === undefined ? {} : { justification },
+  });
   return body.whitelist;
 }
 
 /** Removes an entry: its pattern is reported again. */
 export async function revokeWhitelist(id: string): Promise<WhitelistEntry> {
-  const body = await api<{ whitelist: WhitelistEntry }>('DELETE', `/v1/whitelists/${encodeURIComponent(id)}`);
+  const body = await callApi(whitelistRoutes.remove, { params: { id } });
   return body.whitelist;
 }
 
 /** Every pattern seen, with detections, confirmed false positives and the rate. */
 export async function listPatterns(signal?: AbortSignal): Promise<PatternStats[]> {
-  const body = await api<{ patterns: PatternStats[] }>(
-    'GET',
-    '/v1/analysis/patterns',
-    signal ? { signal } : {},
-  );
+  const body = await callApi(whitelistRoutes.patterns, {}, signal);
   return body.patterns;
 }

@@ -1,5 +1,8 @@
-import { STREAM_EVENT_NAMES, type StreamEventName } from 'gatehouse-hitl-protocol';
+import { STREAM_EVENT_NAMES, type StreamEventName, streamRoutes } from 'gatehouse-hitl-protocol';
 import { useEffect, useRef } from 'react';
+
+/** The reviewers' inbox stream (Server-Sent Events). */
+export const INBOX_EVENTS_PATH = streamRoutes.inbox.path;
 
 /** One event of a Gatehouse stream, as the server sends it in `data:`. */
 export interface StreamEvent {

@@ -1,6 +1,6 @@
 import type { Gate } from 'gatehouse-hitl-core';
-import type { DecideBody, DecideResponse } from 'gatehouse-hitl-protocol';
-import { api } from './client.js';
+import { type DecideBody, type DecideResponse, gateActionRoutes } from 'gatehouse-hitl-protocol';
+import { api, callApi } from './client.js';
 
 export { type GateView, getGate } from './gates.js';
 
@@ -16,22 +16,20 @@ export interface DecisionWinner {
   decidedAt: number;
 }
 
-const gatePath = (id: string, action: string) => `/v1/gates/${encodeURIComponent(id)}/${action}`;
-
 /** Answers a gate; the server checks role, option, required fields, deadline and signature. */
 export function decideGate(id: string, body: DecideBody): Promise<DecideResult> {
-  return api<DecideResult>('POST', gatePath(id, 'decide'), { body });
+  return callApi(gateActionRoutes.decide, { params: { id }, body });
 }
 
 /** Snooze / extend: the deadline moves to `seconds` from now. */
 export async function extendGate(id: string, seconds: number): Promise<Gate> {
-  const answer = await api<{ gate: Gate }>('POST', gatePath(id, 'extend'), { body: { seconds } });
+  const answer = await callApi(gateActionRoutes.extend, { params: { id }, body: { seconds } });
   return answer.gate;
 }
 
 /** Assigns (or delegates) a gate to people by id; empty = anyone with the gate's role. */
 export async function assignGate(id: string, assignees: string[]): Promise<Gate> {
-  const answer = await api<{ gate: Gate }>('POST', gatePath(id, 'assign'), { body: { assignees } });
+  const answer = await callApi(gateActionRoutes.assign, { params: { id }, body: { assignees } });
   return answer.gate;
 }
 

@@ -1,8 +1,13 @@
-import type { MetricsBucket, MetricsFigures, MetricsSummary } from 'gatehouse-hitl-protocol';
-import { api } from './client.js';
+import {
+  type MetricsBucket,
+  type MetricsFigures,
+  type MetricsSummary,
+  metricsRoutes,
+} from 'gatehouse-hitl-protocol';
+import { callApi } from './client.js';
 
 export type { MetricsBucket, MetricsFigures, MetricsSummary };
 
 export function getMetricsSummary(signal?: AbortSignal): Promise<MetricsSummary> {
-  return api<MetricsSummary>('GET', '/v1/metrics/summary', signal ? { signal } : {});
+  return callApi(metricsRoutes.summary, {}, signal);
 }

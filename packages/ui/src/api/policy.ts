@@ -1,13 +1,15 @@
 import type { PolicyIssue } from 'gatehouse-hitl-core';
-import type {
-  DryRunRequest,
-  DryRunResponse,
-  PolicyFormat,
-  PolicyVersionResponse,
-  PolicyVersionSummary,
-  PolicyView,
+import {
+  type DryRunRequest,
+  type DryRunResponse,
+  type PolicyFormat,
+  type PolicyVersionResponse,
+  type PolicyVersionSummary,
+  type PolicyView,
+  policyRoutes,
+  type ReplacePolicyResponse,
 } from 'gatehouse-hitl-protocol';
-import { ApiError, api } from './client.js';
+import { ApiError, callApi } from './client.js';
 
 export type { PolicyIssue } from 'gatehouse-hitl-core';
 
@@ -22,15 +24,12 @@ export type DryRunResult = DryRunResponse;
 export type { DryRunRequest, PolicyFormat, PolicyVersionSummary };
 
 export function getPolicy(signal?: AbortSignal): Promise<ActivePolicy> {
-  return api<ActivePolicy>('GET', '/v1/policy', signal ? { signal } : {});
+  return callApi(policyRoutes.get, {}, signal);
 }
 
 /** Stores a new version (admin); the server validates it first and answers POLICY_INVALID otherwise. */
-export function savePolicy(
-  source: string,
-  format: PolicyFormat,
-): Promise<ActivePolicy & { previousVersion: number | null }> {
-  return api('PUT', '/v1/policy', { body: { source, format } });
+export function savePolicy(source: string, format: PolicyFormat): Promise<ReplacePolicyResponse> {
+  return callApi(policyRoutes.replace, { body: { source, format } });
 }
 
 /** A request the server can evaluate against any policy; only the validation matters. */
@@ -38,7 +37,7 @@ const PROBE: DryRunRequest = { tool: 'read_file', args: {} };
 
 /** Validates `source` without storing it: a dry run against it compiles it, or fails with POLICY_INVALID. */
 export async function validatePolicy(source: string, format: PolicyFormat): Promise<void> {
-  await api('POST', '/v1/policy/dry-run', { body: { request: PROBE, source, format } });
+  await callApi(policyRoutes.dryRun, { body: { request: PROBE, source, format } });
 }
 
 /** What `request` would meet under the active policy, or under `source` when given. */
@@ -46,20 +45,16 @@ export function dryRun(
   request: DryRunRequest,
   draft?: { source: string; format: PolicyFormat },
 ): Promise<DryRunResult> {
-  return api<DryRunResult>('POST', '/v1/policy/dry-run', { body: { request, ...(draft ?? {}) } });
+  return callApi(policyRoutes.dryRun, { body: { request, ...(draft ?? {}) } });
 }
 
 export async function listPolicyVersions(signal?: AbortSignal): Promise<PolicyVersionSummary[]> {
-  const answer = await api<{ versions: PolicyVersionSummary[] }>(
-    'GET',
-    '/v1/policy/versions',
-    signal ? { signal } : {},
-  );
+  const answer = await callApi(policyRoutes.versions, {}, signal);
   return answer.versions;
 }
 
 export function getPolicyVersion(version: number, signal?: AbortSignal): Promise<PolicyVersion> {
-  return api<PolicyVersion>('GET', `/v1/policy/versions/${version}`, signal ? { signal } : {});
+  return callApi(policyRoutes.version, { params: { version } }, signal);
 }
 
 /** The rule-by-rule problems of a POLICY_INVALID answer; null for any other error. */

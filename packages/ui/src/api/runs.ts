@@ -1,15 +1,20 @@
 import type { AuditEvent } from 'gatehouse-hitl-core';
-import type {
-  InterventionDocument as Intervention,
-  InterventionKind,
-  ResumeDocument,
-  RunDetailResponse,
-  RunDocument,
-  RunListResponse,
-  RunStatus,
+import {
+  type InterventionDocument as Intervention,
+  type InterventionBody,
+  type InterventionKind,
+  type InterventionResponse,
+  type ResumeDocument,
+  type RunDetailResponse,
+  type RunDocument,
+  type RunListResponse,
+  type RunStatus,
+  routeRequest,
+  runRoutes,
+  streamRoutes,
 } from 'gatehouse-hitl-protocol';
 import { queryAudit } from './audit.js';
-import { api } from './client.js';
+import { callApi } from './client.js';
 
 export type { ApprovalMode, AutonomyLevel } from 'gatehouse-hitl-protocol';
 export type { Intervention, InterventionKind, RunStatus };
@@ -32,40 +37,31 @@ export type RunPage = RunListResponse;
 /** Where the agent resumes after its last decided phase review. */
 export type RunResume = ResumeDocument;
 
-const runPath = (id: string) => `/v1/runs/${encodeURIComponent(id)}`;
-
 /** One page of runs, newest first as the server orders them. */
 export function listRuns(
   filter: { status?: RunStatus | undefined; agentId?: string | undefined; cursor?: string | undefined },
   signal?: AbortSignal,
 ): Promise<RunPage> {
-  return api<RunPage>('GET', '/v1/runs', { query: { ...filter, limit: 50 }, ...(signal ? { signal } : {}) });
+  return callApi(runRoutes.list, { query: { ...filter, limit: 50 } }, signal);
 }
 
 export function getRun(id: string, signal?: AbortSignal): Promise<RunDetailResponse> {
-  return api('GET', runPath(id), signal ? { signal } : {});
+  return callApi(runRoutes.get, { params: { id } }, signal);
 }
 
 /** Pause, resume, stop or steer (with an instruction) a run; developer or above. */
-export function intervene(
-  id: string,
-  input: { kind: InterventionKind; instruction?: string },
-): Promise<{ run: Run; intervention: Intervention }> {
-  return api('POST', `${runPath(id)}/interventions`, { body: input });
+export function intervene(id: string, input: InterventionBody): Promise<InterventionResponse> {
+  return callApi(runRoutes.intervene, { params: { id }, body: input });
 }
 
 export async function listInterventions(id: string, signal?: AbortSignal): Promise<Intervention[]> {
-  const page = await api<{ items: Intervention[] }>(
-    'GET',
-    `${runPath(id)}/interventions`,
-    signal ? { signal } : {},
-  );
+  const page = await callApi(runRoutes.interventions, { params: { id } }, signal);
   return page.items;
 }
 
 /** The run's event stream (Server-Sent Events), from now. */
 export function runEventsPath(id: string): string {
-  return `${runPath(id)}/events`;
+  return routeRequest(streamRoutes.run, { params: { id } }).path;
 }
 
 /** Audit events about the run itself (subject = run id) of one kind, e.g. confidence reports. */

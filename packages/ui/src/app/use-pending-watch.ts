@@ -1,7 +1,7 @@
 import { revealText } from 'gatehouse-hitl-protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
-import { useEventStream } from '../api/events.js';
+import { INBOX_EVENTS_PATH, useEventStream } from '../api/events.js';
 import { listGates } from '../api/gates.js';
 import { isForMe, newlyForMe } from './pending-for-me.js';
 import { useSession } from './session.js';
@@ -69,6 +69,6 @@ export function usePendingWatch(): PendingWatch {
     if (timer.current !== null) clearTimeout(timer.current);
     timer.current = setTimeout(() => void read(), SETTLE_MS);
   }, [read]);
-  useEventStream('/v1/inbox/events', onEvent);
+  useEventStream(INBOX_EVENTS_PATH, onEvent);
   return state;
 }

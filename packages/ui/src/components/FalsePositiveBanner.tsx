@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { listPatterns } from '../api/analysis.js';
-import { type StreamEvent, useEventStream } from '../api/events.js';
+import { INBOX_EVENTS_PATH, type StreamEvent, useEventStream } from '../api/events.js';
 import { rateText } from '../lib/whitelist-expiry.js';
 
 interface Alert {
@@ -45,7 +45,7 @@ export function FalsePositiveBanner() {
     setAlerts((current) => mergeAlert(current, { pattern, rate }));
     setDismissed((current) => new Set([...current].filter((each) => each !== pattern)));
   }, []);
-  useEventStream('/v1/inbox/events', onEvent);
+  useEventStream(INBOX_EVENTS_PATH, onEvent);
 
   const shown = alerts.filter((alert) => !dismissed.has(alert.pattern));
   if (shown.length === 0) return null;

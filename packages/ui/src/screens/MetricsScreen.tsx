@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type Agent, listAgents } from '../api/admin.js';
 import { errorText } from '../api/client.js';
-import { type StreamStatus, useEventStream } from '../api/events.js';
+import { INBOX_EVENTS_PATH, type StreamStatus, useEventStream } from '../api/events.js';
 import { getMetricsSummary, type MetricsFigures, type MetricsSummary } from '../api/metrics.js';
 import { AnalysisMetrics } from '../components/AnalysisMetrics.js';
 import { type BarGroup, HorizontalBarChart } from '../components/charts/HorizontalBarChart.js';
@@ -191,7 +191,7 @@ export function MetricsScreen() {
       reload();
     }, 3000);
   }, [reload]);
-  useEventStream('/v1/inbox/events', onEvent, setStream);
+  useEventStream(INBOX_EVENTS_PATH, onEvent, setStream);
   useEffect(
     () => () => {
       if (timer.current !== null) clearTimeout(timer.current);

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { type Agent, listAgents } from '../api/admin.js';
 import { errorText } from '../api/client.js';
-import { type StreamEvent, type StreamStatus, useEventStream } from '../api/events.js';
+import { INBOX_EVENTS_PATH, type StreamEvent, type StreamStatus, useEventStream } from '../api/events.js';
 import { listAllGates } from '../api/gates.js';
 import { listRuns, RUN_STATUSES, type Run, type RunStatus } from '../api/runs.js';
 import { LiveStatus } from '../components/LiveStatus.js';
@@ -141,7 +141,7 @@ export function RunsScreen() {
     },
     [pending.refresh],
   );
-  useEventStream('/v1/inbox/events', onEvent, setStream);
+  useEventStream(INBOX_EVENTS_PATH, onEvent, setStream);
   useEffect(
     () => () => {
       if (timer.current !== null) clearTimeout(timer.current);

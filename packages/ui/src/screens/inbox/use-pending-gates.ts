@@ -1,7 +1,7 @@
 import type { StreamEventName } from 'gatehouse-hitl-protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, errorText } from '../../api/client.js';
-import { type StreamEvent, type StreamStatus, useEventStream } from '../../api/events.js';
+import { INBOX_EVENTS_PATH, type StreamEvent, type StreamStatus, useEventStream } from '../../api/events.js';
 import { type Gate, getGate, listAllGates } from '../../api/gates.js';
 import { usePausedRuns } from '../../components/use-run-status.js';
 
@@ -202,7 +202,7 @@ export function usePendingGates(): PendingGates {
     [reload, reloadPaused],
   );
 
-  useEventStream('/v1/inbox/events', onEvent, onStatus);
+  useEventStream(INBOX_EVENTS_PATH, onEvent, onStatus);
 
   useEffect(() => {
     disposed.current = false;
