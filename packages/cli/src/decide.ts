@@ -1,6 +1,11 @@
 import { createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { DecideBody, DecideResponse, GateDocument as Gate } from 'gatehouse-hitl-protocol';
+import {
+  type DecideBody,
+  type DecideResponse,
+  type GateDocument as Gate,
+  gateActionRoutes,
+} from 'gatehouse-hitl-protocol';
 import { type ApiError, CliError, isApiError } from './errors.js';
 import type { ApiClient } from './http.js';
 import { terminalSafe } from './output.js';
@@ -50,7 +55,7 @@ export async function signDecision(
 export type { DecideResponse };
 
 export function postDecision(client: ApiClient, gateId: string, body: DecisionBody): Promise<DecideResponse> {
-  return client.post<DecideResponse>(`/v1/gates/${encodeURIComponent(gateId)}/decide`, body);
+  return client.call(gateActionRoutes.decide, { params: { id: gateId }, body });
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Gate } from 'gatehouse-hitl-core';
+import { type GateDocument as Gate, gateRoutes, runRoutes } from 'gatehouse-hitl-protocol';
 import type { ApiClient } from './http.js';
 
 const PAGE = 200;
@@ -10,11 +10,7 @@ export async function fetchPendingGates(client: ApiClient): Promise<Gate[]> {
   const gates: Gate[] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.get<{ items: Gate[]; nextCursor: string | null }>('/v1/gates', {
-      status: 'pending',
-      limit: PAGE,
-      cursor,
-    });
+    const page = await client.call(gateRoutes.list, { query: { status: 'pending', limit: PAGE, cursor } });
     gates.push(...page.items);
     cursor = page.nextCursor ?? undefined;
   } while (cursor !== undefined && gates.length < INBOX_LIMIT);
@@ -26,11 +22,7 @@ export async function fetchPausedRunIds(client: ApiClient): Promise<Set<string>>
   const ids = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < 5; page += 1) {
-    const answer = await client.get<{ items: { id: string }[]; nextCursor: string | null }>('/v1/runs', {
-      status: 'paused',
-      limit: PAGE,
-      cursor,
-    });
+    const answer = await client.call(runRoutes.list, { query: { status: 'paused', limit: PAGE, cursor } });
     for (const run of answer.items) ids.add(run.id);
     cursor = answer.nextCursor ?? undefined;
     if (cursor === undefined) break;

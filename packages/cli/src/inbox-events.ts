@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { streamRoutes } from 'gatehouse-hitl-protocol';
 import { readSse, type SseMessage } from 'gatehouse-hitl-sdk';
 import type { ApiClient } from './http.js';
 
@@ -24,7 +25,7 @@ export async function watchInbox(client: ApiClient, watch: InboxWatch): Promise<
     try {
       const headers: Record<string, string> = { accept: 'text/event-stream' };
       if (lastEventId !== null) headers['last-event-id'] = lastEventId;
-      const response = await client.open('/v1/inbox/events', { headers, signal: watch.signal });
+      const response = await client.open(streamRoutes.inbox.path, { headers, signal: watch.signal });
       if (!response.body) throw new Error('the event stream has no body');
       failures = 0;
       watch.onStatus?.(null);

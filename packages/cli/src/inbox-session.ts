@@ -1,5 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { type Gate, type GateOption, type KeyBinding, keyNeedsConfirmation } from 'gatehouse-hitl-core';
+import { gateRoutes } from 'gatehouse-hitl-protocol';
 import type { Io } from './command.js';
 import {
   type DecisionBody,
@@ -360,9 +361,7 @@ export class InboxSession {
 
   async #showMore(gate: Gate, option: GateOption): Promise<void> {
     try {
-      const body = await this.#client.get<{ gate: Gate; briefing?: unknown }>(
-        `/v1/gates/${encodeURIComponent(gate.id)}`,
-      );
+      const body = await this.#client.call(gateRoutes.get, { params: { id: gate.id } });
       const more = {
         briefing: body.briefing,
         context: body.gate.context,

@@ -1,11 +1,11 @@
 import { steerOptionOf } from 'gatehouse-hitl-core';
-import type {
-  GateDocument as Gate,
-  GateListResponse,
-  GateViewResponse,
-  RiskLevel,
-  RuleScope,
-  StandingScopeDocument,
+import {
+  type GateListQuery,
+  type GateListResponse,
+  gateRoutes,
+  type RiskLevel,
+  type RuleScope,
+  type StandingScopeDocument,
 } from 'gatehouse-hitl-protocol';
 import { GATE_STATUSES as STATUSES } from 'gatehouse-hitl-protocol/rules';
 import {
@@ -47,11 +47,8 @@ const MAX_RULE_SECONDS = 2_592_000;
 export type GatePage = GateListResponse;
 
 /** Fetches gates with the given filters. */
-export function listGates(
-  client: ApiClient,
-  query: Record<string, string | number | undefined>,
-): Promise<GatePage> {
-  return client.get<GatePage>('/v1/gates', query);
+export function listGates(client: ApiClient, query: GateListQuery): Promise<GatePage> {
+  return client.call(gateRoutes.list, { query });
 }
 
 async function list(context: ActionContext): Promise<number> {
@@ -94,7 +91,7 @@ async function list(context: ActionContext): Promise<number> {
 
 async function show(context: ActionContext): Promise<number> {
   const id = context.positionals[0] as string;
-  const body = await context.client().get<GateViewResponse>(`/v1/gates/${encodeURIComponent(id)}`);
+  const body = await context.client().call(gateRoutes.get, { params: { id } });
   if (context.json) printJson(context.io, body);
   else await showGate(context.io, body);
   return 0;
@@ -177,7 +174,7 @@ async function decisionBody(context: ActionContext, client: ApiClient, id: strin
   const keyFile = stringOption(values, 'sign-key');
   if (keyFile !== undefined) {
     const key = readSigningKey(keyFile);
-    const { gate } = await client.get<{ gate: Gate }>(`/v1/gates/${encodeURIComponent(id)}`);
+    const { gate } = await client.call(gateRoutes.get, { params: { id } });
     // An edited approval signs the edited action's hash, as the server checks it.
     const signed = editedArgs === undefined ? gate : { id, payloadHash: editedPayloadHash(gate, editedArgs) };
     body.signature = await signDecision(key, signed, body);
@@ -187,7 +184,7 @@ async function decisionBody(context: ActionContext, client: ApiClient, id: strin
 
 /** A steer that the gate records as an approval is sent only with --confirm-approval, said before sending. */
 async function confirmSteer(context: ActionContext, client: ApiClient, id: string, body: DecisionBody) {
-  const { gate } = await client.get<{ gate: Gate }>(`/v1/gates/${encodeURIComponent(id)}`);
+  const { gate } = await client.call(gateRoutes.get, { params: { id } });
   const steer = steerOptionOf(gate);
   if (steer?.mapping !== 'steer_as_approval') return;
   if (context.values['confirm-approval'] !== true) {

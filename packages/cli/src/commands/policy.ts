@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import type {
-  DryRunResponse,
-  PolicyFormat,
-  PolicyVersionResponse,
-  PolicyView,
+import {
+  type DryRunRequest,
+  type PolicyFormat,
+  type PolicyVersionResponse,
+  type PolicyView,
+  policyRoutes,
 } from 'gatehouse-hitl-protocol';
 import { choiceOption, intOption, stringOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
@@ -37,8 +38,11 @@ async function show(context: ActionContext): Promise<number> {
     max: 1_000_000_000,
     command: context.command,
   });
-  const path = version === undefined ? '/v1/policy' : `/v1/policy/versions/${version}`;
-  const policy = await context.client().get<PolicyVersion>(path);
+  const client = context.client();
+  const policy: PolicyVersion =
+    version === undefined
+      ? await client.call(policyRoutes.get)
+      : await client.call(policyRoutes.version, { params: { version } });
   if (context.json) {
     printJson(context.io, policy);
     return 0;
@@ -60,13 +64,14 @@ async function apply(context: ActionContext): Promise<number> {
   const file = context.positionals[0] as string;
   const source = readText(file);
   const format = formatOf(context, file);
-  const policy = await context.client().put<PolicyVersion>('/v1/policy', { source, format });
+  const policy = await context.client().call(policyRoutes.replace, { body: { source, format } });
   if (context.json) printJson(context.io, policy);
   else context.io.stdout.write(`policy version ${policy.version} is active (from ${file})\n`);
   return 0;
 }
 
-function parseRequest(file: string): unknown {
+/** The request as the file holds it; the server checks its shape. */
+function parseRequest(file: string): DryRunRequest {
   const text = readText(file);
   try {
     return JSON.parse(text);
@@ -82,7 +87,7 @@ async function test(context: ActionContext): Promise<number> {
     policyFile === undefined
       ? { request }
       : { request, source: readText(policyFile), format: formatOf(context, policyFile) };
-  const result = await context.client().post<DryRunResponse>('/v1/policy/dry-run', body);
+  const result = await context.client().call(policyRoutes.dryRun, { body });
   if (context.json) {
     printJson(context.io, result);
     return 0;

@@ -1,12 +1,12 @@
-import type {
-  GateListResponse,
-  ReviewCommentListResponse,
-  ReviewCommentResponse,
-  ReviewDiffResponse,
-  ReviewDocument,
-  ReviewFilesResponse,
-  ReviewListResponse,
-  ReviewResponse,
+import {
+  gateRoutes,
+  type ReviewCommentListResponse,
+  type ReviewCommentResponse,
+  type ReviewDiffResponse,
+  type ReviewDocument,
+  type ReviewFilesResponse,
+  type ReviewListResponse,
+  type ReviewResponse,
 } from 'gatehouse-hitl-protocol';
 import { choiceOption, intOption, requiredOption, stringOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
@@ -36,10 +36,8 @@ function reviewIdOf(context: ActionContext): string {
 
 /** Without --run: the reviews waiting for a decision, found through the pending phase reviews. */
 async function openReviews(client: ApiClient): Promise<ReviewDocument[]> {
-  const gates = await client.get<GateListResponse>('/v1/gates', {
-    status: 'pending',
-    type: 'phase_review',
-    limit: 500,
+  const gates = await client.call(gateRoutes.list, {
+    query: { status: 'pending', type: 'phase_review', limit: 500 },
   });
   const runIds = [
     ...new Set(gates.items.map((gate) => gate.runId).filter((id): id is string => id !== null)),

@@ -1,4 +1,4 @@
-import type { RememberedRule, RuleListResponse, RuleResponse } from 'gatehouse-hitl-protocol';
+import { type RememberedRule, ruleRoutes } from 'gatehouse-hitl-protocol';
 import type { ActionContext, Command } from '../command.js';
 import { isoTime, printJson, printTable, terminalSafe } from '../output.js';
 
@@ -29,7 +29,7 @@ async function list(context: ActionContext): Promise<number> {
   const all = context.values.all === true;
   const response = await context
     .client()
-    .get<RuleListResponse>('/v1/rules', all ? { includeRevoked: 'true' } : {});
+    .call(ruleRoutes.list, { query: all ? { includeRevoked: 'true' } : {} });
   if (context.json) {
     printJson(context.io, response);
     return 0;
@@ -53,9 +53,7 @@ async function list(context: ActionContext): Promise<number> {
 
 async function revoke(context: ActionContext): Promise<number> {
   const id = context.positionals[0] as string;
-  const response = await context
-    .client()
-    .request<RuleResponse>('DELETE', `/v1/rules/${encodeURIComponent(id)}`);
+  const response = await context.client().call(ruleRoutes.revoke, { params: { id } });
   if (context.json) printJson(context.io, response);
   else
     context.io.stdout.write(

@@ -1,11 +1,4 @@
-import type {
-  InterventionKind,
-  InterventionListResponse,
-  InterventionResponse,
-  RunDetailResponse,
-  RunListResponse,
-  RunStatus,
-} from 'gatehouse-hitl-protocol';
+import { type InterventionKind, type RunStatus, runRoutes } from 'gatehouse-hitl-protocol';
 import { choiceOption, intOption, stringOption } from '../args.js';
 import type { Action, ActionContext, Command } from '../command.js';
 import { UsageError } from '../errors.js';
@@ -22,19 +15,17 @@ const STATUSES = [
   'failed',
 ] as const satisfies readonly RunStatus[];
 
-function runPath(id: string, rest = ''): string {
-  return `/v1/runs/${encodeURIComponent(id)}${rest}`;
-}
-
 async function list(context: ActionContext): Promise<number> {
   const { values, command, io } = context;
   const client = context.client();
   const agent = stringOption(values, 'agent');
-  const page = await client.get<RunListResponse>('/v1/runs', {
-    agentId: agent === undefined ? undefined : await agentId(client, agent),
-    status: choiceOption(values, 'status', STATUSES, command),
-    limit: intOption(values, 'limit', { min: 1, max: 500, command }),
-    cursor: stringOption(values, 'cursor'),
+  const page = await client.call(runRoutes.list, {
+    query: {
+      agentId: agent === undefined ? undefined : await agentId(client, agent),
+      status: choiceOption(values, 'status', STATUSES, command),
+      limit: intOption(values, 'limit', { min: 1, max: 500, command }),
+      cursor: stringOption(values, 'cursor'),
+    },
   });
   if (context.json) {
     printJson(io, page);
@@ -65,8 +56,8 @@ async function show(context: ActionContext): Promise<number> {
   const id = context.positionals[0] as string;
   const client = context.client();
   const [{ run }, { items: interventions }, agents] = await Promise.all([
-    client.get<RunDetailResponse>(runPath(id)),
-    client.get<InterventionListResponse>(runPath(id, '/interventions')),
+    client.call(runRoutes.get, { params: { id } }),
+    client.call(runRoutes.interventions, { params: { id } }),
     context.json ? new Map<string, string>() : agentNames(client),
   ]);
   if (context.json) {
@@ -109,7 +100,7 @@ async function intervene(
 ): Promise<number> {
   const id = context.positionals[0] as string;
   const body = instruction === undefined ? { kind } : { kind, instruction };
-  const response = await context.client().post<InterventionResponse>(runPath(id, '/interventions'), body);
+  const response = await context.client().call(runRoutes.intervene, { params: { id }, body });
   if (context.json) printJson(context.io, response);
   else {
     const status = response.run ? ` (run is now ${response.run.status})` : '';

@@ -1,12 +1,8 @@
-import type { WhitelistEntry } from 'gatehouse-hitl-protocol';
+import { type WhitelistEntry, whitelistRoutes } from 'gatehouse-hitl-protocol';
 import { requiredOption, stringOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
 import { UsageError } from '../errors.js';
 import { isoTime, printJson, printTable } from '../output.js';
-
-function entryPath(id: string): string {
-  return `/v1/whitelists/${encodeURIComponent(id)}`;
-}
 
 function printEntry(context: ActionContext, verb: string, entry: WhitelistEntry): void {
   const where = entry.scope === 'file' ? `in ${entry.path}` : 'everywhere';
@@ -16,7 +12,7 @@ function printEntry(context: ActionContext, verb: string, entry: WhitelistEntry)
 }
 
 async function list(context: ActionContext): Promise<number> {
-  const response = await context.client().get<{ whitelists: WhitelistEntry[] }>('/v1/whitelists');
+  const response = await context.client().call(whitelistRoutes.list);
   if (context.json) printJson(context.io, response);
   else {
     printTable(
@@ -45,12 +41,14 @@ async function add(context: ActionContext): Promise<number> {
   if (global === (path !== undefined))
     throw new UsageError('give exactly one of --path <glob> (file scope) or --global', context.command);
   const agent = stringOption(context.values, 'agent');
-  const response = await context.client().post<{ whitelist: WhitelistEntry }>('/v1/whitelists', {
-    pattern,
-    scope: global ? 'global' : 'file',
-    ...(path === undefined ? {} : { path }),
-    ...(agent === undefined ? {} : { agentId: agent }),
-    justification: requiredOption(context.values, 'justification', context.command),
+  const response = await context.client().call(whitelistRoutes.create, {
+    body: {
+      pattern,
+      scope: global ? 'global' : 'file',
+      ...(path === undefined ? {} : { path }),
+      ...(agent === undefined ? {} : { agentId: agent }),
+      justification: requiredOption(context.values, 'justification', context.command),
+    },
   });
   if (context.json) printJson(context.io, response);
   else printEntry(context, 'whitelisted', response.whitelist);
@@ -59,7 +57,7 @@ async function add(context: ActionContext): Promise<number> {
 
 async function remove(context: ActionContext): Promise<number> {
   const id = context.positionals[0] as string;
-  const response = await context.client().request<{ whitelist: WhitelistEntry }>('DELETE', entryPath(id));
+  const response = await context.client().call(whitelistRoutes.remove, { params: { id } });
   if (context.json) printJson(context.io, response);
   else context.io.stdout.write(`${id}: removed\n`);
   return 0;
@@ -67,12 +65,10 @@ async function remove(context: ActionContext): Promise<number> {
 
 async function renew(context: ActionContext): Promise<number> {
   const justification = stringOption(context.values, 'justification');
-  const response = await context
-    .client()
-    .post<{ whitelist: WhitelistEntry }>(
-      `${entryPath(context.positionals[0] as string)}/renew`,
-      justification === undefined ? {} : { justification },
-    );
+  const response = await context.client().call(whitelistRoutes.renew, {
+    params: { id: context.positionals[0] as string },
+    body: justification === undefined ? {} : { justification },
+  });
   if (context.json) printJson(context.io, response);
   else printEntry(context, 'renewed', response.whitelist);
   return 0;
