@@ -4,6 +4,8 @@ export type { Elicitor, McpLogger, SessionState, ToolContext } from './context.j
 export { SILENT_LOGGER } from './context.js';
 export type { Operator } from './elicit.js';
 export { createElicitor, decisionForm, operatorMayDecide, resolveOperator } from './elicit.js';
+export type { McpEndpointOptions } from './endpoints.js';
+export { mcpEndpoints } from './endpoints.js';
 export type { HttpUpstream, StdioUpstream, UpstreamConfig } from './gateway/config.js';
 export { GatewayConfigError, parseGatewayConfig, parseUpstream } from './gateway/config.js';
 export type { GatewayOptions, GatewayStdioOptions, RunningGateway } from './gateway/gateway.js';

@@ -72,6 +72,7 @@ export async function buildApp(
     writeHealth: writes.health,
     logDropped: deps.logDropped ?? (() => 0),
     hostSecret: deps.hostSecret ?? null,
+    mcp: deps.mcp ?? null,
     bus: deps.bus,
     clock: deps.clock,
     config: deps.config,

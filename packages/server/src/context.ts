@@ -3,6 +3,7 @@ import type { Clock, IdGenerator } from 'gatehouse-hitl-core';
 import type { Store } from 'gatehouse-hitl-store';
 import type { ServerConfig } from './config.js';
 import type { EventBus } from './events/bus.js';
+import type { McpEndpoints } from './mcp-endpoints.js';
 import type { OutboxSignal } from './webhooks/outbox.js';
 import type { WriteHealth } from './write-health.js';
 
@@ -19,6 +20,8 @@ export interface AppDeps {
   logDropped?: () => number;
   /** Enables `POST /v1/host/login-link` for callers on this host that send it. @default null */
   hostSecret?: string | null;
+  /** Mounts these at `/mcp` and `/mcp/gateway`; without them the server has no MCP endpoints. @default null */
+  mcp?: McpEndpoints | null;
 }
 
 /** The same, with defaults filled in, as handed to services and routes. */
@@ -35,6 +38,8 @@ export interface AppContext {
   logDropped: () => number;
   /** The secret `POST /v1/host/login-link` takes, or null when that route is off. */
   hostSecret: string | null;
+  /** The MCP endpoints handed in, or null. */
+  mcp: McpEndpoints | null;
   /** Wakes this node's webhook delivery worker after a commit queued events. */
   outbox: OutboxSignal;
   /** Wakes this node's notification worker after a commit queued notices. */

@@ -12,4 +12,5 @@ export type { HostLoginLink } from './host-login-link.js';
 export { issueHostLoginLink } from './host-login-link.js';
 export type { RunningServer, StartServerOptions } from './main.js';
 export { startServer } from './main.js';
+export type { McpEndpointCall, McpEndpointHandler, McpEndpoints } from './mcp-endpoints.js';
 export { HOST_SECRET_HEADER } from './routes/host.js';

@@ -13,6 +13,7 @@ import { createHostSecret, removeHostFile, writeHostFile } from './host-file.js'
 import { drainServer } from './http/drain.js';
 import { requestLogFields } from './http/log-redaction.js';
 import { createLogDestination } from './log-destination.js';
+import type { McpEndpoints } from './mcp-endpoints.js';
 import { bootstrap } from './services/people/admin-service.js';
 
 export interface StartServerOptions {
@@ -25,6 +26,8 @@ export interface StartServerOptions {
   print?: (line: string) => void;
   /** Stop on SIGINT and SIGTERM. @default true */
   handleSignals?: boolean;
+  /** The MCP endpoints to mount at `/mcp` and `/mcp/gateway`. @default null */
+  mcp?: McpEndpoints | null;
 }
 
 export interface RunningServer {
@@ -102,6 +105,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     uiDir: options.uiDir ?? null,
     logDropped: logs.dropped,
     hostSecret,
+    mcp: options.mcp ?? null,
   };
   const app = await buildApp(deps, { logger }).catch(async (error: unknown) => {
     await bus.close();

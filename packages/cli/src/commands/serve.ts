@@ -65,6 +65,7 @@ async function serve(context: ActionContext): Promise<number> {
   const overrides = overridesFrom(context);
   // Loaded here only, so the other commands start without the server's dependencies.
   const { loadConfig, startServer } = await import('gatehouse-hitl-server');
+  const { mcpEndpoints } = await import('gatehouse-hitl-mcp');
   const { resolve } = await import('node:path');
   const config = loadConfig(context.io.env, {
     ...overrides,
@@ -83,6 +84,7 @@ async function serve(context: ActionContext): Promise<number> {
     uiDir: web.dir,
     handleSignals: false,
     print: (line) => void context.io.stdout.write(`${line}\n`),
+    mcp: mcpEndpoints,
   });
   const demo =
     context.values.demo === true

@@ -12,11 +12,18 @@ import {
   type Json,
   type LiveServer,
   reviewRun,
-  startLiveServer,
+  startLiveServer as startSdkLiveServer,
 } from 'gatehouse-hitl-sdk/testing';
+import type { ServerConfig } from 'gatehouse-hitl-server';
+import { mcpEndpoints } from '../endpoints.js';
 
 export type { Json, LiveServer };
-export { reviewRun, startLiveServer };
+export { reviewRun };
+
+/** A real Gatehouse server on 127.0.0.1 and SQLite with this package's endpoints at `/mcp` and `/mcp/gateway`. */
+export function startLiveServer(config: Partial<ServerConfig> = {}): Promise<LiveServer> {
+  return startSdkLiveServer(config, { mcp: mcpEndpoints });
+}
 
 /** The committed launcher of the built CLI; stdio tests run it as a real process (`npx tsc -b` first). */
 export const GATEHOUSE_BIN = fileURLToPath(new URL('../../../cli/bin/gatehouse.cjs', import.meta.url));

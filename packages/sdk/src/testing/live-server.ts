@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { ServerConfig } from 'gatehouse-hitl-server';
-import { createTestApp, type TestApp } from 'gatehouse-hitl-server/testing';
+import { createTestApp, type TestApp, type TestAppOptions } from 'gatehouse-hitl-server/testing';
 
 /** Parsed JSON from the API; tests read into it freely. */
 // biome-ignore lint/suspicious/noExplicitAny: test-only view of response bodies
@@ -24,9 +24,12 @@ export interface LiveServer {
   close(): Promise<void>;
 }
 
-/** Starts the server on SQLite and listens on an ephemeral port. */
-export async function startLiveServer(config: Partial<ServerConfig> = {}): Promise<LiveServer> {
-  const test = await createTestApp({ dialect: 'sqlite', config });
+/** Starts the server on SQLite and listens on an ephemeral port; `app.mcp` mounts MCP endpoints. */
+export async function startLiveServer(
+  config: Partial<ServerConfig> = {},
+  app: Pick<TestAppOptions<{ now(): number }>, 'mcp'> = {},
+): Promise<LiveServer> {
+  const test = await createTestApp({ dialect: 'sqlite', config, ...app });
   await test.app.listen({ host: '127.0.0.1', port: 0 });
   const port = (test.app.server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;

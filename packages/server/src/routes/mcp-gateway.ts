@@ -1,14 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatehouseError } from 'gatehouse-hitl-core';
-import {
-  createGatewayHttpHandler,
-  GATEWAY_VERSION,
-  parseGatewayConfig,
-  UpstreamPool,
-} from 'gatehouse-hitl-mcp';
 import type { AppContext } from '../context.js';
 import { assertAllowedOrigin, createOriginPolicy } from '../http/origin.js';
+import type { McpEndpointHandler } from '../mcp-endpoints.js';
 import type { Services } from '../services/index.js';
 import { headerToken, ownApiUrl } from './mcp.js';
 
@@ -24,18 +19,19 @@ export async function mcpGatewayRoutes(
 ): Promise<void> {
   const settings = ctx.config.mcpGateway;
   if (settings === null) return;
-  let upstreams: ReturnType<typeof parseGatewayConfig>;
-  try {
-    upstreams = parseGatewayConfig(readFileSync(settings.configFile, 'utf8'), settings.env);
-  } catch (error) {
-    throw new Error(`GATEHOUSE_MCP_GATEWAY_CONFIG (${settings.configFile}): ${(error as Error).message}`);
+  const setting = `GATEHOUSE_MCP_GATEWAY_CONFIG (${settings.configFile})`;
+  if (ctx.mcp === null) {
+    throw new Error(
+      `${setting}: this server was built without MCP endpoints; start it with \`gatehouse serve\``,
+    );
   }
-  const handler = createGatewayHttpHandler({
-    connect: () => UpstreamPool.connect(upstreams, GATEWAY_VERSION),
-    version: GATEWAY_VERSION,
-    verifyToken: false,
-    log: ctx.log,
-  });
+  let handler: McpEndpointHandler;
+  try {
+    const config = readFileSync(settings.configFile, 'utf8');
+    handler = ctx.mcp.gateway({ config, env: settings.env, log: ctx.log });
+  } catch (error) {
+    throw new Error(`${setting}: ${(error as Error).message}`);
+  }
   const isOwnOrigin = createOriginPolicy(ctx.config);
   app.addHook('onClose', async () => {
     await handler.close();

@@ -1,7 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatehouseError } from 'gatehouse-hitl-core';
-import { createMcpHttpHandler } from 'gatehouse-hitl-mcp';
 import type { AppContext } from '../context.js';
 import { assertAllowedOrigin, createOriginPolicy } from '../http/origin.js';
 import type { Services } from '../services/index.js';
@@ -23,10 +22,14 @@ export function ownApiUrl(socket: Socket): string {
   return `http://${host}:${socket.localPort}`;
 }
 
-/** MCP over Streamable HTTP at `/mcp` (POST, GET, DELETE), authenticated by the bearer token. */
+/**
+ * MCP over Streamable HTTP at `/mcp` (POST, GET, DELETE), authenticated by the bearer token, when
+ * the app was built with MCP endpoints.
+ */
 export async function mcpRoutes(app: FastifyInstance, ctx: AppContext, _services: Services): Promise<void> {
+  if (ctx.mcp === null) return;
   // A client that declares URL-mode elicitation is sent to a pending gate's page in the web app.
-  const handler = createMcpHttpHandler({ log: ctx.log, gatePages: siteUrlOf(ctx) });
+  const handler = ctx.mcp.agent({ log: ctx.log, gatePages: siteUrlOf(ctx) });
   const isOwnOrigin = createOriginPolicy(ctx.config);
   app.addHook('onClose', async () => {
     await handler.close();

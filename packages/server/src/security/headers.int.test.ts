@@ -77,17 +77,6 @@ describe.each(dialects)('protocol hygiene on %s', (dialect) => {
     expect(await response.text()).toBe(INDEX);
   });
 
-  it('says how to authenticate on a 401 from /mcp', async () => {
-    const response = await fetch(`${live.url}/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
-    });
-    expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="gatehouse"');
-    expect(((await response.json()) as Json).error.code).toBe('UNAUTHENTICATED');
-  });
-
   it.each([
     ['GET', '/v1/me', undefined],
     ['GET', '/v1/gates', 'gha_revoked_or_unknown_token_000000000000'],

@@ -11,6 +11,7 @@ import { generateToken, hashPassword, hashToken } from '../auth/secrets.js';
 import { loadConfig, type ServerConfig } from '../config.js';
 import type { AppContext } from '../context.js';
 import { createInProcessBus } from '../events/bus.js';
+import type { McpEndpoints } from '../mcp-endpoints.js';
 import type { Services } from '../services/index.js';
 
 /** The password every person created by `createTestApp` has. */
@@ -28,6 +29,8 @@ export interface TestAppOptions<C extends Clock> {
   uiDir?: string;
   /** Hears of every statement the store runs (statement budgets). */
   onStatement?: (statement: ExecutedStatement) => void;
+  /** MCP endpoints to mount at `/mcp` and `/mcp/gateway` (the MCP package's tests pass its own). */
+  mcp?: McpEndpoints;
 }
 
 export interface TestTokens {
@@ -254,7 +257,8 @@ export async function createTestApp<C extends Clock = Clock>(
     options.onStatement,
   );
   const bus = createInProcessBus();
-  const app = await buildApp({ store, bus, clock, config, uiDir: options.uiDir ?? null });
+  const mcp = options.mcp ?? null;
+  const app = await buildApp({ store, bus, clock, config, uiDir: options.uiDir ?? null, mcp });
   await app.ready();
   const { tokens, ids } = await seed(store, clock.now());
   const otherNodes: (() => Promise<void>)[] = [];
@@ -274,7 +278,7 @@ export async function createTestApp<C extends Clock = Clock>(
         throw new Error('a second node shares a Postgres database, not a SQLite file');
       const otherStore = await openAnother();
       const otherBus = createInProcessBus();
-      const other = await buildApp({ store: otherStore, bus: otherBus, clock, config, uiDir: null });
+      const other = await buildApp({ store: otherStore, bus: otherBus, clock, config, uiDir: null, mcp });
       await other.ready();
       otherNodes.push(async () => {
         await other.close();
