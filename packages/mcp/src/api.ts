@@ -4,18 +4,16 @@ import type {
   DecideBody,
   DecideResponse,
   GateDocument,
-  GateListResponse,
   GateViewResponse,
   InterventionDocument,
-  InterventionListResponse,
   MeResponse,
   PolicyView,
   RunDetailResponse,
   RunDocument,
-  RunListResponse,
 } from 'gatehouse-hitl-protocol';
+import { gateActionRoutes, gateRoutes, policyRoutes, runRoutes } from 'gatehouse-hitl-protocol';
 import { Gatehouse } from 'gatehouse-hitl-sdk';
-import { type ApiTarget, sendJson } from './http-json.js';
+import { type ApiTarget, sendJson, sendRoute } from './http-json.js';
 
 /** Where the MCP server reaches Gatehouse and with whose token. */
 export interface ApiOptions {
@@ -72,34 +70,27 @@ export class GatehouseApi {
 
   /** The active policy (readable by people and agents). */
   policy(signal?: AbortSignal): Promise<PolicyView> {
-    return sendJson(this.#target, 'GET', '/v1/policy', undefined, signal);
+    return sendRoute(this.#target, policyRoutes.get, {}, signal);
   }
 
   /** A run with its resume plan. */
   run(runId: string, signal?: AbortSignal): Promise<RunDetail> {
-    return sendJson(this.#target, 'GET', `/v1/runs/${id(runId)}`, undefined, signal);
+    return sendRoute(this.#target, runRoutes.get, { params: { id: runId } }, signal);
   }
 
   /** The newest runs the token may see. */
   async runs(limit: number, signal?: AbortSignal): Promise<RunDocument[]> {
-    const page = await sendJson<RunListResponse>(
-      this.#target,
-      'GET',
-      `/v1/runs?limit=${limit}`,
-      undefined,
-      signal,
-    );
+    const page = await sendRoute(this.#target, runRoutes.list, { query: { limit } }, signal);
     return page.items;
   }
 
   /** Pending gates, of one run or of everything the token may see. */
   async pendingGates(runId: string | null, signal?: AbortSignal): Promise<GateDocument[]> {
-    const run = runId === null ? '' : `&runId=${id(runId)}`;
-    const page = await sendJson<GateListResponse>(
+    const run = runId === null ? {} : { runId };
+    const page = await sendRoute(
       this.#target,
-      'GET',
-      `/v1/gates?status=pending&limit=100${run}`,
-      undefined,
+      gateRoutes.list,
+      { query: { status: 'pending', limit: 100, ...run } },
       signal,
     );
     return page.items;
@@ -119,7 +110,7 @@ export class GatehouseApi {
 
   /** A gate with its Summary of Action. */
   gate(gateId: string, signal?: AbortSignal): Promise<GateViewResponse> {
-    return sendJson(this.#target, 'GET', `/v1/gates/${id(gateId)}`, undefined, signal);
+    return sendRoute(this.#target, gateRoutes.get, { params: { id: gateId } }, signal);
   }
 
   /** A run's interventions after `after` (epoch ms), oldest first. */
@@ -128,12 +119,11 @@ export class GatehouseApi {
     after: number | null,
     signal?: AbortSignal,
   ): Promise<InterventionDocument[]> {
-    const query = after === null ? '' : `?after=${after}`;
-    const page = await sendJson<InterventionListResponse>(
+    const query = after === null ? {} : { after };
+    const page = await sendRoute(
       this.#target,
-      'GET',
-      `/v1/runs/${id(runId)}/interventions${query}`,
-      undefined,
+      runRoutes.interventions,
+      { params: { id: runId }, query },
       signal,
     );
     return page.items;
@@ -141,7 +131,7 @@ export class GatehouseApi {
 
   /** Decides a gate; only a person's token may (the server answers 403 to agent tokens). */
   decide(gateId: string, body: DecideBody, signal?: AbortSignal): Promise<DecideResult> {
-    return sendJson(this.#target, 'POST', `/v1/gates/${id(gateId)}/decide`, body, signal);
+    return sendRoute(this.#target, gateActionRoutes.decide, { params: { id: gateId }, body }, signal);
   }
 
   /** Claude Code's PreToolUse hook on the server: the policy, gates and wording the hooks share. */

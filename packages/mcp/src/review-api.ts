@@ -1,10 +1,7 @@
 import type {
-  AppendJournalResponse,
   AuditPage,
   JournalEntryInput,
-  JournalEntryResponse,
   JournalKind,
-  JournalListResponse,
   ReviewCommentBody,
   ReviewCommentListResponse,
   ReviewCommentResponse,
@@ -15,16 +12,11 @@ import type {
   ReviewFilesResponse,
   ReviewListResponse,
   ReviewResponse,
-  SearchResponse,
-  WorkspaceDiffResponse,
-  WorkspaceFileResponse,
-  WorkspaceFilesResponse,
-  WorkspaceLogResponse,
   WorkspaceResponse,
-  WorkspaceShowResponse,
 } from 'gatehouse-hitl-protocol';
+import { gateRoutes, journalRoutes, searchRoutes, workspaceRoutes } from 'gatehouse-hitl-protocol';
 import type { ApiOptions } from './api.js';
-import { type ApiTarget, sendJson } from './http-json.js';
+import { type ApiTarget, sendJson, sendRoute } from './http-json.js';
 
 type Query = Record<string, string | number | undefined>;
 
@@ -53,27 +45,32 @@ export class ReviewApi {
   }
 
   workspace(runId: string, signal?: AbortSignal): Promise<WorkspaceResponse> {
-    return this.#get(`/v1/runs/${id(runId)}/workspace`, {}, signal);
+    return sendRoute(this.#target, workspaceRoutes.summary, { params: { id: runId } }, signal);
   }
 
   workspaceFiles(runId: string, query: { ref?: string; path?: string }, signal?: AbortSignal) {
-    return this.#get<WorkspaceFilesResponse>(`/v1/runs/${id(runId)}/workspace/files`, query, signal);
+    return sendRoute(this.#target, workspaceRoutes.files, { params: { id: runId }, query }, signal);
   }
 
   workspaceFile(runId: string, query: { ref?: string; path: string }, signal?: AbortSignal) {
-    return this.#get<WorkspaceFileResponse>(`/v1/runs/${id(runId)}/workspace/file`, query, signal);
+    return sendRoute(this.#target, workspaceRoutes.file, { params: { id: runId }, query }, signal);
   }
 
   log(runId: string, query: { ref?: string; path?: string; limit?: number }, signal?: AbortSignal) {
-    return this.#get<WorkspaceLogResponse>(`/v1/runs/${id(runId)}/workspace/log`, query, signal);
+    return sendRoute(this.#target, workspaceRoutes.log, { params: { id: runId }, query }, signal);
   }
 
   show(runId: string, commit: string, signal?: AbortSignal) {
-    return this.#get<WorkspaceShowResponse>(`/v1/runs/${id(runId)}/workspace/show`, { commit }, signal);
+    return sendRoute(
+      this.#target,
+      workspaceRoutes.show,
+      { params: { id: runId }, query: { commit } },
+      signal,
+    );
   }
 
   diff(runId: string, query: { from?: string; to: string; path?: string }, signal?: AbortSignal) {
-    return this.#get<WorkspaceDiffResponse>(`/v1/runs/${id(runId)}/workspace/diff`, query, signal);
+    return sendRoute(this.#target, workspaceRoutes.diff, { params: { id: runId }, query }, signal);
   }
 
   search(
@@ -81,7 +78,7 @@ export class ReviewApi {
     query: { q: string; mode: 'text' | 'semantic'; limit?: number },
     signal?: AbortSignal,
   ) {
-    return this.#get<SearchResponse>(`/v1/runs/${id(runId)}/search`, query, signal);
+    return sendRoute(this.#target, searchRoutes.search, { params: { id: runId }, query }, signal);
   }
 
   reviews(runId: string, signal?: AbortSignal) {
@@ -133,20 +130,19 @@ export class ReviewApi {
     query: { kind?: JournalKind; cursor?: string; limit?: number },
     signal?: AbortSignal,
   ) {
-    return this.#get<JournalListResponse>(`/v1/runs/${id(runId)}/journal`, query, signal);
+    return sendRoute(this.#target, journalRoutes.list, { params: { id: runId }, query }, signal);
   }
 
   journalEntry(runId: string, entryId: string, signal?: AbortSignal) {
-    return this.#get<JournalEntryResponse>(`/v1/runs/${id(runId)}/journal/${id(entryId)}`, {}, signal);
+    return sendRoute(this.#target, journalRoutes.get, { params: { id: runId, entryId } }, signal);
   }
 
   /** Appends to the run's journal; the run's own agent only. */
   appendJournal(runId: string, entries: JournalEntryInput[], signal?: AbortSignal) {
-    return sendJson<AppendJournalResponse>(
+    return sendRoute(
       this.#target,
-      'POST',
-      `/v1/runs/${id(runId)}/journal`,
-      { entries },
+      journalRoutes.append,
+      { params: { id: runId }, body: { entries } },
       signal,
     );
   }
@@ -163,9 +159,10 @@ export class ReviewApi {
     const ids: string[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 10; page++) {
-      const body = await this.#get<{ items: { id: string }[]; nextCursor: string | null }>(
-        '/v1/gates',
-        { runId, limit: 500, cursor },
+      const body = await sendRoute(
+        this.#target,
+        gateRoutes.list,
+        { query: { runId, limit: 500, cursor } },
         signal,
       );
       ids.push(...body.items.map((gate) => gate.id));
