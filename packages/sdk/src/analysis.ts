@@ -1,8 +1,9 @@
-import type {
-  AnalyzeBody,
-  AnalyzeResponse,
-  FindingDocument,
-  GateDocument as Gate,
+import {
+  type AnalyzeBody,
+  type AnalyzeResponse,
+  analysisRoutes,
+  type FindingDocument,
+  type GateDocument as Gate,
 } from 'gatehouse-hitl-protocol';
 import type { Transport } from './http.js';
 import { resultFromGate } from './result.js';
@@ -54,7 +55,8 @@ export interface AnalysisDecision {
   proceed: boolean;
 }
 
-function bodyOf(options: AnalyzeOptions): Record<string, unknown> {
+/** The request body; the server checks its shape. */
+function bodyOf(options: AnalyzeOptions): AnalyzeBody {
   const body: Record<string, unknown> = {};
   if (options.runId !== undefined) body.runId = options.runId;
   if (options.diff !== undefined) body.diff = options.diff;
@@ -70,7 +72,7 @@ function bodyOf(options: AnalyzeOptions): Record<string, unknown> {
   if (options.action !== undefined) {
     body.action = { tool: options.action.tool, args: options.action.args ?? {} };
   }
-  return body;
+  return body as AnalyzeBody;
 }
 
 /** Sends the change to `POST /v1/analyze`; not retried once sent, since in a run it opens gates. */
@@ -81,13 +83,11 @@ export async function requestAnalysis(
   if ((options.diff === undefined) === (options.files === undefined)) {
     throw new TypeError('give exactly one of diff (a unified diff) or files ([{ path, before, after }])');
   }
-  return transport.json<AnalysisAnswer>({
-    method: 'POST',
-    path: '/v1/analyze',
-    body: bodyOf(options),
-    signal: options.signal,
-    retry: 'safe',
-  });
+  return transport.route(
+    analysisRoutes.analyze,
+    { body: bodyOf(options) },
+    { signal: options.signal, retry: 'safe' },
+  );
 }
 
 /** Waits for each pending gate of `analysis` with `waitForGate` and collects the answers. */

@@ -1,10 +1,11 @@
-import type {
-  ConfidenceReportResponse,
-  GateDocument as Gate,
-  GateRequestResponse,
-  GateViewResponse,
-  GateWaitResponse,
-  RunDocument as Run,
+import {
+  confidenceRoutes,
+  type GateDocument as Gate,
+  type GateViewResponse,
+  type GateWaitResponse,
+  gateActionRoutes,
+  gateRoutes,
+  type RunDocument as Run,
 } from 'gatehouse-hitl-protocol';
 import {
   type AnalysisAnswer,
@@ -48,8 +49,6 @@ import { Journal } from './workspace-journal.js';
 const DEFAULT_WAIT_MS = 30_000;
 /** How much longer than the server's hold time one long-poll may take before it counts as lost. */
 const WAIT_MARGIN_MS = 15_000;
-
-const id = (value: string) => encodeURIComponent(value);
 
 /** A 409 RUN_NOT_ACTIVE for a paused run: wait for resume and ask again. */
 const isPausedRun = (error: GatehouseApiError) =>
@@ -101,15 +100,14 @@ export class Gatehouse {
     const { signal, idempotencyKey, onGate, ...fields } = options;
     const action: ActionSpec = { tool: fields.tool, operation: fields.operation, args: fields.args ?? {} };
     const hash = await payloadHash(action);
-    const response = await this.#transport.json<GateRequestResponse>({
-      method: 'POST',
-      path: '/v1/gates',
-      body: defined({ ...fields, args: action.args }),
-      headers: { 'idempotency-key': idempotencyKey ?? globalThis.crypto.randomUUID() },
-      signal,
-      retry: 'always',
-      retryWhen: isPausedRun,
-    });
+    const response = await this.#transport.route(
+      gateRoutes.request,
+      {
+        body: defined({ ...fields, args: action.args }),
+        headers: { 'idempotency-key': idempotencyKey ?? globalThis.crypto.randomUUID() },
+      },
+      { signal, retry: 'always', retryWhen: isPausedRun },
+    );
     // The server must have hashed exactly what was sent, or no approval could ever bind to it.
     if (typeof response.payloadHash === 'string' && response.payloadHash !== hash) {
       throw payloadMismatch(response.gate?.id ?? null, response.payloadHash, hash);
@@ -142,12 +140,11 @@ export class Gatehouse {
 
   /** Reads one gate with its briefing. */
   getGate(gateId: string, options: { signal?: AbortSignal | undefined } = {}): Promise<GateViewResponse> {
-    return this.#transport.json({
-      method: 'GET',
-      path: `/v1/gates/${id(gateId)}`,
-      signal: options.signal,
-      retry: 'always',
-    });
+    return this.#transport.route(
+      gateRoutes.get,
+      { params: { id: gateId } },
+      { signal: options.signal, retry: 'always' },
+    );
   }
 
   /**
@@ -162,13 +159,11 @@ export class Gatehouse {
     const hash = await payloadHash(action);
     assertPayloadMatches(result, hash);
     if (!result.oneOff || result.gateId === null) return;
-    await this.#transport.json({
-      method: 'POST',
-      path: `/v1/gates/${id(result.gateId)}/consume`,
-      body: { payloadHash: hash },
-      signal: options.signal,
-      retry: 'safe',
-    });
+    await this.#transport.route(
+      gateActionRoutes.consume,
+      { params: { id: result.gateId }, body: { payloadHash: hash } },
+      { signal: options.signal, retry: 'safe' },
+    );
   }
 
   /**
@@ -184,13 +179,11 @@ export class Gatehouse {
     gateId: string,
     options: { reason?: string; signal?: AbortSignal | undefined } = {},
   ): Promise<Gate> {
-    const response = await this.#transport.json<{ gate: Gate }>({
-      method: 'POST',
-      path: `/v1/gates/${id(gateId)}/withdraw`,
-      body: defined({ reason: options.reason }),
-      signal: options.signal,
-      retry: 'safe',
-    });
+    const response = await this.#transport.route(
+      gateActionRoutes.withdraw,
+      { params: { id: gateId }, body: defined({ reason: options.reason }) },
+      { signal: options.signal, retry: 'safe' },
+    );
     return response.gate;
   }
 
@@ -200,13 +193,11 @@ export class Gatehouse {
    */
   async reportConfidence(options: ConfidenceOptions): Promise<ConfidenceResult> {
     const { signal, wait, onGate, ...fields } = options;
-    const response = await this.#transport.json<ConfidenceReportResponse>({
-      method: 'POST',
-      path: '/v1/confidence',
-      body: defined(fields),
-      signal,
-      retry: 'safe',
-    });
+    const response = await this.#transport.route(
+      confidenceRoutes.report,
+      { body: defined(fields) },
+      { signal, retry: 'safe' },
+    );
     const gateId = response.gateId ?? null;
     if (response.escalated && gateId !== null) onGate?.(gateId, null);
     const outcome =
@@ -389,13 +380,11 @@ export class Gatehouse {
   ): Promise<GateWaitResponse> {
     for (;;) {
       const started = Date.now();
-      const response = await this.#transport.json<GateWaitResponse>({
-        method: 'GET',
-        path: `/v1/gates/${id(gate.id)}/wait?timeoutMs=${this.#waitMs}`,
-        signal,
-        retry: 'always',
-        attemptTimeoutMs: this.#waitMs + WAIT_MARGIN_MS,
-      });
+      const response = await this.#transport.route(
+        gateRoutes.wait,
+        { params: { id: gate.id }, query: { timeoutMs: this.#waitMs } },
+        { signal, retry: 'always', attemptTimeoutMs: this.#waitMs + WAIT_MARGIN_MS },
+      );
       if (response.gate.status !== 'pending') return response;
       // A wait that came back at once without an end (an extension, a partial approval) must not spin.
       if (Date.now() - started < 100) await sleep(100, signal);

@@ -1,4 +1,4 @@
-import type { InterventionKind } from 'gatehouse-hitl-protocol';
+import { type InterventionKind, routeRequest, streamRoutes } from 'gatehouse-hitl-protocol';
 import {
   gateOutcome,
   isGatehouseApiError,
@@ -134,7 +134,7 @@ async function* connectOnce(
   try {
     const headers: Record<string, string> =
       state.lastEventId === null ? {} : { 'last-event-id': state.lastEventId };
-    const path = `/v1/runs/${encodeURIComponent(runId)}/events`;
+    const { path } = routeRequest(streamRoutes.run, { params: { id: runId } });
     const response = await transport.stream(path, headers, linked.signal);
     if (response.body === null) throw new TypeError('the event stream has no body');
     state.attempt = 0;

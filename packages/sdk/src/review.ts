@@ -1,9 +1,9 @@
-import type {
-  ReviewComment,
-  ReviewCommentListResponse,
-  ReviewCommentResponse,
-  ReviewFeedback,
-  RunDetailResponse,
+import {
+  type ReviewComment,
+  type ReviewCommentListResponse,
+  type ReviewCommentResponse,
+  type ReviewFeedback,
+  runRoutes,
 } from 'gatehouse-hitl-protocol';
 import type { Transport } from './http.js';
 
@@ -34,12 +34,7 @@ export async function readReviewFeedback(
   runId: string,
   signal?: AbortSignal,
 ): Promise<ReviewFeedback | null> {
-  const detail = await transport.json<RunDetailResponse>({
-    method: 'GET',
-    path: `/v1/runs/${id(runId)}`,
-    signal,
-    retry: 'always',
-  });
+  const detail = await transport.route(runRoutes.get, { params: { id: runId } }, { signal, retry: 'always' });
   return detail.resume?.review ?? null;
 }
 

@@ -1,11 +1,5 @@
-import type {
-  CheckpointResponse,
-  CompleteRunResponse,
-  ReviewDocument,
-  ReviewResponse,
-  RunDocument as Run,
-  RunResponse,
-} from 'gatehouse-hitl-protocol';
+import type { ReviewDocument, ReviewResponse, RunDocument as Run } from 'gatehouse-hitl-protocol';
+import { runRoutes } from 'gatehouse-hitl-protocol';
 import type { Transport } from './http.js';
 import type {
   CheckpointOptions,
@@ -22,20 +16,14 @@ type WaitForGate = (gateId: string, signal: AbortSignal | undefined) => Promise<
 const id = (value: string) => encodeURIComponent(value);
 
 /** Drops `undefined` fields so strict request bodies only see what the caller set. */
-export function defined(fields: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+export function defined<T extends object>(fields: T): T {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as T;
 }
 
 /** Starts a run of the agent. */
 export async function createRun(transport: Transport, options: CreateRunOptions): Promise<Run> {
   const { signal, ...fields } = options;
-  const body = await transport.json<RunResponse>({
-    method: 'POST',
-    path: '/v1/runs',
-    body: defined(fields),
-    signal,
-    retry: 'safe',
-  });
+  const body = await transport.route(runRoutes.create, { body: defined(fields) }, { signal, retry: 'safe' });
   return body.run;
 }
 
@@ -45,12 +33,7 @@ export async function getRun(
   runId: string,
   signal: AbortSignal | undefined,
 ): Promise<Run> {
-  const body = await transport.json<RunResponse>({
-    method: 'GET',
-    path: `/v1/runs/${id(runId)}`,
-    signal,
-    retry: 'always',
-  });
+  const body = await transport.route(runRoutes.get, { params: { id: runId } }, { signal, retry: 'always' });
   return body.run;
 }
 
@@ -75,13 +58,11 @@ export async function checkpointRun(
   waitForGate: WaitForGate,
 ): Promise<CheckpointResult> {
   const { runId, signal, wait, onGate, ...fields } = options;
-  const response = await transport.json<CheckpointResponse>({
-    method: 'POST',
-    path: `/v1/runs/${id(runId)}/checkpoint`,
-    body: defined({ ...fields, jobComplete: fields.jobComplete ?? false }),
-    signal,
-    retry: 'safe',
-  });
+  const response = await transport.route(
+    runRoutes.checkpoint,
+    { params: { id: runId }, body: defined({ ...fields, jobComplete: fields.jobComplete ?? false }) },
+    { signal, retry: 'safe' },
+  );
   const gate = response.gate ?? null;
   const review = response.review ?? null;
   if (!response.freeze || gate === null || wait === false) {
@@ -101,13 +82,11 @@ export async function completeRun(
   waitForGate: WaitForGate,
 ): Promise<CompleteRunResult> {
   const { signal, wait, onGate } = options;
-  const response = await transport.json<CompleteRunResponse>({
-    method: 'POST',
-    path: `/v1/runs/${id(runId)}/complete`,
-    body: {},
-    signal,
-    retry: 'safe',
-  });
+  const response = await transport.route(
+    runRoutes.complete,
+    { params: { id: runId }, body: {} },
+    { signal, retry: 'safe' },
+  );
   const gate = response.gate ?? null;
   if (gate === null || gate.status !== 'pending' || wait === false)
     return { run: response.run, gate, outcome: null };

@@ -1,9 +1,8 @@
-import type {
-  AppendJournalResponse,
-  JournalEntryDocument,
-  JournalEntryInput,
-  JournalKind,
-  JournalListResponse,
+import {
+  type JournalEntryDocument,
+  type JournalEntryInput,
+  type JournalKind,
+  journalRoutes,
 } from 'gatehouse-hitl-protocol';
 import type { Transport } from './http.js';
 
@@ -47,13 +46,11 @@ export class Journal {
     if (list.length === 0) throw new RangeError('entries must hold at least one entry');
     const ids: string[] = [];
     for (let start = 0; start < list.length; start += BATCH) {
-      const response = await this.#transport.json<AppendJournalResponse>({
-        method: 'POST',
-        path: `/v1/runs/${encodeURIComponent(this.runId)}/journal`,
-        body: { entries: list.slice(start, start + BATCH) },
-        signal: options.signal,
-        retry: 'safe',
-      });
+      const response = await this.#transport.route(
+        journalRoutes.append,
+        { params: { id: this.runId }, body: { entries: list.slice(start, start + BATCH) } },
+        { signal: options.signal, retry: 'safe' },
+      );
       ids.push(...response.ids);
     }
     return ids;
@@ -63,17 +60,12 @@ export class Journal {
   async list(
     options: JournalListOptions = {},
   ): Promise<{ items: JournalEntryDocument[]; nextCursor: string | null }> {
-    const query = new URLSearchParams();
-    if (options.kind !== undefined) query.set('kind', options.kind);
-    if (options.limit !== undefined) query.set('limit', String(options.limit));
-    if (options.cursor !== undefined) query.set('cursor', options.cursor);
-    const suffix = query.size > 0 ? `?${query}` : '';
-    const response = await this.#transport.json<JournalListResponse>({
-      method: 'GET',
-      path: `/v1/runs/${encodeURIComponent(this.runId)}/journal${suffix}`,
-      signal: options.signal,
-      retry: 'always',
-    });
+    const { kind, limit, cursor } = options;
+    const response = await this.#transport.route(
+      journalRoutes.list,
+      { params: { id: this.runId }, query: { kind, limit, cursor } },
+      { signal: options.signal, retry: 'always' },
+    );
     return { items: response.items, nextCursor: response.nextCursor ?? null };
   }
 }

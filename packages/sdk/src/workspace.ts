@@ -1,4 +1,10 @@
-import type { MeResponse, ReviewComment, ReviewFeedback, WorkspaceResponse } from 'gatehouse-hitl-protocol';
+import {
+  type MeResponse,
+  type ReviewComment,
+  type ReviewFeedback,
+  type WorkspaceResponse,
+  workspaceRoutes,
+} from 'gatehouse-hitl-protocol';
 import type { Transport } from './http.js';
 import {
   listReviewComments,
@@ -76,12 +82,11 @@ export class Workspace {
 
   /** The run's repository as the server describes it: clone URL, branches, the open review. */
   info(options: { signal?: AbortSignal | undefined } = {}): Promise<WorkspaceResponse> {
-    return this.#context.transport.json<WorkspaceResponse>({
-      method: 'GET',
-      path: `/v1/runs/${encodeURIComponent(this.runId)}/workspace`,
-      signal: options.signal,
-      retry: 'always',
-    });
+    return this.#context.transport.route(
+      workspaceRoutes.summary,
+      { params: { id: this.runId } },
+      { signal: options.signal, retry: 'always' },
+    );
   }
 
   /**
