@@ -60,6 +60,9 @@ export {
 } from './reveal-text.js';
 export type { Role } from './roles.js';
 export { hasRole, ROLES, roleRank } from './roles.js';
+export { fillPath, queryString } from './route-table/define.js';
+export type { LightRoute } from './route-table/light-routes.js';
+export { lightRoutes } from './route-table/light-routes.js';
 export type { CanonicalJsonVersion, SignedDecisionFields } from './signed-decision.js';
 export {
   KEY_PROOF_PREFIX,

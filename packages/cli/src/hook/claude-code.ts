@@ -3,6 +3,7 @@ import {
   canonicalJson,
   claudeCodeCallContext,
   claudeCodeCallText,
+  lightRoutes,
   parseClaudeCodeHookInput,
   steerInstructions as steersOf,
 } from 'gatehouse-hitl-protocol/rules';
@@ -142,8 +143,11 @@ async function settle(asking: Asking, gate: GateView): Promise<GateView> {
     const wait = Math.min(MAX_WAIT_MS, Math.floor(asking.timeLeft() - MIN_WAIT_MS));
     if (wait < MIN_WAIT_MS) return current;
     try {
-      const path = `/v1/gates/${encodeURIComponent(current.id)}/wait?timeoutMs=${wait}`;
-      current = (await asking.http.call<{ gate: GateView }>('GET', path)).gate;
+      const waited = await asking.http.route<{ gate: GateView }>(lightRoutes.gateWait, {
+        params: { id: current.id },
+        query: { timeoutMs: wait },
+      });
+      current = waited.gate;
     } catch (error) {
       if (error instanceof OutOfTime) return current;
       throw error;
@@ -155,9 +159,7 @@ async function settle(asking: Asking, gate: GateView): Promise<GateView> {
 /** Uses a one-off approval for exactly this call; false when an earlier identical call used it. */
 async function useApproval(asking: Asking, gateId: string, payloadHash: string): Promise<boolean> {
   try {
-    await asking.http.call('POST', `/v1/gates/${encodeURIComponent(gateId)}/consume`, {
-      body: { payloadHash },
-    });
+    await asking.http.route(lightRoutes.gateConsume, { params: { id: gateId }, body: { payloadHash } });
     return true;
   } catch (error) {
     if (error instanceof ServerRefused && error.code === 'APPROVAL_USED') return false;
@@ -234,7 +236,7 @@ async function ask(asking: Asking): Promise<PreToolUseOutput> {
   };
   let answer: RequestAnswer;
   try {
-    answer = await asking.http.call<RequestAnswer>('POST', '/v1/gates', {
+    answer = await asking.http.route<RequestAnswer>(lightRoutes.gateRequest, {
       body,
       headers: { 'idempotency-key': sent.key },
     });

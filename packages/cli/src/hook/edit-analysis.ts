@@ -6,6 +6,7 @@ import {
   analysisRefused,
   CLAUDE_CODE_EDIT_TOOLS,
   canonicalJson,
+  lightRoutes,
   type StringEdit,
   stringEditsOf,
   summariseFindings,
@@ -137,8 +138,11 @@ async function settleGates(context: EditAnalysisContext, gates: GateView[]): Pro
     while (current.status === 'pending') {
       const wait = Math.min(MAX_WAIT_MS, Math.floor(context.timeLeft() - REQUEST_RESERVE_MS));
       try {
-        const path = `/v1/gates/${encodeURIComponent(current.id)}/wait?timeoutMs=${Math.max(0, wait)}`;
-        current = (await context.http.call<{ gate: GateView }>('GET', path)).gate;
+        const waited = await context.http.route<{ gate: GateView }>(lightRoutes.gateWait, {
+          params: { id: current.id },
+          query: { timeoutMs: Math.max(0, wait) },
+        });
+        current = waited.gate;
       } catch (error) {
         if (error instanceof OutOfTime) break;
         throw error;
@@ -168,7 +172,7 @@ function remembered(context: EditAnalysisContext, id: string): Remembered | null
 
 async function analyse(context: EditAnalysisContext, file: EditedFile, runId: string): Promise<Remembered> {
   const { input } = context;
-  const answer = await context.http.call<AnalyzeResponse>('POST', '/v1/analyze', {
+  const answer = await context.http.route<AnalyzeResponse>(lightRoutes.analyze, {
     body: {
       runId,
       files: [file],

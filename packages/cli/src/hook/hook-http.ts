@@ -1,6 +1,12 @@
 import { connect as connectTcp } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { decodeWireError, GatehouseApiError } from 'gatehouse-hitl-protocol/rules';
+import {
+  decodeWireError,
+  fillPath,
+  GatehouseApiError,
+  type LightRoute,
+  queryString,
+} from 'gatehouse-hitl-protocol/rules';
 
 /** The server could not be reached at all (refused, no route, DNS, TLS). */
 export class Unreachable extends Error {
@@ -24,6 +30,16 @@ export interface HookHttp {
     method: 'GET' | 'POST',
     path: string,
     options?: { body?: unknown; headers?: Record<string, string> },
+  ): Promise<T>;
+  /** Calls one of the protocol's light routes: its path filled from `params`, then `query`. */
+  route<T>(
+    route: LightRoute,
+    input?: {
+      params?: Record<string, string>;
+      query?: Record<string, unknown>;
+      body?: unknown;
+      headers?: Record<string, string>;
+    },
   ): Promise<T>;
   /** Opens the connection the first call will use, while the caller is still busy. */
   preconnect(): void;
@@ -197,9 +213,16 @@ export function createHookHttp(baseUrl: string, token: string, signal: AbortSign
     return opening;
   }
 
-  return {
+  const http: HookHttp = {
     preconnect() {
       early ??= connect();
+    },
+    route(route, input = {}) {
+      const path = fillPath(route.path, input.params) + queryString(input.query);
+      return http.call(route.method, path, {
+        ...(input.body === undefined ? {} : { body: input.body }),
+        ...(input.headers === undefined ? {} : { headers: input.headers }),
+      });
     },
     async call<T>(
       method: 'GET' | 'POST',
@@ -229,4 +252,5 @@ export function createHookHttp(baseUrl: string, token: string, signal: AbortSign
       );
     },
   };
+  return http;
 }

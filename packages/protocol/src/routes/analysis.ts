@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../route-table/define.js';
+import { lightRoutes } from '../route-table/light-routes.js';
 import { gateDocumentSchema } from './gate-document.js';
 import { runIdSchema } from './ids.js';
 import { runParamsSchema } from './runs.js';
@@ -193,8 +194,7 @@ const tags = ['analysis'];
 /** Change analysis: findings and verdicts, findings reported wrong, recovery state. */
 export const analysisRoutes = {
   analyze: defineRoute({
-    method: 'POST',
-    path: '/v1/analyze',
+    ...lightRoutes.analyze,
     tags,
     body: analyzeBodySchema,
     response: { 200: analyzeResponseSchema },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GATE_STATUSES, gateTypeIdSchema, riskLevelSchema, timeoutActionSchema } from '../enums.js';
 import { defineRoute } from '../route-table/define.js';
+import { lightRoutes } from '../route-table/light-routes.js';
 import { gateDocumentSchema, interventionNoticeSchema } from './gate-document.js';
 import {
   agentIdSchema,
@@ -135,8 +136,7 @@ const tags = ['gates'];
 /** The gates routes: requests from agents, listing, reading and long-polling. */
 export const gateRoutes = {
   request: defineRoute({
-    method: 'POST',
-    path: '/v1/gates',
+    ...lightRoutes.gateRequest,
     tags,
     body: gateRequestBodySchema,
     headers: gateRequestHeadersSchema,
@@ -157,8 +157,7 @@ export const gateRoutes = {
     response: { 200: gateViewResponseSchema },
   }),
   wait: defineRoute({
-    method: 'GET',
-    path: '/v1/gates/:id/wait',
+    ...lightRoutes.gateWait,
     tags,
     params: gateParamsSchema,
     query: gateWaitQuerySchema,
