@@ -96,6 +96,7 @@ export async function createServices(ctx: AppContext): Promise<Services> {
   const analysis = createAnalysisService(ctx, { gates, whitelists });
   const pushAnalysis = createPushAnalysis(ctx, { analysis });
   const notifications = createNotificationService(ctx);
+  const reviewHealth = createReviewHealthService(ctx);
   return {
     ...admin,
     audit,
@@ -121,12 +122,13 @@ export async function createServices(ctx: AppContext): Promise<Services> {
     notifications,
     emailActions: createEmailActions(ctx, gates),
     trust: createTrustService(ctx, { policies }),
-    reviewHealth: createReviewHealthService(ctx),
+    reviewHealth,
     async start() {
       await policies.start();
       timeouts.start();
       webhooks.start();
       notifications.start();
+      reviewHealth.alerts.start();
       audit.checkpoints.start();
       search.start();
     },
@@ -135,6 +137,7 @@ export async function createServices(ctx: AppContext): Promise<Services> {
       streams.close();
       await timeouts.stop();
       await webhooks.close();
+      await reviewHealth.alerts.stop();
       await notifications.close();
       await search.close();
       gates.close();

@@ -36,6 +36,17 @@ export interface GateNotice {
   outcome?: { option: string; decidedBy: string; reason: string | null } | undefined;
 }
 
+/** A notice about review itself (the rubber-stamping alert, the digest): no gate, a subject and plain text. */
+export interface ReviewNotice {
+  notificationId: string;
+  trigger: string;
+  recipient: NotificationRecipient;
+  subject: string;
+  text: string;
+  /** Absolute URL of the Review health screen. */
+  url: string;
+}
+
 export type ChannelDelivery =
   | { ok: true; ref: string | null }
   /** `retryAfterMs`: the service asked to wait at least this long before the next attempt. */
@@ -47,4 +58,6 @@ export interface NotificationChannel {
   /** False when the channel is not configured on this server (no SMTP URL, no Slack token). */
   readonly enabled: boolean;
   deliver(notice: GateNotice): Promise<ChannelDelivery>;
+  /** Delivers a notice about review itself; a channel without it refuses such notices. */
+  deliverReview?(notice: ReviewNotice): Promise<ChannelDelivery>;
 }

@@ -2,7 +2,7 @@ import type { Gate } from 'gatehouse-hitl-core';
 import type { GateDocument } from 'gatehouse-hitl-protocol';
 import type { ClaimedNotification, StoreTx } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
-import type { GateNotice, NotificationTrigger } from './channel.js';
+import type { GateNotice, NotificationTrigger, ReviewNotice } from './channel.js';
 
 /** The web app's base URL for links in notices. */
 export function siteUrlOf(ctx: AppContext): string {
@@ -50,5 +50,31 @@ export async function noticeOf(
           },
         }
       : {}),
+  };
+}
+
+/** A claimed notice about review itself, with its recipient; null when the person is gone. */
+export async function reviewNoticeOf(
+  tx: StoreTx,
+  claimed: ClaimedNotification,
+): Promise<ReviewNotice | null> {
+  const user = await tx.getUser(claimed.userId);
+  if (user === null) return null;
+  const preference = await tx.getNotificationPreference(user.id);
+  const slack = await tx.getSlackUser(user.id);
+  const content = JSON.parse(claimed.data) as { subject?: unknown; text?: unknown; url?: unknown };
+  return {
+    notificationId: claimed.id,
+    trigger: claimed.trigger,
+    recipient: {
+      userId: user.id,
+      displayName: user.name,
+      role: user.role,
+      email: preference?.email ?? null,
+      slackUserId: slack?.slackUserId ?? null,
+    },
+    subject: String(content.subject ?? 'Gatehouse review health'),
+    text: String(content.text ?? ''),
+    url: String(content.url ?? ''),
   };
 }

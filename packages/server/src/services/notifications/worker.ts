@@ -6,7 +6,7 @@ import { createOutboxPoller, type OutboxPoller, type PollRound } from '../outbox
 import type { ChannelDelivery, NotificationChannel } from './channel.js';
 import { configuredChannels } from './channels.js';
 import { dispatchTriggers, queueTimeoutWarnings } from './dispatch.js';
-import { noticeOf } from './notice.js';
+import { noticeOf, reviewNoticeOf } from './notice.js';
 
 const CONCURRENCY = 8;
 /** A claim outlives the slowest SMTP or Slack call, so a live attempt is never sent twice. */
@@ -49,6 +49,17 @@ export function createNotificationWorker(
         error: `the ${claimed.channel} channel is not configured on this server`,
         retryable: false,
       };
+    if (claimed.trigger.startsWith('review.')) {
+      const review = await ctx.store.read((tx) => reviewNoticeOf(tx, claimed));
+      if (review === null) return { ok: false, error: 'the person is gone', retryable: false };
+      if (channel.deliverReview === undefined)
+        return {
+          ok: false,
+          error: `the ${claimed.channel} channel cannot send review notices`,
+          retryable: false,
+        };
+      return channel.deliverReview(review);
+    }
     const notice = await ctx.store.read((tx) => noticeOf(ctx, tx, claimed));
     if (notice === null) return { ok: false, error: 'the gate or the person is gone', retryable: false };
     return channel.deliver(notice);

@@ -6,6 +6,7 @@ import type {
   ReviewHealthSettings,
 } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../../context.js';
+import { createReviewAlerts, type ReviewAlerts } from './review-alerts.js';
 import { loadReviewHistory } from './review-history.js';
 
 const DAY_MS = 86_400_000;
@@ -16,6 +17,8 @@ export interface ReviewHealthService {
   recordView(userId: string, gateId: string, part: GateViewPart): Promise<GatePartViewed>;
   /** Review health over the last `days` days. */
   report(days: number): Promise<ReviewHealth>;
+  /** The rubber-stamping alert and the digest to admins; the app starts and stops them. */
+  alerts: ReviewAlerts;
 }
 
 /** The detector's thresholds: core's defaults with the server's settings on top. */
@@ -24,7 +27,20 @@ export function reviewHealthSettingsOf(ctx: AppContext): ReviewHealthSettings {
 }
 
 export function createReviewHealthService(ctx: AppContext): ReviewHealthService {
+  async function report(days: number): Promise<ReviewHealth> {
+    const now = ctx.clock.now();
+    const from = now - days * DAY_MS;
+    const history = await loadReviewHistory(ctx, from);
+    return computeReviewHealth({
+      ...history,
+      window: { from, to: now },
+      settings: reviewHealthSettingsOf(ctx),
+      now,
+    });
+  }
   return {
+    alerts: createReviewAlerts(ctx, report),
+    report,
     async recordView(userId, gateId, part) {
       const view = await ctx.store.transaction(async (tx) => {
         if ((await tx.getGate(gateId)) === null)
@@ -32,18 +48,6 @@ export function createReviewHealthService(ctx: AppContext): ReviewHealthService 
         return tx.recordGateView({ gateId, userId, part, viewedAt: ctx.clock.now() });
       });
       return { gateId: view.gateId, part: view.part, viewedAt: view.viewedAt };
-    },
-
-    async report(days) {
-      const now = ctx.clock.now();
-      const from = now - days * DAY_MS;
-      const history = await loadReviewHistory(ctx, from);
-      return computeReviewHealth({
-        ...history,
-        window: { from, to: now },
-        settings: reviewHealthSettingsOf(ctx),
-        now,
-      });
     },
   };
 }

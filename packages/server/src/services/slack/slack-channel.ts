@@ -128,6 +128,16 @@ export function createSlackChannel(
   return {
     kind: 'slack',
     enabled: api.enabled,
+    async deliverReview(notice) {
+      const { recipient } = notice;
+      if (recipient.slackUserId === null)
+        return { ok: false, error: `${recipient.displayName} has no Slack user id`, retryable: false };
+      return send(api, 'chat.postMessage', {
+        channel: recipient.slackUserId,
+        text: `*${notice.subject}*\n${notice.text}`,
+        unfurl_links: false,
+      });
+    },
     async deliver(notice) {
       const names = await namesOf(ctx, notice.gate);
       // An escalation that still includes this person keeps their buttons.

@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { AppContext } from '../../../context.js';
-import type { ChannelDelivery, GateNotice, NotificationChannel } from '../channel.js';
+import type { ChannelDelivery, GateNotice, NotificationChannel, ReviewNotice } from '../channel.js';
 import { linkSecretOf } from '../link-secret.js';
 import { siteUrlOf } from '../notice.js';
 import { actionLinkPath, newActionLinkId, signActionLink } from './action-links.js';
@@ -46,9 +46,32 @@ export function createEmailChannel(ctx: AppContext): NotificationChannel {
       });
   }
 
+  async function send(
+    to: string | null,
+    name: string,
+    mail: Record<string, unknown>,
+  ): Promise<ChannelDelivery> {
+    if (transport === null)
+      return { ok: false, error: 'email is not configured (GATEHOUSE_SMTP_URL)', retryable: false };
+    if (to === null) return { ok: false, error: `${name} has no email address`, retryable: false };
+    try {
+      const sent = await transport.sendMail({ from: smtpFrom, to, ...mail });
+      return { ok: true, ref: sent.messageId ?? null };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { ok: false, error: message.slice(0, 500), retryable: !permanent(error) };
+    }
+  }
+
   return {
     kind: 'email',
     enabled: transport !== null,
+    deliverReview(notice: ReviewNotice) {
+      return send(notice.recipient.email, notice.recipient.displayName, {
+        subject: notice.subject,
+        text: notice.text,
+      });
+    },
     async deliver(notice: GateNotice): Promise<ChannelDelivery> {
       if (transport === null)
         return { ok: false, error: 'email is not configured (GATEHOUSE_SMTP_URL)', retryable: false };
