@@ -46,7 +46,11 @@ function DeliveryTable({ items, nameOf }: { items: NotificationDocument[]; nameO
             <tr key={n.id}>
               <td data-label="When">{formatDateTime(n.createdAt)}</td>
               <td data-label="Gate">
-                <a href={`/gates/${encodeURIComponent(n.gateId)}`}>Open gate</a>
+                {n.trigger.startsWith('review.') ? (
+                  <a href="/review-health">Review health</a>
+                ) : (
+                  <a href={`/gates/${encodeURIComponent(n.gateId)}`}>Open gate</a>
+                )}
               </td>
               <td data-label="Person">{nameOf(n.userId)}</td>
               <td data-label="Channel">{n.channel}</td>
