@@ -1,6 +1,15 @@
 import type { Gate } from 'gatehouse-hitl-core';
-import { type DecideBody, type DecideResponse, gateActionRoutes } from 'gatehouse-hitl-protocol';
-import { api, callApi } from './client.js';
+import {
+  agentRoutes,
+  authRoutes,
+  type DecideBody,
+  type DecideResponse,
+  gateActionRoutes,
+  type KeyChallengeResponse,
+  type RegisterKeyBody,
+  type SigningKeyDocument,
+} from 'gatehouse-hitl-protocol';
+import { callApi } from './client.js';
 
 export { type GateView, getGate } from './gates.js';
 
@@ -34,28 +43,21 @@ export async function assignGate(id: string, assignees: string[]): Promise<Gate>
 }
 
 /** A one-time challenge to prove a new key with; it works once, for 5 minutes. */
-export function keyChallenge(): Promise<{ challenge: string; expiresAt: number }> {
-  return api('GET', '/v1/me/keys/challenge');
+export function keyChallenge(): Promise<KeyChallengeResponse> {
+  return callApi(authRoutes.keyChallenge);
 }
 
 /**
  * Registers this browser's public key (raw 32 bytes, base64) for signed decisions, with the proof
  * (the challenge signed by the key) and, when the sign-in is over 5 minutes old, the password.
  */
-export async function registerSigningKey(input: {
-  publicKey: string;
-  challenge: string;
-  proof: string;
-  password?: string;
-}): Promise<{ id: string; fingerprint: string }> {
-  const answer = await api<{ key: { id: string; fingerprint: string } }>('POST', '/v1/me/keys', {
-    body: input,
-  });
+export async function registerSigningKey(input: RegisterKeyBody): Promise<SigningKeyDocument> {
+  const answer = await callApi(authRoutes.registerKey, { body: input });
   return answer.key;
 }
 
 /** An agent's display name (viewer+ may read agents). */
 export async function getAgentName(id: string): Promise<string> {
-  const answer = await api<{ agent: { name: string } }>('GET', `/v1/agents/${encodeURIComponent(id)}`);
+  const answer = await callApi(agentRoutes.get, { params: { id } });
   return answer.agent.name;
 }

@@ -1,5 +1,6 @@
+import { agentRoutes } from 'gatehouse-hitl-protocol';
 import { useCallback, useEffect, useState } from 'react';
-import { api } from '../api/client.js';
+import { callApi } from '../api/client.js';
 
 /** Agent names by id (`GET /v1/agents`), read again when a gate names an agent not seen yet. */
 export function useAgentNames(agentIds: readonly string[]): (agentId: string) => string | null {
@@ -9,7 +10,7 @@ export function useAgentNames(agentIds: readonly string[]): (agentId: string) =>
   useEffect(() => {
     if (unknown === '') return;
     const controller = new AbortController();
-    api<{ agents: { id: string; name: string }[] }>('GET', '/v1/agents', { signal: controller.signal }).then(
+    callApi(agentRoutes.list, {}, controller.signal).then(
       (answer) => setNames(new Map(answer.agents.map((agent) => [agent.id, agent.name]))),
       // Names are a nicety: the ids still show.
       () => {},
