@@ -17,6 +17,7 @@ function screens(ids: { runId: string; gateId: string }): [string, string, RegEx
     ['Agents', '/admin/agents', /^Agents$/],
     ['Users', '/admin/users', /^Users$/],
     ['Rules', '/rules', /^Remembered rules$/],
+    ['Trust', '/trust', /^Trust$/],
     ['Policy', '/policy', /^Policy$/],
     ['Account', '/account', /^Account$/],
     ['Metrics', '/metrics', /^Metrics$/],

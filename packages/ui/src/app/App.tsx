@@ -15,6 +15,7 @@ import { RulesScreen } from '../screens/RulesScreen.js';
 import { RunScreen } from '../screens/RunScreen.js';
 import { RunsScreen } from '../screens/RunsScreen.js';
 import { ReviewRoute } from '../screens/review/ReviewRoute.js';
+import { TrustScreen } from '../screens/TrustScreen.js';
 import { UsersScreen } from '../screens/UsersScreen.js';
 import { WhitelistsScreen } from '../screens/WhitelistsScreen.js';
 import { Layout } from './Layout.js';
@@ -38,6 +39,9 @@ function SignedInRoutes() {
         <Route path="/gates/:id">{(params) => <GateScreen gateId={params.id} />}</Route>
         <Route path="/rules">
           <RulesScreen />
+        </Route>
+        <Route path="/trust">
+          <TrustScreen />
         </Route>
         <Route path="/runs">
           <RunsScreen />

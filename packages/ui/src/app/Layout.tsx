@@ -18,6 +18,7 @@ const NAV: NavItem[] = [
   { href: '/inbox', label: 'Inbox' },
   { href: '/runs', label: 'Runs' },
   { href: '/rules', label: 'Rules' },
+  { href: '/trust', label: 'Trust' },
   { href: '/policy', label: 'Policy' },
   { href: '/audit', label: 'Audit' },
   { href: '/metrics', label: 'Metrics' },

@@ -7,6 +7,7 @@ const SCREENS: [RegExp, string][] = [
   [/^\/runs\/[^/]+$/, 'Run'],
   [/^\/reviews\/[^/]+$/, 'Review'],
   [/^\/rules$/, 'Rules'],
+  [/^\/trust$/, 'Trust'],
   [/^\/policy$/, 'Policy'],
   [/^\/audit$/, 'Audit'],
   [/^\/metrics$/, 'Metrics'],
