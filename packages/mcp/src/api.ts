@@ -11,9 +11,17 @@ import type {
   RunDetailResponse,
   RunDocument,
 } from 'gatehouse-hitl-protocol';
-import { gateActionRoutes, gateRoutes, policyRoutes, runRoutes } from 'gatehouse-hitl-protocol';
+import {
+  agentRoutes,
+  authRoutes,
+  claudeCodeRoutes,
+  gateActionRoutes,
+  gateRoutes,
+  policyRoutes,
+  runRoutes,
+} from 'gatehouse-hitl-protocol';
 import { Gatehouse } from 'gatehouse-hitl-sdk';
-import { type ApiTarget, sendJson, sendRoute } from './http-json.js';
+import { type ApiTarget, sendRoute } from './http-json.js';
 
 /** Where the MCP server reaches Gatehouse and with whose token. */
 export interface ApiOptions {
@@ -35,8 +43,6 @@ export type RunDetail = RunDetailResponse;
 export type DecideResult = DecideResponse;
 
 export type { DecideBody, PolicyView };
-
-const id = (value: string) => encodeURIComponent(value);
 
 /**
  * The Gatehouse calls the MCP tools make: the SDK for the agent's operations, plus the few reads
@@ -65,7 +71,7 @@ export class GatehouseApi {
 
   /** Who the token belongs to. */
   me(signal?: AbortSignal): Promise<Me> {
-    return sendJson(this.#target, 'GET', '/v1/me', undefined, signal);
+    return sendRoute(this.#target, authRoutes.me, {}, signal);
   }
 
   /** The active policy (readable by people and agents). */
@@ -98,13 +104,7 @@ export class GatehouseApi {
 
   /** The agents a person may pick (to delegate a task to, say): id and name. */
   async agents(signal?: AbortSignal): Promise<{ id: string; name: string }[]> {
-    const body = await sendJson<{ agents: { id: string; name: string }[] }>(
-      this.#target,
-      'GET',
-      '/v1/agents',
-      undefined,
-      signal,
-    );
+    const body = await sendRoute(this.#target, agentRoutes.list, {}, signal);
     return body.agents.map(({ id: agentId, name }) => ({ id: agentId, name }));
   }
 
@@ -140,8 +140,12 @@ export class GatehouseApi {
     query: { waitMs: number; runId: string | null },
     signal?: AbortSignal,
   ): Promise<ClaudeCodePreToolUseResponse> {
-    const run = query.runId === null ? '' : `&runId=${id(query.runId)}`;
-    const path = `/v1/hooks/claude-code/pre-tool-use?mode=wait&waitMs=${query.waitMs}${run}`;
-    return sendJson(this.#target, 'POST', path, input, signal);
+    const run = query.runId === null ? {} : { runId: query.runId };
+    return sendRoute(
+      this.#target,
+      claudeCodeRoutes.preToolUse,
+      { query: { mode: 'wait', waitMs: query.waitMs, ...run }, body: input },
+      signal,
+    );
   }
 }
