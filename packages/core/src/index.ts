@@ -409,3 +409,19 @@ export {
   revokesLearnedRule,
   trustThresholdsOf,
 } from './trust-proposals.js';
+export type {
+  Suppressed,
+  SuppressibleFacts,
+  WhitelistContext,
+  WhitelistedFinding,
+  WhitelistScope,
+} from './whitelist-match.js';
+export {
+  factsWithout,
+  globToRegExp,
+  isWhitelistActive,
+  partitionFindings,
+  WHITELIST_DAYS,
+  WHITELIST_MS,
+  whitelistCovers,
+} from './whitelist-match.js';

@@ -1,5 +1,5 @@
 import type { AnalysisResult, ChangeInput, CoverageSummary, FileChange } from 'gatehouse-hitl-analysis';
-import { evaluateTrigger, type Gate, GatehouseError } from 'gatehouse-hitl-core';
+import { evaluateTrigger, factsWithout, type Gate, GatehouseError } from 'gatehouse-hitl-core';
 import { ANALYZE_LINES_MAX } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/principal.js';
@@ -8,7 +8,6 @@ import { invalidInput } from '../gates/gate-input.js';
 import { retryLostUpdates } from '../lost-update.js';
 import { assertCanReadRun, loadRun } from '../runs/run-records.js';
 import type { GateService } from '../types.js';
-import { factsWithout } from '../whitelists/whitelist-match.js';
 import type { WhitelistService } from '../whitelists/whitelist-service.js';
 import type { ReportedTest } from './analysis-flaky.js';
 import { openFalsePositiveGate } from './analysis-gates.js';

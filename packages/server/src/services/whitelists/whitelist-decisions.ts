@@ -1,10 +1,9 @@
 import { isPatternId, PATTERN_IDS } from 'gatehouse-hitl-analysis';
-import { type Gate, GatehouseError, hasRole, type IdGenerator } from 'gatehouse-hitl-core';
+import { type Gate, GatehouseError, hasRole, type IdGenerator, WHITELIST_MS } from 'gatehouse-hitl-core';
 import type { WhitelistRecord } from 'gatehouse-hitl-store';
 import type { CommitTools } from '../commit.js';
 import { invalidInput } from '../gates/gate-input.js';
 import { checkPatternRate } from './pattern-rates.js';
-import { WHITELIST_MS } from './whitelist-match.js';
 import { renewed } from './whitelist-review.js';
 
 /** Least role that may create, renew or delete a whitelist entry. */

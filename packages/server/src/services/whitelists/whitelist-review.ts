@@ -1,10 +1,15 @@
-import { applyGateEvent, type Gate } from 'gatehouse-hitl-core';
+import {
+  applyGateEvent,
+  type Gate,
+  isWhitelistActive,
+  WHITELIST_DAYS,
+  WHITELIST_MS,
+} from 'gatehouse-hitl-core';
 import type { WhitelistRecord } from 'gatehouse-hitl-store';
 import type { CommitTools } from '../commit.js';
 import { announce, withoutVersion } from '../gates/gate-common.js';
 import { assertWritten } from '../lost-update.js';
 import type { GateService } from '../types.js';
-import { isActive, WHITELIST_DAYS, WHITELIST_MS } from './whitelist-match.js';
 
 export const REVIEW_ACTOR = 'system:whitelists';
 
@@ -77,7 +82,7 @@ export async function reviewExpired(gates: GateService, tools: CommitTools): Pro
   const { tx } = tools;
   const opened: Gate[] = [];
   for (const entry of await tx.listWhitelists()) {
-    if (isActive(entry, tx.now) || entry.reviewGateId !== null) continue;
+    if (isWhitelistActive(entry, tx.now) || entry.reviewGateId !== null) continue;
     const gate = await openReview(gates, tools, entry);
     // Another node may have opened the review since we read the entry: roll back and read again.
     assertWritten(await tx.setWhitelistReviewGate(entry.id, gate.id), { kind: 'gate', id: gate.id });

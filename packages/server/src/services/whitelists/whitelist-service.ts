@@ -1,5 +1,12 @@
 import type { FileChange } from 'gatehouse-hitl-analysis';
-import { type Gate, GatehouseError } from 'gatehouse-hitl-core';
+import {
+  type Gate,
+  GatehouseError,
+  isWhitelistActive,
+  partitionFindings,
+  type Suppressed,
+  WHITELIST_MS,
+} from 'gatehouse-hitl-core';
 import type { CreateWhitelistBody, RenewWhitelistBody, WhitelistEntry } from 'gatehouse-hitl-protocol';
 import type { DetectionRecord, WhitelistRecord } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
@@ -11,7 +18,6 @@ import type { GateService } from '../types.js';
 import { learnedConfidence, snippetOf } from './learning.js';
 import { checkPatternRate, learnedExamples, type PatternStats, patternStats } from './pattern-rates.js';
 import { checkPatternId, recordWhitelistDecision } from './whitelist-decisions.js';
-import { isActive, partitionFindings, type Suppressed, WHITELIST_MS } from './whitelist-match.js';
 import { closeReview, renewed, reviewExpired } from './whitelist-review.js';
 
 type User = Extract<Principal, { kind: 'user' }>;
@@ -54,7 +60,7 @@ export interface WhitelistService {
 }
 
 export function whitelistDocument(entry: WhitelistRecord, now: number): WhitelistEntry {
-  return { ...entry, status: isActive(entry, now) ? 'active' : 'expired' };
+  return { ...entry, status: isWhitelistActive(entry, now) ? 'active' : 'expired' };
 }
 
 async function loadEntry(tx: WorkTx, id: string): Promise<WhitelistRecord> {
