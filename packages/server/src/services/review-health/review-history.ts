@@ -86,10 +86,18 @@ function afterApprovalOf(gate: Gate, runs: Map<string, AfterApproval>): AfterApp
   return (gate.runId === null ? undefined : runs.get(gate.runId)) ?? { run: null, laterDecisions: [] };
 }
 
-async function runsAfter(ctx: AppContext, gates: readonly Gate[]): Promise<Map<string, AfterApproval>> {
+/** The run and the later decisions of each run an approval in `decided` belongs to. */
+async function runsAfter(
+  ctx: AppContext,
+  gates: readonly Gate[],
+  decided: readonly Gate[],
+): Promise<Map<string, AfterApproval>> {
+  const wanted = new Set(
+    decided.flatMap((g) => (g.status === 'approved' && g.runId !== null ? [g.runId] : [])),
+  );
   const laterDecisions = new Map<string, { option: string; decidedAt: number }[]>();
   for (const gate of gates) {
-    if (gate.runId === null || gate.decision === null) continue;
+    if (gate.runId === null || gate.decision === null || !wanted.has(gate.runId)) continue;
     laterDecisions.set(gate.runId, [...(laterDecisions.get(gate.runId) ?? []), gate.decision]);
   }
   const byRun = new Map<string, AfterApproval>();
@@ -115,7 +123,7 @@ export async function loadReviewHistory(ctx: AppContext, since: number): Promise
     auditOf(ctx, 'gate.escalated', since),
     auditOf(ctx, 'gate.expired', since),
     ctx.store.read((tx) => tx.listUsers()),
-    runsAfter(ctx, gates),
+    runsAfter(ctx, gates, decided),
   ]);
   const channels = new Map(decidedEvents.map((e) => [e.subject, String(e.data.channel ?? 'api')]));
   const viewsOf = new Map<string, GateView[]>();
