@@ -92,9 +92,8 @@ async function runsAfter(
   gates: readonly Gate[],
   decided: readonly Gate[],
 ): Promise<Map<string, AfterApproval>> {
-  const wanted = new Set(
-    decided.flatMap((g) => (g.status === 'approved' && g.runId !== null ? [g.runId] : [])),
-  );
+  const approved = decided.filter((g) => votesOf(g).some((vote) => vote.outcome === 'approved'));
+  const wanted = new Set(approved.flatMap((g) => (g.runId === null ? [] : [g.runId])));
   const laterDecisions = new Map<string, { option: string; decidedAt: number }[]>();
   for (const gate of gates) {
     if (gate.runId === null || gate.decision === null || !wanted.has(gate.runId)) continue;
