@@ -15,11 +15,6 @@ import {
   readNumber,
   readText,
 } from './briefing-fields.js';
-import {
-  buildDestructiveParts,
-  buildFalsePositiveParts,
-  buildRecoveryParts,
-} from './briefing-persistence.js';
 import { BAND_ACTIONS, subtaskAbortedLine } from './confidence.js';
 
 const MAX_LISTED = 10;
@@ -227,14 +222,6 @@ export function buildPhaseReviewParts(input: BriefingInput): BriefingParts {
   };
 }
 
-const REVIEW_LABELS: Readonly<Record<string, string>> = {
-  prd_review: 'PRD review',
-  design_review: 'Design review',
-  code_review: 'Code review',
-  test_review: 'Test review',
-  deployment_approval: 'Deployment approval',
-};
-
 function deploymentSummary(context: Context): string | null {
   const service = readText(context, 'service', 'app', 'application');
   const version = readText(context, 'version', 'ref', 'commit');
@@ -244,16 +231,19 @@ function deploymentSummary(context: Context): string | null {
 }
 
 /** The review gates (PRD, design, code, test, deployment): what is up for review and where. */
-export function buildReviewParts(input: BriefingInput): BriefingParts {
+export function buildReviewParts(
+  input: BriefingInput,
+  label: string = humanize(input.gate.type),
+  deployment = false,
+): BriefingParts {
   const { gate, context } = input;
-  const label = REVIEW_LABELS[gate.type] ?? humanize(gate.type);
   const document = readText(context, 'document', 'path', 'artifact', 'file');
   const description = readText(context, 'summary', 'description');
   const title = describe(gate.title);
   const what = description ?? document ?? (title?.toLowerCase() === label.toLowerCase() ? null : title);
-  const deployment = gate.type === 'deployment_approval' ? deploymentSummary(context) : null;
+  const deployed = deployment ? deploymentSummary(context) : null;
   return {
-    summary: deployment ?? `${label}${what === null ? ' requested' : `: ${what}`}`,
+    summary: deployed ?? `${label}${what === null ? ' requested' : `: ${what}`}`,
     sections: [
       section(
         'Review',
@@ -300,20 +290,12 @@ export function buildGenericParts(input: BriefingInput): BriefingParts {
   };
 }
 
-/** The Summary of Action builder of each built-in gate type; other types use `buildGenericParts`. */
-export const BRIEFING_BUILDERS: Readonly<Record<string, (input: BriefingInput) => BriefingParts>> = {
-  tool_call: buildToolCallParts,
-  operation: buildToolCallParts,
-  intent_approval: buildIntentParts,
-  confidence_threshold: buildConfidenceParts,
-  constraint_exception: buildConstraintParts,
-  recovery_escalation: buildRecoveryParts,
-  false_positive_override: buildFalsePositiveParts,
-  destructive_action: buildDestructiveParts,
-  phase_review: buildPhaseReviewParts,
-  prd_review: buildReviewParts,
-  design_review: buildReviewParts,
-  code_review: buildReviewParts,
-  test_review: buildReviewParts,
-  deployment_approval: buildReviewParts,
-};
+/** The briefing of a review gate whose summary names it `label`. */
+export function reviewBriefing(label: string): (input: BriefingInput) => BriefingParts {
+  return (input) => buildReviewParts(input, label);
+}
+
+/** A deployment approval: the service, version and environment when the context names them. */
+export function buildDeploymentParts(input: BriefingInput): BriefingParts {
+  return buildReviewParts(input, 'Deployment approval', true);
+}

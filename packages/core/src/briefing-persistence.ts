@@ -16,7 +16,7 @@ import {
   readText,
   readTime,
 } from './briefing-fields.js';
-import { DESTRUCTIVE_ALTERNATIVES } from './gate-types.js';
+import { DESTRUCTIVE_ALTERNATIVES } from './destructive-alternatives.js';
 
 const MAX_RECOVERY_ATTEMPTS = 3;
 

@@ -1,5 +1,5 @@
 import { readProposedAction } from './briefing-action.js';
-import { BRIEFING_BUILDERS, buildGenericParts } from './briefing-builders.js';
+import { buildGenericParts } from './briefing-builders.js';
 import {
   type Context,
   describe,
@@ -12,6 +12,7 @@ import {
   titleCase,
 } from './briefing-fields.js';
 import { decisionKeys } from './decision-keys.js';
+import { builtinGateSpec } from './gate-types/index.js';
 import { gateHasHiddenCharacters, HIDDEN_CHARACTERS_WARNING, revealText } from './reveal.js';
 import { sanitizeText, truncateToWidth } from './sanitize.js';
 import type { Gate } from './schemas.js';
@@ -199,15 +200,17 @@ function readInput(gate: Gate, names: BriefingNames): BriefingInput {
 /**
  * Builds the Summary of Action for any gate, reading its context defensively; hidden characters in any
  * string are shown as markers, and a first `Hidden Characters` section warns of them.
- * `names` carries the registered names of the ids it holds, so people read names, not ids.
+ * `names` carries the registered names of the ids it holds, so people read names, not ids;
+ * `builder` is a custom gate type's own (built-in types bring theirs).
  * @example buildBriefing(gate, { agent: 'coder-1' }).summary // 'coder-1 wants to run Bash: rm -rf build'
  */
-export function buildBriefing(gate: Gate, names: BriefingNames = {}): Briefing {
+export function buildBriefing(
+  gate: Gate,
+  names: BriefingNames = {},
+  builder?: (input: BriefingInput) => BriefingParts,
+): Briefing {
   const input = readInput(gate, names);
-  const builder = Object.hasOwn(BRIEFING_BUILDERS, gate.type)
-    ? BRIEFING_BUILDERS[gate.type]!
-    : buildGenericParts;
-  const parts = builder(input);
+  const parts = (builder ?? builtinGateSpec(String(gate.type))?.briefing ?? buildGenericParts)(input);
   const hiddenCharacters = gateHasHiddenCharacters(gate);
   const sections = [
     ...(hiddenCharacters ? [HIDDEN_CHARACTERS_SECTION] : []),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canProceedOnTimeout, createGateCatalog, endingOptions, findOption } from './catalog.js';
-import { BUILTIN_GATE_TYPES, DESTRUCTIVE_ALTERNATIVES } from './gate-types.js';
+import { DESTRUCTIVE_ALTERNATIVES } from './destructive-alternatives.js';
+import { BUILTIN_GATE_TYPES } from './gate-types/index.js';
 import { type GateTypeDefinition, gateTypeDefinitionSchema } from './schemas.js';
 
 const catalog = createGateCatalog();

@@ -1,6 +1,13 @@
 import { assignDecisionKeys } from './decision-keys.js';
 import { GatehouseError } from './errors.js';
-import { BUILTIN_GATE_TYPES } from './gate-types.js';
+import {
+  BUILTIN_GATE_SPECS,
+  builtinTypesWhere,
+  DEFAULT_GATE_BEHAVIOUR,
+  defineGateType,
+  type GateTypeBehaviour,
+  type GateTypeSpec,
+} from './gate-types/index.js';
 import { invalidField as invalid } from './invalid-field.js';
 import {
   type GateOption,
@@ -19,16 +26,17 @@ export interface GateCatalog {
   has(type: string): boolean;
   /** Built-in types first, then custom types in the order they were registered. */
   list(): GateTypeDefinition[];
-  /** Adds a custom type after validating it; returns the stored definition. */
-  register(definition: unknown): GateTypeDefinition;
+  /** Everything `type` is: its definition and behaviour; custom types behave as `DEFAULT_GATE_BEHAVIOUR` unless registered otherwise. */
+  spec(type: string): GateTypeSpec;
+  /** Adds a custom type after validating it, with any behaviour of its own; returns the stored definition. */
+  register(definition: unknown, behaviour?: CustomGateBehaviour): GateTypeDefinition;
 }
 
+/** What a custom type may bring of its own; plain reject, steer and approve keep their names on it. */
+export type CustomGateBehaviour = Partial<Omit<GateTypeBehaviour, 'equivalents'>>;
+
 // Seed 001: these gates block or escalate on timeout, never proceed.
-export const NEVER_PROCEED_TYPES: ReadonlySet<string> = new Set([
-  'recovery_escalation',
-  'false_positive_override',
-  'destructive_action',
-]);
+export const NEVER_PROCEED_TYPES: ReadonlySet<string> = builtinTypesWhere((spec) => spec.neverProceeds);
 
 /** The option of `definition` called `id`, if it has one. */
 export function findOption(
@@ -57,13 +65,16 @@ export interface ProceedOnTimeoutInput {
   minRole?: Role | undefined;
   /** Decisions must be signed. @default false */
   signatureRequired?: boolean | undefined;
+  /** The type blocks or escalates on timeout. @default true for the built-in types that never proceed */
+  neverProceeds?: boolean | undefined;
 }
 
 /** Why "proceed" on timeout is refused for this gate, or null when it is allowed. */
 export function proceedOnTimeoutRefusal(input: ProceedOnTimeoutInput): string | null {
   const { definition } = input;
   if (definition.threshold === 'mandatory' || input.threshold === 'mandatory') return 'the gate is mandatory';
-  if (NEVER_PROCEED_TYPES.has(definition.type)) return `${definition.type} gates never proceed on timeout`;
+  if (input.neverProceeds ?? NEVER_PROCEED_TYPES.has(definition.type))
+    return `${definition.type} gates never proceed on timeout`;
   if (input.destructive) return 'the action is destructive';
   if (input.alwaysGated) return 'the action is always gated';
   if (input.risk === 'high' || input.risk === 'critical') return `the risk is ${input.risk}`;
@@ -111,7 +122,7 @@ function checkOptions(options: readonly GateOption[]): void {
   }
 }
 
-function parseDefinition(input: unknown): GateTypeDefinition {
+function parseDefinition(input: unknown, neverProceeds: boolean): GateTypeDefinition {
   const parsed = gateTypeDefinitionSchema.safeParse(input);
   if (!parsed.success) {
     const fields = parsed.error.issues.map((issue) => ({
@@ -132,6 +143,7 @@ function parseDefinition(input: unknown): GateTypeDefinition {
       risk: definition.defaultRisk,
       alwaysGated: false,
       destructive: false,
+      neverProceeds,
     });
     if (refusal !== null) {
       throw invalid(
@@ -158,27 +170,29 @@ function freeze(definition: GateTypeDefinition): GateTypeDefinition {
  * catalog.get('tool_call').options.map((option) => option.id); // ['approve', 'approve_always', 'reject', 'steer']
  */
 export function createGateCatalog(): GateCatalog {
-  const builtins = new Map(BUILTIN_GATE_TYPES.map((definition) => [definition.type, definition]));
-  const custom = new Map<string, GateTypeDefinition>();
+  const builtins = new Map(BUILTIN_GATE_SPECS.map((spec) => [spec.definition.type, spec]));
+  const custom = new Map<string, GateTypeSpec>();
   const lookup = (type: string) => builtins.get(type) ?? custom.get(type);
+  const spec = (type: string): GateTypeSpec => {
+    const found = lookup(type);
+    if (found !== undefined) return found;
+    const known = [...builtins.keys(), ...custom.keys()];
+    throw new GatehouseError(
+      'UNKNOWN_GATE_TYPE',
+      `unknown gate type "${type}"; known types: ${known.join(', ')}`,
+      {
+        type,
+        known,
+      },
+    );
+  };
   return {
-    get(type) {
-      const definition = lookup(type);
-      if (definition !== undefined) return definition;
-      const known = [...builtins.keys(), ...custom.keys()];
-      throw new GatehouseError(
-        'UNKNOWN_GATE_TYPE',
-        `unknown gate type "${type}"; known types: ${known.join(', ')}`,
-        {
-          type,
-          known,
-        },
-      );
-    },
+    get: (type) => spec(type).definition,
+    spec,
     has: (type) => lookup(type) !== undefined,
-    list: () => [...builtins.values(), ...custom.values()],
-    register(input) {
-      const definition = parseDefinition(input);
+    list: () => [...builtins.values(), ...custom.values()].map((each) => each.definition),
+    register(input, behaviour = {}) {
+      const definition = parseDefinition(input, behaviour.neverProceeds ?? false);
       if (builtins.has(definition.type)) {
         throw invalid(
           'type',
@@ -188,9 +202,13 @@ export function createGateCatalog(): GateCatalog {
       if (custom.has(definition.type)) {
         throw invalid('type', `"${definition.type}" is already registered; pick another name`);
       }
-      const stored = freeze(definition);
-      custom.set(stored.type, stored);
-      return stored;
+      const stored = defineGateType({
+        ...DEFAULT_GATE_BEHAVIOUR,
+        ...behaviour,
+        definition: freeze(definition),
+      });
+      custom.set(definition.type, stored);
+      return stored.definition;
     },
   };
 }

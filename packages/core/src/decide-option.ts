@@ -1,4 +1,5 @@
 import { GatehouseError } from './errors.js';
+import { builtinGateSpec, type OptionEquivalents } from './gate-types/index.js';
 import { invalidField } from './invalid-field.js';
 import type { Gate, GateOption } from './schemas.js';
 
@@ -22,22 +23,10 @@ export interface ResolvedOption {
   mapping: OptionMapping;
 }
 
-// Gates whose way of saying no is not an option with the outcome "rejected".
-const REJECT_EQUIVALENTS: Readonly<Record<string, string>> = {
-  constraint_exception: 'abort',
-  false_positive_override: 'violation',
-  phase_review: 'request_changes',
-};
-
-// Gates whose way of continuing under new instructions is not called approve.
-const STEER_EQUIVALENTS: Readonly<Record<string, string>> = {
-  constraint_exception: 'reduce_scope',
-};
-
-// Gates whose way of letting the agent go on is not called approve.
-const APPROVE_EQUIVALENTS: Readonly<Record<string, string>> = {
-  false_positive_override: 'legitimate',
-};
+// A type's own names for reject, steer and approve; custom types have none.
+function equivalentOf(gate: Gate, answer: keyof OptionEquivalents): string | undefined {
+  return builtinGateSpec(gate.type)?.equivalents[answer];
+}
 
 function optionById(gate: Gate, id: string | undefined): GateOption | undefined {
   return id === undefined ? undefined : gate.options.find((option) => option.id === id && option.ends);
@@ -47,7 +36,7 @@ function optionById(gate: Gate, id: string | undefined): GateOption | undefined 
 export function rejectOptionOf(gate: Gate): GateOption | undefined {
   return (
     gate.options.find((option) => option.ends && option.outcome === 'rejected') ??
-    optionById(gate, REJECT_EQUIVALENTS[gate.type])
+    optionById(gate, equivalentOf(gate, 'reject'))
   );
 }
 
@@ -57,15 +46,11 @@ export function steerOptionOf(gate: Gate): ResolvedOption | undefined {
     const own = gate.options.find((option) => option.ends && option.outcome === 'steered');
     if (own !== undefined) return { option: own, mapping: own.id === 'steer' ? 'direct' : 'steer_as_option' };
   }
-  if (gate.type === 'phase_review') {
-    const changes = optionById(gate, 'request_changes');
-    if (changes !== undefined) return { option: changes, mapping: 'steer_as_feedback' };
-  }
-  const redirect = optionById(gate, STEER_EQUIVALENTS[gate.type]);
+  const redirect = optionById(gate, equivalentOf(gate, 'steer'));
   if (redirect !== undefined) return { option: redirect, mapping: 'steer_as_feedback' };
   const approving =
     optionById(gate, 'approve') ??
-    optionById(gate, APPROVE_EQUIVALENTS[gate.type]) ??
+    optionById(gate, equivalentOf(gate, 'approve')) ??
     gate.options.find((option) => option.ends && option.outcome === 'approved');
   return approving === undefined ? undefined : { option: approving, mapping: 'steer_as_approval' };
 }

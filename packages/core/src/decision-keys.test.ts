@@ -7,7 +7,7 @@ import {
   keyHelpLines,
   keyNeedsConfirmation,
 } from './decision-keys.js';
-import { BUILTIN_GATE_TYPES } from './gate-types.js';
+import { BUILTIN_GATE_TYPES } from './gate-types/index.js';
 import type { Gate } from './schemas.js';
 import { makeGate } from './testing/gates.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { alwaysRefusal, batchEligibility, canOfferAlways } from './decision-safety.js';
-import { BUILTIN_GATE_TYPES } from './gate-types.js';
+import { BUILTIN_GATE_TYPES } from './gate-types/index.js';
 import type { Gate } from './schemas.js';
 import { makeGate } from './testing/gates.js';
 

@@ -1,5 +1,6 @@
 import { suggestStandingScopes } from './command-scope.js';
 import { ALWAYS_GATED_LABELS, classifyAlwaysGated } from './destructive.js';
+import { builtinTypesWhere } from './gate-types/index.js';
 import type { Gate } from './schemas.js';
 
 /** Why a gate is left out of a batch, as a stable word a client can show or count. */
@@ -24,12 +25,7 @@ export type BatchGate = Pick<
 >;
 
 /** Gate types that are always decided one at a time, whatever their settings. */
-export const BATCH_EXCLUDED_TYPES: ReadonlySet<string> = new Set([
-  'deployment_approval',
-  'destructive_action',
-  'false_positive_override',
-  'recovery_escalation',
-]);
+export const BATCH_EXCLUDED_TYPES: ReadonlySet<string> = builtinTypesWhere((spec) => !spec.batchable);
 
 const refuse = (rule: BatchExclusionRule, reason: string): BatchEligibility => ({
   eligible: false,
@@ -37,9 +33,8 @@ const refuse = (rule: BatchExclusionRule, reason: string): BatchEligibility => (
   reason,
 });
 
-function settingsRefusal(gate: BatchGate): BatchEligibility | null {
-  if (BATCH_EXCLUDED_TYPES.has(gate.type))
-    return refuse('gate_type', `${gate.type} gates are decided one at a time`);
+function settingsRefusal(gate: BatchGate, batchable: boolean): BatchEligibility | null {
+  if (!batchable) return refuse('gate_type', `${gate.type} gates are decided one at a time`);
   if (gate.risk !== 'low' && gate.risk !== 'medium') return refuse('risk', `the risk is ${gate.risk}`);
   if (gate.threshold === 'mandatory') return refuse('threshold', 'the gate is mandatory');
   if (gate.requiredApprovals !== 1)
@@ -50,11 +45,15 @@ function settingsRefusal(gate: BatchGate): BatchEligibility | null {
 
 /**
  * Whether a batch (one click for many gates) may end `gate`: only low or medium risk, not mandatory,
- * one approval, no signature, and neither always-gated nor destructive.
+ * one approval, no signature, and neither always-gated nor destructive; `batchable` is the type's
+ * (a custom type's comes from its catalog).
  * @example batchEligibility(gate) // { eligible: false, rule: 'risk', reason: 'the risk is high' }
  */
-export function batchEligibility(gate: BatchGate): BatchEligibility {
-  const refused = settingsRefusal(gate);
+export function batchEligibility(
+  gate: BatchGate,
+  batchable: boolean = !BATCH_EXCLUDED_TYPES.has(gate.type),
+): BatchEligibility {
+  const refused = settingsRefusal(gate, batchable);
   if (refused !== null) return refused;
   const categories = gate.action === null ? [] : classifyAlwaysGated(gate.action);
   if (categories.length > 0) {

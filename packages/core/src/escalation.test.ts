@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DESTRUCTIVE_ALTERNATIVES } from './destructive-alternatives.js';
 import { GatehouseError } from './errors.js';
 import {
   AUTO_APPROVE_CONDITIONS,
@@ -7,7 +8,6 @@ import {
   TRIGGER_GATE_TYPES,
   TRIGGER_LIMITS,
 } from './escalation.js';
-import { DESTRUCTIVE_ALTERNATIVES } from './gate-types.js';
 
 function validationError(run: () => unknown): GatehouseError {
   try {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DestructiveActionKind } from './gate-types.js';
+import type { DestructiveActionKind } from './destructive-alternatives.js';
 import { invalidField } from './invalid-field.js';
 
 /** Gate types whose opening is decided by the persistence seed's trigger rules. */

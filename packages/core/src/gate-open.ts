@@ -134,6 +134,7 @@ function checkTitle(title: string | undefined, fallback: string): string {
 
 interface TimeoutSettings {
   definition: GateTypeDefinition;
+  neverProceeds: boolean;
   input: OpenGateInput;
   risk: RiskLevel;
   threshold: GateThreshold;
@@ -156,6 +157,7 @@ function resolveTimeoutAction(settings: TimeoutSettings): TimeoutAction {
     requiredApprovals: settings.requiredApprovals,
     minRole: settings.minRole,
     signatureRequired: settings.signatureRequired,
+    neverProceeds: settings.neverProceeds,
   });
   if (refusal === null) return 'proceed';
   // A type's default of "proceed" falls back to deny; only an explicit request is an error.
@@ -167,7 +169,7 @@ function resolveTimeoutAction(settings: TimeoutSettings): TimeoutAction {
   );
 }
 
-function resolveSettings(input: OpenGateInput, definition: GateTypeDefinition) {
+function resolveSettings(input: OpenGateInput, definition: GateTypeDefinition, neverProceeds: boolean) {
   const risk = input.risk ?? definition.defaultRisk;
   // A mandatory type stays mandatory whatever the caller asks for.
   const threshold =
@@ -178,6 +180,7 @@ function resolveSettings(input: OpenGateInput, definition: GateTypeDefinition) {
   const signatureRequired = input.signature === true || signatureRuleApplies(definition.signature, risk);
   const timeoutSettings = {
     definition,
+    neverProceeds,
     input,
     risk,
     threshold,
@@ -204,8 +207,9 @@ function resolveSettings(input: OpenGateInput, definition: GateTypeDefinition) {
  * const gate = openGate({ type: 'tool_call', timeoutMs: 60_000 }, { now: clock.now(), id: ids.next('gate'), catalog });
  */
 export function openGate(input: OpenGateInput, options: OpenGateOptions): Gate {
-  const definition = options.catalog.get(input.type);
-  const settings = resolveSettings(input, definition);
+  const spec = options.catalog.spec(input.type);
+  const definition = spec.definition;
+  const settings = resolveSettings(input, definition, spec.neverProceeds);
   const { timeoutMs, ...rest } = settings;
   return {
     id: options.id,

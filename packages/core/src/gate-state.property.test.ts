@@ -4,7 +4,7 @@ import { createGateCatalog } from './catalog.js';
 import { isGatehouseError } from './errors.js';
 import { openGate } from './gate-open.js';
 import { applyGateEvent, type GateEvent, isTerminal, TIMEOUT_ACTOR } from './gate-state.js';
-import { BUILTIN_GATE_TYPES } from './gate-types.js';
+import { BUILTIN_GATE_TYPES } from './gate-types/index.js';
 import type { Gate, TimeoutAction } from './schemas.js';
 
 const catalog = createGateCatalog();

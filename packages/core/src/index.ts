@@ -44,7 +44,7 @@ export type {
 } from './briefing.js';
 export { briefingConfidenceBand, buildBriefing } from './briefing.js';
 export { canonicalJson, payloadText } from './canonical-json.js';
-export type { GateCatalog, ProceedOnTimeoutInput } from './catalog.js';
+export type { CustomGateBehaviour, GateCatalog, ProceedOnTimeoutInput } from './catalog.js';
 export { canProceedOnTimeout, createGateCatalog, endingOptions, findOption } from './catalog.js';
 export type { ChangeCounts } from './change-facts.js';
 export { destructiveContextOfChange } from './change-facts.js';
@@ -129,6 +129,8 @@ export {
   isDestructiveCommand,
   SHELL_TOOLS,
 } from './destructive.js';
+export type { DestructiveActionKind } from './destructive-alternatives.js';
+export { DESTRUCTIVE_ALTERNATIVES } from './destructive-alternatives.js';
 export type { DestructiveCategory, DestructiveFinding } from './destructive-types.js';
 export { DESTRUCTIVE_CATEGORIES } from './destructive-types.js';
 export type { GateDisplayOptions } from './display.js';
@@ -188,8 +190,21 @@ export {
   needsSignature,
   TIMEOUT_ACTOR,
 } from './gate-state.js';
-export type { DestructiveActionKind } from './gate-types.js';
-export { BUILTIN_GATE_TYPES, DESTRUCTIVE_ALTERNATIVES, QUESTION_GATE_TYPE } from './gate-types.js';
+export type {
+  BriefingBuilder,
+  GateOpener,
+  GateTypeBehaviour,
+  GateTypeSpec,
+  OptionEquivalents,
+} from './gate-types/index.js';
+export {
+  BUILTIN_GATE_SPECS,
+  BUILTIN_GATE_TYPES,
+  builtinGateSpec,
+  DEFAULT_GATE_BEHAVIOUR,
+  defineGateType,
+  QUESTION_GATE_TYPE,
+} from './gate-types/index.js';
 export type {
   IntentHold,
   IntentHoldFacts,

@@ -1,4 +1,4 @@
-import { QUESTION_GATE_TYPE } from './gate-types.js';
+import { QUESTION_GATE_TYPE } from './gate-types/index.js';
 import type { Verdict } from './request-verdict.js';
 
 /** True when a request asks a person a question rather than for leave to act. */

@@ -247,14 +247,15 @@ async function recordEnd(
     await resetRecovery(tools.tx, next.runId);
   await recordAnalysisDecision(deps.ctx, tools, next);
   await recordWhitelistDecision(tools, deps.ctx.ids, next);
-  await revokeOnAnswer(tools, next);
+  await revokeOnAnswer(deps.ctx, tools, next);
   await refreshRunStatus(tools, next.runId);
   return rule;
 }
 
 /** BATCH_NOT_ALLOWED naming the reason when one click for many gates may not end this one. */
-function checkBatchEligible(gate: Gate): void {
-  const verdict = batchEligibility(gate);
+function checkBatchEligible(deps: GateDeps, gate: Gate): void {
+  const batchable = deps.catalog.has(gate.type) ? deps.catalog.spec(gate.type).batchable : undefined;
+  const verdict = batchEligibility(gate, batchable);
   if (verdict.eligible) return;
   throw new GatehouseError(
     'BATCH_NOT_ALLOWED',
@@ -286,7 +287,7 @@ async function decideInCommit(
   const stored = await loadGate(tx, gateId);
   const gate = withoutVersion(stored);
   if (isTerminal(gate.status)) throw endedError(gate);
-  if (request.batch) checkBatchEligible(gate);
+  if (request.batch) checkBatchEligible(deps, gate);
   authorizeDecision(gate, { kind: 'user', id: user.id, role: user.role });
   if (request.merge === undefined && !request.batch && mergesFirst(gate, input.option))
     throw new MergeFirst();

@@ -135,21 +135,11 @@ export async function assignGate(
 const WITHDRAWN = 'the agent withdrew its request';
 
 /**
- * The gates an agent may withdraw: its own requests to act or to ask, which end with the action not
- * taken. Every other type reviews what the agent did or plans (its intent, a phase, a low-confidence
- * result, a change analysis found) or holds its run, and only a person ends those.
- */
-const WITHDRAWABLE_TYPES: ReadonlySet<string> = new Set([
-  'tool_call',
-  'operation',
-  'question',
-  'constraint_exception',
-]);
-
-/**
  * The agent that asked no longer needs the decision (its caller gave up or went away): its pending
  * gate is cancelled, so nobody decides a call that will never run. Only ever ends the agent's own
- * request to act or ask (WITHDRAWABLE_TYPES); a gate that already ended is GATE_NOT_PENDING.
+ * request to act or ask (a type whose spec says `withdrawable`: every other type reviews what the
+ * agent did or plans, or holds its run, and only a person ends it); a gate that already ended is
+ * GATE_NOT_PENDING.
  */
 export function withdrawGate(
   deps: GateDeps,
@@ -160,7 +150,8 @@ export function withdrawGate(
   return changeGate(deps, gateId, async (tools, stored) => {
     const gate = withoutVersion(stored);
     const agentId = assertOwnGate(principal, gate);
-    if (!WITHDRAWABLE_TYPES.has(gate.type) && gate.status === 'pending') {
+    const withdrawable = deps.catalog.has(gate.type) && deps.catalog.spec(gate.type).withdrawable;
+    if (!withdrawable && gate.status === 'pending') {
       throw new GatehouseError(
         'INVALID_TRANSITION',
         `gate ${gate.id} is a ${gate.type} gate: it reviews the agent's work, so only a person ends it`,

@@ -29,11 +29,12 @@ async function readGate(ctx: AppContext, principal: Principal, gateId: string): 
 }
 
 // People read the agent's registered name in the briefing, never its id.
-async function briefingOf(ctx: AppContext, gate: Gate): Promise<unknown> {
+async function briefingOf(ctx: AppContext, catalog: GateCatalog, gate: Gate): Promise<unknown> {
   try {
     const agentId = gate.agentId;
     const agent = agentId === null ? null : await ctx.store.read((tx) => tx.getAgent(agentId));
-    return buildBriefing(gate, { agent: agent?.name ?? null });
+    const builder = catalog.has(gate.type) ? catalog.spec(gate.type).briefing : undefined;
+    return buildBriefing(gate, { agent: agent?.name ?? null }, builder);
   } catch (error) {
     ctx.log.warn({ err: error, gateId: gate.id }, 'briefing could not be built');
     return null;
@@ -78,7 +79,7 @@ export function createGateService(ctx: AppContext, options: GateServiceOptions):
       const gate = await readGate(ctx, principal, gateId);
       const used = gate.status === 'approved' ? await consumedAt(deps, gateId) : null;
       const separatedOwner = await ctx.store.read((tx) => separatedOwnerOf(deps, tx, gate));
-      return { gate, briefing: await briefingOf(ctx, gate), consumedAt: used, separatedOwner };
+      return { gate, briefing: await briefingOf(ctx, deps.catalog, gate), consumedAt: used, separatedOwner };
     },
 
     list: (principal, filter) => ctx.store.read((tx) => tx.listGates(listFilter(principal, filter))),
