@@ -224,6 +224,22 @@ export {
 export type { LoginBackoffPolicy } from './login-backoff.js';
 export { DEFAULT_LOGIN_BACKOFF, loginBackoffMs } from './login-backoff.js';
 export type {
+  NotificationChannelName,
+  NotificationRoute,
+  NotificationRule,
+  NotificationTrigger,
+  RoutedGate,
+  RoutedPerson,
+  RoutingInput,
+} from './notification-routing.js';
+export {
+  DEFAULT_NOTIFICATION_RULE,
+  DELIVERED_NOTIFICATION_CHANNELS,
+  leftOutByEscalation,
+  notificationRuleMatches,
+  routeNotice,
+} from './notification-routing.js';
+export type {
   PolicyBudget,
   PolicyBudgetIssue,
   PolicyBudgetLimit,

@@ -1,9 +1,8 @@
-import type { Gate } from 'gatehouse-hitl-core';
+import { type Gate, type RoutedPerson, routeNotice } from 'gatehouse-hitl-core';
 import type { NotificationPreferenceRecord, NotificationTriggerRecord, StoreTx } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
 import type { NotificationTrigger } from './channel.js';
 import { configuredChannels } from './channels.js';
-import { type RoutedPerson, routeNotice } from './routing.js';
 
 const BATCH = 100;
 

@@ -1,16 +1,17 @@
 import fc from 'fast-check';
-import { hasRole, type Role } from 'gatehouse-hitl-core';
-import type { NotificationChannelName, NotificationRuleRecord } from 'gatehouse-hitl-store';
 import { describe, expect, it } from 'vitest';
-import type { NotificationTrigger } from './channel.js';
 import {
-  DEFAULT_RULE,
+  DEFAULT_NOTIFICATION_RULE as DEFAULT_RULE,
   leftOutByEscalation,
+  type NotificationChannelName,
+  type NotificationRule as NotificationRuleRecord,
+  type NotificationTrigger,
   type RoutedPerson,
   type RoutingInput,
   routeNotice,
-  ruleMatches,
-} from './routing.js';
+  notificationRuleMatches as ruleMatches,
+} from './notification-routing.js';
+import { hasRole, type Role } from './schemas.js';
 
 const ROLES: Role[] = ['viewer', 'developer', 'tech_lead', 'admin'];
 const TYPES = ['tool_call', 'deploy', 'question'];

@@ -1,6 +1,30 @@
-import { hasRole, type Role } from 'gatehouse-hitl-core';
-import type { NotificationChannelName, NotificationRuleRecord } from 'gatehouse-hitl-store';
-import type { NotificationTrigger } from './channel.js';
+import type { NOTIFICATION_CHANNELS, NOTIFICATION_TRIGGERS } from 'gatehouse-hitl-protocol';
+import { hasRole, type Role } from './schemas.js';
+
+/** A way of reaching a person. */
+export type NotificationChannelName = (typeof NOTIFICATION_CHANNELS)[number];
+
+/** What happened to a gate that someone may need to hear of. */
+export type NotificationTrigger = (typeof NOTIFICATION_TRIGGERS)[number];
+
+/** Who hears of which gates, on which channels (docs/notifications.md). Empty lists match everything. */
+export interface NotificationRule {
+  id: string;
+  name: string;
+  gateTypes: string[];
+  risks: string[];
+  agentIds: string[];
+  /** Roles of the people it tells; empty = everyone who may decide the gate. */
+  roles: string[];
+  /** Only the gate's assignees, when it has any. */
+  assigneesOnly: boolean;
+  triggers: string[];
+  channels: NotificationChannelName[];
+  enabled: boolean;
+  createdBy: string;
+  createdAt: number;
+  updatedAt: number;
+}
 
 /** What routing reads of a gate. */
 export interface RoutedGate {
@@ -23,7 +47,7 @@ export interface RoutedPerson {
 export interface RoutingInput {
   trigger: NotificationTrigger;
   gate: RoutedGate;
-  rules: readonly NotificationRuleRecord[];
+  rules: readonly NotificationRule[];
   people: readonly RoutedPerson[];
   /** Who was told of this gate before, on which channel (updates go exactly there). */
   notifiedBefore: readonly { userId: string; channel: NotificationChannelName }[];
@@ -31,19 +55,19 @@ export interface RoutingInput {
   channels: readonly NotificationChannelName[];
 }
 
-export interface Route {
+export interface NotificationRoute {
   userId: string;
   channel: NotificationChannelName;
 }
 
 /** Channels the worker delivers through; the web app raises browser notifications from its event stream. */
-export const DELIVERED_CHANNELS: readonly NotificationChannelName[] = ['email', 'slack'];
+export const DELIVERED_NOTIFICATION_CHANNELS: readonly NotificationChannelName[] = ['email', 'slack'];
 
 /** Triggers that only update what people were already told. */
 const UPDATES = new Set<NotificationTrigger>(['gate.decided', 'gate.expired', 'gate.cancelled']);
 
 /** Applies when no rule is enabled: everyone who may decide hears of everything on their own channels. */
-export const DEFAULT_RULE: NotificationRuleRecord = {
+export const DEFAULT_NOTIFICATION_RULE: NotificationRule = {
   id: 'default',
   name: 'Everyone who may decide',
   gateTypes: [],
@@ -52,7 +76,7 @@ export const DEFAULT_RULE: NotificationRuleRecord = {
   roles: [],
   assigneesOnly: false,
   triggers: [],
-  channels: [...DELIVERED_CHANNELS],
+  channels: [...DELIVERED_NOTIFICATION_CHANNELS],
   enabled: true,
   createdBy: 'system',
   createdAt: 0,
@@ -64,8 +88,8 @@ function anyOrIncludes(list: readonly string[], value: string | null): boolean {
 }
 
 /** Whether a rule speaks of this gate and trigger. */
-export function ruleMatches(
-  rule: NotificationRuleRecord,
+export function notificationRuleMatches(
+  rule: NotificationRule,
   trigger: NotificationTrigger,
   gate: RoutedGate,
 ): boolean {
@@ -86,7 +110,7 @@ function isAssignee(gate: RoutedGate, person: RoutedPerson): boolean {
  * Who the rule tells: people who may decide the gate (on an escalation, exactly the role it moved
  * to), of the rule's roles, and only the assignees when the rule says so or the trigger is an assignment.
  */
-function audience(rule: NotificationRuleRecord, input: RoutingInput): RoutedPerson[] {
+function audience(rule: NotificationRule, input: RoutingInput): RoutedPerson[] {
   const { gate, trigger } = input;
   const onlyAssignees = gate.assignees.length > 0 && (rule.assigneesOnly || trigger === 'gate.assigned');
   return input.people.filter(
@@ -106,7 +130,7 @@ function chosen(person: RoutedPerson, channel: NotificationChannelName): boolean
  * On an escalation, the people told before on Slack who may no longer decide: their message is edited
  * in place so its buttons go. (An email cannot be taken back; its links are refused with the reason.)
  */
-export function leftOutByEscalation(input: RoutingInput): Route[] {
+export function leftOutByEscalation(input: RoutingInput): NotificationRoute[] {
   if (input.trigger !== 'gate.escalated') return [];
   const { minRole } = input.gate;
   const leftOut = new Set(
@@ -116,8 +140,8 @@ export function leftOutByEscalation(input: RoutingInput): Route[] {
 }
 
 /** Every (person, channel) that hears of this change, each once, in a stable order. */
-export function routeNotice(input: RoutingInput): Route[] {
-  const routes = new Map<string, Route>();
+export function routeNotice(input: RoutingInput): NotificationRoute[] {
+  const routes = new Map<string, NotificationRoute>();
   const add = (userId: string, channel: NotificationChannelName) => {
     if (input.channels.includes(channel)) routes.set(`${userId}\u0000${channel}`, { userId, channel });
   };
@@ -127,9 +151,9 @@ export function routeNotice(input: RoutingInput): Route[] {
     for (const { userId, channel } of input.notifiedBefore) if (active.has(userId)) add(userId, channel);
   } else {
     const enabled = input.rules.filter((rule) => rule.enabled);
-    const rules = enabled.length === 0 ? [DEFAULT_RULE] : enabled;
+    const rules = enabled.length === 0 ? [DEFAULT_NOTIFICATION_RULE] : enabled;
     for (const rule of rules) {
-      if (!ruleMatches(rule, input.trigger, input.gate)) continue;
+      if (!notificationRuleMatches(rule, input.trigger, input.gate)) continue;
       for (const person of audience(rule, input))
         for (const channel of rule.channels) if (chosen(person, channel)) add(person.id, channel);
     }
