@@ -1,6 +1,7 @@
 import { createFakeClock } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decideTestGate, openTestGate, postGate, useTestPolicy } from '../testing/gates.js';
+import { type ReceivedMail, startSmtpInbox } from '../testing/smtp-inbox.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -22,13 +23,55 @@ describe.each(dialects)('trust ramp on %s', (dialect) => {
     await test?.close();
   });
 
-  async function start() {
+  const cleanup: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const step of cleanup.splice(0).reverse()) await step();
+  });
+
+  async function start(notifications: Record<string, unknown> = {}) {
     test = await createTestApp({
       dialect,
       clock: createFakeClock(Date.UTC(2026, 0, 1)),
-      config: { sweepIntervalMs: 3_600_000 },
+      config: { sweepIntervalMs: 3_600_000, ...notifications },
     });
     await useTestPolicy(test, POLICY);
+  }
+
+  /** A server that sends email to an inbox, and a tech lead who chose email. */
+  async function startWithEmail() {
+    const inbox = await startSmtpInbox();
+    cleanup.push(() => inbox.close());
+    await start({
+      notifications: {
+        smtpUrl: inbox.url,
+        smtpFrom: 'Gatehouse <gatehouse@example.test>',
+        emailLinkTtlMs: 30 * 60_000,
+        emailSessionRole: 'tech_lead',
+        pollIntervalMs: 25,
+        maxAttempts: 2,
+        backoffBaseMs: 1,
+      },
+    });
+    const response = await test.app.inject({
+      method: 'PUT',
+      url: '/v1/me/notification-channels',
+      headers: bearer(test.tokens.techLead),
+      payload: { channels: ['email'], email: 'lead@example.test' },
+    });
+    expect(response.statusCode).toBe(200);
+    return inbox;
+  }
+
+  async function mailAbout(inbox: { messages: ReceivedMail[] }, subject: RegExp): Promise<ReceivedMail> {
+    for (let waited = 0; waited < 10_000; waited += 50) {
+      // A long subject arrives folded over several lines.
+      const found = inbox.messages.find((mail) =>
+        subject.test((mail.headers.subject ?? '').replace(/\s+/g, ' ')),
+      );
+      if (found !== undefined) return found;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`no mail with subject ${subject}`);
   }
 
   const bash = (command: string) => ({ tool: 'bash', args: { command } });
@@ -206,6 +249,20 @@ describe.each(dialects)('trust ramp on %s', (dialect) => {
     const events = (await test.services.audit.query({ subject: ruleId })).items;
     const revoked = events.find((e) => e.kind === 'trust.rule_revoked');
     expect(revoked?.data).toMatchObject({ gateId: pending, notify: [`user:${test.ids.techLeadId}`] });
+  });
+
+  it('tells the person who accepted a rule by email when a rejection revokes it', async () => {
+    const inbox = await startWithEmail();
+    await earnTrust();
+    const pending = await openTestGate(test, bash('npm test -- --bail'));
+    const { id } = await onlyProposal();
+    const accepted = await request('POST', `/v1/trust/proposals/${id}/accept`, test.tokens.techLead, {});
+    const ruleId = accepted.json().rule.id;
+    await decideTestGate(test, test.tokens.developer, pending, { option: 'reject', reason: 'broke CI' });
+    const mail = await mailAbout(inbox, /A learned rule you accepted was revoked: bash\(npm test:\*\)/);
+    expect(mail.to).toContain('lead@example.test');
+    expect(mail.text).toContain(ruleId);
+    expect(mail.text).toContain(`gate ${pending}`);
   });
 
   it('a person may revoke a learned rule or report it harmful; agents may not', async () => {

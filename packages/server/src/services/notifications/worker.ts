@@ -49,7 +49,7 @@ export function createNotificationWorker(
         error: `the ${claimed.channel} channel is not configured on this server`,
         retryable: false,
       };
-    if (claimed.trigger.startsWith('review.')) {
+    if (claimed.trigger.startsWith('review.') || claimed.trigger.startsWith('trust.')) {
       const review = await ctx.store.read((tx) => reviewNoticeOf(tx, claimed));
       if (review === null) return { ok: false, error: 'the person is gone', retryable: false };
       if (channel.deliverReview === undefined)

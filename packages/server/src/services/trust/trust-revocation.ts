@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   describeStandingScope,
   type Gate,
@@ -5,9 +6,15 @@ import {
   revokesLearnedRule,
   type TrustSignal,
 } from 'gatehouse-hitl-core';
-import type { TrustProposalRecord } from 'gatehouse-hitl-store';
+import type { NotificationChannelName, TrustProposalRecord } from 'gatehouse-hitl-store';
+import type { AppContext } from '../../context.js';
 import type { AuditedTx, WorkTx } from '../commit.js';
+import { configuredChannels } from '../notifications/channels.js';
+import { siteUrlOf } from '../notifications/notice.js';
 import { trustOutcomeOf } from './trust-history.js';
+
+/** The trigger of the notice to the people who accepted a rule; delivered without a gate. */
+export const TRUST_REVOKED_TRIGGER = 'trust.rule_revoked';
 
 /** What a learned rule covers: the accepted scope. */
 export function learnedScopeOf(proposal: TrustProposalRecord): LearnedScope {
@@ -27,6 +34,7 @@ export interface Revocation {
  * who accepted it so they are told. False when it was no longer in force.
  */
 export async function revokeLearned(
+  ctx: AppContext,
   tools: AuditedTx,
   proposal: TrustProposalRecord,
   revocation: Revocation,
@@ -55,7 +63,57 @@ export async function revokeLearned(
       notify: proposal.acceptedBy === null ? [] : [proposal.acceptedBy],
     },
   });
+  await queueRevokedNotice(ctx, tx, proposal, revocation);
   return true;
+}
+
+/**
+ * Tells the person who accepted the rule, on each channel they chose, in the revocation's own
+ * transaction: the notice exists exactly when the revocation committed.
+ */
+async function queueRevokedNotice(
+  ctx: AppContext,
+  tx: AuditedTx['tx'],
+  proposal: TrustProposalRecord,
+  revocation: Revocation,
+): Promise<void> {
+  const configured = configuredChannels(ctx.config);
+  const accepter = proposal.acceptedBy?.replace(/^user:/, '') ?? null;
+  if (configured.length === 0 || accepter === null || proposal.ruleId === null) return;
+  const person = await tx.getUser(accepter);
+  if (person === null || person.disabled) return;
+  const chosen: readonly NotificationChannelName[] =
+    (await tx.getNotificationPreference(person.id))?.channels ?? configured;
+  const description = describeStandingScope(proposal.tool, learnedScopeOf(proposal).scope);
+  const content = {
+    subject: `[Gatehouse] A learned rule you accepted was revoked: ${description}`,
+    text:
+      `The learned rule ${proposal.ruleId} (${description} for agent ${proposal.agentId}) was revoked: ` +
+      `${revocation.reason}.\nIts calls wait for a person again.` +
+      (revocation.gateId === null ? '' : `\nGate: ${siteUrlOf(ctx)}/gates/${revocation.gateId}`),
+    url: `${siteUrlOf(ctx)}/trust`,
+  };
+  const key = `${proposal.ruleId}:revoked`;
+  for (const channel of configured.filter((name) => chosen.includes(name))) {
+    await tx.insertNotification({
+      id: `ntf_${createHash('sha256').update(`${key}\n${person.id}\n${channel}`).digest('hex').slice(0, 24)}`,
+      triggerId: key,
+      trigger: TRUST_REVOKED_TRIGGER,
+      gateId: revocation.gateId ?? key,
+      userId: person.id,
+      channel,
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: tx.now,
+      claimedUntil: null,
+      lastError: null,
+      ref: null,
+      data: JSON.stringify(content),
+      createdAt: tx.now,
+      updatedAt: tx.now,
+      sentAt: null,
+    });
+  }
 }
 
 /** The signal a gate's answer sends to learned rules; null when it is no tool call or an approval. */
@@ -70,7 +128,7 @@ export function signalOf(gate: Gate): TrustSignal | null {
  * Trust is lost faster than it is earned: a rejected, steered or edited call a learned rule covers
  * revokes that rule in the decision's own transaction. Reads nothing for an approval.
  */
-export async function revokeOnAnswer(tools: AuditedTx<WorkTx>, gate: Gate): Promise<number> {
+export async function revokeOnAnswer(ctx: AppContext, tools: AuditedTx<WorkTx>, gate: Gate): Promise<number> {
   const signal = signalOf(gate);
   if (signal === null) return 0;
   const accepted = await tools.tx.listTrustProposals({ status: ['accepted'] });
@@ -80,7 +138,7 @@ export async function revokeOnAnswer(tools: AuditedTx<WorkTx>, gate: Gate): Prom
     const reason = `a person ${signal.outcome === 'edited' ? 'edited' : signal.outcome} a call it covers (gate ${gate.id})`;
     const by = gate.decision?.decidedBy;
     const actor = by === undefined ? 'system' : by.includes(':') ? by : `user:${by}`;
-    if (await revokeLearned(tools, proposal, { actor, reason, gateId: gate.id })) revoked += 1;
+    if (await revokeLearned(ctx, tools, proposal, { actor, reason, gateId: gate.id })) revoked += 1;
   }
   return revoked;
 }

@@ -419,7 +419,7 @@ export function createTrustService(ctx: AppContext, deps: TrustDeps): TrustServi
       const reason = input.harmful
         ? `reported harmful${input.reason === undefined ? '' : `: ${input.reason}`}`
         : (input.reason ?? 'revoked by a person');
-      return commit(ctx, async (tools) => {
+      const revoked = await commit(ctx, async (tools) => {
         const { tx } = tools;
         const records = await tx.listTrustProposals({ status: ['accepted', 'expired', 'revoked'] });
         const record = records.find((p) => p.ruleId === ruleId);
@@ -431,13 +431,15 @@ export function createTrustService(ctx: AppContext, deps: TrustDeps): TrustServi
             id: ruleId,
             state: learnedRuleState(rule, tx.now),
           });
-        if (!(await revokeLearned(tools, record, { actor, reason, gateId: null })))
+        if (!(await revokeLearned(ctx, tools, record, { actor, reason, gateId: null })))
           throw new GatehouseError('INVALID_TRANSITION', `learned rule ${ruleId} is no longer in force`, {
             id: ruleId,
           });
         const after = { ...record, status: 'revoked' as const, revokedReason: reason, decidedBy: actor };
         return ruleDocumentOf(after, { ...rule, revokedAt: tx.now, revokedBy: actor }, tx.now);
       });
+      ctx.notices.notify();
+      return revoked;
     },
   };
 }
