@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineRoute } from '../route-table/define.js';
 import { nextCursorSchema, opaqueCursorSchema, pageLimitSchema } from './ids.js';
 
 export const auditEventDocumentSchema = z
@@ -79,3 +80,29 @@ export type AuditQuery = z.input<typeof auditQuerySchema>;
 export type AuditPage = z.infer<typeof auditPageSchema>;
 export type AuditVerifyResponse = z.infer<typeof auditVerifyResponseSchema>;
 export type AuditKeyResponse = z.infer<typeof auditKeyResponseSchema>;
+
+const tags = ['audit'];
+
+/** The audit trail: query, verify the chain and its signed checkpoints, the public key (the JSON Lines export is not JSON). */
+export const auditRoutes = {
+  query: defineRoute({
+    method: 'GET',
+    path: '/v1/audit',
+    tags,
+    query: auditQuerySchema,
+    response: { 200: auditPageSchema },
+  }),
+  verify: defineRoute({
+    method: 'GET',
+    path: '/v1/audit/verify',
+    tags,
+    response: { 200: auditVerifyResponseSchema },
+  }),
+  key: defineRoute({
+    method: 'GET',
+    path: '/v1/audit/key',
+    tags,
+    description: 'The public key that signs audit checkpoints, for verifying an export offline',
+    response: { 200: auditKeyResponseSchema },
+  }),
+};

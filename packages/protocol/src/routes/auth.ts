@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineRoute } from '../route-table/define.js';
 import { nameSchema } from './ids.js';
 import { agentDocumentSchema, signingKeyDocumentSchema, userDocumentSchema } from './people.js';
 
@@ -111,3 +112,74 @@ export type RegisterKeyBody = z.input<typeof registerKeyBodySchema>;
 export type RegisterKeyResponse = z.infer<typeof registerKeyResponseSchema>;
 export type SigningKeyListResponse = z.infer<typeof signingKeyListResponseSchema>;
 export type RenameKeyBody = z.input<typeof renameKeyBodySchema>;
+
+const tags = ['sessions'];
+const keyParams = signingKeyParamsSchema;
+
+/** Sign in with a password or a one-time link, sign out, who am I, signing keys. */
+export const authRoutes = {
+  login: defineRoute({
+    method: 'POST',
+    path: '/v1/auth/login',
+    tags,
+    security: [],
+    body: loginBodySchema,
+    response: { 200: sessionResponseSchema },
+  }),
+  loginWithLink: defineRoute({
+    method: 'POST',
+    path: '/v1/auth/link',
+    tags,
+    security: [],
+    body: loginLinkBodySchema,
+    response: { 200: sessionResponseSchema },
+  }),
+  logout: defineRoute({
+    method: 'POST',
+    path: '/v1/auth/logout',
+    tags,
+    response: { 200: logoutResponseSchema },
+  }),
+  setPassword: defineRoute({
+    method: 'PUT',
+    path: '/v1/me/password',
+    tags,
+    body: passwordBodySchema,
+    response: { 200: okResponseSchema },
+  }),
+  me: defineRoute({ method: 'GET', path: '/v1/me', tags, response: { 200: meResponseSchema } }),
+  keyChallenge: defineRoute({
+    method: 'GET',
+    path: '/v1/me/keys/challenge',
+    tags,
+    response: { 200: keyChallengeResponseSchema },
+  }),
+  registerKey: defineRoute({
+    method: 'POST',
+    path: '/v1/me/keys',
+    tags,
+    body: registerKeyBodySchema,
+    response: { 201: registerKeyResponseSchema },
+  }),
+  listKeys: defineRoute({
+    method: 'GET',
+    path: '/v1/me/keys',
+    tags,
+    response: { 200: signingKeyListResponseSchema },
+  }),
+  renameKey: defineRoute({
+    method: 'PATCH',
+    path: '/v1/me/keys/:keyId',
+    tags,
+    params: keyParams,
+    body: renameKeyBodySchema,
+    response: { 200: registerKeyResponseSchema },
+  }),
+  revokeKey: defineRoute({
+    method: 'DELETE',
+    path: '/v1/me/keys/:keyId',
+    tags,
+    params: keyParams,
+    response: { 200: okResponseSchema },
+  }),
+};

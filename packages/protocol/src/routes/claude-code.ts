@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineRoute } from '../route-table/define.js';
 
 const HOOK_WAIT_MAX_MS = 600_000;
 
@@ -87,3 +88,29 @@ export type ClaudeCodePreToolUseBody = z.infer<typeof claudeCodePreToolUseBodySc
 export type ClaudeCodeHookQuery = z.infer<typeof claudeCodeHookQuerySchema>;
 export type ClaudeCodePreToolUseResponse = z.infer<typeof claudeCodePreToolUseResponseSchema>;
 export type ClaudeCodePermissionRequestResponse = z.infer<typeof claudeCodePermissionRequestResponseSchema>;
+
+const tags = ['claude-code'];
+
+/** Claude Code's `http` hooks, answered in Claude Code's own format. */
+export const claudeCodeRoutes = {
+  preToolUse: defineRoute({
+    method: 'POST',
+    path: '/v1/hooks/claude-code/pre-tool-use',
+    tags,
+    summary: "Claude Code's PreToolUse http hook: allow, deny, ask or defer a tool call",
+    body: claudeCodePreToolUseBodySchema,
+    query: claudeCodeHookQuerySchema,
+    headers: claudeCodeHookHeadersSchema,
+    response: { 200: claudeCodePreToolUseResponseSchema },
+  }),
+  permissionRequest: defineRoute({
+    method: 'POST',
+    path: '/v1/hooks/claude-code/permission-request',
+    tags,
+    summary: "Claude Code's PermissionRequest http hook: answer Claude Code's permission prompt",
+    body: claudeCodePermissionRequestBodySchema,
+    query: claudeCodeHookQuerySchema,
+    headers: claudeCodeHookHeadersSchema,
+    response: { 200: claudeCodePermissionRequestResponseSchema },
+  }),
+};

@@ -33,6 +33,7 @@ export {
   auditKeyResponseSchema,
   auditPageSchema,
   auditQuerySchema,
+  auditRoutes,
   auditVerifyResponseSchema,
 } from './audit.js';
 export type {
@@ -49,6 +50,7 @@ export type {
   SigningKeyListResponse,
 } from './auth.js';
 export {
+  authRoutes,
   keyChallengeResponseSchema,
   loginBodySchema,
   loginLinkBodySchema,
@@ -76,6 +78,7 @@ export {
   claudeCodePermissionRequestResponseSchema,
   claudeCodePreToolUseBodySchema,
   claudeCodePreToolUseResponseSchema,
+  claudeCodeRoutes,
 } from './claude-code.js';
 export type {
   ConfidenceReportBody,
@@ -155,6 +158,7 @@ export {
   livenessResponseSchema,
   readinessResponseSchema,
 } from './health.js';
+export { HOST_SECRET_HEADER, hostRoutes } from './host.js';
 export {
   agentIdSchema,
   gateIdSchema,
@@ -312,9 +316,11 @@ export {
   putSlackUserBodySchema,
   slackInteractionBodySchema,
   slackInteractionResponseSchema,
+  slackRoutes,
   slackUserIdSchema,
   slackUserLinkSchema,
   slackUserResponseSchema,
+  slackUserRoutes,
 } from './slack.js';
 export {
   streamHeadersSchema,
@@ -369,6 +375,7 @@ export {
   userListResponseSchema,
   userParamsSchema,
   userResponseSchema,
+  userRoutes,
 } from './users.js';
 export type {
   AttemptDocument,
@@ -408,6 +415,7 @@ export {
   webhookListResponseSchema,
   webhookParamsSchema,
   webhookResponseSchema,
+  webhookRoutes,
 } from './webhooks.js';
 export * from './whitelists.js';
 export * from './workspace.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { riskLevelSchema, roleSchema } from '../enums.js';
+import { defineRoute } from '../route-table/define.js';
 import { opaqueCursorSchema, pageLimitSchema } from './ids.js';
 
 export const NOTIFICATION_TRIGGERS = [
@@ -183,3 +184,58 @@ export type NotificationDocument = z.infer<typeof notificationDocumentSchema>;
 export type NotificationsQuery = z.infer<typeof notificationsQuerySchema>;
 export type MyNotificationChannelsBody = z.infer<typeof myNotificationChannelsBodySchema>;
 export type MyNotificationChannelsResponse = z.infer<typeof myNotificationChannelsResponseSchema>;
+
+const tags = ['notifications'];
+const params = notificationRuleParamsSchema;
+
+/** Notification rules (tech leads and admins), the delivery log, and each person's own channels. */
+export const notificationRoutes = {
+  listRules: defineRoute({
+    method: 'GET',
+    path: '/v1/notification-rules',
+    tags,
+    response: { 200: notificationRuleListResponseSchema },
+  }),
+  createRule: defineRoute({
+    method: 'POST',
+    path: '/v1/notification-rules',
+    tags,
+    body: createNotificationRuleBodySchema,
+    response: { 201: notificationRuleResponseSchema },
+  }),
+  updateRule: defineRoute({
+    method: 'PATCH',
+    path: '/v1/notification-rules/:id',
+    tags,
+    params,
+    body: updateNotificationRuleBodySchema,
+    response: { 200: notificationRuleResponseSchema },
+  }),
+  deleteRule: defineRoute({
+    method: 'DELETE',
+    path: '/v1/notification-rules/:id',
+    tags,
+    params,
+    response: { 200: notificationRuleResponseSchema },
+  }),
+  list: defineRoute({
+    method: 'GET',
+    path: '/v1/notifications',
+    tags,
+    query: notificationsQuerySchema,
+    response: { 200: notificationPageSchema },
+  }),
+  myChannels: defineRoute({
+    method: 'GET',
+    path: '/v1/me/notification-channels',
+    tags,
+    response: { 200: myNotificationChannelsResponseSchema },
+  }),
+  setMyChannels: defineRoute({
+    method: 'PUT',
+    path: '/v1/me/notification-channels',
+    tags,
+    body: myNotificationChannelsBodySchema,
+    response: { 200: myNotificationChannelsResponseSchema },
+  }),
+};

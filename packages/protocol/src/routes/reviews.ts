@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { phaseTypeSchema } from '../enums.js';
+import { defineRoute } from '../route-table/define.js';
 import { runIdSchema } from './ids.js';
 
 /** Review ids as the server makes them: `rev_…`. */
@@ -243,3 +244,86 @@ export type ReviewCommentListResponse = z.infer<typeof reviewCommentListResponse
 export type ReviewVerdictBody = z.input<typeof reviewVerdictBodySchema>;
 export type ReviewVerdictResponse = z.infer<typeof reviewVerdictResponseSchema>;
 export type ReviewFeedback = z.infer<typeof reviewFeedbackSchema>;
+
+const tags = ['reviews'];
+const params = reviewParamsSchema;
+
+/** Reviews of phase branches: files, diffs, comments, verdicts and edits in the browser. */
+export const reviewRoutes = {
+  listOfRun: defineRoute({
+    method: 'GET',
+    path: '/v1/runs/:id/reviews',
+    tags,
+    params: runReviewsParamsSchema,
+    response: { 200: reviewListResponseSchema },
+  }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/v1/reviews/:id',
+    tags,
+    params,
+    response: { 200: reviewResponseSchema },
+  }),
+  files: defineRoute({
+    method: 'GET',
+    path: '/v1/reviews/:id/files',
+    tags,
+    params,
+    response: { 200: reviewFilesResponseSchema },
+  }),
+  diff: defineRoute({
+    method: 'GET',
+    path: '/v1/reviews/:id/diff',
+    tags,
+    params,
+    query: reviewDiffQuerySchema,
+    response: { 200: reviewDiffResponseSchema },
+  }),
+  file: defineRoute({
+    method: 'GET',
+    path: '/v1/reviews/:id/file',
+    tags,
+    params,
+    query: reviewFileQuerySchema,
+    response: { 200: reviewFileResponseSchema },
+  }),
+  edit: defineRoute({
+    method: 'PUT',
+    path: '/v1/reviews/:id/file',
+    tags,
+    params,
+    body: reviewEditBodySchema,
+    response: { 200: reviewEditResponseSchema },
+  }),
+  comments: defineRoute({
+    method: 'GET',
+    path: '/v1/reviews/:id/comments',
+    tags,
+    params,
+    response: { 200: reviewCommentListResponseSchema },
+  }),
+  comment: defineRoute({
+    method: 'POST',
+    path: '/v1/reviews/:id/comments',
+    tags,
+    params,
+    body: reviewCommentBodySchema,
+    response: { 201: reviewCommentResponseSchema },
+  }),
+  resolve: defineRoute({
+    method: 'POST',
+    path: '/v1/reviews/:id/comments/:commentId/resolve',
+    tags,
+    params: reviewCommentParamsSchema,
+    body: reviewResolveBodySchema,
+    response: { 200: reviewCommentResponseSchema },
+  }),
+  verdict: defineRoute({
+    method: 'POST',
+    path: '/v1/reviews/:id/verdicts',
+    tags,
+    params,
+    body: reviewVerdictBodySchema,
+    response: { 200: reviewVerdictResponseSchema },
+  }),
+};

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { defineRoute } from '../route-table/define.js';
 import { userIdSchema } from './ids.js';
+import { userParamsSchema } from './users.js';
 
 /** A Slack member id as Slack shows it in a profile: U… or W…, upper-case letters and digits. */
 export const slackUserIdSchema = z
@@ -41,3 +43,42 @@ export type PutSlackUserBody = z.input<typeof putSlackUserBodySchema>;
 export type SlackUserLinkDocument = z.infer<typeof slackUserLinkSchema>;
 export type SlackUserResponse = z.infer<typeof slackUserResponseSchema>;
 export type SlackInteractionResponse = z.infer<typeof slackInteractionResponseSchema>;
+
+const slackUserTags = ['people'];
+
+/** A person's Slack user id: admins manage anyone's, a person their own. */
+export const slackUserRoutes = {
+  get: defineRoute({
+    method: 'GET',
+    path: '/v1/users/:id/slack',
+    tags: slackUserTags,
+    params: userParamsSchema,
+    response: { 200: slackUserResponseSchema },
+  }),
+  set: defineRoute({
+    method: 'PUT',
+    path: '/v1/users/:id/slack',
+    tags: slackUserTags,
+    params: userParamsSchema,
+    body: putSlackUserBodySchema,
+    response: { 200: slackUserResponseSchema },
+  }),
+  remove: defineRoute({
+    method: 'DELETE',
+    path: '/v1/users/:id/slack',
+    tags: slackUserTags,
+    params: userParamsSchema,
+    response: { 200: slackUserResponseSchema },
+  }),
+};
+
+/** Slack's interactivity endpoint: form-encoded, signed with the signing secret, called only by Slack. */
+export const slackRoutes = {
+  interaction: defineRoute({
+    method: 'POST',
+    path: '/v1/slack/interactions',
+    tags: ['slack'],
+    body: slackInteractionBodySchema,
+    response: { 200: slackInteractionResponseSchema },
+  }),
+};

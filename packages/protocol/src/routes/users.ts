@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { roleSchema } from '../enums.js';
+import { defineRoute } from '../route-table/define.js';
 import { nameSchema, userIdSchema } from './ids.js';
 import { userDocumentSchema } from './people.js';
 
@@ -55,3 +56,33 @@ export type UserListResponse = z.infer<typeof userListResponseSchema>;
 export type LoginLinkResponse = z.infer<typeof loginLinkResponseSchema>;
 export type HostLoginLinkBody = z.input<typeof hostLoginLinkBodySchema>;
 export type HostLoginLinkResponse = z.infer<typeof hostLoginLinkResponseSchema>;
+
+const tags = ['people'];
+const params = userParamsSchema;
+
+/** The people routes, managed by admins. */
+export const userRoutes = {
+  list: defineRoute({ method: 'GET', path: '/v1/users', tags, response: { 200: userListResponseSchema } }),
+  create: defineRoute({
+    method: 'POST',
+    path: '/v1/users',
+    tags,
+    body: createUserBodySchema,
+    response: { 201: userResponseSchema },
+  }),
+  issueLoginLink: defineRoute({
+    method: 'POST',
+    path: '/v1/users/:id/login-link',
+    tags,
+    params,
+    response: { 201: loginLinkResponseSchema },
+  }),
+  update: defineRoute({
+    method: 'PATCH',
+    path: '/v1/users/:id',
+    tags,
+    params,
+    body: updateUserBodySchema,
+    response: { 200: userResponseSchema },
+  }),
+};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineRoute } from '../route-table/define.js';
 import { nextCursorSchema, opaqueCursorSchema, pageLimitSchema } from './ids.js';
 
 /** What a webhook can subscribe to; each announces the audit event of the same name. */
@@ -167,3 +168,67 @@ export type DeliveriesQuery = z.input<typeof deliveriesQuerySchema>;
 export type DeliveryPage = z.infer<typeof deliveryPageSchema>;
 export type DeliveryDetailResponse = z.infer<typeof deliveryDetailResponseSchema>;
 export type RedeliverResponse = z.infer<typeof redeliverResponseSchema>;
+
+const tags = ['webhooks'];
+const params = webhookParamsSchema;
+
+/** Webhooks: admin only, because an admin is trusted with where the server sends requests. */
+export const webhookRoutes = {
+  create: defineRoute({
+    method: 'POST',
+    path: '/v1/webhooks',
+    tags,
+    body: createWebhookBodySchema,
+    response: { 201: createWebhookResponseSchema },
+  }),
+  list: defineRoute({
+    method: 'GET',
+    path: '/v1/webhooks',
+    tags,
+    response: { 200: webhookListResponseSchema },
+  }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/v1/webhooks/:id',
+    tags,
+    params,
+    response: { 200: webhookResponseSchema },
+  }),
+  update: defineRoute({
+    method: 'PATCH',
+    path: '/v1/webhooks/:id',
+    tags,
+    params,
+    body: updateWebhookBodySchema,
+    response: { 200: updateWebhookResponseSchema },
+  }),
+  remove: defineRoute({
+    method: 'DELETE',
+    path: '/v1/webhooks/:id',
+    tags,
+    params,
+    response: { 200: webhookResponseSchema },
+  }),
+  deliveries: defineRoute({
+    method: 'GET',
+    path: '/v1/webhooks/:id/deliveries',
+    tags,
+    params,
+    query: deliveriesQuerySchema,
+    response: { 200: deliveryPageSchema },
+  }),
+  delivery: defineRoute({
+    method: 'GET',
+    path: '/v1/webhooks/deliveries/:deliveryId',
+    tags,
+    params: deliveryParamsSchema,
+    response: { 200: deliveryDetailResponseSchema },
+  }),
+  redeliver: defineRoute({
+    method: 'POST',
+    path: '/v1/webhooks/deliveries/:deliveryId/redeliver',
+    tags,
+    params: deliveryParamsSchema,
+    response: { 201: redeliverResponseSchema },
+  }),
+};

@@ -1,15 +1,10 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { GatehouseError } from 'gatehouse-hitl-core';
-import {
-  auditKeyResponseSchema,
-  auditPageSchema,
-  auditQuerySchema,
-  auditVerifyResponseSchema,
-} from 'gatehouse-hitl-protocol';
+import { auditRoutes as routes } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
 import { requireUser } from '../http/principal.js';
+import { registerRoute } from '../http/register-route.js';
 import type { Services } from '../services/index.js';
 
 function badActorName(message: string): GatehouseError {
@@ -37,44 +32,30 @@ async function actorOfName(ctx: AppContext, name: string, actor: string | undefi
 }
 
 /** The audit trail: query, export as JSON Lines, verify the chain and its signed checkpoints, the public key. */
-export async function auditRoutes(base: FastifyInstance, ctx: AppContext, services: Services): Promise<void> {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const tags = ['audit'];
+export async function auditRoutes(app: FastifyInstance, ctx: AppContext, services: Services): Promise<void> {
+  registerRoute(app, routes.query, async (request) => {
+    requireUser(request, 'viewer');
+    const { kind, actorName, subject, since, until, limit, cursor, order } = request.query;
+    const actor =
+      actorName === undefined ? request.query.actor : await actorOfName(ctx, actorName, request.query.actor);
+    return services.audit.query({
+      limit,
+      order,
+      ...(kind === undefined ? {} : { kind }),
+      ...(actor === undefined ? {} : { actor }),
+      ...(subject === undefined ? {} : { subject }),
+      ...(since === undefined ? {} : { since }),
+      ...(until === undefined ? {} : { until }),
+      ...(cursor === undefined ? {} : { cursor }),
+    });
+  });
 
-  app.get(
-    '/v1/audit',
-    {
-      schema: {
-        tags,
-        querystring: auditQuerySchema,
-        response: { 200: auditPageSchema },
-      },
-    },
-    async (request) => {
-      requireUser(request, 'viewer');
-      const { kind, actorName, subject, since, until, limit, cursor, order } = request.query;
-      const actor =
-        actorName === undefined
-          ? request.query.actor
-          : await actorOfName(ctx, actorName, request.query.actor);
-      return services.audit.query({
-        limit,
-        order,
-        ...(kind === undefined ? {} : { kind }),
-        ...(actor === undefined ? {} : { actor }),
-        ...(subject === undefined ? {} : { subject }),
-        ...(since === undefined ? {} : { since }),
-        ...(until === undefined ? {} : { until }),
-        ...(cursor === undefined ? {} : { cursor }),
-      });
-    },
-  );
-
+  // JSON Lines, not JSON: registered outside the route table, which describes JSON answers.
   app.get(
     '/v1/audit/export',
     {
       schema: {
-        tags,
+        tags: ['audit'],
         description:
           'Signs the head first, then JSON Lines: `{"checkpoint":{…}}` first when the trail was truncated, then one event per line (docs/audit.md)',
         produces: ['application/x-ndjson'],
@@ -88,27 +69,13 @@ export async function auditRoutes(base: FastifyInstance, ctx: AppContext, servic
     },
   );
 
-  app.get(
-    '/v1/audit/verify',
-    { schema: { tags, response: { 200: auditVerifyResponseSchema } } },
-    async (request) => {
-      requireUser(request, 'viewer');
-      return services.audit.verify();
-    },
-  );
+  registerRoute(app, routes.verify, async (request) => {
+    requireUser(request, 'viewer');
+    return services.audit.verify();
+  });
 
-  app.get(
-    '/v1/audit/key',
-    {
-      schema: {
-        tags,
-        description: 'The public key that signs audit checkpoints, for verifying an export offline',
-        response: { 200: auditKeyResponseSchema },
-      },
-    },
-    async (request) => {
-      requireUser(request, 'viewer');
-      return services.audit.publicKey();
-    },
-  );
+  registerRoute(app, routes.key, async (request) => {
+    requireUser(request, 'viewer');
+    return services.audit.publicKey();
+  });
 }

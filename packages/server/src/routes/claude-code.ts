@@ -1,26 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   type ClaudeCodeHookQuery,
   type ClaudeCodePermissionRequestResponse,
-  claudeCodeHookHeadersSchema,
-  claudeCodeHookQuerySchema,
-  claudeCodePermissionRequestBodySchema,
-  claudeCodePermissionRequestResponseSchema,
-  claudeCodePreToolUseBodySchema,
-  claudeCodePreToolUseResponseSchema,
+  claudeCodeRoutes as routes,
 } from 'gatehouse-hitl-protocol';
 import { type PreToolUseOutput, readClaudeCodeHookValue } from 'gatehouse-hitl-protocol/rules';
 import type { AppContext } from '../context.js';
 import { toGatehouseError } from '../http/error-handler.js';
 import { requireAgent } from '../http/principal.js';
+import { registerRoute } from '../http/register-route.js';
 import { createPendingCalls, type PendingCalls } from '../services/gates/pending-calls.js';
 import type { Services } from '../services/index.js';
 import { decideClaudeCodeCall, type HookCall, hookFailure } from './claude-code-hook.js';
-
-const tags = ['claude-code'];
-const PRE_TOOL_USE = '/v1/hooks/claude-code/pre-tool-use';
-const PERMISSION_REQUEST = '/v1/hooks/claude-code/permission-request';
 
 /** Claude Code's PermissionRequest answer: allow or deny, or nothing so that Claude Code asks the person itself. */
 function asPermissionRequest(output: PreToolUseOutput): ClaudeCodePermissionRequestResponse {
@@ -98,11 +89,10 @@ function toolNameOf(body: unknown): string {
  * a stopped run, a database that is down) is a 200 with a denial that names the code and the field.
  */
 export async function claudeCodeRoutes(
-  base: FastifyInstance,
+  app: FastifyInstance,
   ctx: AppContext,
   services: Services,
 ): Promise<void> {
-  const app = base.withTypeProvider<ZodTypeProvider>();
   const pendingCalls = createPendingCalls(ctx);
   app.setErrorHandler((error, request, reply) => {
     const refusal = toGatehouseError(error);
@@ -116,43 +106,17 @@ export async function claudeCodeRoutes(
     };
     const output = hookFailure(call, refusal);
     void reply.header('x-gatehouse-error', refusal.code);
-    const isPermission = request.routeOptions.url === PERMISSION_REQUEST;
+    const isPermission = request.routeOptions.url === routes.permissionRequest.path;
     void reply.status(200).send(isPermission ? asPermissionRequest(output) : output);
   });
 
-  app.post(
-    PRE_TOOL_USE,
-    {
-      schema: {
-        tags,
-        summary: "Claude Code's PreToolUse http hook: allow, deny, ask or defer a tool call",
-        body: claudeCodePreToolUseBodySchema,
-        querystring: claudeCodeHookQuerySchema,
-        headers: claudeCodeHookHeadersSchema,
-        response: { 200: claudeCodePreToolUseResponseSchema },
-      },
-    },
-    async (request, reply) => {
-      const call = hookCallOf(ctx, request, { signal: hangUpSignal(request, reply), pendingCalls });
-      return decideClaudeCodeCall(services, call);
-    },
-  );
+  registerRoute(app, routes.preToolUse, async (request, reply) => {
+    const call = hookCallOf(ctx, request, { signal: hangUpSignal(request, reply), pendingCalls });
+    return decideClaudeCodeCall(services, call);
+  });
 
-  app.post(
-    PERMISSION_REQUEST,
-    {
-      schema: {
-        tags,
-        summary: "Claude Code's PermissionRequest http hook: answer Claude Code's permission prompt",
-        body: claudeCodePermissionRequestBodySchema,
-        querystring: claudeCodeHookQuerySchema,
-        headers: claudeCodeHookHeadersSchema,
-        response: { 200: claudeCodePermissionRequestResponseSchema },
-      },
-    },
-    async (request, reply) => {
-      const call = hookCallOf(ctx, request, { signal: hangUpSignal(request, reply), pendingCalls });
-      return asPermissionRequest(await decideClaudeCodeCall(services, call));
-    },
-  );
+  registerRoute(app, routes.permissionRequest, async (request, reply) => {
+    const call = hookCallOf(ctx, request, { signal: hangUpSignal(request, reply), pendingCalls });
+    return asPermissionRequest(await decideClaudeCodeCall(services, call));
+  });
 }

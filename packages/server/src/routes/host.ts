@@ -1,15 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { GatehouseError } from 'gatehouse-hitl-core';
-import { hostLoginLinkBodySchema, hostLoginLinkResponseSchema } from 'gatehouse-hitl-protocol';
+import { HOST_SECRET_HEADER, hostRoutes as routes } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
+import { registerRoute } from '../http/register-route.js';
 import { commit } from '../services/commit.js';
 import type { Services } from '../services/index.js';
 import { issueLoginLinkFor } from '../services/people/login-link-for.js';
 
-/** The header that carries the secret from the server's own `server.json`. */
-export const HOST_SECRET_HEADER = 'x-gatehouse-host-secret';
+export { HOST_SECRET_HEADER };
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
@@ -32,40 +31,25 @@ function hasSecret(request: FastifyRequest, secret: string): boolean {
 
 /** What only a process on the server host that can read the data dir can do. */
 export async function hostRoutes(
-  base: FastifyInstance,
+  app: FastifyInstance,
   ctx: AppContext,
   _services: Services,
   hostSecret: string,
 ): Promise<void> {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const tags = ['people'];
-
-  app.post(
-    '/v1/host/login-link',
-    {
-      schema: {
-        tags,
-        security: [],
-        description: `From the server host only, with the secret from the data dir's server.json in ${HOST_SECRET_HEADER}.`,
-        body: hostLoginLinkBodySchema,
-        response: { 201: hostLoginLinkResponseSchema },
-      },
-    },
-    async (request, reply) => {
-      if (!hasSecret(request, hostSecret)) {
-        throw new GatehouseError(
-          'UNAUTHENTICATED',
-          `${HOST_SECRET_HEADER} is missing or wrong; run \`gatehouse admin login-link\` on the server host`,
-        );
-      }
-      if (!isSameHost(request)) {
-        throw new GatehouseError(
-          'FORBIDDEN',
-          'host login links are issued only to a process on the server host',
-        );
-      }
-      const link = await commit(ctx, (tools) => issueLoginLinkFor(tools, request.body.name));
-      return reply.status(201).send({ ...link, path: `/login#token=${link.token}` });
-    },
-  );
+  registerRoute(app, routes.issueLoginLink, async (request, reply) => {
+    if (!hasSecret(request, hostSecret)) {
+      throw new GatehouseError(
+        'UNAUTHENTICATED',
+        `${HOST_SECRET_HEADER} is missing or wrong; run \`gatehouse admin login-link\` on the server host`,
+      );
+    }
+    if (!isSameHost(request)) {
+      throw new GatehouseError(
+        'FORBIDDEN',
+        'host login links are issued only to a process on the server host',
+      );
+    }
+    const link = await commit(ctx, (tools) => issueLoginLinkFor(tools, request.body.name));
+    return reply.status(201).send({ ...link, path: `/login#token=${link.token}` });
+  });
 }

@@ -1,30 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Role } from 'gatehouse-hitl-core';
-import {
-  createNotificationRuleBodySchema,
-  myNotificationChannelsBodySchema,
-  myNotificationChannelsResponseSchema,
-  notificationPageSchema,
-  notificationRuleListResponseSchema,
-  notificationRuleResponseSchema,
-  notificationsQuerySchema,
-  notificationRuleParamsSchema as params,
-  updateNotificationRuleBodySchema,
-} from 'gatehouse-hitl-protocol';
+import { notificationRoutes as routes } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
 import { requireUser } from '../http/principal.js';
+import { registerRoute } from '../http/register-route.js';
 import type { Services } from '../services/index.js';
 import { NOTIFICATION_ADMIN_ROLE } from '../services/notifications/notification-service.js';
 
 /** Notification rules (tech leads and admins), the delivery log, and each person's own channels. */
 export async function notificationRoutes(
-  base: FastifyInstance,
+  app: FastifyInstance,
   _ctx: AppContext,
   services: Services,
 ): Promise<void> {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const tags = ['notifications'];
   const { notifications } = services;
   // Who may call is checked before the input is validated: a refused caller learns nothing of it.
   const only = (role: Role) => ({
@@ -35,63 +23,49 @@ export async function notificationRoutes(
   const admin = only(NOTIFICATION_ADMIN_ROLE);
   const person = only('viewer');
 
-  app.get(
-    '/v1/notification-rules',
-    { ...admin, schema: { tags, response: { 200: notificationRuleListResponseSchema } } },
+  registerRoute(
+    app,
+    routes.listRules,
     async (request) => {
       requireUser(request, NOTIFICATION_ADMIN_ROLE);
       return notifications.listRules();
     },
+    admin,
   );
 
-  app.post(
-    '/v1/notification-rules',
-    {
-      ...admin,
-      schema: {
-        tags,
-        body: createNotificationRuleBodySchema,
-        response: { 201: notificationRuleResponseSchema },
-      },
-    },
+  registerRoute(
+    app,
+    routes.createRule,
     async (request, reply) => {
       const user = requireUser(request, NOTIFICATION_ADMIN_ROLE);
       return reply.status(201).send({ rule: await notifications.createRule(user, request.body) });
     },
+    admin,
   );
 
-  app.patch(
-    '/v1/notification-rules/:id',
-    {
-      ...admin,
-      schema: {
-        tags,
-        params,
-        body: updateNotificationRuleBodySchema,
-        response: { 200: notificationRuleResponseSchema },
-      },
-    },
+  registerRoute(
+    app,
+    routes.updateRule,
     async (request) => {
       const user = requireUser(request, NOTIFICATION_ADMIN_ROLE);
       return { rule: await notifications.updateRule(user, request.params.id, request.body) };
     },
+    admin,
   );
 
-  app.delete(
-    '/v1/notification-rules/:id',
-    { ...admin, schema: { tags, params, response: { 200: notificationRuleResponseSchema } } },
+  registerRoute(
+    app,
+    routes.deleteRule,
     async (request) => {
       const user = requireUser(request, NOTIFICATION_ADMIN_ROLE);
       return { rule: await notifications.deleteRule(user, request.params.id) };
     },
+    admin,
   );
 
-  app.get(
-    '/v1/notifications',
-    {
-      ...person,
-      schema: { tags, querystring: notificationsQuerySchema, response: { 200: notificationPageSchema } },
-    },
+  registerRoute(
+    app,
+    routes.list,
     async (request) => {
       const user = requireUser(request);
       const { gateId, userId, status, limit, cursor } = request.query;
@@ -104,24 +78,20 @@ export async function notificationRoutes(
       });
       return { notifications: page.items, nextCursor: page.nextCursor };
     },
+    person,
   );
 
-  app.get(
-    '/v1/me/notification-channels',
-    { ...person, schema: { tags, response: { 200: myNotificationChannelsResponseSchema } } },
+  registerRoute(
+    app,
+    routes.myChannels,
     async (request) => notifications.myChannels(requireUser(request).id),
+    person,
   );
 
-  app.put(
-    '/v1/me/notification-channels',
-    {
-      ...person,
-      schema: {
-        tags,
-        body: myNotificationChannelsBodySchema,
-        response: { 200: myNotificationChannelsResponseSchema },
-      },
-    },
+  registerRoute(
+    app,
+    routes.setMyChannels,
     async (request) => notifications.setMyChannels(requireUser(request).id, request.body),
+    person,
   );
 }

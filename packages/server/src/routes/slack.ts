@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { GatehouseError } from 'gatehouse-hitl-core';
-import { slackInteractionBodySchema, slackInteractionResponseSchema } from 'gatehouse-hitl-protocol';
+import { slackRoutes as routes } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
+import { registerRoute } from '../http/register-route.js';
 import type { Services } from '../services/index.js';
 import { createSlackApi } from '../services/slack/slack-api.js';
 import { handleSlackInteraction } from '../services/slack/slack-interactions.js';
@@ -31,8 +31,7 @@ function siteUrl(ctx: AppContext): string {
  * Slack's interactivity endpoint. It has no session or token: only a request signed with the
  * signing secret, within five minutes, seen for the first time, gets past the first hook.
  */
-export async function slackRoutes(base: FastifyInstance, ctx: AppContext, services: Services): Promise<void> {
-  const app = base.withTypeProvider<ZodTypeProvider>();
+export async function slackRoutes(app: FastifyInstance, ctx: AppContext, services: Services): Promise<void> {
   const api = createSlackApi(ctx.config.slack);
   const deps = { ctx, gates: services.gates, api, gateUrl: (id: string) => `${siteUrl(ctx)}/gates/${id}` };
 
@@ -66,16 +65,9 @@ export async function slackRoutes(base: FastifyInstance, ctx: AppContext, servic
       throw new GatehouseError('UNAUTHENTICATED', 'this Slack request was already received (a replay)');
   }
 
-  app.post(
-    '/v1/slack/interactions',
-    {
-      schema: {
-        tags: ['slack'],
-        body: slackInteractionBodySchema,
-        response: { 200: slackInteractionResponseSchema },
-      },
-      preValidation: verify,
-    },
+  registerRoute(
+    app,
+    routes.interaction,
     async (request) => {
       let payload: unknown;
       try {
@@ -85,5 +77,6 @@ export async function slackRoutes(base: FastifyInstance, ctx: AppContext, servic
       }
       return handleSlackInteraction(deps, payload);
     },
+    { preValidation: verify },
   );
 }

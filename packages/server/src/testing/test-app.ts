@@ -29,6 +29,8 @@ export interface TestAppOptions<C extends Clock> {
   uiDir?: string;
   /** Hears of every statement the store runs (statement budgets). */
   onStatement?: (statement: ExecutedStatement) => void;
+  /** Turns on `POST /v1/host/login-link` with this secret, as `gatehouse serve` does. */
+  hostSecret?: string;
   /** MCP endpoints to mount at `/mcp` and `/mcp/gateway` (the MCP package's tests pass its own). */
   mcp?: McpEndpoints;
 }
@@ -258,7 +260,15 @@ export async function createTestApp<C extends Clock = Clock>(
   );
   const bus = createInProcessBus();
   const mcp = options.mcp ?? null;
-  const app = await buildApp({ store, bus, clock, config, uiDir: options.uiDir ?? null, mcp });
+  const app = await buildApp({
+    store,
+    bus,
+    clock,
+    config,
+    uiDir: options.uiDir ?? null,
+    mcp,
+    ...(options.hostSecret === undefined ? {} : { hostSecret: options.hostSecret }),
+  });
   await app.ready();
   const { tokens, ids } = await seed(store, clock.now());
   const otherNodes: (() => Promise<void>)[] = [];
