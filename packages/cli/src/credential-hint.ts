@@ -1,14 +1,13 @@
+import { authRoutes, type MeResponse } from 'gatehouse-hitl-protocol';
 import type { Env } from './command.js';
 import { readStoredCredentials, resolveCredentials } from './credentials.js';
 import { createApiClient } from './http.js';
 import { terminalSafe } from './output.js';
 
-type Me = { kind: 'agent'; agent: { name: string } } | { kind: 'user'; user: { name: string; role: string } };
-
-async function whoIs(env: Env): Promise<Me | null> {
+async function whoIs(env: Env): Promise<MeResponse | null> {
   try {
     const { url, token } = resolveCredentials(env);
-    return await createApiClient({ url, token }).get<Me>('/v1/me');
+    return await createApiClient({ url, token }).call(authRoutes.me);
   } catch {
     return null;
   }

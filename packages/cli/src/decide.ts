@@ -1,6 +1,7 @@
 import { createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import {
+  authRoutes,
   type DecideBody,
   type DecideResponse,
   type GateDocument as Gate,
@@ -73,8 +74,8 @@ export function lostRaceMessage(error: unknown, myId: string | null = null): str
 
 /** The signed-in person's id, or null (for telling "you" from someone else). */
 export async function whoAmI(client: ApiClient): Promise<string | null> {
-  const me = await client.get<{ kind: string; user?: { id: string } }>('/v1/me').catch(() => null);
-  return me?.user?.id ?? null;
+  const me = await client.call(authRoutes.me).catch(() => null);
+  return me?.kind === 'user' ? me.user.id : null;
 }
 
 /** One line saying what a decision did, e.g. `gate_1 approved (approve by user_dana)`. */

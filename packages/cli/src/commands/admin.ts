@@ -1,3 +1,4 @@
+import { type HostLoginLinkResponse, hostRoutes, routeRequest } from 'gatehouse-hitl-protocol';
 import { stringOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
 import { CliError, UsageError } from '../errors.js';
@@ -51,19 +52,20 @@ async function fromRunningServer(dataDir: string, name: string | undefined): Pro
   const { readHostFile, HOST_SECRET_HEADER } = await import('gatehouse-hitl-server');
   const host = await readHostFile(dataDir);
   if (host === null) return null;
+  const request = routeRequest(hostRoutes.issueLoginLink, { body: name === undefined ? {} : { name } });
   let response: Response;
   try {
-    response = await fetch(`${host.localUrl}/v1/host/login-link`, {
-      method: 'POST',
+    response = await fetch(`${host.localUrl}${request.path}`, {
+      method: request.method,
       headers: { 'content-type': 'application/json', [HOST_SECRET_HEADER]: host.secret },
-      body: JSON.stringify(name === undefined ? {} : { name }),
+      body: JSON.stringify(request.body),
       signal: AbortSignal.timeout(10_000),
     });
   } catch {
     // A server.json left by a server that died: the database is free again.
     return null;
   }
-  const body = (await response.json()) as Omit<IssuedLink, 'url'> & { path: string; error?: unknown };
+  const body = (await response.json()) as HostLoginLinkResponse & { error?: unknown };
   if (!response.ok) explain(body.error);
   const { path, ...link } = body;
   return {

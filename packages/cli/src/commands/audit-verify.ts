@@ -1,5 +1,5 @@
 import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
-import type { AuditKeyResponse as AuditKey } from 'gatehouse-hitl-protocol';
+import { type AuditVerifyResponse, auditRoutes } from 'gatehouse-hitl-protocol';
 import type { AuditVerification, SignedCheckpoint } from 'gatehouse-hitl-store';
 import { stringOption } from '../args.js';
 import type { ActionContext } from '../command.js';
@@ -36,7 +36,7 @@ async function verifyFile(context: ActionContext, file: string): Promise<AuditVe
   }
 }
 
-function failureLine(result: Extract<AuditVerification, { ok: false }>, where: string): string {
+function failureLine(result: Extract<AuditVerifyResponse, { ok: false }>, where: string): string {
   const checkpoint = result.checkpoint
     ? ` (signed checkpoint of seq ${result.checkpoint.seq}, from the ${result.checkpoint.source})`
     : '';
@@ -44,7 +44,7 @@ function failureLine(result: Extract<AuditVerification, { ok: false }>, where: s
 }
 
 function successLine(
-  result: Extract<AuditVerification, { ok: true }>,
+  result: Extract<AuditVerifyResponse, { ok: true }>,
   where: string,
   signed: boolean,
 ): string {
@@ -60,10 +60,8 @@ function successLine(
 /** `gatehouse audit verify`: on the server, or offline in an export with the public key and heads. */
 export async function verifyAudit(context: ActionContext): Promise<number> {
   const file = stringOption(context.values, 'file');
-  const result =
-    file === undefined
-      ? await context.client().get<AuditVerification>('/v1/audit/verify')
-      : await verifyFile(context, file);
+  const result: AuditVerifyResponse =
+    file === undefined ? await context.client().call(auditRoutes.verify) : await verifyFile(context, file);
   const where = file === undefined ? 'on the server' : `in ${file}`;
   const signed = file === undefined || stringOption(context.values, 'public-key') !== undefined;
   if (context.json) printJson(context.io, result);
@@ -73,7 +71,7 @@ export async function verifyAudit(context: ActionContext): Promise<number> {
 
 /** `gatehouse audit key`: the public key that signs checkpoints, to keep beside exports. */
 export async function printAuditKey(context: ActionContext): Promise<number> {
-  const key = await context.client().get<AuditKey>('/v1/audit/key');
+  const key = await context.client().call(auditRoutes.key);
   const file = stringOption(context.values, 'output');
   if (context.json) printJson(context.io, key);
   else if (file === undefined) context.io.stdout.write(key.publicKey);

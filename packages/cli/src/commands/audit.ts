@@ -2,18 +2,18 @@ import { createWriteStream } from 'node:fs';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AuditEvent } from 'gatehouse-hitl-core';
+import { type AuditEventDocument as AuditEvent, type AuditQuery, auditRoutes } from 'gatehouse-hitl-protocol';
 import { intOption, stringOption } from '../args.js';
 import type { ActionContext, Command, Io } from '../command.js';
 import { CliError } from '../errors.js';
-import type { ApiClient, Query } from '../http.js';
+import type { ApiClient } from '../http.js';
 import { isoTime, terminalSafe } from '../output.js';
 import { printAuditKey, verifyAudit } from './audit-verify.js';
 
 const PAGE = 500;
 const FOLLOW_INTERVAL_MS = 1000;
 
-function filters(context: ActionContext): Query {
+function filters(context: ActionContext): AuditQuery {
   return {
     kind: stringOption(context.values, 'kind'),
     actor: stringOption(context.values, 'actor'),
@@ -34,14 +34,10 @@ function printEvent(io: Io, event: AuditEvent, json: boolean): void {
 }
 
 /** Every event matching `query`, page by page, in chain order. */
-async function* events(client: ApiClient, query: Query): AsyncGenerator<AuditEvent> {
+async function* events(client: ApiClient, query: AuditQuery): AsyncGenerator<AuditEvent> {
   let cursor: string | undefined;
   do {
-    const page = await client.get<{ items: AuditEvent[]; nextCursor: string | null }>('/v1/audit', {
-      ...query,
-      limit: PAGE,
-      cursor,
-    });
+    const page = await client.call(auditRoutes.query, { query: { ...query, limit: PAGE, cursor } });
     yield* page.items;
     cursor = page.nextCursor ?? undefined;
   } while (cursor !== undefined);

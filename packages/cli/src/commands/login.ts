@@ -1,4 +1,4 @@
-import type { MeResponse, SessionResponse } from 'gatehouse-hitl-protocol';
+import { authRoutes, type SessionResponse } from 'gatehouse-hitl-protocol';
 import { stringOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
 import { DEFAULT_URL, normalizeUrl, readStoredCredentials, saveCredentials } from '../credentials.js';
@@ -44,11 +44,13 @@ async function signInWithLink(
   const url = serverUrl(context, link.url);
   if (link.token.startsWith('ghs_')) {
     const client = createApiClient({ url, token: link.token });
-    const me = await client.get<MeResponse>('/v1/me');
+    const me = await client.call(authRoutes.me);
     if (me.kind !== 'user') throw new CliError('that token is not a person’s session');
     return { url, session: { token: link.token, user: me.user } };
   }
-  const session = await createApiClient({ url }).post<Session>('/v1/auth/link', { token: link.token });
+  const session = await createApiClient({ url }).call(authRoutes.loginWithLink, {
+    body: { token: link.token },
+  });
   return { url, session };
 }
 
@@ -59,7 +61,7 @@ async function signInWithPassword(
   const url = serverUrl(context, null);
   const password = await promptSecret(context.io, `Password for ${name} at ${url}: `);
   if (password === '') throw new CliError('no password given');
-  const session = await createApiClient({ url }).post<Session>('/v1/auth/login', { name, password });
+  const session = await createApiClient({ url }).call(authRoutes.login, { body: { name, password } });
   return { url, session };
 }
 

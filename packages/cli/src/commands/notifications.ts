@@ -1,4 +1,8 @@
-import type { NotificationDocument, NotificationRuleDocument } from 'gatehouse-hitl-protocol';
+import {
+  type CreateNotificationRuleBody,
+  type NotificationRuleDocument,
+  notificationRoutes,
+} from 'gatehouse-hitl-protocol';
 import { choiceOption, intOption, listOption, stringOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
 import { UsageError } from '../errors.js';
@@ -45,7 +49,8 @@ async function rules(context: ActionContext): Promise<number> {
     const channels = listOption(values, 'channel');
     if (channels.length === 0)
       throw new UsageError(`gatehouse ${command} --add needs at least one --channel`, command);
-    const response = await client.post<{ rule: NotificationRuleDocument }>('/v1/notification-rules', {
+    // The server checks each listed value against its enum.
+    const body = {
       name: add,
       gateTypes: listOption(values, 'type'),
       risks: listOption(values, 'risk'),
@@ -54,23 +59,19 @@ async function rules(context: ActionContext): Promise<number> {
       triggers: listOption(values, 'trigger'),
       channels,
       assigneesOnly: values['assignees-only'] === true,
-    });
+    } as CreateNotificationRuleBody;
+    const response = await client.call(notificationRoutes.createRule, { body });
     if (context.json) printJson(context.io, response);
     else context.io.stdout.write(`rule ${response.rule.id} added\n`);
     return 0;
   }
   if (remove !== undefined) {
-    const response = await client.request<{ rule: NotificationRuleDocument }>(
-      'DELETE',
-      `/v1/notification-rules/${encodeURIComponent(remove)}`,
-    );
+    const response = await client.call(notificationRoutes.deleteRule, { params: { id: remove } });
     if (context.json) printJson(context.io, response);
     else context.io.stdout.write(`rule ${response.rule.id} deleted\n`);
     return 0;
   }
-  const response = await client.get<{ rules: NotificationRuleDocument[]; defaultApplies: boolean }>(
-    '/v1/notification-rules',
-  );
+  const response = await client.call(notificationRoutes.listRules);
   if (context.json) printJson(context.io, response);
   else printRules(context, response.rules, response.defaultApplies);
   return 0;
@@ -78,15 +79,15 @@ async function rules(context: ActionContext): Promise<number> {
 
 async function listNotifications(context: ActionContext): Promise<number> {
   const { values, command } = context;
-  const page = await context
-    .client()
-    .get<{ notifications: NotificationDocument[]; nextCursor: string | null }>('/v1/notifications', {
+  const page = await context.client().call(notificationRoutes.list, {
+    query: {
       gateId: stringOption(values, 'gate'),
       userId: stringOption(values, 'person'),
       status: choiceOption(values, 'status', STATUSES, command),
       limit: intOption(values, 'limit', { min: 1, max: 500, command }),
       cursor: stringOption(values, 'cursor'),
-    });
+    },
+  });
   if (context.json) {
     printJson(context.io, page);
     return 0;

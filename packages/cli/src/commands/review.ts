@@ -1,13 +1,4 @@
-import {
-  gateRoutes,
-  type ReviewCommentListResponse,
-  type ReviewCommentResponse,
-  type ReviewDiffResponse,
-  type ReviewDocument,
-  type ReviewFilesResponse,
-  type ReviewListResponse,
-  type ReviewResponse,
-} from 'gatehouse-hitl-protocol';
+import { gateRoutes, type ReviewDocument, reviewRoutes } from 'gatehouse-hitl-protocol';
 import { choiceOption, intOption, requiredOption, stringOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
 import { describeDecision, lostRaceMessage, postDecision, whoAmI } from '../decide.js';
@@ -20,8 +11,6 @@ import { commentThreads, diffLines, printReview, useColour } from './review-prin
 const REVIEW_ID = /^rev_[A-Za-z0-9_]{1,64}$/;
 const COMMENT_ID = /^cmt_[A-Za-z0-9_]{1,64}$/;
 const RUN_ID = /^run_[A-Za-z0-9_]{1,64}$/;
-
-const reviewPath = (id: string, rest = '') => `/v1/reviews/${encodeURIComponent(id)}${rest}`;
 
 function reviewIdOf(context: ActionContext): string {
   const id = context.positionals[0] as string;
@@ -43,7 +32,7 @@ async function openReviews(client: ApiClient): Promise<ReviewDocument[]> {
     ...new Set(gates.items.map((gate) => gate.runId).filter((id): id is string => id !== null)),
   ];
   const lists = await Promise.all(
-    runIds.map((runId) => client.get<ReviewListResponse>(`/v1/runs/${encodeURIComponent(runId)}/reviews`)),
+    runIds.map((runId) => client.call(reviewRoutes.listOfRun, { params: { id: runId } })),
   );
   return lists.flatMap((list) => list.items).filter((review) => review.status === 'open');
 }
@@ -58,7 +47,7 @@ async function list(context: ActionContext): Promise<number> {
   const items =
     runId === undefined
       ? await openReviews(client)
-      : (await client.get<ReviewListResponse>(`/v1/runs/${encodeURIComponent(runId)}/reviews`)).items;
+      : (await client.call(reviewRoutes.listOfRun, { params: { id: runId } })).items;
   items.sort((a, b) => b.updatedAt - a.updatedAt);
   if (context.json) {
     printJson(io, { items });
@@ -86,9 +75,9 @@ async function show(context: ActionContext): Promise<number> {
   const id = reviewIdOf(context);
   const client = context.client();
   const [detail, files, comments] = await Promise.all([
-    client.get<ReviewResponse>(reviewPath(id)),
-    client.get<ReviewFilesResponse>(reviewPath(id, '/files')),
-    client.get<ReviewCommentListResponse>(reviewPath(id, '/comments')),
+    client.call(reviewRoutes.get, { params: { id } }),
+    client.call(reviewRoutes.files, { params: { id } }),
+    client.call(reviewRoutes.comments, { params: { id } }),
   ]);
   const view = { ...detail, files: files.files, comments: comments.items };
   if (context.json) printJson(context.io, view);
@@ -102,10 +91,10 @@ async function diff(context: ActionContext): Promise<number> {
   const only = context.positionals[1];
   const paths =
     only === undefined
-      ? (await client.get<ReviewFilesResponse>(reviewPath(id, '/files'))).files.map((file) => file.path)
+      ? (await client.call(reviewRoutes.files, { params: { id } })).files.map((file) => file.path)
       : [only];
   const diffs = await Promise.all(
-    paths.map((path) => client.get<ReviewDiffResponse>(reviewPath(id, '/diff'), { path })),
+    paths.map((path) => client.call(reviewRoutes.diff, { params: { id }, query: { path } })),
   );
   if (context.json) {
     printJson(context.io, { items: diffs });
@@ -133,12 +122,15 @@ async function comment(context: ActionContext): Promise<number> {
   if (reply !== undefined && !COMMENT_ID.test(reply)) {
     throw new UsageError(`--reply takes a comment id such as cmt_abc123 (got "${reply}")`, command);
   }
-  const answer = await context.client().post<ReviewCommentResponse>(reviewPath(id, '/comments'), {
-    body,
-    ...(reply === undefined ? {} : { parentId: reply }),
-    ...(path === undefined ? {} : { path }),
-    ...(line === undefined ? {} : { line }),
-    ...(side === undefined ? {} : { side }),
+  const answer = await context.client().call(reviewRoutes.comment, {
+    params: { id },
+    body: {
+      body,
+      ...(reply === undefined ? {} : { parentId: reply }),
+      ...(path === undefined ? {} : { path }),
+      ...(line === undefined ? {} : { line }),
+      ...(side === undefined ? {} : { side }),
+    },
   });
   if (context.json) printJson(io, answer);
   else
@@ -155,9 +147,7 @@ async function resolve(context: ActionContext): Promise<number> {
   const resolved = context.values.reopen !== true;
   const answer = await context
     .client()
-    .post<ReviewCommentResponse>(reviewPath(id, `/comments/${encodeURIComponent(commentId)}/resolve`), {
-      resolved,
-    });
+    .call(reviewRoutes.resolve, { params: { id, commentId }, body: { resolved } });
   if (context.json) printJson(context.io, answer);
   else context.io.stdout.write(`thread ${commentId} ${resolved ? 'resolved' : 'reopened'}\n`);
   return 0;
@@ -170,7 +160,7 @@ async function decideReview(context: ActionContext, option: 'approve' | 'request
   const feedback = option === 'request_changes' ? requiredOption(values, 'feedback', command) : undefined;
   const reason = stringOption(values, 'reason');
   const client = context.client();
-  const { review } = await client.get<ReviewResponse>(reviewPath(id));
+  const { review } = await client.call(reviewRoutes.get, { params: { id } });
   if (review.gateId === null) {
     throw new CliError(`review ${id} has no phase review gate: it was ${review.status} without one`);
   }
@@ -180,7 +170,7 @@ async function decideReview(context: ActionContext, option: 'approve' | 'request
       ...(feedback === undefined ? {} : { feedback }),
       ...(reason === undefined ? {} : { reason }),
     });
-    const after = await client.get<ReviewResponse>(reviewPath(id));
+    const after = await client.call(reviewRoutes.get, { params: { id } });
     if (context.json) {
       printJson(io, { ...decided, review: after.review });
       return 0;

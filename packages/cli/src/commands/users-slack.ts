@@ -1,4 +1,4 @@
-import type { MeResponse, SlackUserResponse, UserDocument as User } from 'gatehouse-hitl-protocol';
+import { authRoutes, type SlackUserResponse, slackUserRoutes, userRoutes } from 'gatehouse-hitl-protocol';
 import type { Action, ActionContext } from '../command.js';
 import { CliError, UsageError } from '../errors.js';
 import type { ApiClient } from '../http.js';
@@ -7,12 +7,12 @@ import { isoTime, printJson, terminalSafe } from '../output.js';
 /** `me` is the signed-in person; a name is looked up (admins only), an id used as it is. */
 async function personId(client: ApiClient, who: string): Promise<string> {
   if (who === 'me') {
-    const me = await client.get<MeResponse>('/v1/me');
+    const me = await client.call(authRoutes.me);
     if (me.kind !== 'user') throw new CliError('an agent token has no Slack user; sign in as a person');
     return me.user.id;
   }
   if (who.startsWith('user_')) return who;
-  const { users } = await client.get<{ users: User[] }>('/v1/users');
+  const { users } = await client.call(userRoutes.list);
   const user = users.find((candidate) => candidate.name === who);
   if (!user) throw new CliError(`no person is called "${who}"; see \`gatehouse users list\``);
   return user.id;
@@ -32,12 +32,12 @@ async function slack(context: ActionContext): Promise<number> {
   }
   const client = context.client();
   const id = await personId(client, who);
-  const path = `/v1/users/${encodeURIComponent(id)}/slack`;
+  const params = { id };
   const response = remove
-    ? await client.request<SlackUserResponse>('DELETE', path)
+    ? await client.call(slackUserRoutes.remove, { params })
     : slackUserId === undefined
-      ? await client.get<SlackUserResponse>(path)
-      : await client.put<SlackUserResponse>(path, { slackUserId });
+      ? await client.call(slackUserRoutes.get, { params })
+      : await client.call(slackUserRoutes.set, { params, body: { slackUserId } });
   if (context.json) printJson(context.io, response);
   else context.io.stdout.write(describe(id, response));
   return 0;

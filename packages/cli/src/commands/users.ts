@@ -1,4 +1,4 @@
-import type { Role, UserDocument as User } from 'gatehouse-hitl-protocol';
+import { type Role, type UserDocument as User, userRoutes } from 'gatehouse-hitl-protocol';
 import { choiceOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
 import { CliError, UsageError } from '../errors.js';
@@ -11,7 +11,7 @@ const ROLES: readonly Role[] = ['viewer', 'developer', 'tech_lead', 'admin'];
 
 async function userId(client: ApiClient, idOrName: string): Promise<string> {
   if (idOrName.startsWith('user_')) return idOrName;
-  const { users } = await client.get<{ users: User[] }>('/v1/users');
+  const { users } = await client.call(userRoutes.list);
   const user = users.find((candidate) => candidate.name === idOrName);
   if (!user) throw new CliError(`no person is called "${idOrName}"; see \`gatehouse users list\``);
   return user.id;
@@ -39,7 +39,7 @@ async function create(context: ActionContext): Promise<number> {
   if (role === undefined) throw new UsageError('users create needs --role', context.command);
   const client = context.client();
   const password = await readPassword(context, name);
-  const response = await client.post<{ user: User }>('/v1/users', { name, password, role });
+  const response = await client.call(userRoutes.create, { body: { name, password, role } });
   if (context.json) printJson(context.io, response);
   else printUser(context, response.user, 'created');
   return 0;
@@ -52,16 +52,14 @@ async function role(context: ActionContext): Promise<number> {
   }
   const client = context.client();
   const id = await userId(client, who);
-  const response = await client.patch<{ user: User }>(`/v1/users/${encodeURIComponent(id)}`, {
-    role: newRole,
-  });
+  const response = await client.call(userRoutes.update, { params: { id }, body: { role: newRole as Role } });
   if (context.json) printJson(context.io, response);
   else printUser(context, response.user, 'now has the role');
   return 0;
 }
 
 async function list(context: ActionContext): Promise<number> {
-  const response = await context.client().get<{ users: User[] }>('/v1/users');
+  const response = await context.client().call(userRoutes.list);
   if (context.json) printJson(context.io, response);
   else {
     printTable(

@@ -1,8 +1,10 @@
-import type {
-  AttemptDocument as Attempt,
-  DeliveryDocument as Delivery,
-  DeliveryStatus,
-  WebhookDocument as Webhook,
+import {
+  type DeliveryDocument as Delivery,
+  type DeliveryStatus,
+  type UpdateWebhookBody,
+  type WebhookDocument as Webhook,
+  type WebhookEventType,
+  webhookRoutes,
 } from 'gatehouse-hitl-protocol';
 import { choiceOption, intOption, listOption, stringOption } from '../args.js';
 import type { ActionContext, Command } from '../command.js';
@@ -10,9 +12,6 @@ import { UsageError } from '../errors.js';
 import { isoTime, printFields, printJson, printTable, terminalSafe } from '../output.js';
 
 const STATUSES = ['pending', 'succeeded', 'dead'] as const satisfies readonly DeliveryStatus[];
-
-const path = (id: string) => `/v1/webhooks/${encodeURIComponent(id)}`;
-const deliveryPath = (id: string) => `/v1/webhooks/deliveries/${encodeURIComponent(id)}`;
 
 function printSecret(context: ActionContext, webhook: Webhook, secret: string): void {
   context.io.stdout.write(`webhook ${webhook.id} → ${terminalSafe(webhook.url)}\nsecret: ${secret}\n`);
@@ -57,11 +56,14 @@ async function create(context: ActionContext): Promise<number> {
   if (events.length === 0)
     throw new UsageError(`gatehouse ${command} needs at least one --event <type>`, command);
   const description = stringOption(values, 'description');
-  const response = await context.client().post<{ webhook: Webhook; secret: string }>('/v1/webhooks', {
-    url: context.positionals[0],
-    events,
-    ...(description === undefined ? {} : { description }),
-    ...(values.disabled ? { enabled: false } : {}),
+  const response = await context.client().call(webhookRoutes.create, {
+    body: {
+      url: context.positionals[0] as string,
+      // The server checks each event type.
+      events: events as WebhookEventType[],
+      ...(description === undefined ? {} : { description }),
+      ...(values.disabled ? { enabled: false } : {}),
+    },
   });
   if (context.json) printJson(context.io, response);
   else printSecret(context, response.webhook, response.secret);
@@ -69,7 +71,7 @@ async function create(context: ActionContext): Promise<number> {
 }
 
 async function list(context: ActionContext): Promise<number> {
-  const response = await context.client().get<{ webhooks: Webhook[] }>('/v1/webhooks');
+  const response = await context.client().call(webhookRoutes.list);
   if (context.json) printJson(context.io, response);
   else {
     printTable(
@@ -91,8 +93,8 @@ async function list(context: ActionContext): Promise<number> {
 async function show(context: ActionContext): Promise<number> {
   const id = context.positionals[0] as string;
   const client = context.client();
-  const { webhook } = await client.get<{ webhook: Webhook }>(path(id));
-  const recent = await client.get<{ items: Delivery[] }>(`${path(id)}/deliveries`, { limit: 10 });
+  const { webhook } = await client.call(webhookRoutes.get, { params: { id } });
+  const recent = await client.call(webhookRoutes.deliveries, { params: { id }, query: { limit: 10 } });
   if (context.json) {
     printJson(context.io, { webhook, deliveries: recent.items });
     return 0;
@@ -103,15 +105,16 @@ async function show(context: ActionContext): Promise<number> {
   return 0;
 }
 
-function changesFrom(context: ActionContext): Record<string, unknown> {
+function changesFrom(context: ActionContext): UpdateWebhookBody {
   const { values, command } = context;
   if (values.enable && values.disable) throw new UsageError('give --enable or --disable, not both', command);
   const url = stringOption(values, 'url');
   const events = listOption(values, 'event');
   const description = stringOption(values, 'description');
-  const changes: Record<string, unknown> = {
+  const changes: UpdateWebhookBody = {
     ...(url === undefined ? {} : { url }),
-    ...(events.length === 0 ? {} : { events }),
+    // The server checks each event type.
+    ...(events.length === 0 ? {} : { events: events as WebhookEventType[] }),
     ...(description === undefined ? {} : { description: description === '' ? null : description }),
     ...(values.enable ? { enabled: true } : {}),
     ...(values.disable ? { enabled: false } : {}),
@@ -130,7 +133,7 @@ async function update(context: ActionContext): Promise<number> {
   const id = context.positionals[0] as string;
   const response = await context
     .client()
-    .patch<{ webhook: Webhook; secret: string | null }>(path(id), changesFrom(context));
+    .call(webhookRoutes.update, { params: { id }, body: changesFrom(context) });
   if (context.json) printJson(context.io, response);
   else if (response.secret !== null) printSecret(context, response.webhook, response.secret);
   else printWebhook(context, response.webhook);
@@ -139,7 +142,7 @@ async function update(context: ActionContext): Promise<number> {
 
 async function remove(context: ActionContext): Promise<number> {
   const id = context.positionals[0] as string;
-  const response = await context.client().request<{ webhook: Webhook }>('DELETE', path(id));
+  const response = await context.client().call(webhookRoutes.remove, { params: { id } });
   if (context.json) printJson(context.io, response);
   else context.io.stdout.write(`webhook ${response.webhook.id} deleted, with its deliveries\n`);
   return 0;
@@ -148,13 +151,14 @@ async function remove(context: ActionContext): Promise<number> {
 async function deliveries(context: ActionContext): Promise<number> {
   const { values, command } = context;
   const id = context.positionals[0] as string;
-  const page = await context
-    .client()
-    .get<{ items: Delivery[]; nextCursor: string | null }>(`${path(id)}/deliveries`, {
+  const page = await context.client().call(webhookRoutes.deliveries, {
+    params: { id },
+    query: {
       status: choiceOption(values, 'status', STATUSES, command),
       limit: intOption(values, 'limit', { min: 1, max: 500, command }),
       cursor: stringOption(values, 'cursor'),
-    });
+    },
+  });
   if (context.json) {
     printJson(context.io, page);
     return 0;
@@ -166,9 +170,7 @@ async function deliveries(context: ActionContext): Promise<number> {
 
 async function delivery(context: ActionContext): Promise<number> {
   const id = context.positionals[0] as string;
-  const body = await context
-    .client()
-    .get<{ delivery: Delivery; attempts: Attempt[]; event: unknown }>(deliveryPath(id));
+  const body = await context.client().call(webhookRoutes.delivery, { params: { deliveryId: id } });
   if (context.json) {
     printJson(context.io, body);
     return 0;
@@ -201,7 +203,7 @@ async function delivery(context: ActionContext): Promise<number> {
 
 async function redeliver(context: ActionContext): Promise<number> {
   const id = context.positionals[0] as string;
-  const response = await context.client().post<{ delivery: Delivery }>(`${deliveryPath(id)}/redeliver`);
+  const response = await context.client().call(webhookRoutes.redeliver, { params: { deliveryId: id } });
   if (context.json) printJson(context.io, response);
   else {
     const d = response.delivery;
