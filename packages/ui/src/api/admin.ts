@@ -3,10 +3,12 @@ import {
   type AutonomyLevel,
   agentRoutes,
   type CreateAgentResponse,
+  type LoginLinkResponse,
   type Role,
   type UserDocument,
+  userRoutes,
 } from 'gatehouse-hitl-protocol';
-import { api, callApi } from './client.js';
+import { callApi } from './client.js';
 
 export type { Agent, AutonomyLevel, Role };
 
@@ -41,24 +43,22 @@ export function revokeAgentTokens(agentId: string): Promise<{ revoked: number }>
 }
 
 export async function listUsers(signal?: AbortSignal): Promise<Person[]> {
-  const answer = await api<{ users: Person[] }>('GET', '/v1/users', signal ? { signal } : {});
+  const answer = await callApi(userRoutes.list, {}, signal);
   return answer.users;
 }
 
 export async function createUser(input: { name: string; role: Role; password: string }): Promise<Person> {
-  const answer = await api<{ user: Person }>('POST', '/v1/users', { body: input });
+  const answer = await callApi(userRoutes.create, { body: input });
   return answer.user;
 }
 
 /** Changes a person's role or disables them (which ends every session of theirs). */
 export async function updateUser(id: string, change: { role?: Role; disabled?: boolean }): Promise<Person> {
-  const answer = await api<{ user: Person }>('PATCH', `/v1/users/${encodeURIComponent(id)}`, {
-    body: change,
-  });
+  const answer = await callApi(userRoutes.update, { params: { id }, body: change });
   return answer.user;
 }
 
 /** A one-time login link (15 minutes) for a person, e.g. one who signed out without a password. */
-export function issueLoginLink(id: string): Promise<{ token: string; expiresAt: number; path: string }> {
-  return api('POST', `/v1/users/${encodeURIComponent(id)}/login-link`);
+export function issueLoginLink(id: string): Promise<LoginLinkResponse> {
+  return callApi(userRoutes.issueLoginLink, { params: { id } });
 }

@@ -1,39 +1,26 @@
-import type { AuditEvent } from 'gatehouse-hitl-core';
-import { api } from './client.js';
+import {
+  type AuditQuery as AuditFilter,
+  type AuditPage,
+  auditRoutes,
+  type AuditVerifyResponse as ChainVerification,
+} from 'gatehouse-hitl-protocol';
+import { callApi } from './client.js';
 
-export type { AuditEvent } from 'gatehouse-hitl-core';
+export type {
+  AuditEventDocument as AuditEvent,
+  AuditPage,
+  AuditQuery as AuditFilter,
+  AuditVerifyResponse as ChainVerification,
+} from 'gatehouse-hitl-protocol';
 
-/** Filters `GET /v1/audit` understands; times are epoch ms. */
-export interface AuditFilter {
-  kind?: string | undefined;
-  actor?: string | undefined;
-  /** A person's or an agent's name. */
-  actorName?: string | undefined;
-  subject?: string | undefined;
-  since?: number | undefined;
-  until?: number | undefined;
-  limit?: number | undefined;
-  cursor?: string | undefined;
-  /** `desc`: newest first. */
-  order?: 'asc' | 'desc' | undefined;
-}
-
-export interface AuditPage {
-  items: AuditEvent[];
-  nextCursor: string | null;
-}
-
-export type ChainVerification =
-  | { ok: true; count: number; lastHash: string | null }
-  | { ok: false; seq: number; reason: string };
-
+/** The audit events matching `filter` (times are epoch ms), one page. */
 export function queryAudit(filter: AuditFilter, signal?: AbortSignal): Promise<AuditPage> {
-  return api<AuditPage>('GET', '/v1/audit', { query: { ...filter }, ...(signal ? { signal } : {}) });
+  return callApi(auditRoutes.query, { query: filter }, signal);
 }
 
 /** Re-computes every hash of the chain on the server. */
 export function verifyChain(): Promise<ChainVerification> {
-  return api<ChainVerification>('GET', '/v1/audit/verify');
+  return callApi(auditRoutes.verify);
 }
 
 /** The whole trail as JSON Lines; a plain link downloads it with the session cookie (tech lead or above). */

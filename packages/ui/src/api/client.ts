@@ -1,5 +1,6 @@
 import {
   GatehouseApiError as ApiError,
+  authRoutes,
   call,
   errorFromResponse,
   type RouteDefinition,
@@ -21,6 +22,11 @@ function withQuery(path: string, query?: Query): string {
   const text = params.toString();
   return text ? `${path}?${text}` : path;
 }
+
+// A 401 from signing in or out is that call's own answer, not a session that ended.
+const SIGN_IN_OUT_PATHS: ReadonlySet<string> = new Set(
+  [authRoutes.login, authRoutes.loginWithLink, authRoutes.logout].map((route) => route.path),
+);
 
 /** Called when any request answers 401, so the app can return to the login screen. */
 let onUnauthorized: () => void = () => {};
@@ -44,7 +50,7 @@ export async function api<T>(
     init.body = JSON.stringify(options.body);
   }
   const response = await fetch(withQuery(path, options.query), init);
-  if (response.status === 401 && !path.startsWith('/v1/auth/')) onUnauthorized();
+  if (response.status === 401 && !SIGN_IN_OUT_PATHS.has(path)) onUnauthorized();
   if (!response.ok) throw await errorFromResponse(response);
   const type = response.headers.get('content-type') ?? '';
   return (type.includes('json') ? await response.json() : await response.text()) as T;

@@ -1,21 +1,16 @@
-import type { Role } from 'gatehouse-hitl-core';
+import { type UserDocument, userRoutes } from 'gatehouse-hitl-protocol';
 import { queryAudit } from './audit.js';
-import { api } from './client.js';
+import { callApi } from './client.js';
 
-/** A person as `GET /v1/users` lists them (admins only). */
-export interface Person {
-  id: string;
-  name: string;
-  role: Role;
-  disabled: boolean;
-}
+/** A person as the people list names them (admins only). */
+export type Person = UserDocument;
 
 const names = new Map<string, string>();
 const pending = new Map<string, Promise<void>>();
 
 /** Everyone, for admins (the only role that may list people). */
 export async function listPeople(): Promise<Person[]> {
-  const answer = await api<{ users: Person[] }>('GET', '/v1/users');
+  const answer = await callApi(userRoutes.list);
   for (const person of answer.users) names.set(person.id, person.name);
   return answer.users;
 }

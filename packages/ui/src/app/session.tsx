@@ -1,6 +1,6 @@
-import type { MeResponse, Role, SigningKeyDocument, UserDocument } from 'gatehouse-hitl-protocol';
+import { authRoutes, type Role, type SigningKeyDocument, type UserDocument } from 'gatehouse-hitl-protocol';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { api, setUnauthorizedHandler } from '../api/client.js';
+import { callApi, setUnauthorizedHandler } from '../api/client.js';
 import { atLeast } from './roles.js';
 
 export type User = UserDocument;
@@ -34,7 +34,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const refresh = useCallback(async () => {
     try {
-      const me = await api<MeResponse>('GET', '/v1/me');
+      const me = await callApi(authRoutes.me);
       if (me.kind !== 'user')
         setState({ status: 'signed-out', reason: 'Agent tokens cannot use the web app' });
       else setState({ status: 'signed-in', user: me.user, keys: me.keys, hasPassword: me.hasPassword });
@@ -59,22 +59,22 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       },
       can: (role) => state.status === 'signed-in' && atLeast(state.user.role, role),
       async login(name, password) {
-        await api('POST', '/v1/auth/login', { body: { name, password } });
+        await callApi(authRoutes.login, { body: { name, password } });
         await refresh();
       },
       async loginWithLink(token) {
-        await api('POST', '/v1/auth/link', { body: { token } });
+        await callApi(authRoutes.loginWithLink, { body: { token } });
         await refresh();
       },
       async logout() {
         try {
-          await api('POST', '/v1/auth/logout');
+          await callApi(authRoutes.logout);
         } finally {
           setState({ status: 'signed-out', reason: null });
         }
       },
       async setPassword(input) {
-        await api('PUT', '/v1/me/password', { body: input });
+        await callApi(authRoutes.setPassword, { body: input });
         await refresh();
       },
       refresh,
