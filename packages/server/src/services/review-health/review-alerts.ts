@@ -120,7 +120,8 @@ export function createReviewAlerts(
     checkOnce,
     digestOnce,
     start() {
-      if (running || settings === undefined) return;
+      // Without a channel nobody can be told, so nothing is computed for them.
+      if (running || settings === undefined || configured.length === 0) return;
       running = true;
       every(settings.checkIntervalMs, checkOnce, 'check');
       // The digest key is the period, so checking often sends it once per period.
