@@ -1,4 +1,5 @@
-import type { Briefing, Gate, RiskLevel } from 'gatehouse-hitl-core';
+import type { Briefing, RiskLevel } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import {
   type DecideBatchResponse,
   type GateListQuery,
@@ -9,7 +10,8 @@ import {
 } from 'gatehouse-hitl-protocol';
 import { callApi } from './client.js';
 
-export type { Gate, GateOption, GateStatus, RiskLevel } from 'gatehouse-hitl-core';
+export type { GateOption, GateStatus, RiskLevel } from 'gatehouse-hitl-core';
+export type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 
 /** Risks from most to least severe; the inbox sorts and counts by this order. */
 export const RISKS_BY_SEVERITY: readonly RiskLevel[] = ['critical', 'high', 'medium', 'low'];

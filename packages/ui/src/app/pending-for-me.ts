@@ -1,4 +1,5 @@
-import type { Gate, Role } from 'gatehouse-hitl-core';
+import type { Role } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { atLeast } from './roles.js';
 
 /** Whether the gate waits for this person: their role is high enough and it is not assigned to someone else. */

@@ -1,4 +1,5 @@
-import type { Gate, GateOption, StandingScope } from 'gatehouse-hitl-core';
+import type { GateOption, StandingScope } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { type FormEvent, type RefObject, useId, useRef } from 'react';
 import type { RuleScope } from '../api/rules.js';
 import {

@@ -1,4 +1,4 @@
-import type { Gate } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { RelativeTime } from './RelativeTime.js';
 
 /** N-of-M approval: how many distinct people approved so far, and who. */

@@ -1,4 +1,4 @@
-import type { Gate } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { errorText } from '../api/client.js';
 import { assignGate } from '../api/gate-review.js';

@@ -1,4 +1,5 @@
-import type { BriefingConfidence, Gate } from 'gatehouse-hitl-core';
+import type { BriefingConfidence } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { bandMeaning } from './confidence-text.js';
 import { Revealed } from './Revealed.js';
 

@@ -2,11 +2,11 @@ import {
   alwaysRefusal,
   approvesAction,
   decisionKeys,
-  type Gate,
   type GateOption,
   type KeyBinding,
   type StandingScope,
 } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { useMemo, useRef, useState } from 'react';
 import { ApiError, errorText } from '../api/client.js';
 import { type DecideBody, type DecideResult, decideGate } from '../api/gate-review.js';

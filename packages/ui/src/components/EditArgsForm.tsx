@@ -1,4 +1,4 @@
-import type { Gate } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { ArgumentChanges } from './ArgumentChanges.js';
 import { argumentKind, changesOf, draftOf, parseDrafts } from './edit-args.js';

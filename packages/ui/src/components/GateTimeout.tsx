@@ -1,4 +1,4 @@
-import type { Gate } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { Countdown } from './Countdown.js';
 import { timeoutThen } from './gate-timeout-text.js';
 import { formatDateTime } from './time-format.js';

@@ -1,4 +1,5 @@
-import { type Gate, keyHelpLines } from 'gatehouse-hitl-core';
+import { keyHelpLines } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { useId } from 'react';
 import { useModalDialog } from './use-modal-dialog.js';
 

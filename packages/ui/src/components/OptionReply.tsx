@@ -1,4 +1,5 @@
-import { currentLimitOf, type Gate, type GateOption, MAX_NEW_LIMIT } from 'gatehouse-hitl-core';
+import { currentLimitOf, type GateOption, MAX_NEW_LIMIT } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { useId, useState } from 'react';
 import type { Agent } from '../api/admin.js';
 import { type FieldErrors, type ReplyValues, replyBoxOf, replyOpenByDefault } from './decision-form.js';

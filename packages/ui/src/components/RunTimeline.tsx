@@ -1,4 +1,4 @@
-import type { Gate } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { Link } from 'wouter';
 import type { AuditEvent } from '../api/audit.js';
 import type { Intervention } from '../api/runs.js';

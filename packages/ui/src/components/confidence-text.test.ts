@@ -1,4 +1,4 @@
-import type { Gate } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { describe, expect, it } from 'vitest';
 import { bandMeaning } from './confidence-text.js';
 

@@ -1,4 +1,5 @@
-import type { BriefingConfidence, Gate } from 'gatehouse-hitl-core';
+import type { BriefingConfidence } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { timeoutThen } from './gate-timeout-text.js';
 
 const BAND_RANGE: Record<BriefingConfidence['band'], string> = {

@@ -1,4 +1,5 @@
-import { createGateCatalog, decisionKeys, type Gate, type KeyBinding, openGate } from 'gatehouse-hitl-core';
+import { createGateCatalog, decisionKeys, type KeyBinding, openGate } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { describe, expect, it } from 'vitest';
 import { type ChosenBy, confirmationFor, confirmationText } from './decision-confirm.js';
 import { EMPTY_REPLY } from './decision-form.js';

@@ -1,4 +1,5 @@
-import { type Gate, type GateOption, type KeyBinding, keyNeedsConfirmation } from 'gatehouse-hitl-core';
+import { type GateOption, type KeyBinding, keyNeedsConfirmation } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { opensForm } from './DecisionOptions.js';
 import { type ReplyValues, replyBoxOf } from './decision-form.js';
 

@@ -1,4 +1,5 @@
-import { createGateCatalog, type Gate, type GateOption, openGate } from 'gatehouse-hitl-core';
+import { createGateCatalog, type GateOption, openGate } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { describe, expect, it } from 'vitest';
 import { EMPTY_REPLY, missingFields, replyBody, replyBoxOf, replyOpenByDefault } from './decision-form.js';
 

@@ -1,4 +1,5 @@
-import { checkDecisionTargets, type Gate, type GateOption } from 'gatehouse-hitl-core';
+import { checkDecisionTargets, type GateOption } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { ApiError } from '../api/client.js';
 
 /** The fields of the decision form a server error can point at. */

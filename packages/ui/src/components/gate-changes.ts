@@ -1,4 +1,4 @@
-import type { Gate } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { diffTexts, type FileDiff, parseUnifiedDiff } from './diff-lines.js';
 
 type Fields = Readonly<Record<string, unknown>>;

@@ -1,4 +1,5 @@
-import type { Gate, GateStatus } from 'gatehouse-hitl-core';
+import type { GateStatus } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import type { DecideResult } from '../api/gate-review.js';
 
 export const STATUS_LABEL: Record<GateStatus, string> = {

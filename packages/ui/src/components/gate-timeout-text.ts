@@ -1,4 +1,5 @@
-import type { Gate, Role } from 'gatehouse-hitl-core';
+import type { Role } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { ROLE_LABEL } from '../app/roles.js';
 
 const RANK: Record<Role, number> = { viewer: 0, developer: 1, tech_lead: 2, admin: 3 };

@@ -1,4 +1,4 @@
-import type { Gate } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 
 /**
  * A phase review's place in the run, "Phase 2 · strategic review", with "· final review" when the

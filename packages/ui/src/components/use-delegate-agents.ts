@@ -1,4 +1,4 @@
-import type { Gate } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { useEffect, useState } from 'react';
 import { type Agent, listAgents } from '../api/admin.js';
 

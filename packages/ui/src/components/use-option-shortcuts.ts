@@ -1,4 +1,5 @@
-import { bindingForKey, type Gate, HELP_KEY, type KeyBinding } from 'gatehouse-hitl-core';
+import { bindingForKey, HELP_KEY, type KeyBinding } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { useEffect, useRef } from 'react';
 
 function isTextEntry(target: EventTarget | null): boolean {

@@ -1,4 +1,4 @@
-import type { Gate } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { atLeast, ROLE_LABEL } from '../../app/roles.js';
 import type { User } from '../../app/session.js';
 

@@ -1,4 +1,5 @@
-import type { Briefing, Gate } from 'gatehouse-hitl-core';
+import type { Briefing } from 'gatehouse-hitl-core';
+import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
 import { isWorkspacePath } from '../../components/decision-form.js';
 import type { FileDiff } from '../../components/diff-lines.js';
 
