@@ -1,33 +1,20 @@
 import type {
-  AuditPage,
   JournalEntryInput,
   JournalKind,
   ReviewCommentBody,
-  ReviewCommentListResponse,
-  ReviewCommentResponse,
-  ReviewDiffResponse,
   ReviewEditBody,
-  ReviewEditResponse,
-  ReviewFileResponse,
-  ReviewFilesResponse,
-  ReviewListResponse,
-  ReviewResponse,
   WorkspaceResponse,
 } from 'gatehouse-hitl-protocol';
-import { gateRoutes, journalRoutes, searchRoutes, workspaceRoutes } from 'gatehouse-hitl-protocol';
+import {
+  auditRoutes,
+  gateRoutes,
+  journalRoutes,
+  reviewRoutes,
+  searchRoutes,
+  workspaceRoutes,
+} from 'gatehouse-hitl-protocol';
 import type { ApiOptions } from './api.js';
-import { type ApiTarget, sendJson, sendRoute } from './http-json.js';
-
-type Query = Record<string, string | number | undefined>;
-
-const id = (value: string) => encodeURIComponent(value);
-
-function withQuery(path: string, query: Query): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
-  const text = params.toString();
-  return text === '' ? path : `${path}?${text}`;
-}
+import { type ApiTarget, sendRoute } from './http-json.js';
 
 /**
  * The calls of a review session: a run's workspace (files, git history), its reviews and their
@@ -82,47 +69,36 @@ export class ReviewApi {
   }
 
   reviews(runId: string, signal?: AbortSignal) {
-    return this.#get<ReviewListResponse>(`/v1/runs/${id(runId)}/reviews`, {}, signal);
+    return sendRoute(this.#target, reviewRoutes.listOfRun, { params: { id: runId } }, signal);
   }
 
   review(reviewId: string, signal?: AbortSignal) {
-    return this.#get<ReviewResponse>(`/v1/reviews/${id(reviewId)}`, {}, signal);
+    return sendRoute(this.#target, reviewRoutes.get, { params: { id: reviewId } }, signal);
   }
 
   reviewFiles(reviewId: string, signal?: AbortSignal) {
-    return this.#get<ReviewFilesResponse>(`/v1/reviews/${id(reviewId)}/files`, {}, signal);
+    return sendRoute(this.#target, reviewRoutes.files, { params: { id: reviewId } }, signal);
   }
 
   reviewDiff(reviewId: string, path: string, signal?: AbortSignal) {
-    return this.#get<ReviewDiffResponse>(`/v1/reviews/${id(reviewId)}/diff`, { path }, signal);
+    return sendRoute(this.#target, reviewRoutes.diff, { params: { id: reviewId }, query: { path } }, signal);
   }
 
   reviewFile(reviewId: string, path: string, signal?: AbortSignal) {
-    return this.#get<ReviewFileResponse>(`/v1/reviews/${id(reviewId)}/file`, { path, side: 'head' }, signal);
+    const query = { path, side: 'head' } as const;
+    return sendRoute(this.#target, reviewRoutes.file, { params: { id: reviewId }, query }, signal);
   }
 
   editFile(reviewId: string, body: ReviewEditBody, signal?: AbortSignal) {
-    return sendJson<ReviewEditResponse>(
-      this.#target,
-      'PUT',
-      `/v1/reviews/${id(reviewId)}/file`,
-      body,
-      signal,
-    );
+    return sendRoute(this.#target, reviewRoutes.edit, { params: { id: reviewId }, body }, signal);
   }
 
   comments(reviewId: string, signal?: AbortSignal) {
-    return this.#get<ReviewCommentListResponse>(`/v1/reviews/${id(reviewId)}/comments`, {}, signal);
+    return sendRoute(this.#target, reviewRoutes.comments, { params: { id: reviewId } }, signal);
   }
 
   comment(reviewId: string, body: ReviewCommentBody, signal?: AbortSignal) {
-    return sendJson<ReviewCommentResponse>(
-      this.#target,
-      'POST',
-      `/v1/reviews/${id(reviewId)}/comments`,
-      body,
-      signal,
-    );
+    return sendRoute(this.#target, reviewRoutes.comment, { params: { id: reviewId }, body }, signal);
   }
 
   journal(
@@ -151,7 +127,7 @@ export class ReviewApi {
     query: { subject?: string; cursor?: string; limit?: number; order?: 'asc' | 'desc' },
     signal?: AbortSignal,
   ) {
-    return this.#get<AuditPage>('/v1/audit', query, signal);
+    return sendRoute(this.#target, auditRoutes.query, { query }, signal);
   }
 
   /** The ids of a run's gates (any status), for telling its audit events apart. */
@@ -170,9 +146,5 @@ export class ReviewApi {
       cursor = body.nextCursor;
     }
     return ids;
-  }
-
-  #get<T>(path: string, query: Query, signal?: AbortSignal): Promise<T> {
-    return sendJson(this.#target, 'GET', withQuery(path, query), undefined, signal);
   }
 }

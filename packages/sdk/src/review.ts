@@ -1,13 +1,5 @@
-import {
-  type ReviewComment,
-  type ReviewCommentListResponse,
-  type ReviewCommentResponse,
-  type ReviewFeedback,
-  runRoutes,
-} from 'gatehouse-hitl-protocol';
+import { type ReviewComment, type ReviewFeedback, reviewRoutes, runRoutes } from 'gatehouse-hitl-protocol';
 import type { Transport } from './http.js';
-
-const id = (value: string) => encodeURIComponent(value);
 
 /** A new comment on a review: general, on a file, or on a line of the branch's version. */
 export interface ReviewCommentInput {
@@ -44,12 +36,11 @@ export async function listReviewComments(
   reviewId: string,
   signal?: AbortSignal,
 ): Promise<ReviewComment[]> {
-  const body = await transport.json<ReviewCommentListResponse>({
-    method: 'GET',
-    path: `/v1/reviews/${id(reviewId)}/comments`,
-    signal,
-    retry: 'always',
-  });
+  const body = await transport.route(
+    reviewRoutes.comments,
+    { params: { id: reviewId } },
+    { signal, retry: 'always' },
+  );
   return body.items;
 }
 
@@ -68,17 +59,15 @@ export async function postReviewComment(
   }
   const request = {
     body: checkBody(input.body),
-    parentId: input.parentId,
-    path: input.path,
-    line: input.line,
+    ...(input.parentId === undefined ? {} : { parentId: input.parentId }),
+    ...(input.path === undefined ? {} : { path: input.path }),
+    ...(input.line === undefined ? {} : { line: input.line }),
   };
-  const body = await transport.json<ReviewCommentResponse>({
-    method: 'POST',
-    path: `/v1/reviews/${id(reviewId)}/comments`,
-    body: Object.fromEntries(Object.entries(request).filter(([, value]) => value !== undefined)),
-    signal,
-    retry: 'safe',
-  });
+  const body = await transport.route(
+    reviewRoutes.comment,
+    { params: { id: reviewId }, body: request },
+    { signal, retry: 'safe' },
+  );
   return body.comment;
 }
 

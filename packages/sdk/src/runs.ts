@@ -1,5 +1,5 @@
-import type { ReviewDocument, ReviewResponse, RunDocument as Run } from 'gatehouse-hitl-protocol';
-import { runRoutes } from 'gatehouse-hitl-protocol';
+import type { ReviewDocument, RunDocument as Run } from 'gatehouse-hitl-protocol';
+import { reviewRoutes, runRoutes } from 'gatehouse-hitl-protocol';
 import type { Transport } from './http.js';
 import type {
   CheckpointOptions,
@@ -12,8 +12,6 @@ import type {
 
 /** Waits for a gate's answer (the client's long-poll, through reconnects and restarts). */
 type WaitForGate = (gateId: string, signal: AbortSignal | undefined) => Promise<GateResult>;
-
-const id = (value: string) => encodeURIComponent(value);
 
 /** Drops `undefined` fields so strict request bodies only see what the caller set. */
 export function defined<T extends object>(fields: T): T {
@@ -42,12 +40,11 @@ async function readReview(
   reviewId: string,
   signal: AbortSignal | undefined,
 ): Promise<ReviewDocument> {
-  const body = await transport.json<ReviewResponse>({
-    method: 'GET',
-    path: `/v1/reviews/${id(reviewId)}`,
-    signal,
-    retry: 'always',
-  });
+  const body = await transport.route(
+    reviewRoutes.get,
+    { params: { id: reviewId } },
+    { signal, retry: 'always' },
+  );
   return body.review;
 }
 

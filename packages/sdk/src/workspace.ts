@@ -1,5 +1,5 @@
 import {
-  type MeResponse,
+  authRoutes,
   type ReviewComment,
   type ReviewFeedback,
   type WorkspaceResponse,
@@ -278,11 +278,7 @@ export class Workspace {
   }
 
   async #agentName(): Promise<string> {
-    const me = await this.#context.transport.json<MeResponse>({
-      method: 'GET',
-      path: '/v1/me',
-      retry: 'always',
-    });
+    const me = await this.#context.transport.route(authRoutes.me, {}, { retry: 'always' });
     return me.kind === 'agent' ? me.agent.name : me.user.name;
   }
 
