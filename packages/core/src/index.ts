@@ -290,6 +290,8 @@ export {
   policySchema,
   policyTrustSchema,
 } from './policy-schema.js';
+export type { PushContext, RefUpdate } from './push-rules.js';
+export { isPhaseBranch, judgePush, pushRefusalOf, pushRunRefusal, ZERO_OBJECT_ID } from './push-rules.js';
 export { isQuestionRequest, questionVerdict } from './question.js';
 export type { GatedVerdict, RequestedGateSettings, Verdict, VerdictInput } from './request-verdict.js';
 export {

@@ -1,18 +1,21 @@
 import type { Readable } from 'node:stream';
-import { GatehouseError, hasRole } from 'gatehouse-hitl-core';
+import {
+  GatehouseError,
+  hasRole,
+  judgePush,
+  pushRunRefusal,
+  type RefUpdate,
+  ZERO_OBJECT_ID,
+} from 'gatehouse-hitl-core';
 import type { AppContext } from '../../context.js';
 import { actorOf, type Principal } from '../../http/principal.js';
 import { gitText } from '../../workspace/git.js';
 import { type BackendPath, type BackendResponse, runHttpBackend } from '../../workspace/http-backend.js';
 import {
   canReport,
-  judgePush,
   type PushCommands,
   parsePushCommands,
-  type RefUpdate,
   refusalReport,
-  runRefusal,
-  ZERO_ID,
 } from '../../workspace/push-policy.js';
 import { ensureRepo, reposDirOf } from '../../workspace/repos.js';
 import { commit } from '../commit.js';
@@ -82,7 +85,7 @@ function pusherOf(principal: Principal, run: RunDocument): 'agent' | 'person' {
 }
 
 function assertTakesPushes(run: RunDocument): void {
-  const refusal = runRefusal(run.status);
+  const refusal = pushRunRefusal(run.status);
   if (refusal === null) return;
   const code = run.status === 'stopped' ? 'RUN_STOPPED' : 'RUN_NOT_ACTIVE';
   throw new GatehouseError(code, refusal, { runId: run.id, status: run.status });
@@ -149,7 +152,7 @@ export function createGitHosting(ctx: AppContext, deps: GitHostingDeps): GitHost
       .map((update) => ({
         ref: update.ref,
         branch: update.ref.replace(/^refs\/heads\//, ''),
-        old: update.old === ZERO_ID ? null : update.old,
+        old: update.old === ZERO_OBJECT_ID ? null : update.old,
         new: update.new,
       }));
   }
