@@ -60,6 +60,15 @@ function webAppWireShapes() {
   );
 }
 
+/** Web app files that type wire gates with core's domain `Gate` instead of the protocol's document. */
+function webAppDomainGates() {
+  return sources('packages/ui/src').filter((file) =>
+    /import (?:type )?\{[^}]*\bGate\b[^}]*\} from 'gatehouse-hitl-core'|export type \{[^}]*\bGate\b[^}]*\} from 'gatehouse-hitl-core'/s.test(
+      read(file),
+    ),
+  ).length;
+}
+
 /** Relative value imports (type-only imports excepted) of every package's source files. */
 /** @returns {Map<string, string[]>} */
 function importGraph() {
@@ -168,6 +177,7 @@ export function contractCounts() {
     pathLiterals: pathLiterals(clientFiles),
     uncheckedResponseGenerics: uncheckedGenerics(clientFiles),
     webAppWireShapes: webAppWireShapes(),
+    webAppDomainGates: webAppDomainGates(),
     importCycles: cycles.length,
     serverImportsOfMcp: serverImportsOfMcp(),
     diffParsers: diffParsers(),

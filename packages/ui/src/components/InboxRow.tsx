@@ -1,9 +1,4 @@
-import {
-  BUILTIN_GATE_TYPES,
-  buildBriefing,
-  type Gate as CoreGate,
-  gateHasHiddenCharacters,
-} from 'gatehouse-hitl-core';
+import { BUILTIN_GATE_TYPES, buildBriefing, gateHasHiddenCharacters } from 'gatehouse-hitl-core';
 import { memo, useMemo } from 'react';
 import { Link } from 'wouter';
 import type { Gate } from '../api/gates.js';
@@ -31,7 +26,7 @@ export interface InboxRowProps {
 const DEFAULT_TITLES = new Set(BUILTIN_GATE_TYPES.map((definition) => definition.title.toLowerCase()));
 
 /** A title that only repeats the gate type or the tool's name says nothing a reviewer can act on. */
-function isGenericTitle(gate: CoreGate): boolean {
+function isGenericTitle(gate: Gate): boolean {
   const title = gate.title.trim().toLowerCase();
   return (
     DEFAULT_TITLES.has(title) ||
