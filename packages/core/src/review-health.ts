@@ -107,7 +107,7 @@ function groupOf(reviewer: Reviewer | undefined): string {
 }
 
 function inWindow(at: number, window: ReviewHealthInput['window']): boolean {
-  return at >= window.from && at < window.to;
+  return at >= window.from && at <= window.to;
 }
 
 function perReviewer(

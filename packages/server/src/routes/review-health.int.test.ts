@@ -1,6 +1,6 @@
 import { createFakeClock, createGateCatalog, openGate } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decideTestGate, insertTestRun, openTestGate } from '../testing/gates.js';
+import { decideTestGate, insertTestRun, openTestGate, useTestPolicy } from '../testing/gates.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -159,6 +159,20 @@ describe.each(dialects)('review health on %s', (dialect) => {
     const body = (await health(test.tokens.admin)).json();
     expect(body.totals.contradicted).toBe(1);
     expect(body.reviewers[0]).toMatchObject({ reviewer: test.ids.developerId, contradicted: 1 });
+  });
+
+  it('counts gates that timed out, against the role they waited on', async () => {
+    await start();
+    await useTestPolicy(test);
+    await openTestGate(test, { tool: 't_deny', args: {} });
+    await openTestGate(test, { tool: 't_escalate', args: {} });
+    test.clock.advance(60_000);
+    expect(await test.services.timeouts.sweepOnce()).toBe(2);
+    const body = (await health(test.tokens.admin)).json();
+    expect(body.totals.escalationsByTimeout).toBe(2);
+    expect(body.groups).toEqual([
+      expect.objectContaining({ group: 'developer', decisions: 0, escalationsByTimeout: 2 }),
+    ]);
   });
 
   it('is for admins only: 403 for a tech lead and an agent, 400 naming a bad window', async () => {
