@@ -158,6 +158,24 @@ export {
   TRIGGER_GATE_TYPES,
   TRIGGER_LIMITS,
 } from './escalation.js';
+export type {
+  FindingRecovery,
+  RecoveredFinding,
+  RecoveryAttempt,
+  RecoveryObservation,
+  RecoveryStep,
+  TestReport,
+} from './finding-recovery.js';
+export {
+  advanceRecovery,
+  flakyEvaluation,
+  isFlakyReappearance,
+  isFlakyTest,
+  recordTestOutcomes,
+  recoveryDocument,
+  resetRecoveryAttempts,
+  resolveRecovery,
+} from './finding-recovery.js';
 export {
   checkEditedArgs,
   editedActionOf,

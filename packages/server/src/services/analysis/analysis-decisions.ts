@@ -1,8 +1,7 @@
-import type { Gate } from 'gatehouse-hitl-core';
+import { type Gate, resetRecoveryAttempts } from 'gatehouse-hitl-core';
 import type { AppContext } from '../../context.js';
 import type { CommitTools } from '../commit.js';
 import { assertWritten } from '../lost-update.js';
-import { resetRecoveryAttempts } from './recoveries.js';
 
 function text(value: unknown): string | null {
   return typeof value === 'string' ? value : null;

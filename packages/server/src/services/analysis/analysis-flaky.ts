@@ -1,11 +1,10 @@
-import type { Gate } from 'gatehouse-hitl-core';
+import { flakyEvaluation, type Gate, recordTestOutcomes, type TestReport } from 'gatehouse-hitl-core';
 import type { RecoveryRecord } from 'gatehouse-hitl-store';
 import type { CommitTools } from '../commit.js';
 import { assertWritten } from '../lost-update.js';
 import type { GateService } from '../types.js';
 import { type GateOrigin, openRecoveryGate } from './analysis-gates.js';
 import type { KeyedFinding } from './findings.js';
-import { flakyEvaluation, recordTestOutcomes, type TestReport } from './recoveries.js';
 
 /** A test result the agent saw after the change it sends for analysis. */
 export interface ReportedTest {

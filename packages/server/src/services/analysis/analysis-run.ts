@@ -1,5 +1,12 @@
 import type { ChangeFacts, FileChange } from 'gatehouse-hitl-analysis';
-import { assertRunMayAct, evaluateTrigger, type Gate, type TriggerEvaluation } from 'gatehouse-hitl-core';
+import {
+  advanceRecovery,
+  assertRunMayAct,
+  evaluateTrigger,
+  type Gate,
+  resolveRecovery,
+  type TriggerEvaluation,
+} from 'gatehouse-hitl-core';
 import type { Principal } from '../../http/principal.js';
 import type { CommitTools } from '../commit.js';
 import { assertWritten } from '../lost-update.js';
@@ -9,7 +16,6 @@ import { openOrMergeDestructive } from './analysis-destructive.js';
 import { type ReportedTest, recordReportedTests } from './analysis-flaky.js';
 import { type GateOrigin, openFalsePositiveGate, openRecoveryGate } from './analysis-gates.js';
 import { fingerprintOf, isLowConfidence, type KeyedFinding, recoverable } from './findings.js';
-import { advanceRecovery, resolveRecovery } from './recoveries.js';
 
 /** What the run's audit trail and stream say of one finding. */
 function findingDetail(finding: KeyedFinding) {

@@ -1,5 +1,11 @@
 import type { AnalysisResult, ChangeInput, CoverageSummary, FileChange } from 'gatehouse-hitl-analysis';
-import { evaluateTrigger, factsWithout, type Gate, GatehouseError } from 'gatehouse-hitl-core';
+import {
+  evaluateTrigger,
+  factsWithout,
+  type Gate,
+  GatehouseError,
+  recoveryDocument,
+} from 'gatehouse-hitl-core';
 import { ANALYZE_LINES_MAX } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/principal.js';
@@ -14,7 +20,6 @@ import { openFalsePositiveGate } from './analysis-gates.js';
 import { recordRunChange } from './analysis-run.js';
 import { type AnalysisEngine, workerEngine } from './engine.js';
 import { destructiveEvaluation, findingKey, type KeyedFinding, keyed, verdictOf } from './findings.js';
-import { recoveryDocument } from './recoveries.js';
 
 type Coverage =
   | { before: string; after: string }

@@ -1,13 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { KeyedFinding } from './findings.js';
 import {
   advanceRecovery,
   isFlakyTest,
+  type RecoveredFinding,
   recordTestOutcomes,
   resetRecoveryAttempts,
   resolveRecovery,
-} from './recoveries.js';
+} from './finding-recovery.js';
+
+/** A finding as the analysis reports it: a recovery reads its key, place and message. */
+type KeyedFinding = RecoveredFinding & Record<string, unknown>;
 
 function finding(overrides: Partial<KeyedFinding> = {}): KeyedFinding {
   return {

@@ -1,31 +1,82 @@
-import {
-  evaluateTrigger,
-  recordRecoveryAttempt,
-  TRIGGER_LIMITS,
-  type TriggerEvaluation,
-} from 'gatehouse-hitl-core';
-import type { RecoveryRecord } from 'gatehouse-hitl-store';
-import type { KeyedFinding } from './findings.js';
+import { evaluateTrigger, TRIGGER_LIMITS, type TriggerEvaluation } from './escalation.js';
+import { recordRecoveryAttempt } from './trigger-verdict.js';
+
+/** One analysis of a run in which a finding was still there: an attempt of its recovery. */
+export interface RecoveryAttempt {
+  /** 1-based; restarts after a `retry` decision. */
+  attempt: number;
+  at: number;
+  /** SHA-256 of what the file held at this attempt: the same fix twice is a loop. */
+  fingerprint: string;
+  line: number | null;
+  message: string;
+}
+
+/** One analysis that touched a recovery's file: was the finding there, and what did the file hold. */
+export interface RecoveryObservation {
+  present: boolean;
+  /** SHA-256 of the file after that change. */
+  fingerprint: string;
+  at: number;
+}
+
+/** The recovery of one laziness finding in one run. */
+export interface FindingRecovery {
+  runId: string;
+  /** pattern + file + name (or line): the same finding across analyses. */
+  key: string;
+  pattern: string;
+  file: string;
+  name: string | null;
+  line: number | null;
+  severity: string;
+  status: 'recovering' | 'escalated' | 'resolved';
+  attempts: number;
+  /** Fingerprints of recent attempts, oldest first (the loop detection reads them). */
+  signatures: string[];
+  history: RecoveryAttempt[];
+  /** The recovery_escalation gate, once escalated. */
+  gateId: string | null;
+  /** Why it escalated: the trigger rule ids. */
+  escalatedBy: string[];
+  /** What each analysis that touched the file saw, oldest first (the last few). */
+  observations?: RecoveryObservation[];
+  /** Results the agent reported per test of the finding, each since its file last changed, oldest first. */
+  testOutcomes?: Record<string, ('pass' | 'fail')[]>;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What a recovery reads of the finding it follows. */
+export interface RecoveredFinding {
+  key: string;
+  pattern: string;
+  file: string;
+  name: string | null;
+  line: number | null;
+  severity: string;
+  message: string;
+}
 
 /** Older attempts beyond this are dropped from a recovery's history. */
 const HISTORY = 20;
 /** Observations and reported test results kept per recovery: enough to see an alternation. */
 const TRAIL = 6;
 
-type Observation = NonNullable<RecoveryRecord['observations']>[number];
+type Observation = RecoveryObservation;
 type TestOutcome = 'pass' | 'fail';
 /** Tests whose results one recovery keeps. */
 const TESTS_KEPT = 50;
 
-/** A recovery after one more analysis, and whether core's recovery rules now escalate it. */
+/** A recovery after one more analysis, and whether the recovery rules now escalate it. */
 export interface RecoveryStep {
-  next: RecoveryRecord;
+  next: FindingRecovery;
   /** Set when this attempt escalates (and no escalation is open yet). */
   escalation: TriggerEvaluation | null;
   loop: boolean;
 }
 
-function fresh(finding: KeyedFinding, runId: string, now: number): RecoveryRecord {
+function fresh(finding: RecoveredFinding, runId: string, now: number): FindingRecovery {
   return {
     runId,
     key: finding.key,
@@ -46,13 +97,13 @@ function fresh(finding: KeyedFinding, runId: string, now: number): RecoveryRecor
 }
 
 /**
- * The finding is still there: one more attempt. Core counts it, spots a repeated fix (the same file
+ * The finding is still there: one more attempt. It is counted, spots a repeated fix (the same file
  * text as the last attempt) and applies the recovery rules (3 attempts, CRITICAL, loop). An
  * escalated recovery keeps its count until a person answers its gate.
  */
 export function advanceRecovery(
-  current: RecoveryRecord | null,
-  finding: KeyedFinding,
+  current: FindingRecovery | null,
+  finding: RecoveredFinding,
   facts: { runId: string; fingerprint: string; now: number },
 ): RecoveryStep {
   const base =
@@ -101,7 +152,7 @@ export function advanceRecovery(
 }
 
 function observe(
-  current: RecoveryRecord | null,
+  current: FindingRecovery | null,
   present: boolean,
   facts: { fingerprint: string; now: number },
 ): Observation[] {
@@ -125,7 +176,7 @@ export function isFlakyTest(outcomes: readonly TestOutcome[]): boolean {
   return third !== undefined && first === third && first !== second;
 }
 
-/** Core's recovery rules with the server's conclusion that the failure is flaky. */
+/** The recovery rules with the conclusion that the failure is flaky. */
 export function flakyEvaluation(facts: { attempts: number; severity: string; loop: boolean }) {
   return evaluateTrigger('recovery_escalation', {
     recoveryAttempts: facts.attempts,
@@ -148,10 +199,10 @@ export interface TestReport {
  * only results of the same test text can show a flaky failure. Returns the tests now flaky.
  */
 export function recordTestOutcomes(
-  current: RecoveryRecord,
+  current: FindingRecovery,
   reports: readonly TestReport[],
   now: number,
-): { next: RecoveryRecord; flaky: string[] } {
+): { next: FindingRecovery; flaky: string[] } {
   const kept: Record<string, TestOutcome[]> = { ...(current.testOutcomes ?? {}) };
   const flaky = new Set<string>();
   for (const report of reports) {
@@ -165,7 +216,7 @@ export function recordTestOutcomes(
   return { next: { ...current, testOutcomes: kept, updatedAt: now }, flaky: [...flaky] };
 }
 
-function attemptOf(attempt: number, finding: KeyedFinding, facts: { fingerprint: string; now: number }) {
+function attemptOf(attempt: number, finding: RecoveredFinding, facts: { fingerprint: string; now: number }) {
   return {
     attempt,
     at: facts.now,
@@ -177,15 +228,15 @@ function attemptOf(attempt: number, finding: KeyedFinding, facts: { fingerprint:
 
 /** The finding is gone from a file the agent changed again (now holding `fingerprint`): the recovery succeeded. */
 export function resolveRecovery(
-  current: RecoveryRecord,
+  current: FindingRecovery,
   facts: { fingerprint: string; now: number },
-): RecoveryRecord {
+): FindingRecovery {
   const observations = observe(current, false, facts);
   return { ...current, status: 'resolved', observations, updatedAt: facts.now };
 }
 
 /** A `retry` decision gives the agent a fresh count on this finding. */
-export function resetRecoveryAttempts(current: RecoveryRecord, now: number): RecoveryRecord {
+export function resetRecoveryAttempts(current: FindingRecovery, now: number): FindingRecovery {
   return {
     ...current,
     status: 'recovering',
@@ -200,7 +251,7 @@ export function resetRecoveryAttempts(current: RecoveryRecord, now: number): Rec
 }
 
 /** The recovery as the API shows it. */
-export function recoveryDocument(record: RecoveryRecord) {
+export function recoveryDocument(record: FindingRecovery) {
   const {
     runId: _runId,
     signatures: _signatures,
