@@ -1,8 +1,10 @@
-import { createGateCatalog } from 'gatehouse-hitl-core';
+import { createGateCatalog, type GateCatalog } from 'gatehouse-hitl-core';
 import type { AppContext } from '../context.js';
+import { recordAnalysisDecision } from './analysis/analysis-decisions.js';
 import { type AnalysisService, createAnalysisService } from './analysis/analysis-service.js';
 import { createPushAnalysis, type PushAnalysis } from './analysis/push-analysis.js';
 import { type AuditService, createAuditService } from './audit/audit-service.js';
+import { refreshRunStatus } from './gates/gate-run.js';
 import { createGateService } from './gates/gate-service.js';
 import { createTimeoutSweeper, type TimeoutSweeper } from './gates/timeout-sweeper.js';
 import { createJournalService, type JournalService } from './journal/journal-service.js';
@@ -19,15 +21,18 @@ import {
   createReviewHealthService,
   type ReviewHealthService,
 } from './review-health/review-health-service.js';
+import { recordReviewDecision } from './reviews/review-decision.js';
 import { createReviewService, type ReviewService } from './reviews/review-service.js';
 import { type ConfidenceService, createConfidenceService } from './runs/confidence-service.js';
 import { takeUnseenInterventions } from './runs/interventions.js';
 import { createRunService } from './runs/run-service.js';
 import { createSearchService, type SearchService } from './search/search-service.js';
 import { createStreamService, type StreamService } from './streams/stream-service.js';
+import { revokeOnAnswer } from './trust/trust-revocation.js';
 import { createTrustService, type TrustService } from './trust/trust-service.js';
 import type { GateService, RunService } from './types.js';
 import { createWebhookService, type WebhookService } from './webhook-service.js';
+import { recordWhitelistDecision } from './whitelists/whitelist-decisions.js';
 import { createWhitelistService, type WhitelistService } from './whitelists/whitelist-service.js';
 import {
   createWorkspaceService,
@@ -40,6 +45,8 @@ import {
  * keep this file to wiring only.
  */
 export interface Services {
+  /** The gate types this server knows: the built-in ones and any custom type registered on it. */
+  gateTypes: GateCatalog;
   users: UserService;
   agents: AgentService;
   sessions: SessionService;
@@ -97,8 +104,15 @@ export async function createServices(ctx: AppContext): Promise<Services> {
   const pushAnalysis = createPushAnalysis(ctx, { analysis });
   const notifications = createNotificationService(ctx);
   const reviewHealth = createReviewHealthService(ctx);
+  // What each feature does when a person decides a gate, in this order, inside the decision's commit.
+  gates.onGateDecided((tools, { gate }) => recordAnalysisDecision(ctx, tools, gate));
+  gates.onGateDecided((tools, { gate }) => recordWhitelistDecision(tools, ctx.ids, gate));
+  gates.onGateDecided((tools, { gate }) => revokeOnAnswer(ctx, tools, gate));
+  gates.onGateDecided((tools, { gate }) => refreshRunStatus(tools, gate.runId));
+  gates.onGateDecided((tools, { gate, merge }) => recordReviewDecision(tools, gate, merge));
   return {
     ...admin,
+    gateTypes: catalog,
     audit,
     metrics,
     policies,

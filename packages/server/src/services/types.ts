@@ -12,6 +12,7 @@ import type {
 import type { GateFilter, IdempotencyRepo, Page, RememberedRule, RunFilter } from 'gatehouse-hitl-store';
 import type { Principal } from '../http/principal.js';
 import type { CommitTools } from './commit.js';
+import type { GateDecidedHandler } from './gates/gate-ended.js';
 import type { InterventionInput, InterventionResult } from './runs/interventions.js';
 import type { CheckpointInput, CheckpointResult, CompleteResult, ResumeView } from './runs/run-phase.js';
 import type { RunView } from './runs/run-records.js';
@@ -164,6 +165,8 @@ export interface GateService {
   ): Promise<{ gate: Gate; previousGateId: string }>;
   /** The agent that asked no longer needs the decision: its pending gate is cancelled. */
   withdraw(principal: Principal, gateId: string, reason: string | undefined): Promise<Gate>;
+  /** Registers what a feature does, inside the decision's commit, each time a person decides a gate; handlers run in registration order. */
+  onGateDecided(handler: GateDecidedHandler): void;
   /** Long-polls waiting on this node right now. */
   waiting(): number;
   close(): void;

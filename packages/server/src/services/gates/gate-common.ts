@@ -13,6 +13,7 @@ import type { Principal } from '../../http/principal.js';
 import type { CommitTools } from '../commit.js';
 import type { PolicyService } from '../policy/policy-service.js';
 import type { InterventionNotice } from '../types.js';
+import type { GateEndedHandlers } from './gate-ended.js';
 import type { GateWaiters } from './gate-wait.js';
 
 /** What the gate service's parts share. */
@@ -27,6 +28,8 @@ export interface GateDeps {
   interventions(runId: string): Promise<InterventionNotice[]>;
   /** Agents' profiles by id, each read once: an agent's profile never changes after it is registered. */
   agentProfiles: Map<string, string | null>;
+  /** What the features do when a person decides a gate. */
+  ended: GateEndedHandlers;
 }
 
 /** A stored gate with its row version, for conditional updates. */

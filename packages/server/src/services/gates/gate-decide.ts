@@ -23,7 +23,6 @@ import {
 import { DECISION_TEXT_MAX } from 'gatehouse-hitl-protocol/rules';
 import type { RememberedRule } from 'gatehouse-hitl-store';
 import type { Principal } from '../../http/principal.js';
-import { recordAnalysisDecision } from '../analysis/analysis-decisions.js';
 import { type CommitTools, commit } from '../commit.js';
 import { assertWritten, retryLostUpdates } from '../lost-update.js';
 import { insertRememberedRule, type NewRule } from '../policy/rule-service.js';
@@ -32,17 +31,13 @@ import {
   afterReviewDecision,
   mergeBeforeApproval,
   mergesFirst,
-  recordReviewDecision,
 } from '../reviews/review-decision.js';
-import { revokeOnAnswer } from '../trust/trust-revocation.js';
 import type { BatchDecideItem, DecideInput, DecideResult } from '../types.js';
-import { recordWhitelistDecision } from '../whitelists/whitelist-decisions.js';
 import { announce, cleanText, type GateDeps, loadGate, withoutVersion } from './gate-common.js';
 import { assertDelegateExists } from './gate-delegate.js';
 import { type CheckedEdit, checkEdit } from './gate-edit.js';
 import { invalidInput } from './gate-input.js';
-import { appendRunInstruction, refreshRunStatus } from './gate-run.js';
-import { resetRecovery } from './gate-triggers.js';
+import { appendRunInstruction } from './gate-run.js';
 import { assertOwnerMayDecide } from './owner-separation.js';
 import { decisionTextOf, type VerifiedSignature, verifyDecisionSignature } from './signatures.js';
 
@@ -193,6 +188,7 @@ async function recordEnd(
     signature: VerifiedSignature | null;
     rule: NewRule | null;
     channel: NonNullable<DecideInput['channel']>;
+    merge: ApprovedMerge | null;
   },
 ): Promise<RememberedRule | null> {
   const decision = next.decision;
@@ -243,12 +239,7 @@ async function recordEnd(
   if (decision.instructions !== undefined)
     await appendRunInstruction(tools.tx, next.runId, decision.instructions);
   const rule = extra.rule === null ? null : await insertRememberedRule(tools, deps.ctx.ids, extra.rule);
-  if (next.type === 'recovery_escalation' && decision.option === 'retry')
-    await resetRecovery(tools.tx, next.runId);
-  await recordAnalysisDecision(deps.ctx, tools, next);
-  await recordWhitelistDecision(tools, deps.ctx.ids, next);
-  await revokeOnAnswer(deps.ctx, tools, next);
-  await refreshRunStatus(tools, next.runId);
+  await deps.ended.gateDecided(tools, { gate: next, merge: extra.merge });
   return rule;
 }
 
@@ -325,8 +316,8 @@ async function decideInCommit(
     signature,
     rule,
     channel,
+    merge: request.merge ?? null,
   });
-  await recordReviewDecision(tools, next, request.merge ?? null);
   return { gate: next, decision: next.decision, rule: created };
 }
 

@@ -8,10 +8,12 @@ import type { GateService, InterventionNotice } from '../types.js';
 import { assertCanRead, type GateDeps, loadGate, withoutVersion } from './gate-common.js';
 import { consumedAt, consumeGate } from './gate-consume.js';
 import { decideGate, decideGates } from './gate-decide.js';
+import { createGateEndedHandlers } from './gate-ended.js';
 import { autoProceedDelayOf } from './gate-evaluate.js';
 import { assignGate, extendGate, steerFailed, withdrawGate } from './gate-manage.js';
 import { openDirectGate } from './gate-opening.js';
 import { requestGate } from './gate-request.js';
+import { resetRecovery } from './gate-triggers.js';
 import { createGateWaiters, waitForGate } from './gate-wait.js';
 import { separatedOwnerOf } from './owner-separation.js';
 
@@ -59,6 +61,7 @@ export function createGateService(ctx: AppContext, options: GateServiceOptions):
     waiters,
     autoProceedDelayMs: autoProceedDelayOf(ctx.config.confidenceEnv),
     agentProfiles: new Map(),
+    ended: createGateEndedHandlers(),
     interventions: async (runId) => {
       if (options.interventions === undefined) return [];
       try {
@@ -69,6 +72,11 @@ export function createGateService(ctx: AppContext, options: GateServiceOptions):
       }
     },
   };
+  // A retry on a recovery escalation gives the run's agent a fresh count.
+  deps.ended.onGateDecided(async (tools, { gate }) => {
+    if (gate.type === 'recovery_escalation' && gate.decision?.option === 'retry')
+      await resetRecovery(tools.tx, gate.runId);
+  });
   return {
     request: (principal, input, requestOptions) => requestGate(deps, principal, input, requestOptions),
     open: (input, openOptions) => commit(ctx, (tools) => openDirectGate(deps, tools, input, openOptions)),
@@ -92,6 +100,7 @@ export function createGateService(ctx: AppContext, options: GateServiceOptions):
     consume: (principal, gateId, payloadHash) => consumeGate(deps, principal, gateId, payloadHash),
     steerFailed: (principal, gateId, reason) => steerFailed(deps, principal, gateId, reason),
     withdraw: (principal, gateId, reason) => withdrawGate(deps, principal, gateId, reason),
+    onGateDecided: (handler) => deps.ended.onGateDecided(handler),
     waiting: () => waiters.count(),
     close: () => waiters.close(),
   };
