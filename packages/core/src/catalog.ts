@@ -163,6 +163,13 @@ function freeze(definition: GateTypeDefinition): GateTypeDefinition {
   return Object.freeze({ ...definition, options: Object.freeze(options) as GateOption[] });
 }
 
+// Only what a custom type may bring, even when handed a whole spec.
+function behaviourOf(behaviour: CustomGateBehaviour): CustomGateBehaviour {
+  const { briefing, batchable, neverProceeds, withdrawable, openedBy } = behaviour;
+  const picked = { briefing, batchable, neverProceeds, withdrawable, openedBy };
+  return Object.fromEntries(Object.entries(picked).filter(([, value]) => value !== undefined));
+}
+
 /**
  * A catalog holding the built-in gate types; custom types registered on it stay local to it.
  * @example
@@ -204,7 +211,7 @@ export function createGateCatalog(): GateCatalog {
       }
       const stored = defineGateType({
         ...DEFAULT_GATE_BEHAVIOUR,
-        ...behaviour,
+        ...behaviourOf(behaviour),
         definition: freeze(definition),
       });
       custom.set(definition.type, stored);
