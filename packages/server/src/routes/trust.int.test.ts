@@ -166,6 +166,10 @@ describe.each(dialects)('trust ramp on %s', (dialect) => {
     const url = `/v1/trust/proposals/${id}/accept`;
     expect((await request('POST', url, test.tokens.developer, {})).json().error.code).toBe('ROLE_TOO_LOW');
     expect((await request('POST', url, test.tokens.agent, {})).json().error.code).toBe('FORBIDDEN');
+    // Agents neither refresh nor read what is being learned about them.
+    expect((await request('GET', '/v1/trust/proposals', test.tokens.agent)).json().error.code).toBe(
+      'FORBIDDEN',
+    );
     const wider = await request('POST', url, test.tokens.techLead, {
       scope: { kind: 'prefix', prefix: 'npm' },
     });

@@ -50,6 +50,19 @@ export function describeTrustContract(ctx: ContractContext): void {
     expect(await store.read((tx) => tx.listTrustProposals({ status: [] }))).toEqual([]);
   });
 
+  it('holds one open proposal per key; decided ones may share it', async () => {
+    const { store } = ctx.harness();
+    const key = uid('key');
+    await store.transaction((tx) => tx.insertTrustProposal(makeProposal({ key, status: 'dismissed' })));
+    await store.transaction((tx) => tx.insertTrustProposal(makeProposal({ key })));
+    await expect(
+      store.transaction((tx) => tx.insertTrustProposal(makeProposal({ key }))),
+    ).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
+    expect(await store.read((tx) => tx.listTrustProposals({ status: ['proposed'] }))).toHaveLength(1);
+  });
+
   it('updates a proposal only from the status the writer read', async () => {
     const { store } = ctx.harness();
     const proposal = makeProposal();

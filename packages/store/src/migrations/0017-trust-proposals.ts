@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
 /** Trust proposals from the decision history; an accepted one points at the remembered rule it became. */
@@ -23,10 +24,13 @@ export function trustProposalsMigration(): Migration {
         .addColumn('policy_version', 'integer')
         .addColumn('revoked_reason', 'text')
         .execute();
+      // One open proposal per agent, tool and scope: two nodes refreshing at once cannot both add it.
       await db.schema
-        .createIndex('trust_proposals_key')
+        .createIndex('trust_proposals_open_key')
         .on('trust_proposals')
-        .columns(['proposal_key'])
+        .column('proposal_key')
+        .unique()
+        .where(sql.ref('status'), '=', 'proposed')
         .execute();
       await db.schema
         .createIndex('trust_proposals_rule')

@@ -68,6 +68,8 @@ describe('SQLite store', () => {
       '0014_rule_scopes',
       '0015_audit_retention_prefix',
       '0016_signing_key_names',
+      '0017_trust_proposals',
+      '0018_gate_views',
     ]);
   });
 
@@ -116,6 +118,8 @@ describe('SQLite store', () => {
         '0014_rule_scopes',
         '0015_audit_retention_prefix',
         '0016_signing_key_names',
+        '0017_trust_proposals',
+        '0018_gate_views',
       ],
     });
     expect(await migrateToLatest({ file })).toEqual({ dialect: 'sqlite', applied: [] });

@@ -2,6 +2,7 @@ import {
   type Action,
   describeStandingScope,
   GatehouseError,
+  isGatehouseError,
   learnedRuleState,
   narrowingRefusal,
   proposeTrust,
@@ -216,7 +217,13 @@ export function createTrustService(ctx: AppContext, deps: TrustDeps): TrustServi
 
   async function refresh(): Promise<void> {
     const computed = await compute();
-    await commit(ctx, (tools) => record(tools, computed));
+    try {
+      await commit(ctx, (tools) => record(tools, computed));
+    } catch (error) {
+      // Another node added the same proposal meanwhile; this refresh then finds it and updates it.
+      if (!isGatehouseError(error) || error.code !== 'CONFLICT') throw error;
+      await commit(ctx, (tools) => record(tools, computed));
+    }
   }
 
   async function load(id: string): Promise<TrustProposalRecord> {
