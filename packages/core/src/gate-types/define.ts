@@ -35,10 +35,7 @@ export interface GateTypeBehaviour {
   openedBy: GateOpener;
 }
 
-/**
- * Everything one gate type is: its catalog entry (options, defaults, retention) and its behaviour.
- * @example defineGateType({ definition, briefing: buildGenericParts, batchable: true })
- */
+/** Everything one gate type is: its catalog entry (options, defaults, retention) and its behaviour. */
 export interface GateTypeSpec extends GateTypeBehaviour {
   definition: GateTypeDefinition;
 }
@@ -62,7 +59,10 @@ function freezeDefinition(definition: GateTypeDefinition): GateTypeDefinition {
   return Object.freeze(definition);
 }
 
-/** A frozen gate type spec; behaviour it leaves out is the default's. */
+/**
+ * A frozen gate type spec; behaviour it leaves out is the default's.
+ * @example export const question = defineGateType({ definition, batchable: true, withdrawable: true });
+ */
 export function defineGateType(
   spec: { definition: GateTypeDefinition } & Partial<GateTypeBehaviour>,
 ): GateTypeSpec {
