@@ -70,7 +70,7 @@ async function tail(context: ActionContext): Promise<number> {
 async function exportTrail(context: ActionContext): Promise<number> {
   const response = await context
     .client()
-    .open('/v1/audit/export', { headers: { accept: 'application/x-ndjson' } });
+    .open(auditRoutes.export.path, { headers: { accept: 'application/x-ndjson' } });
   if (!response.body) throw new CliError('the server sent an empty export');
   const file = stringOption(context.values, 'output');
   const source = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);

@@ -13,6 +13,8 @@ export interface RouteDefinition {
   readonly tags: readonly string[];
   readonly summary?: string;
   readonly description?: string;
+  /** Content types of a route that answers something other than JSON (JSON Lines, HTML). */
+  readonly produces?: readonly string[];
   /** OpenAPI security requirements; `[]` for routes that take no credential (sign-in). */
   readonly security?: readonly Readonly<Record<string, readonly string[]>>[];
   readonly params?: z.ZodType;

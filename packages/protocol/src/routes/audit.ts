@@ -85,6 +85,15 @@ const tags = ['audit'];
 
 /** The audit trail: query, verify the chain and its signed checkpoints, the public key (the JSON Lines export is not JSON). */
 export const auditRoutes = {
+  export: defineRoute({
+    method: 'GET',
+    path: '/v1/audit/export',
+    tags,
+    description:
+      'Signs the head first, then JSON Lines: `{"checkpoint":{…}}` first when the trail was truncated, then one event per line (docs/audit.md)',
+    produces: ['application/x-ndjson'],
+    response: { 200: z.string().describe('JSON Lines, one audit event per line') },
+  }),
   query: defineRoute({
     method: 'GET',
     path: '/v1/audit',

@@ -35,6 +35,7 @@ export function registerRoute<R extends RouteDefinition>(
       tags: [...route.tags],
       ...(route.summary ? { summary: route.summary } : {}),
       ...(route.description ? { description: route.description } : {}),
+      ...(route.produces ? { produces: [...route.produces] } : {}),
       ...(route.security ? { security: route.security.map((entry) => ({ ...entry })) } : {}),
       ...(route.hide ? { hide: true } : {}),
       ...(route.params ? { params: route.params } : {}),

@@ -50,24 +50,12 @@ export async function auditRoutes(app: FastifyInstance, ctx: AppContext, service
     });
   });
 
-  // JSON Lines, not JSON: registered outside the route table, which describes JSON answers.
-  app.get(
-    '/v1/audit/export',
-    {
-      schema: {
-        tags: ['audit'],
-        description:
-          'Signs the head first, then JSON Lines: `{"checkpoint":{…}}` first when the trail was truncated, then one event per line (docs/audit.md)',
-        produces: ['application/x-ndjson'],
-      },
-    },
-    async (request, reply) => {
-      requireUser(request, 'tech_lead');
-      void reply.header('content-type', 'application/x-ndjson; charset=utf-8');
-      void reply.header('content-disposition', 'attachment; filename="gatehouse-audit.jsonl"');
-      return reply.send(Readable.from(services.audit.exportLines()));
-    },
-  );
+  registerRoute(app, routes.export, async (request, reply) => {
+    requireUser(request, 'tech_lead');
+    void reply.header('content-type', 'application/x-ndjson; charset=utf-8');
+    void reply.header('content-disposition', 'attachment; filename="gatehouse-audit.jsonl"');
+    return reply.send(Readable.from(services.audit.exportLines()));
+  });
 
   registerRoute(app, routes.verify, async (request) => {
     requireUser(request, 'viewer');

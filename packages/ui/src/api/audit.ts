@@ -24,4 +24,4 @@ export function verifyChain(): Promise<ChainVerification> {
 }
 
 /** The whole trail as JSON Lines; a plain link downloads it with the session cookie (tech lead or above). */
-export const AUDIT_EXPORT_PATH = '/v1/audit/export';
+export const AUDIT_EXPORT_PATH = auditRoutes.export.path;
