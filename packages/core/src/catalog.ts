@@ -32,8 +32,8 @@ export interface GateCatalog {
   register(definition: unknown, behaviour?: CustomGateBehaviour): GateTypeDefinition;
 }
 
-/** What a custom type may bring of its own; plain reject, steer and approve keep their names on it. */
-export type CustomGateBehaviour = Partial<Omit<GateTypeBehaviour, 'equivalents'>>;
+/** What a custom type may bring of its own; plain reject, steer and approve keep their names on it, and no request event opens it by default. */
+export type CustomGateBehaviour = Partial<Omit<GateTypeBehaviour, 'equivalents' | 'policyEvent'>>;
 
 // Seed 001: these gates block or escalate on timeout, never proceed.
 export const NEVER_PROCEED_TYPES: ReadonlySet<string> = builtinTypesWhere((spec) => spec.neverProceeds);

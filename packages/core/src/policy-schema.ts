@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BUILTIN_GATE_SPECS } from './gate-types/index.js';
 import {
   approvalModeSchema,
   autonomyLevelSchema,
@@ -30,18 +31,13 @@ export function defaultEventOf(request: { tool?: string | undefined }): 'tool_ca
 }
 
 /** The gate type a gating rule opens when it names none, by request event. */
-export const POLICY_EVENT_GATE_TYPES: Readonly<Record<PolicyEvent, string>> = {
-  tool_call: 'tool_call',
-  operation: 'operation',
-  task_completion: 'confidence_threshold',
-  planning_complete: 'intent_approval',
-  constraint_violation: 'constraint_exception',
-  recovery: 'recovery_escalation',
-  destructive_action: 'destructive_action',
-  false_positive: 'false_positive_override',
-  phase_boundary: 'phase_review',
-  question: 'question',
-};
+export const POLICY_EVENT_GATE_TYPES: Readonly<Record<PolicyEvent, string>> = Object.freeze(
+  Object.fromEntries(
+    BUILTIN_GATE_SPECS.flatMap(({ policyEvent, definition }) =>
+      policyEvent === undefined ? [] : [[policyEvent, definition.type]],
+    ),
+  ) as Record<PolicyEvent, string>,
+);
 
 const MAX_TIMEOUT_SECONDS = 30 * 24 * 3600;
 

@@ -24,4 +24,5 @@ export const confidenceThreshold = defineGateType({
   batchable: true,
   withdrawable: false,
   openedBy: 'server',
+  policyEvent: 'task_completion',
 });

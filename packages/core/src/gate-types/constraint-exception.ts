@@ -33,4 +33,5 @@ export const constraintException = defineGateType({
   batchable: true,
   withdrawable: true,
   openedBy: 'agent',
+  policyEvent: 'constraint_violation',
 });

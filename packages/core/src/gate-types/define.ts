@@ -1,5 +1,6 @@
 import type { BriefingInput, BriefingParts } from '../briefing.js';
 import { buildGenericParts } from '../briefing-builders.js';
+import type { PolicyEvent } from '../policy-schema.js';
 import type { GateOption, GateTypeDefinition, OptionOutcome } from '../schemas.js';
 
 /** Builds the type's part of a gate's Summary of Action. */
@@ -33,6 +34,8 @@ export interface GateTypeBehaviour {
   /** The agent that asked may withdraw it while it is pending. */
   withdrawable: boolean;
   openedBy: GateOpener;
+  /** The request event whose gating rule opens this type when the rule names none. */
+  policyEvent?: PolicyEvent;
 }
 
 /** Everything one gate type is: its catalog entry (options, defaults, retention) and its behaviour. */

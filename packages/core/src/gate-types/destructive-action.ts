@@ -31,4 +31,5 @@ export const destructiveAction = defineGateType({
   neverProceeds: true,
   withdrawable: false,
   openedBy: 'trigger_rules',
+  policyEvent: 'destructive_action',
 });

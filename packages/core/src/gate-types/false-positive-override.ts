@@ -43,4 +43,5 @@ export const falsePositiveOverride = defineGateType({
   neverProceeds: true,
   withdrawable: false,
   openedBy: 'trigger_rules',
+  policyEvent: 'false_positive',
 });

@@ -5,6 +5,7 @@ import { resolveDecideOption } from '../decide-option.js';
 import { batchEligibility } from '../decision-safety.js';
 import { TRIGGER_GATE_TYPES } from '../escalation.js';
 import { openGate } from '../gate-open.js';
+import { POLICY_EVENTS } from '../policy-schema.js';
 import { RISK_LEVELS, ROLES } from '../schemas.js';
 import { BUILTIN_GATE_SPECS } from './index.js';
 
@@ -100,6 +101,13 @@ describe('built-in gate type specs', () => {
   it('open by trigger rules exactly the types the trigger rules know', () => {
     const triggered = BUILTIN_GATE_SPECS.filter((spec) => spec.openedBy === 'trigger_rules');
     expect(triggered.map((spec) => spec.definition.type).sort()).toEqual([...TRIGGER_GATE_TYPES].sort());
+  });
+
+  it('name every request event Gatehouse raises as the default of exactly one type', () => {
+    const named = BUILTIN_GATE_SPECS.flatMap((spec) =>
+      spec.policyEvent === undefined ? [] : [spec.policyEvent],
+    );
+    expect([...named].sort()).toEqual([...POLICY_EVENTS].sort());
   });
 
   it('steer a steerable type through an option of its own and name no other for it', () => {

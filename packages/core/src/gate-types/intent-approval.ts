@@ -24,4 +24,5 @@ export const intentApproval = defineGateType({
   batchable: true,
   withdrawable: false,
   openedBy: 'agent',
+  policyEvent: 'planning_complete',
 });

@@ -21,4 +21,5 @@ export const operation = defineGateType({
   batchable: true,
   withdrawable: true,
   openedBy: 'agent',
+  policyEvent: 'operation',
 });

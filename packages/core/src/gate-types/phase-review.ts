@@ -32,4 +32,5 @@ export const phaseReview = defineGateType({
   batchable: true,
   withdrawable: false,
   openedBy: 'server',
+  policyEvent: 'phase_boundary',
 });

@@ -26,4 +26,5 @@ export const question = defineGateType({
   batchable: true,
   withdrawable: true,
   openedBy: 'agent',
+  policyEvent: 'question',
 });

@@ -36,4 +36,5 @@ export const recoveryEscalation = defineGateType({
   neverProceeds: true,
   withdrawable: false,
   openedBy: 'trigger_rules',
+  policyEvent: 'recovery',
 });

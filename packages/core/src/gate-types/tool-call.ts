@@ -35,4 +35,5 @@ export const toolCall = defineGateType({
   batchable: true,
   withdrawable: true,
   openedBy: 'agent',
+  policyEvent: 'tool_call',
 });
