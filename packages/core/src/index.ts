@@ -311,6 +311,13 @@ export {
 export type { PushContext, RefUpdate } from './push-rules.js';
 export { isPhaseBranch, judgePush, pushRefusalOf, pushRunRefusal, ZERO_OBJECT_ID } from './push-rules.js';
 export { isQuestionRequest, questionVerdict } from './question.js';
+export type {
+  RememberedRuleDraft,
+  RememberingPerson,
+  RememberRequest,
+  RememberScope,
+} from './remember-rule.js';
+export { rememberOf } from './remember-rule.js';
 export type { GatedVerdict, RequestedGateSettings, Verdict, VerdictInput } from './request-verdict.js';
 export {
   ALWAYS_GATED_RULE_ID,

@@ -1,22 +1,16 @@
 import {
-  type Action,
-  alwaysRefusal,
   applyGateEvent,
   authorizeDecision,
   batchEligibility,
-  classifyAlwaysGated,
   type Gate,
   GatehouseError,
   type GateTransition,
   gateOutcomeFor,
-  hasRole,
   isGatehouseError,
   isTerminal,
   needsSignature,
   redactForAudit,
-  type StandingScope,
-  standingScopeRefusal,
-  suggestStandingScopes,
+  rememberOf,
   TIMEOUT_ACTOR,
   toIso,
 } from 'gatehouse-hitl-core';
@@ -72,74 +66,6 @@ export function endedError(gate: Gate): GatehouseError {
     status: gate.status,
     winner,
   });
-}
-
-/** The scope the person chose, checked against the gate's own call; else the first one core suggests. */
-function matchOf(action: Action, input: DecideInput): StandingScope {
-  if (input.rememberMatch === undefined) {
-    const suggested = suggestStandingScopes(action).options[0];
-    if (suggested === undefined)
-      throw invalidInput('remember.match', 'no scope fits this call; approve it once');
-    return suggested;
-  }
-  const refusal = standingScopeRefusal(input.rememberMatch, action);
-  if (refusal !== null)
-    throw invalidInput('remember.match', `${refusal}; choose one of the gate's suggested scopes`);
-  return input.rememberMatch;
-}
-
-function rememberOf(gate: Gate, user: User, input: DecideInput): NewRule | null {
-  if (input.option !== 'approve_always') {
-    if (
-      input.rememberScope !== undefined ||
-      input.rememberTtlSeconds !== undefined ||
-      input.rememberMatch !== undefined
-    ) {
-      throw invalidInput('remember', 'only an approve_always decision remembers a rule');
-    }
-    return null;
-  }
-  const tool = gate.action?.tool;
-  if (gate.action === null || tool === undefined) {
-    throw new GatehouseError('INVALID_OPTION', `gate ${gate.id} is not about a tool call; approve it once`, {
-      field: 'option',
-      option: input.option,
-    });
-  }
-  const refusal = alwaysRefusal(gate);
-  if (refusal !== null) {
-    throw new GatehouseError(
-      'INVALID_OPTION',
-      `gate ${gate.id} cannot be approved for always: ${refusal}; use approve`,
-      { field: 'option', option: input.option, categories: classifyAlwaysGated(gate.action) },
-    );
-  }
-  const match = matchOf(gate.action, input);
-  const scope = input.rememberScope ?? 'run';
-  if (scope === 'run' && gate.runId === null)
-    throw invalidInput('remember.scope', 'the gate has no run; use agent or global');
-  if (scope === 'agent' && gate.agentId === null)
-    throw invalidInput('remember.scope', 'the gate has no agent; use global');
-  if (scope === 'global' && !hasRole(user.role, 'tech_lead')) {
-    throw new GatehouseError(
-      'ROLE_TOO_LOW',
-      `a global rule needs the role tech_lead or higher (you are ${user.role})`,
-      {
-        required: 'tech_lead',
-        actual: user.role,
-      },
-    );
-  }
-  return {
-    scope,
-    tool,
-    match,
-    runId: gate.runId,
-    agentId: gate.agentId,
-    createdBy: `user:${user.id}`,
-    ttlSeconds: input.rememberTtlSeconds ?? null,
-    sourceGateId: gate.id,
-  };
 }
 
 function transitionOf(
