@@ -190,6 +190,25 @@ const params = notificationRuleParamsSchema;
 
 /** Notification rules (tech leads and admins), the delivery log, and each person's own channels. */
 export const notificationRoutes = {
+  /** An emailed decision link's confirmation page (HTML); it never decides. */
+  emailActionPage: defineRoute({
+    method: 'GET',
+    path: '/v1/email-actions',
+    tags,
+    query: emailActionQuerySchema,
+    produces: ['text/html'],
+    response: { 200: z.string().describe('The confirmation page (HTML)') },
+  }),
+  /** The confirmation form's answer (HTML): decides once as the person the link was sent to. */
+  emailActionConfirm: defineRoute({
+    method: 'POST',
+    path: '/v1/email-actions',
+    tags,
+    query: emailActionQuerySchema,
+    body: emailActionBodySchema,
+    produces: ['text/html'],
+    response: { 200: z.string().describe('The outcome page (HTML)') },
+  }),
   listRules: defineRoute({
     method: 'GET',
     path: '/v1/notification-rules',

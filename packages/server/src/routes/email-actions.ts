@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { emailActionBodySchema, emailActionQuerySchema as querystring } from 'gatehouse-hitl-protocol';
+import { notificationRoutes as routes } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
+import { registerRoute } from '../http/register-route.js';
 import type { Services } from '../services/index.js';
 import { ACTION_PAGE_CSP } from '../services/notifications/email/action-page.js';
 import type { ActionPage } from '../services/notifications/email/email-actions.js';
@@ -35,20 +35,14 @@ export async function emailActionRoutes(
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
     },
   );
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const tags = ['notifications'];
-
-  app.get('/v1/email-actions', { schema: { tags, querystring } }, async (request, reply) =>
+  registerRoute(base, routes.emailActionPage, async (request, reply) =>
     sendPage(reply, await services.emailActions.view(request.query.token, request.principal)),
   );
 
-  app.post(
-    '/v1/email-actions',
-    { schema: { tags, querystring, body: emailActionBodySchema } },
-    async (request, reply) =>
-      sendPage(
-        reply,
-        await services.emailActions.confirm(request.query.token, request.principal, request.body),
-      ),
+  registerRoute(base, routes.emailActionConfirm, async (request, reply) =>
+    sendPage(
+      reply,
+      await services.emailActions.confirm(request.query.token, request.principal, request.body),
+    ),
   );
 }
