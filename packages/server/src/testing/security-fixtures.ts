@@ -123,6 +123,7 @@ export function pathValues(route: ApiRoute, objects: MatrixObjects): Record<stri
       comments: 'cmt_missing',
       journal: 'jrn_missing',
       whitelists: 'wl_missing',
+      proposals: 'tp_missing',
       'notification-rules': 'nrl_missing',
     };
     values[name] = byResource[resource] ?? 'missing';
