@@ -36,6 +36,19 @@ describe('gatehouse serve', () => {
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
   });
 
+  it('mounts the MCP package at /mcp, behind the server’s bearer check', async () => {
+    const temp = tempDir();
+    cleanup.push(temp.remove);
+    const server = await serve(join(temp.dir, 'data'));
+    const response = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('UNAUTHENTICATED');
+  });
+
   it('prints a new login link on a restart only while the admin has no password', async () => {
     const temp = tempDir();
     cleanup.push(temp.remove);
