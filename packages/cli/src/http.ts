@@ -20,11 +20,6 @@ export interface RequestOptions {
 /** A small JSON client for the Gatehouse API: bearer token in, wire errors out as ApiError. */
 export interface ApiClient {
   readonly url: string;
-  get<T>(path: string, query?: Query): Promise<T>;
-  post<T>(path: string, body?: unknown): Promise<T>;
-  put<T>(path: string, body: unknown): Promise<T>;
-  patch<T>(path: string, body: unknown): Promise<T>;
-  request<T>(method: string, path: string, options?: RequestOptions): Promise<T>;
   /** Calls a route of the protocol's table: its path, input and result are typed by the route. */
   call<R extends RouteDefinition>(route: R, ...input: RouteArgs<R>): Promise<RouteResult<R>>;
   /** The raw response of a successful GET (streams, JSON Lines); errors still throw ApiError. */
@@ -42,7 +37,7 @@ export interface ClientOptions {
   fetch?: typeof fetch;
 }
 
-/** `/v1/gates` + `{ status: 'pending' }` → `/v1/gates?status=pending`; undefined values are left out. */
+/** A path + `{ status: 'pending' }` → the path with `?status=pending`; undefined values are left out. */
 export function withQuery(path: string, query: Query = {}): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
@@ -86,10 +81,10 @@ export function createApiClient(options: ClientOptions): ApiClient {
     return response;
   }
 
-  async function request<T>(method: string, path: string, request: RequestOptions = {}): Promise<T> {
+  async function request(method: string, path: string, request: RequestOptions = {}): Promise<unknown> {
     const response = await send(method, path, request);
     const text = await response.text();
-    return (text === '' ? undefined : JSON.parse(text)) as T;
+    return text === '' ? undefined : JSON.parse(text);
   }
 
   const transport: Transport = (built, signal) =>
@@ -102,11 +97,6 @@ export function createApiClient(options: ClientOptions): ApiClient {
   return {
     url: base,
     call: (route, ...input) => call(transport, route, ...(input as [RouteInput<typeof route>])),
-    get: (path, query) => request('GET', path, query ? { query } : {}),
-    post: (path, body) => request('POST', path, { body: body ?? {} }),
-    put: (path, body) => request('PUT', path, { body }),
-    patch: (path, body) => request('PATCH', path, { body }),
-    request,
     open: (path, request = {}) => send('GET', path, request),
   };
 }

@@ -22,13 +22,13 @@ export interface ApiTarget {
  * One JSON call to the Gatehouse API with the caller's token. An unreachable server is
  * SERVICE_UNAVAILABLE naming it; an error answer is decoded into the wire error it carries.
  */
-export async function sendJson<T>(
+export async function sendJson(
   target: ApiTarget,
   method: string,
   path: string,
   body: unknown,
   signal?: AbortSignal,
-): Promise<T> {
+): Promise<unknown> {
   const timeout = AbortSignal.timeout(ATTEMPT_TIMEOUT_MS);
   const headers: Record<string, string> = { authorization: `Bearer ${target.token}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -54,7 +54,7 @@ export async function sendJson<T>(
     const retryAfter = response.headers.get('retry-after');
     throw decodeWireError(response.status, text, { statusText: response.statusText, retryAfter });
   }
-  return (text === '' ? undefined : JSON.parse(text)) as T;
+  return text === '' ? undefined : JSON.parse(text);
 }
 
 /** Calls a route of the protocol's table with the caller's token (see sendJson). */
@@ -65,5 +65,5 @@ export function sendRoute<R extends RouteDefinition>(
   signal?: AbortSignal,
 ): Promise<RouteResult<R>> {
   const request = routeRequest(route, input);
-  return sendJson(target, request.method, request.path, request.body, signal);
+  return sendJson(target, request.method, request.path, request.body, signal) as Promise<RouteResult<R>>;
 }

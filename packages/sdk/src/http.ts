@@ -60,12 +60,12 @@ export class Transport {
   }
 
   /** Sends `call` until it succeeds, fails for good, runs out of time, or the signal aborts. */
-  async json<T>(call: Call): Promise<T> {
+  async json(call: Call): Promise<unknown> {
     const started = Date.now();
     let internalErrors = 0;
     for (let attempt = 0; ; attempt++) {
       try {
-        return (await this.#attempt(call)) as T;
+        return await this.#attempt(call);
       } catch (error) {
         if (call.signal?.aborted) throw abortReason(call.signal);
         if (error instanceof GatehouseApiError && error.code === 'INTERNAL') internalErrors++;
@@ -93,7 +93,7 @@ export class Transport {
       path: request.path,
       ...(request.body === undefined ? {} : { body: request.body }),
       ...(request.headers || options.headers ? { headers: { ...options.headers, ...request.headers } } : {}),
-    });
+    }) as Promise<RouteResult<R>>;
   }
 
   /** Opens a streaming GET once (no retries); non-2xx answers throw their GatehouseApiError. */

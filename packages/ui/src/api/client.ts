@@ -38,11 +38,11 @@ export function setUnauthorizedHandler(handler: () => void): void {
  * Calls the Gatehouse API on this origin. The session travels in the HttpOnly `gatehouse_session`
  * cookie (SameSite=Strict), so no token is ever visible to scripts.
  */
-export async function api<T>(
+async function send(
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,
   options: { body?: unknown; query?: Query; signal?: AbortSignal } = {},
-): Promise<T> {
+): Promise<unknown> {
   const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: 'application/json' } };
   if (options.signal) init.signal = options.signal;
   if (options.body !== undefined) {
@@ -53,7 +53,7 @@ export async function api<T>(
   if (response.status === 401 && !SIGN_IN_OUT_PATHS.has(path)) onUnauthorized();
   if (!response.ok) throw await errorFromResponse(response);
   const type = response.headers.get('content-type') ?? '';
-  return (type.includes('json') ? await response.json() : await response.text()) as T;
+  return type.includes('json') ? await response.json() : await response.text();
 }
 
 /** A route's input, optional when the route needs none. */
@@ -69,7 +69,7 @@ export function callApi<R extends RouteDefinition>(
 ): Promise<RouteResult<R>> {
   return call(
     (request, requestSignal) =>
-      api(request.method, request.path, {
+      send(request.method, request.path, {
         ...(request.body === undefined ? {} : { body: request.body }),
         ...(requestSignal ? { signal: requestSignal as AbortSignal } : {}),
       }),

@@ -1,19 +1,16 @@
-import { STREAM_EVENT_NAMES, type StreamEventName, streamRoutes } from 'gatehouse-hitl-protocol';
+import {
+  STREAM_EVENT_NAMES,
+  type StreamEventName,
+  type StreamEventOf,
+  streamRoutes,
+} from 'gatehouse-hitl-protocol';
 import { useEffect, useRef } from 'react';
 
 /** The reviewers' inbox stream (Server-Sent Events). */
 export const INBOX_EVENTS_PATH = streamRoutes.inbox.path;
 
-/** One event of a Gatehouse stream, as the server sends it in `data:`. */
-export interface StreamEvent {
-  seq: number;
-  type: StreamEventName;
-  runId: string | null;
-  agentId: string | null;
-  gateId: string | null;
-  at: number;
-  data: Record<string, unknown>;
-}
+/** One event of a Gatehouse stream, as the server sends it in `data:` (the protocol's schema). */
+export type StreamEvent = StreamEventOf<StreamEventName>;
 
 export type StreamStatus = 'connecting' | 'live' | 'reconnecting';
 

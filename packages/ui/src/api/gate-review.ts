@@ -18,13 +18,6 @@ export type DecideResult = DecideResponse;
 
 export type { DecideBody };
 
-/** The winner a 409 names when someone else decided (or the deadline did) first. */
-export interface DecisionWinner {
-  decidedBy: string;
-  option: string;
-  decidedAt: number;
-}
-
 /** Answers a gate; the server checks role, option, required fields, deadline and signature. */
 export function decideGate(id: string, body: DecideBody): Promise<DecideResult> {
   return callApi(gateActionRoutes.decide, { params: { id }, body });
