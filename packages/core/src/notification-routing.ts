@@ -1,4 +1,4 @@
-import type { NOTIFICATION_CHANNELS, NOTIFICATION_TRIGGERS } from 'gatehouse-hitl-protocol';
+import { NOTIFICATION_CHANNELS, type NOTIFICATION_TRIGGERS } from 'gatehouse-hitl-protocol';
 import { hasRole, type Role } from './schemas.js';
 
 /** A way of reaching a person. */
@@ -61,7 +61,8 @@ export interface NotificationRoute {
 }
 
 /** Channels the worker delivers through; the web app raises browser notifications from its event stream. */
-export const DELIVERED_NOTIFICATION_CHANNELS: readonly NotificationChannelName[] = ['email', 'slack'];
+export const DELIVERED_NOTIFICATION_CHANNELS: readonly NotificationChannelName[] =
+  NOTIFICATION_CHANNELS.filter((channel) => channel !== 'browser');
 
 /** Triggers that only update what people were already told. */
 const UPDATES = new Set<NotificationTrigger>(['gate.decided', 'gate.expired', 'gate.cancelled']);
@@ -151,7 +152,9 @@ export function routeNotice(input: RoutingInput): NotificationRoute[] {
     for (const { userId, channel } of input.notifiedBefore) if (active.has(userId)) add(userId, channel);
   } else {
     const enabled = input.rules.filter((rule) => rule.enabled);
-    const rules = enabled.length === 0 ? [DEFAULT_NOTIFICATION_RULE] : enabled;
+    // The default rule speaks for every channel the server delivers on, whichever they are.
+    const rules =
+      enabled.length === 0 ? [{ ...DEFAULT_NOTIFICATION_RULE, channels: [...input.channels] }] : enabled;
     for (const rule of rules) {
       if (!notificationRuleMatches(rule, input.trigger, input.gate)) continue;
       for (const person of audience(rule, input))

@@ -19,6 +19,7 @@ import { registerWebApp } from './http/web-app.js';
 import { createRandomIds } from './ids.js';
 import { registerRoutes } from './routes/index.js';
 import { createServices, type Services } from './services/index.js';
+import { NOTIFICATION_CHANNEL_DEFINITIONS } from './services/notifications/channels/index.js';
 import { createOutboxSignal } from './webhooks/outbox.js';
 import { trackWrites } from './write-health.js';
 
@@ -73,6 +74,7 @@ export async function buildApp(
     logDropped: deps.logDropped ?? (() => 0),
     hostSecret: deps.hostSecret ?? null,
     mcp: deps.mcp ?? null,
+    notificationChannels: deps.notificationChannels ?? NOTIFICATION_CHANNEL_DEFINITIONS,
     bus: deps.bus,
     clock: deps.clock,
     config: deps.config,

@@ -4,6 +4,7 @@ import type { Store } from 'gatehouse-hitl-store';
 import type { ServerConfig } from './config.js';
 import type { EventBus } from './events/bus.js';
 import type { McpEndpoints } from './mcp-endpoints.js';
+import type { NotificationChannelDefinition } from './services/notifications/channel.js';
 import type { OutboxSignal } from './webhooks/outbox.js';
 import type { WriteHealth } from './write-health.js';
 
@@ -22,6 +23,8 @@ export interface AppDeps {
   hostSecret?: string | null;
   /** Mounts these at `/mcp` and `/mcp/gateway`; without them the server has no MCP endpoints. @default null */
   mcp?: McpEndpoints | null;
+  /** The channels notices go out on. @default every channel under services/notifications/channels/ */
+  notificationChannels?: readonly NotificationChannelDefinition[];
 }
 
 /** The same, with defaults filled in, as handed to services and routes. */
@@ -40,6 +43,8 @@ export interface AppContext {
   hostSecret: string | null;
   /** The MCP endpoints handed in, or null. */
   mcp: McpEndpoints | null;
+  /** The channels notices go out on, each delivering only when the config turns it on. */
+  notificationChannels: readonly NotificationChannelDefinition[];
   /** Wakes this node's webhook delivery worker after a commit queued events. */
   outbox: OutboxSignal;
   /** Wakes this node's notification worker after a commit queued notices. */

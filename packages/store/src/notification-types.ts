@@ -1,5 +1,7 @@
+import type { NOTIFICATION_CHANNELS } from 'gatehouse-hitl-protocol';
+
 /** A channel a notification goes out on. */
-export type NotificationChannelName = 'email' | 'slack' | 'browser';
+export type NotificationChannelName = (typeof NOTIFICATION_CHANNELS)[number];
 
 /** Who hears of which gates, on which channels (docs/notifications.md). Empty lists match everything. */
 export interface NotificationRuleRecord {

@@ -1,5 +1,6 @@
 import {
   type CreateNotificationRuleBody,
+  NOTIFICATION_CHANNELS,
   type NotificationRuleDocument,
   notificationRoutes,
 } from 'gatehouse-hitl-protocol';
@@ -134,7 +135,7 @@ export const notificationsCommand: Command = {
           '<trigger>',
           'gate.opened, gate.timeout_warning, gate.escalated, gate.assigned, gate.decided, gate.expired, gate.cancelled (repeat); none = all',
         ),
-        channel: many('<channel>', 'email, slack or browser (repeat); at least one'),
+        channel: many('<channel>', `${NOTIFICATION_CHANNELS.join(', ')} (repeat); at least one`),
         'assignees-only': { type: 'boolean', description: 'Tell only the assignees of a gate that has any' },
       },
       examples: [

@@ -19,6 +19,7 @@ export const notificationTriggerSchema = z
   .enum(NOTIFICATION_TRIGGERS)
   .describe('What happened to the gate (docs/notifications.md)');
 export const notificationChannelSchema = z.enum(NOTIFICATION_CHANNELS).describe('A way of reaching a person');
+export type NotificationChannelName = (typeof NOTIFICATION_CHANNELS)[number];
 export const notificationStatusSchema = z
   .enum(['pending', 'sent', 'failed'])
   .describe('pending (waiting for its next attempt), sent, or failed (out of attempts, or not deliverable)');
@@ -158,7 +159,12 @@ export const myNotificationChannelsResponseSchema = z.object({
   email: z.string().nullable(),
   slackLinked: z.boolean().describe('Your Slack user is mapped to you (an admin maps it)'),
   available: z
-    .object({ email: z.boolean(), slack: z.boolean(), browser: z.boolean() })
+    .object(
+      Object.fromEntries(NOTIFICATION_CHANNELS.map((name) => [name, z.boolean()])) as Record<
+        NotificationChannelName,
+        z.ZodBoolean
+      >,
+    )
     .describe('Which channels this server has configured'),
 });
 

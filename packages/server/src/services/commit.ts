@@ -69,7 +69,7 @@ export function auditedTx(tx: StoreTx): AuditedTx {
  */
 export async function commit<T>(ctx: AppContext, work: (tools: CommitTools) => Promise<T>): Promise<T> {
   const emitted: StreamEvent[] = [];
-  const notify = notifiesAnyone(ctx.config);
+  const notify = notifiesAnyone(ctx);
   const queued: Queued = { webhook: false, notice: false };
   const result = await ctx.store.transaction(async (tx) => {
     emitted.length = 0;

@@ -1,7 +1,9 @@
-import type { GateDocument } from 'gatehouse-hitl-protocol';
+import type { GateDocument, NOTIFICATION_CHANNELS } from 'gatehouse-hitl-protocol';
+import type { ServerConfig } from '../../config.js';
+import type { AppContext } from '../../context.js';
 
-/** The ways a person can hear of a gate. `browser` is the web app's own desktop notification, fed by the event stream. */
-export type NotificationChannelKind = 'email' | 'slack' | 'browser';
+/** The ways a person can hear of a gate (the protocol's list). `browser` is the web app's own desktop notification, fed by the event stream. */
+export type NotificationChannelKind = (typeof NOTIFICATION_CHANNELS)[number];
 
 /** What happened to a gate that someone may need to hear of. */
 export type NotificationTrigger =
@@ -60,4 +62,16 @@ export interface NotificationChannel {
   deliver(notice: GateNotice): Promise<ChannelDelivery>;
   /** Delivers a notice about review itself; a channel without it refuses such notices. */
   deliverReview?(notice: ReviewNotice): Promise<ChannelDelivery>;
+}
+
+/**
+ * One channel the notification worker delivers through: a folder under `channels/` exports one,
+ * and `channels/index.ts` lists it (docs/notifications.md, "Adding a channel").
+ */
+export interface NotificationChannelDefinition {
+  readonly name: NotificationChannelKind;
+  /** Whether this server's config turns the channel on (an SMTP URL, a bot token); notices are routed only to such channels. */
+  isConfigured(config: ServerConfig): boolean;
+  /** Builds the channel once per app. */
+  create(ctx: AppContext): Pick<NotificationChannel, 'deliver' | 'deliverReview'>;
 }

@@ -1,24 +1,22 @@
 import type { NotificationChannelName } from 'gatehouse-hitl-store';
-import type { ServerConfig } from '../../config.js';
 import type { AppContext } from '../../context.js';
-import { createSlackChannel } from '../slack/slack-channel.js';
 import type { NotificationChannel } from './channel.js';
-import { createEmailChannel } from './email/email-channel.js';
+
+type Channels = Pick<AppContext, 'config' | 'notificationChannels'>;
 
 /**
- * The channels this server delivers on: email with an SMTP URL, Slack with a bot token. Notices are
- * routed only to these, so a channel that is not configured costs nothing.
+ * The channels this server delivers on (email with an SMTP URL, Slack with a bot token). Notices
+ * are routed only to these, so a channel that is not configured costs nothing.
  */
-export function configuredChannels(config: ServerConfig): NotificationChannelName[] {
-  const channels: NotificationChannelName[] = [];
-  if (config.notifications.smtpUrl !== null) channels.push('email');
-  if (config.slack.botToken !== null) channels.push('slack');
-  return channels;
+export function configuredChannels(ctx: Channels): NotificationChannelName[] {
+  return ctx.notificationChannels
+    .filter((channel) => channel.isConfigured(ctx.config))
+    .map((channel) => channel.name);
 }
 
 /** Whether any gate change needs a notification trigger: false when no channel is configured. */
-export function notifiesAnyone(config: ServerConfig): boolean {
-  return config.notifications.smtpUrl !== null || config.slack.botToken !== null;
+export function notifiesAnyone(ctx: Channels): boolean {
+  return ctx.notificationChannels.some((channel) => channel.isConfigured(ctx.config));
 }
 
 /**
@@ -27,5 +25,9 @@ export function notifiesAnyone(config: ServerConfig): boolean {
  * The web app's browser notifications come from the event stream and need no delivery here.
  */
 export function notificationChannels(ctx: AppContext): NotificationChannel[] {
-  return [createEmailChannel(ctx), createSlackChannel(ctx)];
+  return ctx.notificationChannels.map((definition) => ({
+    ...definition.create(ctx),
+    kind: definition.name,
+    enabled: definition.isConfigured(ctx.config),
+  }));
 }

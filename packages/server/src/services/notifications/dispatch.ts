@@ -38,7 +38,7 @@ async function routeTrigger(
     rules: await tx.listNotificationRules(),
     people,
     notifiedBefore: await tx.listNotifiedOf(gate.id),
-    channels: configuredChannels(ctx.config),
+    channels: configuredChannels(ctx),
   });
   for (const route of routes) {
     await tx.insertNotification({

@@ -1,9 +1,10 @@
 import { GatehouseError, hasRole, type Role } from 'gatehouse-hitl-core';
-import type {
-  CreateNotificationRuleBody,
-  MyNotificationChannelsBody,
-  MyNotificationChannelsResponse,
-  UpdateNotificationRuleBody,
+import {
+  type CreateNotificationRuleBody,
+  type MyNotificationChannelsBody,
+  type MyNotificationChannelsResponse,
+  NOTIFICATION_CHANNELS,
+  type UpdateNotificationRuleBody,
 } from 'gatehouse-hitl-protocol';
 import type {
   NotificationFilter,
@@ -40,8 +41,6 @@ export interface NotificationService {
   close(): Promise<void>;
 }
 
-const ALL_CHANNELS = ['email', 'slack', 'browser'] as const;
-
 /** Rules and the whole delivery log are for tech leads and admins. */
 export const NOTIFICATION_ADMIN_ROLE: Role = 'tech_lead';
 
@@ -61,7 +60,8 @@ function unique<T>(items: readonly T[] | undefined): T[] {
 export function createNotificationService(ctx: AppContext): NotificationService {
   const channels = notificationChannels(ctx);
   const worker = createNotificationWorker(ctx, channels);
-  const enabled = (kind: string) => channels.some((c) => c.kind === kind && c.enabled);
+  // A channel the server does not deliver (browser) is the web app's own, so it is always there.
+  const available = (name: string) => channels.every((c) => c.kind !== name || c.enabled);
 
   async function myChannels(userId: string): Promise<MyNotificationChannelsResponse> {
     return ctx.store.read(async (tx) => {
@@ -69,11 +69,13 @@ export function createNotificationService(ctx: AppContext): NotificationService 
       const slack = await tx.getSlackUser(userId);
       return {
         // Until a person chooses, every channel reaches them (routing reads no choice as all).
-        channels: preference?.channels ?? [...ALL_CHANNELS],
+        channels: preference?.channels ?? [...NOTIFICATION_CHANNELS],
         chosen: preference !== null,
         email: preference?.email ?? null,
         slackLinked: slack !== null,
-        available: { email: enabled('email'), slack: enabled('slack'), browser: true },
+        available: Object.fromEntries(
+          NOTIFICATION_CHANNELS.map((name) => [name, available(name)]),
+        ) as MyNotificationChannelsResponse['available'],
       };
     });
   }

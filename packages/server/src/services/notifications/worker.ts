@@ -39,7 +39,7 @@ export function createNotificationWorker(
   const policy = ctx.config.notifications;
   const node = randomUUID();
   const byKind = new Map(channels.map((channel) => [channel.kind, channel]));
-  const configured = configuredChannels(ctx.config);
+  const configured = configuredChannels(ctx);
 
   async function deliver(claimed: ClaimedNotification): Promise<ChannelDelivery> {
     const channel = byKind.get(claimed.channel);

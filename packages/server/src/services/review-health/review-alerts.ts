@@ -43,7 +43,7 @@ export function createReviewAlerts(
   report: (days: number) => Promise<ReviewHealth>,
 ): ReviewAlerts {
   const settings = ctx.config.reviewHealth;
-  const configured = configuredChannels(ctx.config);
+  const configured = configuredChannels(ctx);
   const url = `${siteUrlOf(ctx)}/review-health`;
   const timers = new Set<NodeJS.Timeout>();
   let current: Promise<unknown> = Promise.resolve();

@@ -77,7 +77,7 @@ async function queueRevokedNotice(
   proposal: TrustProposalRecord,
   revocation: Revocation,
 ): Promise<void> {
-  const configured = configuredChannels(ctx.config);
+  const configured = configuredChannels(ctx);
   const accepter = proposal.acceptedBy?.replace(/^user:/, '') ?? null;
   if (configured.length === 0 || accepter === null || proposal.ruleId === null) return;
   const person = await tx.getUser(accepter);
