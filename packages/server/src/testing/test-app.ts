@@ -13,6 +13,7 @@ import type { AppContext } from '../context.js';
 import { createInProcessBus } from '../events/bus.js';
 import type { McpEndpoints } from '../mcp-endpoints.js';
 import type { Services } from '../services/index.js';
+import type { NotificationChannelDefinition } from '../services/notifications/channel.js';
 
 /** The password every person created by `createTestApp` has. */
 export const TEST_PASSWORD = 'correct horse battery staple';
@@ -33,6 +34,8 @@ export interface TestAppOptions<C extends Clock> {
   hostSecret?: string;
   /** MCP endpoints to mount at `/mcp` and `/mcp/gateway` (the MCP package's tests pass its own). */
   mcp?: McpEndpoints;
+  /** The channels notices go out on, in place of the server's own (a test adds its fixture channel). */
+  notificationChannels?: readonly NotificationChannelDefinition[];
 }
 
 export interface TestTokens {
@@ -260,6 +263,8 @@ export async function createTestApp<C extends Clock = Clock>(
   );
   const bus = createInProcessBus();
   const mcp = options.mcp ?? null;
+  const channels =
+    options.notificationChannels === undefined ? {} : { notificationChannels: options.notificationChannels };
   const app = await buildApp({
     store,
     bus,
@@ -267,6 +272,7 @@ export async function createTestApp<C extends Clock = Clock>(
     config,
     uiDir: options.uiDir ?? null,
     mcp,
+    ...channels,
     ...(options.hostSecret === undefined ? {} : { hostSecret: options.hostSecret }),
   });
   await app.ready();
@@ -288,7 +294,15 @@ export async function createTestApp<C extends Clock = Clock>(
         throw new Error('a second node shares a Postgres database, not a SQLite file');
       const otherStore = await openAnother();
       const otherBus = createInProcessBus();
-      const other = await buildApp({ store: otherStore, bus: otherBus, clock, config, uiDir: null, mcp });
+      const other = await buildApp({
+        store: otherStore,
+        bus: otherBus,
+        clock,
+        config,
+        uiDir: null,
+        mcp,
+        ...channels,
+      });
       await other.ready();
       otherNodes.push(async () => {
         await other.close();
