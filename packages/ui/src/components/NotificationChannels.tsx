@@ -1,15 +1,19 @@
+import { NOTIFICATION_CHANNELS, type NotificationChannelName } from 'gatehouse-hitl-protocol';
 import { type FormEvent, useCallback, useState } from 'react';
 import { errorText } from '../api/client.js';
 import { type MyNotificationChannelsResponse, myChannels, saveMyChannels } from '../api/notifications.js';
 import { useResource } from '../lib/use-resource.js';
 
-type Channel = 'email' | 'slack' | 'browser';
+type Channel = NotificationChannelName;
 
-const CHANNELS: { id: Channel; label: string; hint: string }[] = [
-  { id: 'email', label: 'Email', hint: 'Each option is a link to a confirmation page.' },
-  { id: 'slack', label: 'Slack', hint: 'Needs your Slack user linked to you.' },
-  { id: 'browser', label: 'Browser', hint: 'Desktop notifications while Gatehouse is open.' },
-];
+/** Keyed by the protocol's channel list, so a channel added there cannot go without its label. */
+const CHANNEL_TEXT: Record<Channel, { label: string; hint: string }> = {
+  email: { label: 'Email', hint: 'Each option is a link to a confirmation page.' },
+  slack: { label: 'Slack', hint: 'Needs your Slack user linked to you.' },
+  browser: { label: 'Browser', hint: 'Desktop notifications while Gatehouse is open.' },
+};
+
+const CHANNELS = NOTIFICATION_CHANNELS.map((id) => ({ id, ...CHANNEL_TEXT[id] }));
 
 type Notice = { ok: boolean; text: string };
 

@@ -1,3 +1,4 @@
+import { NOTIFICATION_CHANNELS } from 'gatehouse-hitl-protocol';
 import { type FormEvent, useCallback, useState } from 'react';
 import { errorText } from '../api/client.js';
 import {
@@ -19,7 +20,7 @@ const MANAGE_ROLE = 'tech_lead';
 const STATUSES = ['', 'pending', 'sent', 'failed'] as const;
 const RISKS = ['low', 'medium', 'high', 'critical'] as const;
 const ROLES = ['developer', 'tech_lead', 'admin'] as const;
-const CHANNELS = ['email', 'slack', 'browser'] as const;
+const CHANNELS = NOTIFICATION_CHANNELS;
 const any = (items: readonly string[]) => (items.length === 0 ? 'Any' : items.join(', '));
 
 function DeliveryTable({ items, nameOf }: { items: NotificationDocument[]; nameOf(id: string): string }) {
