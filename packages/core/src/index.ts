@@ -33,6 +33,25 @@ export {
   shouldFreeze,
 } from './autonomy.js';
 export type {
+  AutonomyCandidate,
+  AutonomyEvidence,
+  AutonomyProposalDraft,
+  AutonomySettings,
+  AutonomyThresholds,
+  PhaseReviewEntry,
+  PhaseReviewOutcome,
+  ProposeAutonomyInput,
+} from './autonomy-proposals.js';
+export {
+  autonomyRank,
+  autonomyThresholdsOf,
+  DEFAULT_AUTONOMY_THRESHOLDS,
+  losesAutonomyTrust,
+  nextAutonomyLevel,
+  proposeAutonomy,
+  revokesAutonomyStep,
+} from './autonomy-proposals.js';
+export type {
   Briefing,
   BriefingConfidence,
   BriefingConfidenceBand,

@@ -177,10 +177,19 @@ export const policyTrustSchema = z.strictObject(
     minDays: z.number().int().min(0).max(365).optional(),
     windowDays: z.number().int().min(1).max(365).optional(),
     ruleDays: z.number().int().min(1).max(365).optional(),
+    autonomyMinApprovals: z.number().int().min(1).max(10_000).optional(),
+    autonomyMinPeople: z.number().int().min(1).max(100).optional(),
+    autonomyMinDays: z.number().int().min(0).max(365).optional(),
+    autonomyMaxLevel: z
+      .enum(['dependent', 'guided', 'partial', 'review', 'full'], {
+        error: (i) =>
+          `trust.autonomyMaxLevel must be dependent, guided, partial, review or full (got ${got(i.input)})`,
+      })
+      .optional(),
   },
   {
     error: objectError(
-      'trust is an object of thresholds: minApprovals, minPeople, minDays, windowDays, ruleDays',
+      'trust is an object of thresholds: minApprovals, minPeople, minDays, windowDays, ruleDays, autonomyMinApprovals, autonomyMinPeople, autonomyMinDays, autonomyMaxLevel',
     ),
   },
 );

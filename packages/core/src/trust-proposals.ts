@@ -134,7 +134,9 @@ export function revokesLearnedRule(rule: LearnedScope, signal: TrustSignal): boo
 
 /** The thresholds with every unset one at its default. */
 export function trustThresholdsOf(partial: TrustSettings | undefined): TrustThresholds {
-  const set = Object.entries(partial ?? {}).filter(([, value]) => value !== undefined);
+  const set = Object.entries(partial ?? {}).filter(
+    ([key, value]) => value !== undefined && key in DEFAULT_TRUST_THRESHOLDS,
+  );
   return { ...DEFAULT_TRUST_THRESHOLDS, ...Object.fromEntries(set) };
 }
 
