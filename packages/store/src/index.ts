@@ -19,7 +19,12 @@ export { createPostgresStore } from './postgres/postgres-store.js';
 export { LEASE_EXPIRED } from './repos/webhook-deliveries.js';
 export type { SqlitePragmas, SqliteStore, SqliteStoreOptions } from './sqlite/sqlite-store.js';
 export { createSqliteStore } from './sqlite/sqlite-store.js';
-export type { TrustProposalRecord, TrustProposalStatus, TrustRepo } from './trust-types.js';
+export type {
+  TrustProposalKind,
+  TrustProposalRecord,
+  TrustProposalStatus,
+  TrustRepo,
+} from './trust-types.js';
 export type {
   AgentsRepo,
   AuditCheckpoint,

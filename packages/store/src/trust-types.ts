@@ -1,4 +1,4 @@
-import type { StandingScope } from 'gatehouse-hitl-core';
+import type { AutonomyLevel, StandingScope } from 'gatehouse-hitl-core';
 
 /** Where a trust proposal stands: people accept, dismiss or revoke it; time expires it. */
 export type TrustProposalStatus = 'proposed' | 'accepted' | 'dismissed' | 'expired' | 'revoked';
@@ -29,7 +29,14 @@ export interface TrustProposalRecord {
   policyVersion: number | null;
   /** Why it was revoked: a person, a rejected call, a harmful report. */
   revokedReason: string | null;
+  /** A scoped allow rule, or one autonomy level up for the agent (then tool is empty and scope unused). */
+  kind: TrustProposalKind;
+  /** The autonomy step of an autonomy proposal; null for a scope. */
+  autonomy: { from: AutonomyLevel; to: AutonomyLevel } | null;
 }
+
+/** What a trust proposal changes: a scoped allow rule, or an agent's autonomy level. */
+export type TrustProposalKind = 'scope' | 'autonomy';
 
 /** Trust proposals and the learned rules they became. */
 export interface TrustRepo {

@@ -21,6 +21,8 @@ function makeProposal(overrides: Partial<TrustProposalRecord> = {}): TrustPropos
     expiresAt: null,
     policyVersion: null,
     revokedReason: null,
+    kind: 'scope',
+    autonomy: null,
     ...overrides,
   };
 }
@@ -33,6 +35,20 @@ export function describeTrustContract(ctx: ContractContext): void {
     await store.transaction((tx) => tx.insertTrustProposal(proposal));
     expect(await store.read((tx) => tx.getTrustProposal(proposal.id))).toEqual(proposal);
     expect(await store.read((tx) => tx.getTrustProposal('tp_missing'))).toBeNull();
+  });
+
+  it('round-trips an autonomy proposal with its step', async () => {
+    const { store } = ctx.harness();
+    const proposal = makeProposal({
+      kind: 'autonomy',
+      tool: '',
+      autonomy: { from: 'guided', to: 'partial' },
+    });
+    await store.transaction((tx) => tx.insertTrustProposal(proposal));
+    expect(await store.read((tx) => tx.getTrustProposal(proposal.id))).toEqual(proposal);
+    const accepted = { ...proposal, status: 'accepted' as const, acceptedBy: 'user:ann', updatedAt: 2_000 };
+    expect(await store.transaction((tx) => tx.updateTrustProposal(accepted, 'proposed'))).toBe(true);
+    expect(await store.read((tx) => tx.getTrustProposal(proposal.id))).toEqual(accepted);
   });
 
   it('lists proposals newest first, filtered by status', async () => {

@@ -16,4 +16,7 @@ export interface TrustProposalsTable {
   expires_at: number | null;
   policy_version: number | null;
   revoked_reason: string | null;
+  kind: string;
+  /** JSON of the autonomy step ({ from, to }) of an autonomy proposal; null for a scope. */
+  autonomy: string | null;
 }

@@ -17,6 +17,7 @@ import { auditRetentionPrefixMigration } from './0015-audit-retention-prefix.js'
 import { signingKeyNamesMigration } from './0016-signing-key-names.js';
 import { trustProposalsMigration } from './0017-trust-proposals.js';
 import { gateViewsMigration } from './0018-gate-views.js';
+import { autonomyProposalsMigration } from './0019-autonomy-proposals.js';
 
 /** Migrations take a Kysely instance of any table shape. */
 export type MigrationDb = Parameters<Migration['up']>[0];
@@ -43,6 +44,7 @@ export function createMigrationProvider(dialect: Dialect, schema?: string): Migr
     '0016_signing_key_names': signingKeyNamesMigration(),
     '0018_gate_views': gateViewsMigration(),
     '0017_trust_proposals': trustProposalsMigration(),
+    '0019_autonomy_proposals': autonomyProposalsMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,4 +1,4 @@
-import type { StandingScope } from 'gatehouse-hitl-core';
+import type { AutonomyLevel, StandingScope } from 'gatehouse-hitl-core';
 import type { TxContext } from '../db/schema.js';
 import type { TrustProposalRecord, TrustProposalStatus } from '../trust-types.js';
 import { changed, int, intOrNull, parseJson } from './rows.js';
@@ -20,6 +20,8 @@ type TrustRow = {
   expires_at: number | string | null;
   policy_version: number | string | null;
   revoked_reason: string | null;
+  kind: string;
+  autonomy: string | null;
 };
 
 function proposalOf(row: TrustRow): TrustProposalRecord {
@@ -40,6 +42,9 @@ function proposalOf(row: TrustRow): TrustProposalRecord {
     expiresAt: intOrNull(row.expires_at),
     policyVersion: intOrNull(row.policy_version),
     revokedReason: row.revoked_reason,
+    kind: row.kind === 'autonomy' ? 'autonomy' : 'scope',
+    autonomy:
+      row.autonomy === null ? null : parseJson<{ from: AutonomyLevel; to: AutonomyLevel }>(row.autonomy),
   };
 }
 
@@ -60,6 +65,8 @@ function rowOf(record: TrustProposalRecord) {
     expires_at: record.expiresAt,
     policy_version: record.policyVersion,
     revoked_reason: record.revokedReason,
+    kind: record.kind,
+    autonomy: record.autonomy === null ? null : JSON.stringify(record.autonomy),
   };
 }
 

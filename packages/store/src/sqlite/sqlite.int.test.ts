@@ -70,6 +70,7 @@ describe('SQLite store', () => {
       '0016_signing_key_names',
       '0017_trust_proposals',
       '0018_gate_views',
+      '0019_autonomy_proposals',
     ]);
   });
 
@@ -120,6 +121,7 @@ describe('SQLite store', () => {
         '0016_signing_key_names',
         '0017_trust_proposals',
         '0018_gate_views',
+        '0019_autonomy_proposals',
       ],
     });
     expect(await migrateToLatest({ file })).toEqual({ dialect: 'sqlite', applied: [] });
