@@ -18,6 +18,11 @@ function seconds(ms: number): string {
 /** The evidence in one line: `12 approvals by 3 people over 5 days, median 4.0 s; replay: 12 allowed, 0 turned down`. */
 export function evidenceLine(proposal: TrustProposalDocument): string {
   const { evidence, replay } = proposal;
+  if (proposal.kind === 'autonomy')
+    return (
+      `${evidence.approvals} phase reviews approved by ${evidence.people.length} people over ${evidence.spanDays} days, ` +
+      `median ${seconds(evidence.medianDecisionMs)}; none turned down in ${replay.windowDays} days`
+    );
   const against = replay.rejected + replay.steered + replay.edited + replay.failed;
   return (
     `${evidence.approvals} approvals by ${evidence.people.length} people over ${evidence.spanDays} days, ` +
@@ -77,6 +82,10 @@ async function accept(context: ActionContext): Promise<number> {
     body: { ...(scope === undefined ? {} : { scope }), ...(days === undefined ? {} : { days }) },
   });
   if (context.json) printJson(context.io, response);
+  else if (response.rule === null)
+    context.io.stdout.write(
+      `${response.proposal.id}: accepted: ${terminalSafe(response.proposal.description)}\n`,
+    );
   else
     context.io.stdout.write(
       `${response.proposal.id}: accepted as ${response.rule.id}: ${terminalSafe(response.rule.description)} for ${terminalSafe(response.rule.agentId)} until ${isoTime(response.rule.expiresAt)} (policy version ${response.proposal.policyVersion ?? '-'})\n`,
@@ -162,13 +171,15 @@ export const trustCommand: Command = {
       details:
         'A proposal is a scoped allow rule for one agent that the decision history earned: enough\n' +
         'approvals by enough people over enough days, and nothing the scope covers rejected, steered,\n' +
-        'edited or reported harmful in the replay window. See docs/trust.md.',
+        'edited or reported harmful in the replay window. An autonomy proposal raises one agent by one\n' +
+        'level from its approved phase reviews, none turned down in the window. See docs/trust.md.',
       examples: ['gatehouse trust proposals', 'gatehouse trust proposals --status all --json'],
       run: proposals,
     },
     {
       name: 'accept',
-      summary: 'Accept a proposal as a learned rule, or a narrower scope of it (tech_lead, admin)',
+      summary:
+        'Accept a proposal as a learned rule (or a narrower scope), or an autonomy change (tech_lead, admin)',
       args: '<proposal-id>',
       positionals: { min: 1, max: 1 },
       options: {

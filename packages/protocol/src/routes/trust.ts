@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { autonomyLevelSchema } from '../enums.js';
 import { defineRoute } from '../route-table/define.js';
 import { ruleIdSchema } from './ids.js';
 import { standingScopeSchema } from './rules.js';
@@ -35,11 +36,23 @@ export const trustReplaySchema = z
   })
   .describe('The past gates the rule would have allowed, and how people answered them');
 
+export const trustProposalKindSchema = z
+  .enum(['scope', 'autonomy'])
+  .describe('scope: a scoped allow rule; autonomy: one autonomy level up for the agent');
+
+export const autonomyStepSchema = z
+  .object({ from: autonomyLevelSchema, to: autonomyLevelSchema })
+  .describe('The autonomy level the agent had and the one proposed');
+
 export const trustProposalSchema = z
   .object({
     id: trustProposalIdSchema,
+    kind: trustProposalKindSchema,
     agentId: z.string().describe('The agent whose calls it covers'),
-    tool: z.string(),
+    tool: z.string().describe('Empty for an autonomy proposal'),
+    autonomy: autonomyStepSchema
+      .nullable()
+      .describe('The step of an autonomy proposal; null for a scope (its replay counts phase reviews)'),
     scope: standingScopeSchema.describe('The scope the history earned'),
     acceptedScope: standingScopeSchema.nullable().describe('The scope a person accepted; null until then'),
     description: z.string().describe('The scope as people read it, e.g. bash(npm test:*)'),
@@ -106,7 +119,10 @@ export const trustDismissBodySchema = z.strictObject({
 });
 
 export const trustProposalResponseSchema = z.object({ proposal: trustProposalSchema });
-export const trustAcceptResponseSchema = z.object({ proposal: trustProposalSchema, rule: learnedRuleSchema });
+export const trustAcceptResponseSchema = z.object({
+  proposal: trustProposalSchema,
+  rule: learnedRuleSchema.nullable().describe('The learned rule; null for an autonomy proposal'),
+});
 
 /** `GET /v1/trust/rules`. */
 export const learnedRuleListQuerySchema = z.strictObject({

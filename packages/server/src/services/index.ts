@@ -28,6 +28,7 @@ import { takeUnseenInterventions } from './runs/interventions.js';
 import { createRunService } from './runs/run-service.js';
 import { createSearchService, type SearchService } from './search/search-service.js';
 import { createStreamService, type StreamService } from './streams/stream-service.js';
+import { revokeAutonomyOnAnswer } from './trust/autonomy-ramp.js';
 import { revokeOnAnswer } from './trust/trust-revocation.js';
 import { createTrustService, type TrustService } from './trust/trust-service.js';
 import type { GateService, RunService } from './types.js';
@@ -108,6 +109,7 @@ export async function createServices(ctx: AppContext): Promise<Services> {
   gates.onGateDecided((tools, { gate }) => recordAnalysisDecision(ctx, tools, gate));
   gates.onGateDecided((tools, { gate }) => recordWhitelistDecision(tools, ctx.ids, gate));
   gates.onGateDecided((tools, { gate }) => revokeOnAnswer(ctx, tools, gate));
+  gates.onGateDecided((tools, { gate }) => revokeAutonomyOnAnswer(ctx, tools, gate));
   gates.onGateDecided((tools, { gate }) => refreshRunStatus(tools, gate.runId));
   gates.onGateDecided((tools, { gate, merge }) => recordReviewDecision(tools, gate, merge));
   return {

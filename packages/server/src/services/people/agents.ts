@@ -1,7 +1,7 @@
 import { type Agent, type AutonomyLevel, GatehouseError, isGatehouseError } from 'gatehouse-hitl-core';
 import { generateToken, hashToken } from '../../auth/secrets.js';
 import type { AppContext } from '../../context.js';
-import { commit } from '../commit.js';
+import { type AuditedTx, commit } from '../commit.js';
 import type { Credentials } from './sessions.js';
 
 export interface CreateAgentInput {
@@ -23,6 +23,27 @@ export interface AgentService {
 
 function notFound(agentId: string): GatehouseError {
   return new GatehouseError('NOT_FOUND', `no agent ${agentId}`, { agentId });
+}
+
+/**
+ * Sets an agent's autonomy in the caller's transaction and audits the change with `data`; the one
+ * path for a person's setting and an accepted or revoked autonomy proposal alike.
+ */
+export async function changeAutonomy(
+  tools: AuditedTx,
+  change: { actor: string; agentId: string; autonomy: AutonomyLevel | null; data?: Record<string, unknown> },
+): Promise<Agent> {
+  const { tx, audit } = tools;
+  const agent = await tx.getAgent(change.agentId);
+  if (!agent || !(await tx.updateAgentAutonomy(change.agentId, change.autonomy)))
+    throw notFound(change.agentId);
+  await audit({
+    kind: 'agent.autonomy_changed',
+    actor: change.actor,
+    subject: change.agentId,
+    data: { from: agent.autonomy, to: change.autonomy, profile: agent.profile, ...change.data },
+  });
+  return { ...agent, autonomy: change.autonomy };
 }
 
 function nameTaken(name: string): GatehouseError {
@@ -105,17 +126,7 @@ export function createAgentService(ctx: AppContext): AgentService {
     },
 
     async setAutonomy(actorId, agentId, autonomy) {
-      return commit(ctx, async ({ tx, audit }) => {
-        const agent = await tx.getAgent(agentId);
-        if (!agent || !(await tx.updateAgentAutonomy(agentId, autonomy))) throw notFound(agentId);
-        await audit({
-          kind: 'agent.autonomy_changed',
-          actor: `user:${actorId}`,
-          subject: agentId,
-          data: { from: agent.autonomy, to: autonomy, profile: agent.profile },
-        });
-        return { ...agent, autonomy };
-      });
+      return commit(ctx, (tools) => changeAutonomy(tools, { actor: `user:${actorId}`, agentId, autonomy }));
     },
 
     async revokeTokens(actorId, agentId) {

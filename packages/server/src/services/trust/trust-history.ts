@@ -11,7 +11,7 @@ import type { GatesRepo } from 'gatehouse-hitl-store';
 const DAY = 86_400_000;
 const PAGE = 1000;
 /** A recovery gate opened this soon after a call in the same run reports a failure after it. */
-const FAILURE_WINDOW_MS = 3_600_000;
+export const FAILURE_WINDOW_MS = 3_600_000;
 const ENDED = ['approved', 'rejected', 'steered', 'expired', 'cancelled', 'resolved'] as const;
 
 /** How a gate ended, as the trust ramp reads it; null for one it does not learn from. */
@@ -24,7 +24,8 @@ export function trustOutcomeOf(gate: Gate): TrustOutcome | null {
   return null;
 }
 
-function failuresByRun(gates: readonly Gate[]): Map<string, number[]> {
+/** When each run reported a failure (a recovery gate opened). */
+export function failuresByRun(gates: readonly Gate[]): Map<string, number[]> {
   const byRun = new Map<string, number[]>();
   for (const gate of gates) {
     if (gate.type !== 'recovery_escalation' || gate.runId === null) continue;

@@ -77,13 +77,7 @@ async function queueRevokedNotice(
   proposal: TrustProposalRecord,
   revocation: Revocation,
 ): Promise<void> {
-  const configured = configuredChannels(ctx);
-  const accepter = proposal.acceptedBy?.replace(/^user:/, '') ?? null;
-  if (configured.length === 0 || accepter === null || proposal.ruleId === null) return;
-  const person = await tx.getUser(accepter);
-  if (person === null || person.disabled) return;
-  const chosen: readonly NotificationChannelName[] =
-    (await tx.getNotificationPreference(person.id))?.channels ?? configured;
+  if (proposal.ruleId === null) return;
   const description = describeStandingScope(proposal.tool, learnedScopeOf(proposal).scope);
   const content = {
     subject: `[Gatehouse] A learned rule you accepted was revoked: ${description}`,
@@ -93,13 +87,39 @@ async function queueRevokedNotice(
       (revocation.gateId === null ? '' : `\nGate: ${siteUrlOf(ctx)}/gates/${revocation.gateId}`),
     url: `${siteUrlOf(ctx)}/trust`,
   };
-  const key = `${proposal.ruleId}:revoked`;
+  await queueTrustNotice(ctx, tx, {
+    acceptedBy: proposal.acceptedBy,
+    key: `${proposal.ruleId}:revoked`,
+    gateId: revocation.gateId,
+    content,
+  });
+}
+
+/** Queues a notice to the person who accepted a proposal, on each channel they chose. */
+export async function queueTrustNotice(
+  ctx: AppContext,
+  tx: AuditedTx['tx'],
+  notice: {
+    acceptedBy: string | null;
+    key: string;
+    gateId: string | null;
+    content: { subject: string; text: string; url: string };
+  },
+): Promise<void> {
+  const { key, content } = notice;
+  const configured = configuredChannels(ctx);
+  const accepter = notice.acceptedBy?.replace(/^user:/, '') ?? null;
+  if (configured.length === 0 || accepter === null) return;
+  const person = await tx.getUser(accepter);
+  if (person === null || person.disabled) return;
+  const chosen: readonly NotificationChannelName[] =
+    (await tx.getNotificationPreference(person.id))?.channels ?? configured;
   for (const channel of configured.filter((name) => chosen.includes(name))) {
     await tx.insertNotification({
       id: `ntf_${createHash('sha256').update(`${key}\n${person.id}\n${channel}`).digest('hex').slice(0, 24)}`,
       triggerId: key,
       trigger: TRUST_REVOKED_TRIGGER,
-      gateId: revocation.gateId ?? key,
+      gateId: notice.gateId ?? key,
       userId: person.id,
       channel,
       status: 'pending',
@@ -134,6 +154,7 @@ export async function revokeOnAnswer(ctx: AppContext, tools: AuditedTx<WorkTx>, 
   const accepted = await tools.tx.listTrustProposals({ status: ['accepted'] });
   let revoked = 0;
   for (const proposal of accepted) {
+    if (proposal.kind !== 'scope') continue;
     if (!revokesLearnedRule(learnedScopeOf(proposal), signal)) continue;
     const reason = `a person ${signal.outcome === 'edited' ? 'edited' : signal.outcome} a call it covers (gate ${gate.id})`;
     const by = gate.decision?.decidedBy;

@@ -1,5 +1,6 @@
 import {
   type Action,
+  type AutonomyProposalDraft,
   describeStandingScope,
   GatehouseError,
   isGatehouseError,
@@ -20,7 +21,9 @@ import type { RememberedRule, TrustProposalRecord, TrustProposalStatus } from 'g
 import type { AppContext } from '../../context.js';
 import { type AuditedTx, commit, type WorkTx } from '../commit.js';
 import { invalidInput } from '../gates/gate-input.js';
+import { changeAutonomy } from '../people/agents.js';
 import type { PolicyService } from '../policy/policy-service.js';
+import { autonomyDraftsOf } from './autonomy-ramp.js';
 import { historyOf, readEndedGates, thresholdsOf, windowStart } from './trust-history.js';
 import { learnedScopeOf, revokeLearned } from './trust-revocation.js';
 
@@ -34,7 +37,7 @@ export interface TrustService {
     userId: string,
     id: string,
     input: { scope?: StandingScope | undefined; days?: number | undefined },
-  ): Promise<{ proposal: TrustProposalDocument; rule: LearnedRuleDocument }>;
+  ): Promise<{ proposal: TrustProposalDocument; rule: LearnedRuleDocument | null }>;
   dismiss(userId: string, id: string, input: { reason?: string | undefined }): Promise<TrustProposalDocument>;
   rules(options: { includeEnded: boolean }): Promise<LearnedRuleDocument[]>;
   /** Ends a learned rule at once: a person revoked it, or reported a call it let through as harmful. */
@@ -57,12 +60,18 @@ function stored(record: TrustProposalRecord): StoredEvidence {
   return record.evidence as unknown as StoredEvidence;
 }
 
+function describe(record: TrustProposalRecord): string {
+  if (record.kind === 'autonomy' && record.autonomy !== null)
+    return `agent ${record.agentId} autonomy: ${record.autonomy.from} → ${record.autonomy.to}`;
+  return describeStandingScope(record.tool, record.acceptedScope ?? record.scope);
+}
+
 function documentOf(record: TrustProposalRecord): TrustProposalDocument {
   const { evidence, replay } = stored(record);
   const { key: _key, evidence: _stored, ...rest } = record;
   return {
     ...rest,
-    description: describeStandingScope(record.tool, record.acceptedScope ?? record.scope),
+    description: describe(record),
     evidence,
     replay,
   };
@@ -103,6 +112,7 @@ function notProposed(record: TrustProposalRecord): GatehouseError {
 /** Drafts and the sample each was drawn from, computed from a read of the history. */
 interface Computed {
   drafts: (TrustProposalDraft & { sample: Action })[];
+  autonomy: AutonomyProposalDraft[];
   thresholds: TrustThresholds;
 }
 
@@ -122,8 +132,11 @@ export function createTrustService(ctx: AppContext, deps: TrustDeps): TrustServi
       const pinned = new Set(agents.filter((agent) => agent.autonomy !== null).map((agent) => agent.id));
       const history = historyOf(gates);
       const drafts = proposeTrust({ history, now: tx.now, thresholds: limits, pinnedAgents: pinned });
+      const accepted = await tx.listTrustProposals({ status: ['accepted'] });
+      const settings = deps.policies.current().policy.trust;
       return {
         thresholds: limits,
+        autonomy: autonomyDraftsOf({ agents, accepted, gates, now: tx.now, settings }),
         drafts: drafts.map((draft) => {
           const { covered } = replayLearnedScope(draft, history, {
             now: tx.now,
@@ -165,11 +178,12 @@ export function createTrustService(ctx: AppContext, deps: TrustDeps): TrustServi
     const existing = await tx.listTrustProposals({});
     await settleAccepted(
       tools,
-      existing.filter((p) => p.status === 'accepted'),
+      existing.filter((p) => p.status === 'accepted' && p.kind === 'scope'),
     );
     const byKey = new Map<string, TrustProposalRecord[]>();
     for (const p of existing) byKey.set(p.key, [...(byKey.get(p.key) ?? []), p]);
-    const drafted = new Set(computed.drafts.map((draft) => draft.key));
+    const drafted = new Set([...computed.drafts, ...computed.autonomy].map((draft) => draft.key));
+    for (const draft of computed.autonomy) await recordAutonomy(tools, draft, byKey.get(draft.key) ?? []);
     for (const draft of computed.drafts) {
       const evidence = { evidence: draft.evidence, replay: draft.replay, sample: draft.sample };
       const same = byKey.get(draft.key) ?? [];
@@ -197,6 +211,8 @@ export function createTrustService(ctx: AppContext, deps: TrustDeps): TrustServi
         expiresAt: null,
         policyVersion: null,
         revokedReason: null,
+        kind: 'scope',
+        autonomy: null,
       };
       await tx.insertTrustProposal(created);
       await tools.audit({
@@ -213,6 +229,118 @@ export function createTrustService(ctx: AppContext, deps: TrustDeps): TrustServi
           { ...p, status: 'expired', updatedAt: tx.now, revokedReason: 'the history no longer supports it' },
           'proposed',
         );
+  }
+
+  async function recordAutonomy(
+    tools: AuditedTx<WorkTx>,
+    draft: AutonomyProposalDraft,
+    same: readonly TrustProposalRecord[],
+  ): Promise<void> {
+    const { tx } = tools;
+    const { gateIds, windowDays, ...summary } = draft.evidence;
+    // The replay of an autonomy step is its phase reviews in the window; any turned down means no proposal.
+    const replay = {
+      windowDays,
+      wouldAllow: summary.approvals,
+      rejected: 0,
+      steered: 0,
+      edited: 0,
+      failed: 0,
+      gateIds,
+    };
+    const evidence = { evidence: summary, replay };
+    const open = same.find((p) => p.status === 'proposed');
+    if (open !== undefined) {
+      await tx.updateTrustProposal({ ...open, evidence, updatedAt: tx.now }, 'proposed');
+      return;
+    }
+    if (same.length > 0) return;
+    const created: TrustProposalRecord = {
+      id: ctx.ids.next('tp'),
+      key: draft.key,
+      agentId: draft.agentId,
+      tool: '',
+      scope: { kind: 'tool' },
+      acceptedScope: null,
+      status: 'proposed',
+      evidence,
+      createdAt: tx.now,
+      updatedAt: tx.now,
+      decidedBy: null,
+      acceptedBy: null,
+      ruleId: null,
+      expiresAt: null,
+      policyVersion: null,
+      revokedReason: null,
+      kind: 'autonomy',
+      autonomy: { from: draft.from, to: draft.to },
+    };
+    await tx.insertTrustProposal(created);
+    await tools.audit({
+      kind: 'trust.proposed',
+      actor: 'system',
+      subject: created.id,
+      data: { agentId: draft.agentId, description: describe(created), ...evidence },
+    });
+  }
+
+  /** The history must still earn the step when a person accepts it: same level, no pin, nothing turned down. */
+  async function checkAutonomyEarned(record: TrustProposalRecord): Promise<void> {
+    const limits = thresholds();
+    const settings = deps.policies.current().policy.trust;
+    const drafts = await ctx.store.read(async (tx) => {
+      const gates = await readEndedGates(tx, windowStart(tx.now, limits));
+      const agents = await tx.listAgents();
+      const accepted = await tx.listTrustProposals({ status: ['accepted'] });
+      return autonomyDraftsOf({ agents, accepted, gates, now: tx.now, settings });
+    });
+    if (!drafts.some((draft) => draft.key === record.key))
+      throw new GatehouseError(
+        'CONFLICT',
+        `agent ${record.agentId}'s phase reviews no longer earn this step (a review was turned down, its level changed or a person pinned it); it is not accepted`,
+        { id: record.id, agentId: record.agentId },
+      );
+  }
+
+  async function acceptAutonomyInCommit(
+    tools: AuditedTx<WorkTx>,
+    input: { actor: string; id: string },
+  ): Promise<TrustProposalRecord> {
+    const { tx } = tools;
+    const current = await tx.getTrustProposal(input.id);
+    if (current === null) throw notFound(input.id);
+    if (current.status !== 'proposed' || current.autonomy === null) throw notProposed(current);
+    const agent = await tx.getAgent(current.agentId);
+    const next: TrustProposalRecord = {
+      ...current,
+      status: 'accepted',
+      decidedBy: input.actor,
+      acceptedBy: input.actor,
+      evidence: { ...current.evidence, previous: agent?.autonomy ?? null },
+      updatedAt: tx.now,
+    };
+    if (!(await tx.updateTrustProposal(next, 'proposed'))) throw notProposed(current);
+    await changeAutonomy(tools, {
+      actor: input.actor,
+      agentId: current.agentId,
+      autonomy: current.autonomy.to,
+      data: { proposalId: current.id, evidence: stored(current).evidence },
+    });
+    await tools.audit({
+      kind: 'trust.accepted',
+      actor: input.actor,
+      subject: current.id,
+      data: {
+        kind: 'autonomy',
+        agentId: current.agentId,
+        from: current.autonomy.from,
+        to: current.autonomy.to,
+        description: describe(current),
+        evidence: stored(current).evidence,
+        replay: stored(current).replay,
+      },
+    });
+    return next;
   }
 
   async function refresh(): Promise<void> {
@@ -366,6 +494,14 @@ export function createTrustService(ctx: AppContext, deps: TrustDeps): TrustServi
     async accept(userId, id, input) {
       const record = await load(id);
       if (record.status !== 'proposed') throw notProposed(record);
+      if (record.kind === 'autonomy') {
+        if (input.scope !== undefined || input.days !== undefined)
+          throw invalidInput('scope', 'an autonomy proposal takes no scope or days; accept it as proposed');
+        await checkAutonomyEarned(record);
+        const actor = `user:${userId}`;
+        const accepted = await commit(ctx, (tools) => acceptAutonomyInCommit(tools, { actor, id }));
+        return { proposal: documentOf(accepted), rule: null };
+      }
       const scope = chosenScope(record, input.scope);
       await checkStillEarned(record, scope);
       const days = input.days ?? thresholds().ruleDays;
