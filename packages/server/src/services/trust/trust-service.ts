@@ -23,7 +23,7 @@ import { type AuditedTx, commit, type WorkTx } from '../commit.js';
 import { invalidInput } from '../gates/gate-input.js';
 import { changeAutonomy } from '../people/agents.js';
 import type { PolicyService } from '../policy/policy-service.js';
-import { autonomyDraftsOf } from './autonomy-ramp.js';
+import { autonomyCandidatesOf, autonomyDraftsOf } from './autonomy-ramp.js';
 import { historyOf, readEndedGates, thresholdsOf, windowStart } from './trust-history.js';
 import { learnedScopeOf, revokeLearned } from './trust-revocation.js';
 
@@ -129,10 +129,14 @@ export function createTrustService(ctx: AppContext, deps: TrustDeps): TrustServi
     return ctx.store.read(async (tx) => {
       const gates = await readEndedGates(tx, windowStart(tx.now, limits));
       const agents = await tx.listAgents();
-      const pinned = new Set(agents.filter((agent) => agent.autonomy !== null).map((agent) => agent.id));
+      const accepted = await tx.listTrustProposals({ status: ['accepted'] });
+      const pinned = new Set(
+        autonomyCandidatesOf(agents, accepted)
+          .filter((agent) => agent.pinned)
+          .map((agent) => agent.agentId),
+      );
       const history = historyOf(gates);
       const drafts = proposeTrust({ history, now: tx.now, thresholds: limits, pinnedAgents: pinned });
-      const accepted = await tx.listTrustProposals({ status: ['accepted'] });
       const settings = deps.policies.current().policy.trust;
       return {
         thresholds: limits,
@@ -373,7 +377,8 @@ export function createTrustService(ctx: AppContext, deps: TrustDeps): TrustServi
     const limits = thresholds();
     const replay = await ctx.store.read(async (tx) => {
       const agent = await tx.getAgent(record.agentId);
-      if (agent?.autonomy !== null && agent?.autonomy !== undefined)
+      const accepted = await tx.listTrustProposals({ status: ['accepted'] });
+      if (agent !== null && autonomyCandidatesOf([agent], accepted)[0]?.pinned === true)
         throw new GatehouseError(
           'CONFLICT',
           `a person pinned agent ${record.agentId}'s autonomy; nothing is learned for it`,
