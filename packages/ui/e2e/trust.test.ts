@@ -41,7 +41,68 @@ async function earn(command: string): Promise<void> {
   }
 }
 
+// Two approved phase reviews by two people on one day earn one autonomy level here.
+const AUTONOMY_POLICY = `name: trust-autonomy-e2e
+defaultAction: gate
+rules: []
+trust:
+  autonomyMinApprovals: 2
+  autonomyMinPeople: 2
+  autonomyMinDays: 0
+`;
+
+/** Two runs of the agent end a phase; a developer approves one phase review and the tech lead the other. */
+async function earnAutonomy(): Promise<void> {
+  const env = e2e();
+  await env.api('PUT', '/v1/policy', {
+    token: env.admin.token,
+    body: { source: AUTONOMY_POLICY, format: 'yaml' },
+  });
+  for (const person of [env.developer, env.techLead]) {
+    const created = await env.http.call('POST', '/v1/runs', {
+      token: env.agent.token,
+      body: { title: 'A phase to review' },
+    });
+    const runId: string = created.body.run.id;
+    await env.approvePlan(runId);
+    const checkpoint = await env.http.call('POST', `/v1/runs/${runId}/checkpoint`, {
+      token: env.agent.token,
+      body: { phase: 1, type: 'strategic', jobComplete: false },
+    });
+    expect(checkpoint.body.gate?.type).toBe('phase_review');
+    const decided = await env.api('POST', `/v1/gates/${checkpoint.body.gate.id}/decide`, {
+      token: person.token,
+      body: { option: 'approve' },
+    });
+    expect(decided.gate.status).toBe('approved');
+  }
+}
+
 describe('the Trust screen', () => {
+  it('shows an autonomy proposal with its evidence and accepts it', async () => {
+    const env = e2e();
+    await earnAutonomy();
+    const page = await env.pageAs(env.techLead);
+    await page.goto('/trust');
+    const card = page.getByRole('article', { name: 'Autonomy partial → review for build-bot' });
+    await card.waitFor();
+    await card.getByText(/^2 by 2 people/).waitFor();
+    await card.getByText(/No phase review rejected, steered or answered with changes/).waitFor();
+    expect(await card.getByRole('button', { name: 'Edit' }).count()).toBe(0);
+    await expectAccessible(page, 'the Trust screen with an autonomy proposal');
+
+    await card.getByRole('button', { name: 'Accept' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Accepted: build-bot now works at review autonomy (was partial).' })
+      .waitFor();
+    const agents = await env.api('GET', '/v1/agents', { token: env.admin.token });
+    const bot = agents.agents.find((agent: { name: string }) => agent.name === 'build-bot');
+    expect(bot.autonomy).toBe('review');
+    await expectAccessible(page, 'the Trust screen after accepting an autonomy proposal');
+    expect(env.pageErrors).toEqual([]);
+  });
+
   it('shows a proposal with its evidence and replay, accepts it narrowed, and revokes the learned rule', async () => {
     const env = e2e();
     await earn('npm test');

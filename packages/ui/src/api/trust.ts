@@ -18,7 +18,7 @@ export async function listProposals(signal?: AbortSignal): Promise<TrustProposal
 export async function acceptProposal(
   id: string,
   input: { scope?: StandingScopeDocument; days?: number },
-): Promise<LearnedRuleDocument> {
+): Promise<LearnedRuleDocument | null> {
   const answer = await callApi(trustRoutes.accept, { params: { id }, body: input });
   return answer.rule;
 }

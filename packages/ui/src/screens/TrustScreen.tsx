@@ -66,6 +66,40 @@ function Evidence({
   );
 }
 
+/** Why an agent earned one more autonomy level: its approved phase reviews, none turned down. */
+function AutonomyEvidence({
+  proposal,
+  personName,
+}: {
+  proposal: TrustProposalDocument;
+  personName: (id: string) => string;
+}) {
+  const { evidence, replay } = proposal;
+  return (
+    <dl className="trust-evidence">
+      <dt>Approved phase reviews</dt>
+      <dd>
+        {evidence.approvals} by {evidence.people.length} people (
+        {evidence.people.map((person) => personName(personId(person))).join(', ')})
+      </dd>
+      <dt>Over</dt>
+      <dd>{evidence.spanDays} days</dd>
+      <dt>Median time to decision</dt>
+      <dd>{seconds(evidence.medianDecisionMs)}</dd>
+      <dt>Last {replay.windowDays} days</dt>
+      <dd>
+        No phase review rejected, steered or answered with changes, and no failure afterwards.
+        {replay.gateIds[0] !== undefined && (
+          <>
+            {' '}
+            Latest: <Link href={`/gates/${replay.gateIds[0]}`}>{replay.gateIds[0]}</Link>
+          </>
+        )}
+      </dd>
+    </dl>
+  );
+}
+
 /** The narrower scopes a person may pick: a longer prefix or the exact command, a folder below the glob. */
 function ScopeEditor({
   proposal,
@@ -159,16 +193,48 @@ function ProposalCard({
     }
   }
 
+  const step = proposal.kind === 'autonomy' ? proposal.autonomy : null;
   const accept = () =>
     act(async () => {
+      if (step !== null) {
+        await acceptProposal(proposal.id, {});
+        return `Accepted: ${agent} now works at ${step.to} autonomy (was ${step.from}).`;
+      }
       const rule = await acceptProposal(proposal.id, { ...(scope ? { scope } : {}), days });
-      return `Accepted: ${rule.description} for ${agent} goes ahead without a gate for ${days} days.`;
+      return `Accepted: ${rule?.description ?? proposal.description} for ${agent} goes ahead without a gate for ${days} days.`;
     });
   const dismiss = () =>
     act(async () => {
       await dismissProposal(proposal.id);
-      return `Dismissed: ${proposal.description} for ${agent} is not proposed again.`;
+      return step !== null
+        ? `Dismissed: ${step.from} → ${step.to} autonomy for ${agent} is not proposed again.`
+        : `Dismissed: ${proposal.description} for ${agent} is not proposed again.`;
     });
+
+  if (step !== null)
+    return (
+      <article className="card trust-proposal" aria-labelledby={headingId}>
+        <h3 id={headingId}>
+          Autonomy {step.from} → {step.to} for {agent}
+        </h3>
+        <AutonomyEvidence proposal={proposal} personName={personName} />
+        {canDecide && (
+          <div className="row">
+            <button type="button" className="primary" disabled={busy} onClick={() => void accept()}>
+              Accept
+            </button>
+            <button type="button" disabled={busy} onClick={() => void dismiss()}>
+              Dismiss
+            </button>
+          </div>
+        )}
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+      </article>
+    );
 
   return (
     <article className="card trust-proposal" aria-labelledby={headingId}>
@@ -314,7 +380,9 @@ export function TrustScreen() {
         steered or edited — are proposed as rules that let this agent make them without a gate. Nothing
         changes until a tech lead or admin accepts one. Always-gated operations, calls that cannot be read in
         full, signed and multi-approver gates are never learned; a learned rule expires, and is revoked at
-        once when someone rejects a call it covers.
+        once when someone rejects a call it covers. An agent whose phase reviews people approved the same way
+        may be proposed one autonomy level up (never to full by default); a later rejected or steered phase
+        review sets it back.
       </p>
       {notice && (
         <p className="notice ok" role="status">
