@@ -114,7 +114,7 @@ export interface ProposeAutonomyInput {
   agents: readonly AutonomyCandidate[];
   reviews: readonly PhaseReviewEntry[];
   now: number;
-  thresholds?: AutonomySettings;
+  thresholds?: AutonomySettings | undefined;
 }
 
 function median(values: readonly number[]): number {
