@@ -12,6 +12,9 @@ trust:
   minApprovals: 2
   minPeople: 1
   minDays: 0
+  autonomyMinApprovals: 2
+  autonomyMinPeople: 1
+  autonomyMinDays: 0
 `;
 
 describe('gatehouse trust against a running server', () => {
@@ -101,6 +104,40 @@ describe('gatehouse trust against a running server', () => {
       { state: 'revoked', revokedReason: 'reported harmful: wiped target/' },
     ]);
     expect((await gatehouse(['trust', 'rules'])).stdout).toContain('no learned rules in force');
+  }, 120_000);
+
+  /** A run of the agent ends its first phase; the signed-in admin approves the plan and the phase review. */
+  async function approvePhase(): Promise<void> {
+    const { run } = await cli.asAgent<{ run: { id: string } }>('POST', '/v1/runs', { title: 'a phase' });
+    const intent = await cli.asAgent<{ gateId: string }>('POST', '/v1/gates', {
+      runId: run.id,
+      event: 'planning_complete',
+      operation: 'implement the plan',
+    });
+    expect((await gatehouse(['gates', 'decide', intent.gateId, '--option', 'approve'])).stderr).toBe('');
+    const checkpoint = await cli.asAgent<{ gate: { id: string; type: string } }>(
+      'POST',
+      `/v1/runs/${run.id}/checkpoint`,
+      { phase: 1, type: 'strategic', jobComplete: false },
+    );
+    expect(checkpoint.gate.type).toBe('phase_review');
+    expect((await gatehouse(['gates', 'decide', checkpoint.gate.id, '--option', 'approve'])).stderr).toBe('');
+  }
+
+  it('lists an autonomy proposal with its phase-review evidence and accepts it', async () => {
+    await approvePhase();
+    await approvePhase();
+    const listed = await gatehouse(['trust', 'proposals']);
+    expect(listed.stdout).toMatch(
+      /tp_\S+\s+agent_\S+\s+agent agent_\S+ autonomy: partial → review\s+proposed\s+2 phase reviews approved by 1 people over 0 days/,
+    );
+    const json = JSON.parse((await gatehouse(['trust', 'proposals', '--json'])).stdout) as {
+      proposals: { id: string; kind: string }[];
+    };
+    const proposal = json.proposals.find((p) => p.kind === 'autonomy');
+    const accepted = await gatehouse(['trust', 'accept', proposal?.id as string]);
+    expect(accepted.stderr).toBe('');
+    expect(accepted.stdout).toMatch(/accepted: agent agent_\S+ autonomy: partial → review/);
   }, 120_000);
 
   it('dismisses a proposal and refuses a bad status with a usage error', async () => {
