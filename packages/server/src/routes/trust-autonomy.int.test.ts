@@ -1,6 +1,7 @@
 import { createFakeClock } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decideTestGate, insertTestRun, useTestPolicy } from '../testing/gates.js';
+import { type ReceivedMail, startSmtpInbox } from '../testing/smtp-inbox.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -21,16 +22,55 @@ describe.each(dialects)('autonomy proposals on %s', (dialect) => {
     await test?.close();
   });
 
-  async function start() {
+  const cleanup: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const step of cleanup.splice(0).reverse()) await step();
+  });
+
+  async function start(notifications: Record<string, unknown> = {}) {
     test = await createTestApp({
       dialect,
       clock: createFakeClock(Date.UTC(2026, 0, 1)),
-      config: { sweepIntervalMs: 3_600_000 },
+      config: { sweepIntervalMs: 3_600_000, ...notifications },
     });
     await useTestPolicy(test, POLICY);
   }
 
-  function request(method: 'GET' | 'POST', url: string, token: string, payload?: object) {
+  /** A server that sends email to an inbox, and a tech lead who chose email. */
+  async function startWithEmail() {
+    const inbox = await startSmtpInbox();
+    cleanup.push(() => inbox.close());
+    await start({
+      notifications: {
+        smtpUrl: inbox.url,
+        smtpFrom: 'Gatehouse <gatehouse@example.test>',
+        emailLinkTtlMs: 30 * 60_000,
+        emailSessionRole: 'tech_lead',
+        pollIntervalMs: 25,
+        maxAttempts: 2,
+        backoffBaseMs: 1,
+      },
+    });
+    const response = await request('PUT', '/v1/me/notification-channels', test.tokens.techLead, {
+      channels: ['email'],
+      email: 'lead@example.test',
+    });
+    expect(response.statusCode).toBe(200);
+    return inbox;
+  }
+
+  async function mailAbout(inbox: { messages: ReceivedMail[] }, subject: RegExp): Promise<ReceivedMail> {
+    for (let waited = 0; waited < 10_000; waited += 50) {
+      const found = inbox.messages.find((mail) =>
+        subject.test((mail.headers.subject ?? '').replace(/\s+/g, ' ')),
+      );
+      if (found !== undefined) return found;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`no mail with subject ${subject}`);
+  }
+
+  function request(method: 'GET' | 'POST' | 'PUT', url: string, token: string, payload?: object) {
     return test.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
   }
 
@@ -167,6 +207,24 @@ describe.each(dialects)('autonomy proposals on %s', (dialect) => {
       gateId: rejected,
       notify: [`user:${test.ids.techLeadId}`],
     });
+  });
+
+  it('tells the person who accepted an autonomy step by email when a steered phase review revokes it', async () => {
+    const inbox = await startWithEmail();
+    await earnAutonomy();
+    const [proposal] = await autonomyProposals();
+    await request('POST', `/v1/trust/proposals/${proposal.id}/accept`, test.tokens.techLead, {});
+    const steered = await review(test.tokens.developer, {
+      option: 'steer',
+      instructions: 'write the tests first',
+    });
+    const mail = await mailAbout(
+      inbox,
+      /An autonomy change you accepted was revoked: agent \S+ partial to review/,
+    );
+    expect(mail.to).toContain('lead@example.test');
+    expect(mail.text).toContain(`gate ${steered}`);
+    expect(await autonomyOfAgent()).toBeNull();
   });
 
   it('dismissing an autonomy proposal works as for a scope', async () => {

@@ -144,7 +144,8 @@ export async function revokeAutonomyOnAnswer(
       key: `${proposal.id}:revoked`,
       gateId: gate.id,
       content: {
-        subject: `[Gatehouse] An autonomy change you accepted was revoked: agent ${proposal.agentId} ${step}`,
+        // Plain ASCII keeps the subject readable where mail clients show encoded words raw.
+        subject: `[Gatehouse] An autonomy change you accepted was revoked: agent ${proposal.agentId} ${proposal.autonomy.from} to ${proposal.autonomy.to}`,
         text:
           `The autonomy change of agent ${proposal.agentId} (${step}, proposal ${proposal.id}) was revoked: ` +
           `${reason}.\nIts autonomy is back to ${previous ?? 'its profile default'}.` +
