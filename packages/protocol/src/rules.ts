@@ -60,7 +60,14 @@ export {
 } from './reveal-text.js';
 export type { Role } from './roles.js';
 export { hasRole, ROLES, roleRank } from './roles.js';
-export { fillPath, queryString } from './route-table/define.js';
+export type {
+  HttpMethod,
+  RouteDefinition,
+  RouteInput,
+  RouteRequest,
+  RouteResult,
+} from './route-table/define.js';
+export { fillPath, queryString, routeRequest } from './route-table/define.js';
 export type { LightRoute } from './route-table/light-routes.js';
 export { lightRoutes } from './route-table/light-routes.js';
 export type { CanonicalJsonVersion, SignedDecisionFields } from './signed-decision.js';

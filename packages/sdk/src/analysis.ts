@@ -1,10 +1,10 @@
-import {
-  type AnalyzeBody,
-  type AnalyzeResponse,
-  analysisRoutes,
-  type FindingDocument,
-  type GateDocument as Gate,
+import type {
+  AnalyzeBody,
+  AnalyzeResponse,
+  FindingDocument,
+  GateDocument as Gate,
 } from 'gatehouse-hitl-protocol';
+import { lightRoutes } from 'gatehouse-hitl-protocol/rules';
 import type { Transport } from './http.js';
 import { resultFromGate } from './result.js';
 import type { GateResult } from './types.js';
@@ -84,7 +84,7 @@ export async function requestAnalysis(
     throw new TypeError('give exactly one of diff (a unified diff) or files ([{ path, before, after }])');
   }
   return transport.route(
-    analysisRoutes.analyze,
+    lightRoutes.analysis.analyze,
     { body: bodyOf(options) },
     { signal: options.signal, retry: 'safe' },
   );

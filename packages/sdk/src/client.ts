@@ -1,12 +1,10 @@
-import {
-  confidenceRoutes,
-  type GateDocument as Gate,
-  type GateViewResponse,
-  type GateWaitResponse,
-  gateActionRoutes,
-  gateRoutes,
-  type RunDocument as Run,
+import type {
+  GateDocument as Gate,
+  GateViewResponse,
+  GateWaitResponse,
+  RunDocument as Run,
 } from 'gatehouse-hitl-protocol';
+import { lightRoutes } from 'gatehouse-hitl-protocol/rules';
 import {
   type AnalysisAnswer,
   type AnalysisDecision,
@@ -101,7 +99,7 @@ export class Gatehouse {
     const action: ActionSpec = { tool: fields.tool, operation: fields.operation, args: fields.args ?? {} };
     const hash = await payloadHash(action);
     const response = await this.#transport.route(
-      gateRoutes.request,
+      lightRoutes.gates.request,
       {
         body: defined({ ...fields, args: action.args }),
         headers: { 'idempotency-key': idempotencyKey ?? globalThis.crypto.randomUUID() },
@@ -141,7 +139,7 @@ export class Gatehouse {
   /** Reads one gate with its briefing. */
   getGate(gateId: string, options: { signal?: AbortSignal | undefined } = {}): Promise<GateViewResponse> {
     return this.#transport.route(
-      gateRoutes.get,
+      lightRoutes.gates.get,
       { params: { id: gateId } },
       { signal: options.signal, retry: 'always' },
     );
@@ -160,7 +158,7 @@ export class Gatehouse {
     assertPayloadMatches(result, hash);
     if (!result.oneOff || result.gateId === null) return;
     await this.#transport.route(
-      gateActionRoutes.consume,
+      lightRoutes.gateActions.consume,
       { params: { id: result.gateId }, body: { payloadHash: hash } },
       { signal: options.signal, retry: 'safe' },
     );
@@ -180,7 +178,7 @@ export class Gatehouse {
     options: { reason?: string; signal?: AbortSignal | undefined } = {},
   ): Promise<Gate> {
     const response = await this.#transport.route(
-      gateActionRoutes.withdraw,
+      lightRoutes.gateActions.withdraw,
       { params: { id: gateId }, body: defined({ reason: options.reason }) },
       { signal: options.signal, retry: 'safe' },
     );
@@ -194,7 +192,7 @@ export class Gatehouse {
   async reportConfidence(options: ConfidenceOptions): Promise<ConfidenceResult> {
     const { signal, wait, onGate, ...fields } = options;
     const response = await this.#transport.route(
-      confidenceRoutes.report,
+      lightRoutes.confidence.report,
       { body: defined(fields) },
       { signal, retry: 'safe' },
     );
@@ -381,7 +379,7 @@ export class Gatehouse {
     for (;;) {
       const started = Date.now();
       const response = await this.#transport.route(
-        gateRoutes.wait,
+        lightRoutes.gates.wait,
         { params: { id: gate.id }, query: { timeoutMs: this.#waitMs } },
         { signal, retry: 'always', attemptTimeoutMs: this.#waitMs + WAIT_MARGIN_MS },
       );

@@ -1,8 +1,10 @@
-import { type InterventionKind, routeRequest, streamRoutes } from 'gatehouse-hitl-protocol';
+import type { InterventionKind } from 'gatehouse-hitl-protocol';
 import {
   gateOutcome,
   isGatehouseApiError,
   isGateStatus,
+  lightRoutes,
+  routeRequest,
   type StreamEventName,
 } from 'gatehouse-hitl-protocol/rules';
 import { type Backoff, backoffDelay, linkSignals, sleep } from './backoff.js';
@@ -134,7 +136,7 @@ async function* connectOnce(
   try {
     const headers: Record<string, string> =
       state.lastEventId === null ? {} : { 'last-event-id': state.lastEventId };
-    const { path } = routeRequest(streamRoutes.run, { params: { id: runId } });
+    const { path } = routeRequest(lightRoutes.streams.run, { params: { id: runId } });
     const response = await transport.stream(path, headers, linked.signal);
     if (response.body === null) throw new TypeError('the event stream has no body');
     state.attempt = 0;

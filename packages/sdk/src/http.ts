@@ -1,10 +1,10 @@
+import type { LightRoute, RouteDefinition, RouteInput, RouteResult } from 'gatehouse-hitl-protocol/rules';
 import {
-  type RouteDefinition,
-  type RouteInput,
-  type RouteResult,
+  decodeWireError,
+  errorFromResponse,
+  GatehouseApiError,
   routeRequest,
-} from 'gatehouse-hitl-protocol';
-import { decodeWireError, errorFromResponse, GatehouseApiError } from 'gatehouse-hitl-protocol/rules';
+} from 'gatehouse-hitl-protocol/rules';
 import { abortReason, type Backoff, backoffDelay, linkSignals, sleep } from './backoff.js';
 
 /**
@@ -82,7 +82,7 @@ export class Transport {
 
   /** Sends a route of the protocol's table under `options` (retry mode, timeouts): typed by the route. */
   route<R extends RouteDefinition>(
-    route: R,
+    route: LightRoute<R>,
     input: RouteInput<R>,
     options: Omit<Call, 'method' | 'path' | 'body'>,
   ): Promise<RouteResult<R>> {

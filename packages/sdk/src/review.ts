@@ -1,4 +1,5 @@
-import { type ReviewComment, type ReviewFeedback, reviewRoutes, runRoutes } from 'gatehouse-hitl-protocol';
+import type { ReviewComment, ReviewFeedback } from 'gatehouse-hitl-protocol';
+import { lightRoutes } from 'gatehouse-hitl-protocol/rules';
 import type { Transport } from './http.js';
 
 /** A new comment on a review: general, on a file, or on a line of the branch's version. */
@@ -26,7 +27,11 @@ export async function readReviewFeedback(
   runId: string,
   signal?: AbortSignal,
 ): Promise<ReviewFeedback | null> {
-  const detail = await transport.route(runRoutes.get, { params: { id: runId } }, { signal, retry: 'always' });
+  const detail = await transport.route(
+    lightRoutes.runs.get,
+    { params: { id: runId } },
+    { signal, retry: 'always' },
+  );
   return detail.resume?.review ?? null;
 }
 
@@ -37,7 +42,7 @@ export async function listReviewComments(
   signal?: AbortSignal,
 ): Promise<ReviewComment[]> {
   const body = await transport.route(
-    reviewRoutes.comments,
+    lightRoutes.reviews.comments,
     { params: { id: reviewId } },
     { signal, retry: 'always' },
   );
@@ -64,7 +69,7 @@ export async function postReviewComment(
     ...(input.line === undefined ? {} : { line: input.line }),
   };
   const body = await transport.route(
-    reviewRoutes.comment,
+    lightRoutes.reviews.comment,
     { params: { id: reviewId }, body: request },
     { signal, retry: 'safe' },
   );

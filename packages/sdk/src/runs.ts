@@ -1,5 +1,5 @@
 import type { ReviewDocument, RunDocument as Run } from 'gatehouse-hitl-protocol';
-import { reviewRoutes, runRoutes } from 'gatehouse-hitl-protocol';
+import { lightRoutes } from 'gatehouse-hitl-protocol/rules';
 import type { Transport } from './http.js';
 import type {
   CheckpointOptions,
@@ -21,7 +21,11 @@ export function defined<T extends object>(fields: T): T {
 /** Starts a run of the agent. */
 export async function createRun(transport: Transport, options: CreateRunOptions): Promise<Run> {
   const { signal, ...fields } = options;
-  const body = await transport.route(runRoutes.create, { body: defined(fields) }, { signal, retry: 'safe' });
+  const body = await transport.route(
+    lightRoutes.runs.create,
+    { body: defined(fields) },
+    { signal, retry: 'safe' },
+  );
   return body.run;
 }
 
@@ -31,7 +35,11 @@ export async function getRun(
   runId: string,
   signal: AbortSignal | undefined,
 ): Promise<Run> {
-  const body = await transport.route(runRoutes.get, { params: { id: runId } }, { signal, retry: 'always' });
+  const body = await transport.route(
+    lightRoutes.runs.get,
+    { params: { id: runId } },
+    { signal, retry: 'always' },
+  );
   return body.run;
 }
 
@@ -41,7 +49,7 @@ async function readReview(
   signal: AbortSignal | undefined,
 ): Promise<ReviewDocument> {
   const body = await transport.route(
-    reviewRoutes.get,
+    lightRoutes.reviews.get,
     { params: { id: reviewId } },
     { signal, retry: 'always' },
   );
@@ -56,7 +64,7 @@ export async function checkpointRun(
 ): Promise<CheckpointResult> {
   const { runId, signal, wait, onGate, ...fields } = options;
   const response = await transport.route(
-    runRoutes.checkpoint,
+    lightRoutes.runs.checkpoint,
     { params: { id: runId }, body: defined({ ...fields, jobComplete: fields.jobComplete ?? false }) },
     { signal, retry: 'safe' },
   );
@@ -80,7 +88,7 @@ export async function completeRun(
 ): Promise<CompleteRunResult> {
   const { signal, wait, onGate } = options;
   const response = await transport.route(
-    runRoutes.complete,
+    lightRoutes.runs.complete,
     { params: { id: runId }, body: {} },
     { signal, retry: 'safe' },
   );

@@ -1,9 +1,5 @@
-import {
-  type JournalEntryDocument,
-  type JournalEntryInput,
-  type JournalKind,
-  journalRoutes,
-} from 'gatehouse-hitl-protocol';
+import type { JournalEntryDocument, JournalEntryInput, JournalKind } from 'gatehouse-hitl-protocol';
+import { lightRoutes } from 'gatehouse-hitl-protocol/rules';
 import type { Transport } from './http.js';
 
 /** Most entries one append sends; more go in several requests, in order. */
@@ -47,7 +43,7 @@ export class Journal {
     const ids: string[] = [];
     for (let start = 0; start < list.length; start += BATCH) {
       const response = await this.#transport.route(
-        journalRoutes.append,
+        lightRoutes.journal.append,
         { params: { id: this.runId }, body: { entries: list.slice(start, start + BATCH) } },
         { signal: options.signal, retry: 'safe' },
       );
@@ -62,7 +58,7 @@ export class Journal {
   ): Promise<{ items: JournalEntryDocument[]; nextCursor: string | null }> {
     const { kind, limit, cursor } = options;
     const response = await this.#transport.route(
-      journalRoutes.list,
+      lightRoutes.journal.list,
       { params: { id: this.runId }, query: { kind, limit, cursor } },
       { signal: options.signal, retry: 'always' },
     );

@@ -1,10 +1,5 @@
-import {
-  authRoutes,
-  type ReviewComment,
-  type ReviewFeedback,
-  type WorkspaceResponse,
-  workspaceRoutes,
-} from 'gatehouse-hitl-protocol';
+import type { ReviewComment, ReviewFeedback, WorkspaceResponse } from 'gatehouse-hitl-protocol';
+import { lightRoutes } from 'gatehouse-hitl-protocol/rules';
 import type { Transport } from './http.js';
 import {
   listReviewComments,
@@ -83,7 +78,7 @@ export class Workspace {
   /** The run's repository as the server describes it: clone URL, branches, the open review. */
   info(options: { signal?: AbortSignal | undefined } = {}): Promise<WorkspaceResponse> {
     return this.#context.transport.route(
-      workspaceRoutes.summary,
+      lightRoutes.workspace.summary,
       { params: { id: this.runId } },
       { signal: options.signal, retry: 'always' },
     );
@@ -278,7 +273,7 @@ export class Workspace {
   }
 
   async #agentName(): Promise<string> {
-    const me = await this.#context.transport.route(authRoutes.me, {}, { retry: 'always' });
+    const me = await this.#context.transport.route(lightRoutes.auth.me, {}, { retry: 'always' });
     return me.kind === 'agent' ? me.agent.name : me.user.name;
   }
 

@@ -143,7 +143,7 @@ async function settle(asking: Asking, gate: GateView): Promise<GateView> {
     const wait = Math.min(MAX_WAIT_MS, Math.floor(asking.timeLeft() - MIN_WAIT_MS));
     if (wait < MIN_WAIT_MS) return current;
     try {
-      const waited = await asking.http.route<{ gate: GateView }>(lightRoutes.gateWait, {
+      const waited = await asking.http.route<{ gate: GateView }>(lightRoutes.gates.wait, {
         params: { id: current.id },
         query: { timeoutMs: wait },
       });
@@ -159,7 +159,7 @@ async function settle(asking: Asking, gate: GateView): Promise<GateView> {
 /** Uses a one-off approval for exactly this call; false when an earlier identical call used it. */
 async function useApproval(asking: Asking, gateId: string, payloadHash: string): Promise<boolean> {
   try {
-    await asking.http.route(lightRoutes.gateConsume, { params: { id: gateId }, body: { payloadHash } });
+    await asking.http.route(lightRoutes.gateActions.consume, { params: { id: gateId }, body: { payloadHash } });
     return true;
   } catch (error) {
     if (error instanceof ServerRefused && error.code === 'APPROVAL_USED') return false;
@@ -236,7 +236,7 @@ async function ask(asking: Asking): Promise<PreToolUseOutput> {
   };
   let answer: RequestAnswer;
   try {
-    answer = await asking.http.route<RequestAnswer>(lightRoutes.gateRequest, {
+    answer = await asking.http.route<RequestAnswer>(lightRoutes.gates.request, {
       body,
       headers: { 'idempotency-key': sent.key },
     });

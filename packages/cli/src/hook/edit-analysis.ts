@@ -138,7 +138,7 @@ async function settleGates(context: EditAnalysisContext, gates: GateView[]): Pro
     while (current.status === 'pending') {
       const wait = Math.min(MAX_WAIT_MS, Math.floor(context.timeLeft() - REQUEST_RESERVE_MS));
       try {
-        const waited = await context.http.route<{ gate: GateView }>(lightRoutes.gateWait, {
+        const waited = await context.http.route<{ gate: GateView }>(lightRoutes.gates.wait, {
           params: { id: current.id },
           query: { timeoutMs: Math.max(0, wait) },
         });
@@ -172,7 +172,7 @@ function remembered(context: EditAnalysisContext, id: string): Remembered | null
 
 async function analyse(context: EditAnalysisContext, file: EditedFile, runId: string): Promise<Remembered> {
   const { input } = context;
-  const answer = await context.http.route<AnalyzeResponse>(lightRoutes.analyze, {
+  const answer = await context.http.route<AnalyzeResponse>(lightRoutes.analysis.analyze, {
     body: {
       runId,
       files: [file],

@@ -4,6 +4,7 @@ import {
   decodeWireError,
   fillPath,
   GatehouseApiError,
+  type HttpMethod,
   type LightRoute,
   queryString,
 } from 'gatehouse-hitl-protocol/rules';
@@ -27,7 +28,7 @@ export { GatehouseApiError as ServerRefused };
  */
 export interface HookHttp {
   call<T>(
-    method: 'GET' | 'POST',
+    method: HttpMethod,
     path: string,
     options?: { body?: unknown; headers?: Record<string, string> },
   ): Promise<T>;
@@ -225,7 +226,7 @@ export function createHookHttp(baseUrl: string, token: string, signal: AbortSign
       });
     },
     async call<T>(
-      method: 'GET' | 'POST',
+      method: HttpMethod,
       path: string,
       options: { body?: unknown; headers?: Record<string, string> } = {},
     ) {

@@ -112,8 +112,11 @@ export function queryString(query: Record<string, unknown> = {}): string {
   return pairs.length === 0 ? '' : `?${pairs.join('&')}`;
 }
 
-/** Builds the request a client sends for `route` with `input`. */
-export function routeRequest<R extends RouteDefinition>(route: R, input: RouteInput<R>): RouteRequest {
+/** Builds the request a client sends for `route` (or its light form: method and path) with `input`. */
+export function routeRequest<R extends RouteDefinition>(
+  route: Pick<R, 'method' | 'path'>,
+  input: RouteInput<R>,
+): RouteRequest {
   const parts = input as {
     params?: Record<string, unknown>;
     query?: Record<string, unknown>;

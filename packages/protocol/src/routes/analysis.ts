@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { defineRoute } from '../route-table/define.js';
-import { lightRoutes } from '../route-table/light-routes.js';
 import { gateDocumentSchema } from './gate-document.js';
 import { runIdSchema } from './ids.js';
 import { runParamsSchema } from './runs.js';
@@ -194,7 +193,8 @@ const tags = ['analysis'];
 /** Change analysis: findings and verdicts, findings reported wrong, recovery state. */
 export const analysisRoutes = {
   analyze: defineRoute({
-    ...lightRoutes.analyze,
+    method: 'POST',
+    path: '/v1/analyze',
     tags,
     body: analyzeBodySchema,
     response: { 200: analyzeResponseSchema },

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { optionIdSchema } from '../enums.js';
 import { DECISION_TEXT_MAX, MAX_NEW_LIMIT } from '../limits.js';
 import { defineRoute } from '../route-table/define.js';
-import { lightRoutes } from '../route-table/light-routes.js';
 import { decisionDocumentSchema, gateDocumentSchema } from './gate-document.js';
 import { MAX_TIMEOUT_SECONDS, gateParamsSchema as params } from './gates.js';
 import { agentIdSchema, gateIdSchema, userIdSchema } from './ids.js';
@@ -207,7 +206,8 @@ export const gateActionRoutes = {
     response: { 200: gateResponseSchema },
   }),
   consume: defineRoute({
-    ...lightRoutes.gateConsume,
+    method: 'POST',
+    path: '/v1/gates/:id/consume',
     tags,
     params,
     body: consumeBodySchema,

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { GATE_STATUSES, gateTypeIdSchema, riskLevelSchema, timeoutActionSchema } from '../enums.js';
 import { defineRoute } from '../route-table/define.js';
-import { lightRoutes } from '../route-table/light-routes.js';
 import { gateDocumentSchema, interventionNoticeSchema } from './gate-document.js';
 import {
   agentIdSchema,
@@ -136,7 +135,8 @@ const tags = ['gates'];
 /** The gates routes: requests from agents, listing, reading and long-polling. */
 export const gateRoutes = {
   request: defineRoute({
-    ...lightRoutes.gateRequest,
+    method: 'POST',
+    path: '/v1/gates',
     tags,
     body: gateRequestBodySchema,
     headers: gateRequestHeadersSchema,
@@ -157,7 +157,8 @@ export const gateRoutes = {
     response: { 200: gateViewResponseSchema },
   }),
   wait: defineRoute({
-    ...lightRoutes.gateWait,
+    method: 'GET',
+    path: '/v1/gates/:id/wait',
     tags,
     params: gateParamsSchema,
     query: gateWaitQuerySchema,
