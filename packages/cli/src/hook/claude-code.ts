@@ -159,7 +159,10 @@ async function settle(asking: Asking, gate: GateView): Promise<GateView> {
 /** Uses a one-off approval for exactly this call; false when an earlier identical call used it. */
 async function useApproval(asking: Asking, gateId: string, payloadHash: string): Promise<boolean> {
   try {
-    await asking.http.route(lightRoutes.gateActions.consume, { params: { id: gateId }, body: { payloadHash } });
+    await asking.http.route(lightRoutes.gateActions.consume, {
+      params: { id: gateId },
+      body: { payloadHash },
+    });
     return true;
   } catch (error) {
     if (error instanceof ServerRefused && error.code === 'APPROVAL_USED') return false;

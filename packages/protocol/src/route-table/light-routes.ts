@@ -13,7 +13,9 @@ export interface LightRoute<R extends RouteDefinition = RouteDefinition> {
 }
 
 /** What the light table may hold: for each route it names, exactly the table's method and path. */
-type MethodAndPath<R> = R extends RouteDefinition ? { readonly method: R['method']; readonly path: R['path'] } : never;
+type MethodAndPath<R> = R extends RouteDefinition
+  ? { readonly method: R['method']; readonly path: R['path'] }
+  : never;
 
 type LightTableShape = {
   readonly [S in keyof Table]?: { readonly [N in keyof Table[S]]?: MethodAndPath<Table[S][N]> };
