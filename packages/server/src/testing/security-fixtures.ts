@@ -241,7 +241,10 @@ export async function objectsForRoute(
   objects: MatrixObjects,
 ): Promise<MatrixObjects> {
   if (route.path.startsWith('/v1/gates/{id}')) {
-    return { ...objects, gateId: (await openGate(test, objects.runId)) ?? objects.gateId };
+    // A gate request in a paused run waits for the run: once a runs route has paused it, open the gate outside it.
+    const run = await test.store.read((tx) => tx.getRun(objects.runId));
+    const runId = run?.status === 'running' ? objects.runId : 'run_missing';
+    return { ...objects, gateId: (await openGate(test, runId)) ?? objects.gateId };
   }
   if (route.path.startsWith('/v1/webhooks/{id}')) {
     return { ...objects, webhookId: await insertWebhook(test) };
