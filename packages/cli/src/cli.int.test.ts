@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { keyProofText } from 'gatehouse-hitl-core';
 import { describe, expect, it } from 'vitest';
 import { runGatehouse } from './testing/cli-process.js';
-import { useCliServer } from './testing/cli-server.js';
+import { callApi, useCliServer } from './testing/cli-server.js';
 
 interface GateBody {
   id: string;
@@ -150,6 +150,40 @@ describe('gatehouse against a running server', () => {
 
       const shown = await gatehouse(['gates', 'show', gate.id]);
       expect(shown.stdout).toMatch(/Decision:\s+approve \(approved\)/);
+    });
+
+    it('reports a shown pending gate as its arguments seen, so review health counts a terminal review', async () => {
+      const stored = JSON.parse(
+        readFileSync(join(cli.temp.dir, 'config', 'gatehouse', 'credentials.json'), 'utf8'),
+      ) as { token: string };
+      const me = await callApi<{ user: { id: string } }>(
+        { url: cli.server.url, token: stored.token },
+        'GET',
+        '/v1/me',
+      );
+      const figures = async () => {
+        const health = await callApi<{
+          reviewers: { reviewer: string; approvals: number; blindApprovals: number }[];
+        }>({ url: cli.server.url, token: stored.token }, 'GET', '/v1/review-health');
+        return (
+          health.reviewers.find((reviewer) => reviewer.reviewer === me.user.id) ?? {
+            approvals: 0,
+            blindApprovals: 0,
+          }
+        );
+      };
+      const before = await figures();
+
+      const seen = await openGate('rm -rf coverage');
+      expect((await gatehouse(['gates', 'show', seen.id])).code).toBe(0);
+      await gatehouse(['gates', 'decide', seen.id, '-o', 'approve']);
+      const afterSeen = await figures();
+      expect(afterSeen.approvals).toBe(before.approvals + 1);
+      expect(afterSeen.blindApprovals).toBe(before.blindApprovals);
+
+      const unseen = await openGate('rm -rf reports');
+      await gatehouse(['gates', 'decide', unseen.id, '-o', 'approve']);
+      expect((await figures()).blindApprovals).toBe(before.blindApprovals + 1);
     });
 
     it('says who decided first when another person won', async () => {

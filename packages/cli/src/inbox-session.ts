@@ -18,6 +18,7 @@ import { argsDiff, type EditResult, editArgs, editedPayloadHash, editorCommand }
 import { watchInbox } from './inbox-events.js';
 import { terminalSafe, terminalSafeBlock } from './output.js';
 import { type Key, TerminalInput } from './terminal.js';
+import { createViewReporter } from './view-report.js';
 
 const NEXT_KEYS = new Set(['n', 'right', 'down', 'tab', 'j']);
 const PREVIOUS_KEYS = new Set(['p', 'left', 'up', 'shift-tab', 'k']);
@@ -57,6 +58,7 @@ export interface InboxOptions {
 export class InboxSession {
   readonly #io: Io;
   readonly #client: ApiClient;
+  readonly #reportShown: (gate: Gate) => Promise<void>;
   readonly #signingKey: KeyObject | null;
   readonly #display: GateDisplay;
   readonly #abort = new AbortController();
@@ -74,6 +76,7 @@ export class InboxSession {
   constructor(options: InboxOptions) {
     this.#io = options.io;
     this.#client = options.client;
+    this.#reportShown = createViewReporter(options.client);
     this.#signingKey = options.signingKey;
     this.#display = options.display;
     this.#myId = whoAmI(options.client);
@@ -423,6 +426,7 @@ export class InboxSession {
     else if (gate) {
       if (this.#isRunPaused(gate)) lines.push(PAUSED_RUN_NOTE, '');
       lines.push(...this.#display.render(gate, { width, now: this.#io.now() }).split('\n'));
+      void this.#reportShown(gate);
     } else lines.push('Nothing is waiting for you. New gates appear here as agents ask.');
     lines.push('', this.#footer(gate), this.#message);
     out.write(`${SCREEN.home}${lines.join(`${SCREEN.clearLine}\n`)}${SCREEN.clearLine}${SCREEN.clearBelow}`);

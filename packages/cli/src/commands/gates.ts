@@ -31,6 +31,7 @@ import { showGate } from '../gate-view.js';
 import type { ApiClient } from '../http.js';
 import { editedPayloadHash } from '../inbox-edit.js';
 import { printJson, printTable, relativeTime } from '../output.js';
+import { createViewReporter } from '../view-report.js';
 import { agentId, agentNames } from './agents.js';
 import { editedArgsOf } from './gates-edit.js';
 import { describeRule } from './rules.js';
@@ -93,7 +94,10 @@ async function show(context: ActionContext): Promise<number> {
   const id = context.positionals[0] as string;
   const body = await context.client().call(gateRoutes.get, { params: { id } });
   if (context.json) printJson(context.io, body);
-  else await showGate(context.io, body);
+  else {
+    await showGate(context.io, body);
+    await createViewReporter(context.client())(body.gate);
+  }
   return 0;
 }
 
