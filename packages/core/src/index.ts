@@ -346,6 +346,7 @@ export {
   fallbackGateType,
   gateSettingsOf,
   isReadOnlyTool,
+  LEARNED_RULE_PREFIX,
   POLICY_DEFAULT_RULE_ID,
   READ_ONLY_TOOLS,
 } from './request-verdict.js';

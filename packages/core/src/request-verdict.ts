@@ -96,12 +96,21 @@ export function autoProceedAllowed(
   return refusal === null;
 }
 
+/** Learned rules (accepted trust proposals) are remembered rules with ids of their own prefix. */
+export const LEARNED_RULE_PREFIX = 'rule_learned';
+
+function isLearnedRuleId(id: string): boolean {
+  return id.startsWith(`${LEARNED_RULE_PREFIX}_`);
+}
+
 function remembered(input: VerdictInput): Verdict | null {
   if (input.rememberedRuleId === null || input.alwaysGated) return null;
   return {
     outcome: 'allowed',
     ruleId: input.rememberedRuleId,
-    reason: `a person chose "approve always" for calls like this one (rule ${input.rememberedRuleId})`,
+    reason: isLearnedRuleId(input.rememberedRuleId)
+      ? `a learned rule allows calls like this one: people approved them repeatedly and the proposal was accepted (rule ${input.rememberedRuleId})`
+      : `a person chose "approve always" for calls like this one (rule ${input.rememberedRuleId})`,
     via: 'remembered_rule',
   };
 }

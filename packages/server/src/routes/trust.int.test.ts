@@ -202,6 +202,11 @@ describe.each(dialects)('trust ramp on %s', (dialect) => {
     const audited = (await test.services.audit.query({ subject: id })).items.map((e) => e.kind);
     expect(audited).toEqual(['trust.proposed', 'trust.accepted']);
     expect(await outcomeOf('npm test')).toBe('allowed');
+    const explained = (await postGate(test, bash('npm test'))).json();
+    expect(explained).toMatchObject({ outcome: 'allowed', ruleId: rule.id });
+    expect(explained.reason).toBe(
+      `a learned rule allows calls like this one: people approved them repeatedly and the proposal was accepted (rule ${rule.id})`,
+    );
     expect(await outcomeOf('npm test -- --watch')).toBe('allowed');
     expect(await outcomeOf('npm publish')).toBe('gated');
     expect(await outcomeOf('npm test && rm -rf /')).toBe('gated');

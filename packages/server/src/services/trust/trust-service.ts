@@ -4,6 +4,7 @@ import {
   describeStandingScope,
   GatehouseError,
   isGatehouseError,
+  LEARNED_RULE_PREFIX,
   learnedRuleState,
   narrowingRefusal,
   proposeTrust,
@@ -435,7 +436,7 @@ export function createTrustService(ctx: AppContext, deps: TrustDeps): TrustServi
     if (current.status !== 'proposed') throw notProposed(current);
     const description = describeStandingScope(current.tool, input.scope);
     const rule: RememberedRule = {
-      id: ctx.ids.next('rule'),
+      id: ctx.ids.next(LEARNED_RULE_PREFIX),
       scope: 'agent',
       runId: null,
       agentId: current.agentId,
