@@ -9,14 +9,26 @@ import { rememberedRuleSchema, ruleScopeSchema, standingScopeSchema } from './ru
 
 export { MAX_NEW_LIMIT };
 
+/** The same words whichever way a decision arrives (the API, Slack, an emailed page). */
+const tooLong = (field: keyof typeof DECISION_TEXT_MAX) =>
+  `must be at most ${DECISION_TEXT_MAX[field]} characters`;
+
 /** `POST /v1/gates/:id/decide`. */
 export const decideBodySchema = z.strictObject({
   option: optionIdSchema.describe('One of the gate’s options, e.g. approve, reject, steer, approve_always'),
-  reason: z.string().max(DECISION_TEXT_MAX.reason).optional().describe('Why; shown to the agent'),
-  feedback: z.string().max(DECISION_TEXT_MAX.feedback).optional().describe('Feedback for the agent'),
+  reason: z
+    .string()
+    .max(DECISION_TEXT_MAX.reason, tooLong('reason'))
+    .optional()
+    .describe('Why; shown to the agent'),
+  feedback: z
+    .string()
+    .max(DECISION_TEXT_MAX.feedback, tooLong('feedback'))
+    .optional()
+    .describe('Feedback for the agent'),
   instructions: z
     .string()
-    .max(DECISION_TEXT_MAX.instructions)
+    .max(DECISION_TEXT_MAX.instructions, tooLong('instructions'))
     .optional()
     .describe('Steer instructions: delivered verbatim as the agent’s next instruction'),
   affectedArtifacts: z
@@ -40,7 +52,7 @@ export const decideBodySchema = z.strictObject({
   answer: z
     .string()
     .min(1)
-    .max(DECISION_TEXT_MAX.answer)
+    .max(DECISION_TEXT_MAX.answer, tooLong('answer'))
     .optional()
     .describe('The answer to a question gate; required by option answer'),
   delegateTo: agentIdSchema

@@ -14,7 +14,6 @@ import {
   TIMEOUT_ACTOR,
   toIso,
 } from 'gatehouse-hitl-core';
-import { DECISION_TEXT_MAX } from 'gatehouse-hitl-protocol/rules';
 import type { RememberedRule } from 'gatehouse-hitl-store';
 import type { Principal } from '../../http/principal.js';
 import { type CommitTools, commit } from '../commit.js';
@@ -30,7 +29,6 @@ import type { BatchDecideItem, DecideInput, DecideResult } from '../types.js';
 import { announce, cleanText, type GateDeps, loadGate, withoutVersion } from './gate-common.js';
 import { assertDelegateExists } from './gate-delegate.js';
 import { type CheckedEdit, checkEdit } from './gate-edit.js';
-import { invalidInput } from './gate-input.js';
 import { appendRunInstruction } from './gate-run.js';
 import { assertOwnerMayDecide } from './owner-separation.js';
 import { decisionTextOf, type VerifiedSignature, verifyDecisionSignature } from './signatures.js';
@@ -251,25 +249,12 @@ async function decideInCommit(
  * Decides a gate: the first valid decision wins by a conditional update that also checks the
  * deadline; a lost race is retried (N-of-M votes) until the gate has ended.
  */
-/** Slack forms and emailed pages reach this without the API's schema: the same limits hold for them. */
-function checkTextLengths(input: Pick<DecideInput, keyof typeof DECISION_TEXT_MAX>): void {
-  for (const [field, max] of Object.entries(DECISION_TEXT_MAX) as [
-    keyof typeof DECISION_TEXT_MAX,
-    number,
-  ][]) {
-    const text = input[field];
-    if (text !== undefined && text.length > max)
-      throw invalidInput(field, `must be at most ${max} characters`);
-  }
-}
-
 export async function decideGate(
   deps: GateDeps,
   principal: Principal,
   gateId: string,
   input: DecideInput,
 ): Promise<DecideResult> {
-  checkTextLengths(input);
   const user = decider(principal);
   const request: DecideRequest = { user, gateId, input, batch: false };
   try {

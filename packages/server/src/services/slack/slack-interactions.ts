@@ -2,6 +2,7 @@ import { authorizeDecision, type Gate, GatehouseError, isGatehouseError } from '
 import type { SlackInteractionResponse } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/principal.js';
+import { checkDecisionTexts } from '../gates/decision-texts.js';
 import { delegateChoices } from '../gates/gate-delegate.js';
 import type { DecideInput, GateService } from '../types.js';
 import type { SlackApi } from './slack-api.js';
@@ -176,7 +177,9 @@ async function onViewSubmission(
     if (metadata === null) throw new Refusal('This form carries no gate; nothing was decided.');
     const person = await personOf(deps.ctx, payload.user.id);
     const gate = await decidableGate(deps, person, metadata.gateId);
-    await deps.gates.decide(person, gate.id, decideInputOf(view, metadata.option, metadata.edit));
+    const decision = decideInputOf(view, metadata.option, metadata.edit);
+    checkDecisionTexts(decision);
+    await deps.gates.decide(person, gate.id, decision);
     return {};
   } catch (error) {
     if (!(error instanceof Refusal) && !(error instanceof FieldError) && !isGatehouseError(error)) {

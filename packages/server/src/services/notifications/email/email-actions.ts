@@ -9,6 +9,7 @@ import {
 import type { UserRecord } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../../context.js';
 import type { Principal } from '../../../http/principal.js';
+import { checkDecisionTexts } from '../../gates/decision-texts.js';
 import { delegateChoices } from '../../gates/gate-delegate.js';
 import type { GateService } from '../../types.js';
 import { linkSecretOf } from '../link-secret.js';
@@ -223,7 +224,7 @@ export function createEmailActions(ctx: AppContext, gates: GateService): EmailAc
           html: messagePage('Link already used', 'This link was already used; each link works once.', site),
         };
       try {
-        await gates.decide(decider, gate.id, {
+        const decision = {
           option: option.id,
           reason: text(form.reason),
           instructions: text(form.instructions),
@@ -231,8 +232,10 @@ export function createEmailActions(ctx: AppContext, gates: GateService): EmailAc
           answer: text(form.answer),
           delegateTo: text(form.delegateTo),
           newLimit: numberOf(text(form.newLimit)),
-          channel: 'email',
-        });
+          channel: 'email' as const,
+        };
+        checkDecisionTexts(decision);
+        await gates.decide(decider, gate.id, decision);
       } catch (error) {
         // Nothing was decided: the link works again, so a corrected form can be sent.
         await ctx.store.transaction((tx) => tx.releaseEmailActionLink(claims.id));
