@@ -6,52 +6,6 @@ export {
   signedDecisionText,
 } from 'gatehouse-hitl-protocol';
 export type {
-  AuditedBriefing,
-  GateAuditView,
-  GateAuditViewOptions,
-  RedactForAuditOptions,
-  RedactionRoot,
-} from './audit-redaction.js';
-export { DEFAULT_REDACTED_KEYS, gateAuditView, REDACTED, redactForAudit } from './audit-redaction.js';
-export type {
-  FreezeContext,
-  PhaseBoundary,
-  PhaseReviewAnswer,
-  PrBehaviour,
-  ResolveAutonomyInput,
-  ResumePlan,
-  ShouldFreezeInput,
-} from './autonomy.js';
-export {
-  EXPERT_AUTONOMY_DEFAULTS,
-  FRAMEWORK_DEFAULT_AUTONOMY,
-  freezeContext,
-  phaseBranchName,
-  prBehaviour,
-  resolveAutonomy,
-  resumeAfterFreeze,
-  shouldFreeze,
-} from './autonomy.js';
-export type {
-  AutonomyCandidate,
-  AutonomyEvidence,
-  AutonomyProposalDraft,
-  AutonomySettings,
-  AutonomyThresholds,
-  PhaseReviewEntry,
-  PhaseReviewOutcome,
-  ProposeAutonomyInput,
-} from './autonomy-proposals.js';
-export {
-  autonomyRank,
-  autonomyThresholdsOf,
-  DEFAULT_AUTONOMY_THRESHOLDS,
-  losesAutonomyTrust,
-  nextAutonomyLevel,
-  proposeAutonomy,
-  revokesAutonomyStep,
-} from './autonomy-proposals.js';
-export type {
   Briefing,
   BriefingConfidence,
   BriefingConfidenceBand,
@@ -60,27 +14,15 @@ export type {
   BriefingOption,
   BriefingSection,
   ProposedAction,
-} from './briefing.js';
-export { briefingConfidenceBand, buildBriefing } from './briefing.js';
+} from './briefing/briefing.js';
+export { briefingConfidenceBand, buildBriefing } from './briefing/briefing.js';
+export type { ChangeCounts } from './briefing/change-facts.js';
+export { destructiveContextOfChange } from './briefing/change-facts.js';
+export type { GateDisplayOptions } from './briefing/display.js';
+export { formatDuration, formatGateDisplay, formatOptionsPrompt, optionForKey } from './briefing/display.js';
 export { canonicalJson, payloadText } from './canonical-json.js';
-export type { CustomGateBehaviour, GateCatalog, ProceedOnTimeoutInput } from './catalog.js';
-export { canProceedOnTimeout, createGateCatalog, endingOptions, findOption } from './catalog.js';
-export type { ChangeCounts } from './change-facts.js';
-export { destructiveContextOfChange } from './change-facts.js';
 export type { Clock, IdGenerator } from './clock.js';
 export { createFakeClock, createSequentialIds, toIso } from './clock.js';
-// Module exports are appended below, one block per module.
-export type { ActionReading, FileEffect } from './command-reader.js';
-export { readAction } from './command-reader.js';
-export type { ScopeSuggestion, StandingScope } from './command-scope.js';
-export {
-  describeStandingScope,
-  globMatches,
-  standingScopeCovers,
-  standingScopeRefusal,
-  standingScopeSchema,
-  suggestStandingScopes,
-} from './command-scope.js';
 export type {
   ApprovalDecision,
   BandAction,
@@ -93,7 +35,7 @@ export type {
   ConfidenceScale,
   ScoreConfidenceInput,
   ScoredToolCall,
-} from './confidence.js';
+} from './confidence/confidence.js';
 export {
   BAND_ACTIONS,
   CONFIDENCE_BAND_FLOORS,
@@ -109,32 +51,38 @@ export {
   normalizeConfidence,
   resolveConfidenceConfig,
   scoreConfidence,
-} from './confidence.js';
-export type { OptionMapping, ResolvedOption } from './decide-option.js';
-export { rejectOptionOf, resolveDecideOption, steerOptionOf } from './decide-option.js';
-export type { KeyBinding, KeyRole } from './decision-keys.js';
+} from './confidence/confidence.js';
+export type {
+  FindingRecovery,
+  RecoveredFinding,
+  RecoveryAttempt,
+  RecoveryObservation,
+  RecoveryStep,
+  TestReport,
+} from './confidence/finding-recovery.js';
 export {
-  assignDecisionKeys,
-  bindingForKey,
-  DECISION_KEYS,
-  decisionKeys,
-  HELP_KEY,
-  isTaskEnding,
-  keyHelpLines,
-  keyNeedsConfirmation,
-  TASK_ENDING_OPTIONS,
-} from './decision-keys.js';
-export type { AlwaysGate, BatchEligibility, BatchExclusionRule, BatchGate } from './decision-safety.js';
+  advanceRecovery,
+  flakyEvaluation,
+  isFlakyReappearance,
+  isFlakyTest,
+  recordTestOutcomes,
+  recoveryDocument,
+  resetRecoveryAttempts,
+  resolveRecovery,
+} from './confidence/finding-recovery.js';
+// Module exports are appended below, one block per module.
+export type { ActionReading, FileEffect } from './destructive/command-reader.js';
+export { readAction } from './destructive/command-reader.js';
+export type { ScopeSuggestion, StandingScope } from './destructive/command-scope.js';
 export {
-  alwaysRefusal,
-  BATCH_EXCLUDED_TYPES,
-  batchEligibility,
-  canOfferAlways,
-} from './decision-safety.js';
-export type { DecisionTargets } from './decision-targets.js';
-export { checkDecisionTargets, currentLimitOf, MAX_NEW_LIMIT } from './decision-targets.js';
-export { DEFAULT_POLICY, DEFAULT_POLICY_YAML } from './default-policy.js';
-export type { AlwaysGatedCategory } from './destructive.js';
+  describeStandingScope,
+  globMatches,
+  standingScopeCovers,
+  standingScopeRefusal,
+  standingScopeSchema,
+  suggestStandingScopes,
+} from './destructive/command-scope.js';
+export type { AlwaysGatedCategory } from './destructive/destructive.js';
 export {
   ALWAYS_GATED_CATEGORIES,
   ALWAYS_GATED_LABELS,
@@ -147,86 +95,21 @@ export {
   isAlwaysGated,
   isDestructiveCommand,
   SHELL_TOOLS,
-} from './destructive.js';
-export type { DestructiveActionKind } from './destructive-alternatives.js';
-export { DESTRUCTIVE_ALTERNATIVES } from './destructive-alternatives.js';
-export type { DestructiveCategory, DestructiveFinding } from './destructive-types.js';
-export { DESTRUCTIVE_CATEGORIES } from './destructive-types.js';
-export type { GateDisplayOptions } from './display.js';
-export { formatDuration, formatGateDisplay, formatOptionsPrompt, optionForKey } from './display.js';
+} from './destructive/destructive.js';
+export type { DestructiveActionKind } from './destructive/destructive-alternatives.js';
+export { DESTRUCTIVE_ALTERNATIVES } from './destructive/destructive-alternatives.js';
+export type { DestructiveCategory, DestructiveFinding } from './destructive/destructive-types.js';
+export { DESTRUCTIVE_CATEGORIES } from './destructive/destructive-types.js';
+export type { PushContext, RefUpdate } from './destructive/push-rules.js';
+export {
+  isPhaseBranch,
+  judgePush,
+  pushRefusalOf,
+  pushRunRefusal,
+  ZERO_OBJECT_ID,
+} from './destructive/push-rules.js';
 export type { ErrorCode } from './errors.js';
 export { assertNever, ERROR_CODES, GatehouseError, HTTP_STATUS, isGatehouseError } from './errors.js';
-export type {
-  AutoApproval,
-  DestructiveActionContext,
-  DestructiveActionInput,
-  FalsePositiveOverrideContext,
-  FalsePositiveOverrideInput,
-  RecoveryEscalationContext,
-  RecoveryEscalationInput,
-  TriggerContextInput,
-  TriggerEvaluation,
-  TriggerGateType,
-  TriggerInput,
-  TriggerRuleId,
-} from './escalation.js';
-export {
-  AUTO_APPROVE_CONDITIONS,
-  evaluateTrigger,
-  shouldTriggerGate,
-  TRIGGER_GATE_TYPES,
-  TRIGGER_LIMITS,
-} from './escalation.js';
-export type {
-  FindingRecovery,
-  RecoveredFinding,
-  RecoveryAttempt,
-  RecoveryObservation,
-  RecoveryStep,
-  TestReport,
-} from './finding-recovery.js';
-export {
-  advanceRecovery,
-  flakyEvaluation,
-  isFlakyReappearance,
-  isFlakyTest,
-  recordTestOutcomes,
-  recoveryDocument,
-  resetRecoveryAttempts,
-  resolveRecovery,
-} from './finding-recovery.js';
-export {
-  checkEditedArgs,
-  editedActionOf,
-  editRefusedError,
-  editVerdictRefusal,
-} from './gate-edit.js';
-export type { EditableInput } from './gate-editable.js';
-export { editRefusalReason, isEditable } from './gate-editable.js';
-export type { OpenGateInput, OpenGateOptions } from './gate-open.js';
-export { MAX_GATE_TIMEOUT_MS, openGate } from './gate-open.js';
-export type {
-  AssignEvent,
-  CancelEvent,
-  DecideEvent,
-  DecisionPrincipal,
-  ExpireEvent,
-  ExtendEvent,
-  GateEvent,
-  GateOutcome,
-  GateTransition,
-} from './gate-state.js';
-export {
-  applyGateEvent,
-  authorizeDecision,
-  DEFAULT_ESCALATION_STEP_MS,
-  gateMayProceedOnTimeout,
-  gateOutcomeFor,
-  isTerminal,
-  isWorkspacePath,
-  needsSignature,
-  TIMEOUT_ACTOR,
-} from './gate-state.js';
 export type {
   BriefingBuilder,
   GateOpener,
@@ -242,13 +125,91 @@ export {
   defineGateType,
   QUESTION_GATE_TYPE,
 } from './gate-types/index.js';
+export type { CustomGateBehaviour, GateCatalog, ProceedOnTimeoutInput } from './gates/catalog.js';
+export { canProceedOnTimeout, createGateCatalog, endingOptions, findOption } from './gates/catalog.js';
+export type { OptionMapping, ResolvedOption } from './gates/decide-option.js';
+export { rejectOptionOf, resolveDecideOption, steerOptionOf } from './gates/decide-option.js';
+export type { KeyBinding, KeyRole } from './gates/decision-keys.js';
+export {
+  assignDecisionKeys,
+  bindingForKey,
+  DECISION_KEYS,
+  decisionKeys,
+  HELP_KEY,
+  isTaskEnding,
+  keyHelpLines,
+  keyNeedsConfirmation,
+  TASK_ENDING_OPTIONS,
+} from './gates/decision-keys.js';
+export type { AlwaysGate, BatchEligibility, BatchExclusionRule, BatchGate } from './gates/decision-safety.js';
+export {
+  alwaysRefusal,
+  BATCH_EXCLUDED_TYPES,
+  batchEligibility,
+  canOfferAlways,
+} from './gates/decision-safety.js';
+export type { DecisionTargets } from './gates/decision-targets.js';
+export { checkDecisionTargets, currentLimitOf, MAX_NEW_LIMIT } from './gates/decision-targets.js';
+export type {
+  AutoApproval,
+  DestructiveActionContext,
+  DestructiveActionInput,
+  FalsePositiveOverrideContext,
+  FalsePositiveOverrideInput,
+  RecoveryEscalationContext,
+  RecoveryEscalationInput,
+  TriggerContextInput,
+  TriggerEvaluation,
+  TriggerGateType,
+  TriggerInput,
+  TriggerRuleId,
+} from './gates/escalation.js';
+export {
+  AUTO_APPROVE_CONDITIONS,
+  evaluateTrigger,
+  shouldTriggerGate,
+  TRIGGER_GATE_TYPES,
+  TRIGGER_LIMITS,
+} from './gates/escalation.js';
+export {
+  checkEditedArgs,
+  editedActionOf,
+  editRefusedError,
+  editVerdictRefusal,
+} from './gates/gate-edit.js';
+export type { EditableInput } from './gates/gate-editable.js';
+export { editRefusalReason, isEditable } from './gates/gate-editable.js';
+export type { OpenGateInput, OpenGateOptions } from './gates/gate-open.js';
+export { MAX_GATE_TIMEOUT_MS, openGate } from './gates/gate-open.js';
+export type {
+  AssignEvent,
+  CancelEvent,
+  DecideEvent,
+  DecisionPrincipal,
+  ExpireEvent,
+  ExtendEvent,
+  GateEvent,
+  GateOutcome,
+  GateTransition,
+} from './gates/gate-state.js';
+export {
+  applyGateEvent,
+  authorizeDecision,
+  DEFAULT_ESCALATION_STEP_MS,
+  gateMayProceedOnTimeout,
+  gateOutcomeFor,
+  isTerminal,
+  isWorkspacePath,
+  needsSignature,
+  TIMEOUT_ACTOR,
+} from './gates/gate-state.js';
 export type {
   IntentHold,
   IntentHoldFacts,
   IntentHoldReason,
   LatestIntent,
   PlanVerdictInput,
-} from './intent-gate.js';
+} from './gates/intent-gate.js';
 export {
   intentHoldBlocks,
   intentHoldOf,
@@ -257,48 +218,72 @@ export {
   releasesIntentHold,
   requestActOf,
   requiresIntentApproval,
-} from './intent-gate.js';
+} from './gates/intent-gate.js';
+export { isQuestionRequest, questionVerdict } from './gates/question.js';
+export type {
+  RememberedRuleDraft,
+  RememberingPerson,
+  RememberRequest,
+  RememberScope,
+} from './gates/remember-rule.js';
+export { rememberOf } from './gates/remember-rule.js';
+export type { GatedVerdict, RequestedGateSettings, Verdict, VerdictInput } from './gates/request-verdict.js';
+export {
+  ALWAYS_GATED_RULE_ID,
+  APPROVAL_MODE_RULE_ID,
+  autoProceedAllowed,
+  decideVerdict,
+  fallbackGateType,
+  gateSettingsOf,
+  isReadOnlyTool,
+  LEARNED_RULE_PREFIX,
+  POLICY_DEFAULT_RULE_ID,
+  READ_ONLY_TOOLS,
+} from './gates/request-verdict.js';
+export type { OwnerSeparationInput } from './gates/separation-of-duties.js';
+export { approvesAction, assertNotAgentOwner, separatesAgentOwner } from './gates/separation-of-duties.js';
+export type { AttemptOutcome, RecoveryFacts, RecoveryState } from './gates/trigger-verdict.js';
+export {
+  isTriggerGateType,
+  recordRecoveryAttempt,
+  recoveryFactsOf,
+  triggerVerdict,
+  withoutSelfJudgement,
+} from './gates/trigger-verdict.js';
 export type { LoginBackoffPolicy } from './login-backoff.js';
 export { DEFAULT_LOGIN_BACKOFF, loginBackoffMs } from './login-backoff.js';
 export type {
-  NotificationChannelName,
-  NotificationRoute,
-  NotificationRule,
-  NotificationTrigger,
-  RoutedGate,
-  RoutedPerson,
-  RoutingInput,
-} from './notification-routing.js';
-export {
-  DEFAULT_NOTIFICATION_RULE,
-  DELIVERED_NOTIFICATION_CHANNELS,
-  leftOutByEscalation,
-  notificationRuleMatches,
-  routeNotice,
-} from './notification-routing.js';
+  AuditedBriefing,
+  GateAuditView,
+  GateAuditViewOptions,
+  RedactForAuditOptions,
+  RedactionRoot,
+} from './policy/audit-redaction.js';
+export { DEFAULT_REDACTED_KEYS, gateAuditView, REDACTED, redactForAudit } from './policy/audit-redaction.js';
+export { DEFAULT_POLICY, DEFAULT_POLICY_YAML } from './policy/default-policy.js';
 export type {
   PolicyBudget,
   PolicyBudgetIssue,
   PolicyBudgetLimit,
   PolicyBudgetViolation,
-} from './policy-budget.js';
-export { POLICY_BUDGET } from './policy-budget.js';
+} from './policy/policy-budget.js';
+export { POLICY_BUDGET } from './policy/policy-budget.js';
 export {
   POLICY_CONDITION_FUNCTIONS,
   POLICY_CONDITION_VARIABLES,
   requestHasHiddenCharacters,
-} from './policy-cel.js';
+} from './policy/policy-cel.js';
 export type {
   CompiledPolicy,
   PolicyConditionError,
   PolicyDecision,
   PolicyDecisionGate,
-} from './policy-engine.js';
-export { evaluatePolicy, evaluatePolicyNaive } from './policy-engine.js';
-export type { CompilePolicyOptions, PolicyFormat } from './policy-load.js';
-export { compilePolicy, createFailClosedPolicy, loadPolicy, parsePolicyText } from './policy-load.js';
-export type { ConditionOutcome, ConditionOutcomes } from './policy-replay.js';
-export { recordConditionOutcomes, replayConditionOutcomes } from './policy-replay.js';
+} from './policy/policy-engine.js';
+export { evaluatePolicy, evaluatePolicyNaive } from './policy/policy-engine.js';
+export type { CompilePolicyOptions, PolicyFormat } from './policy/policy-load.js';
+export { compilePolicy, createFailClosedPolicy, loadPolicy, parsePolicyText } from './policy/policy-load.js';
+export type { ConditionOutcome, ConditionOutcomes } from './policy/policy-replay.js';
+export { recordConditionOutcomes, replayConditionOutcomes } from './policy/policy-replay.js';
 export type {
   Policy,
   PolicyAction,
@@ -312,7 +297,7 @@ export type {
   PolicyRule,
   PolicyRuleAction,
   PolicyRuleMatch,
-} from './policy-schema.js';
+} from './policy/policy-schema.js';
 export {
   defaultEventOf,
   POLICY_EVENT_GATE_TYPES,
@@ -326,30 +311,7 @@ export {
   policyRuleSchema,
   policySchema,
   policyTrustSchema,
-} from './policy-schema.js';
-export type { PushContext, RefUpdate } from './push-rules.js';
-export { isPhaseBranch, judgePush, pushRefusalOf, pushRunRefusal, ZERO_OBJECT_ID } from './push-rules.js';
-export { isQuestionRequest, questionVerdict } from './question.js';
-export type {
-  RememberedRuleDraft,
-  RememberingPerson,
-  RememberRequest,
-  RememberScope,
-} from './remember-rule.js';
-export { rememberOf } from './remember-rule.js';
-export type { GatedVerdict, RequestedGateSettings, Verdict, VerdictInput } from './request-verdict.js';
-export {
-  ALWAYS_GATED_RULE_ID,
-  APPROVAL_MODE_RULE_ID,
-  autoProceedAllowed,
-  decideVerdict,
-  fallbackGateType,
-  gateSettingsOf,
-  isReadOnlyTool,
-  LEARNED_RULE_PREFIX,
-  POLICY_DEFAULT_RULE_ID,
-  READ_ONLY_TOOLS,
-} from './request-verdict.js';
+} from './policy/policy-schema.js';
 export type { RevealedText, RevealOptions } from './reveal.js';
 export {
   containsHiddenCharacters,
@@ -360,7 +322,23 @@ export {
   revealHidden,
   revealText,
 } from './reveal.js';
-export type { AfterApproval, ReviewDecision } from './review-decisions.js';
+export type {
+  NotificationChannelName,
+  NotificationRoute,
+  NotificationRule,
+  NotificationTrigger,
+  RoutedGate,
+  RoutedPerson,
+  RoutingInput,
+} from './review/notification-routing.js';
+export {
+  DEFAULT_NOTIFICATION_RULE,
+  DELIVERED_NOTIFICATION_CHANNELS,
+  leftOutByEscalation,
+  notificationRuleMatches,
+  routeNotice,
+} from './review/notification-routing.js';
+export type { AfterApproval, ReviewDecision } from './review/review-decisions.js';
 export {
   isBlindApproval,
   isContradicted,
@@ -368,12 +346,54 @@ export {
   isHighRisk,
   nearestRank,
   secondsToDecide,
-} from './review-decisions.js';
-export type { Reviewer, ReviewHealthInput, ReviewTimeout } from './review-health.js';
-export { computeReviewHealth, DEFAULT_REVIEW_HEALTH_SETTINGS, reviewFigures } from './review-health.js';
-export { detectRubberStamping } from './review-stamping.js';
-export type { AgentSettings, RunSettings, RunSettingsRequest } from './run-ceiling.js';
-export { isAtLeastAsStrict, resolveRunSettings } from './run-ceiling.js';
+} from './review/review-decisions.js';
+export type { Reviewer, ReviewHealthInput, ReviewTimeout } from './review/review-health.js';
+export {
+  computeReviewHealth,
+  DEFAULT_REVIEW_HEALTH_SETTINGS,
+  reviewFigures,
+} from './review/review-health.js';
+export { detectRubberStamping } from './review/review-stamping.js';
+export type {
+  FreezeContext,
+  PhaseBoundary,
+  PhaseReviewAnswer,
+  PrBehaviour,
+  ResolveAutonomyInput,
+  ResumePlan,
+  ShouldFreezeInput,
+} from './runs/autonomy.js';
+export {
+  EXPERT_AUTONOMY_DEFAULTS,
+  FRAMEWORK_DEFAULT_AUTONOMY,
+  freezeContext,
+  phaseBranchName,
+  prBehaviour,
+  resolveAutonomy,
+  resumeAfterFreeze,
+  shouldFreeze,
+} from './runs/autonomy.js';
+export type {
+  AutonomyCandidate,
+  AutonomyEvidence,
+  AutonomyProposalDraft,
+  AutonomySettings,
+  AutonomyThresholds,
+  PhaseReviewEntry,
+  PhaseReviewOutcome,
+  ProposeAutonomyInput,
+} from './runs/autonomy-proposals.js';
+export {
+  autonomyRank,
+  autonomyThresholdsOf,
+  DEFAULT_AUTONOMY_THRESHOLDS,
+  losesAutonomyTrust,
+  nextAutonomyLevel,
+  proposeAutonomy,
+  revokesAutonomyStep,
+} from './runs/autonomy-proposals.js';
+export type { AgentSettings, RunSettings, RunSettingsRequest } from './runs/run-ceiling.js';
+export { isAtLeastAsStrict, resolveRunSettings } from './runs/run-ceiling.js';
 export type {
   LastCheckpoint,
   RunAct,
@@ -381,7 +401,7 @@ export type {
   RunHoldFacts,
   RunHoldReason,
   SettledStatusFacts,
-} from './run-state.js';
+} from './runs/run-state.js';
 export {
   assertNextPhase,
   assertRunMayAct,
@@ -390,7 +410,7 @@ export {
   runHeldError,
   runHoldOf,
   settledRunStatus,
-} from './run-state.js';
+} from './runs/run-state.js';
 export type { JsonValue, SanitizeOptions } from './sanitize.js';
 export {
   displayWidth,
@@ -453,16 +473,6 @@ export {
   runStatusSchema,
   timeoutActionSchema,
 } from './schemas.js';
-export type { OwnerSeparationInput } from './separation-of-duties.js';
-export { approvesAction, assertNotAgentOwner, separatesAgentOwner } from './separation-of-duties.js';
-export type { AttemptOutcome, RecoveryFacts, RecoveryState } from './trigger-verdict.js';
-export {
-  isTriggerGateType,
-  recordRecoveryAttempt,
-  recoveryFactsOf,
-  triggerVerdict,
-  withoutSelfJudgement,
-} from './trigger-verdict.js';
 export type {
   LearnedScope,
   ProposeTrustInput,
@@ -474,7 +484,7 @@ export type {
   TrustSettings,
   TrustSignal,
   TrustThresholds,
-} from './trust-proposals.js';
+} from './trust/trust-proposals.js';
 export {
   DEFAULT_TRUST_THRESHOLDS,
   isNeverLearned,
@@ -486,14 +496,14 @@ export {
   replayLearnedScope,
   revokesLearnedRule,
   trustThresholdsOf,
-} from './trust-proposals.js';
+} from './trust/trust-proposals.js';
 export type {
   Suppressed,
   SuppressibleFacts,
   WhitelistContext,
   WhitelistedFinding,
   WhitelistScope,
-} from './whitelist-match.js';
+} from './trust/whitelist-match.js';
 export {
   factsWithout,
   globToRegExp,
@@ -502,4 +512,4 @@ export {
   WHITELIST_DAYS,
   WHITELIST_MS,
   whitelistCovers,
-} from './whitelist-match.js';
+} from './trust/whitelist-match.js';

@@ -1,4 +1,4 @@
-import { buildConfidenceParts } from '../briefing-builders.js';
+import { buildConfidenceParts } from '../briefing/briefing-builders.js';
 import { approve, defineGateType, rejectRollback, steer } from './define.js';
 
 /** The agent reported a confidence below the threshold. */

@@ -1,4 +1,4 @@
-import { buildConstraintParts } from '../briefing-builders.js';
+import { buildConstraintParts } from '../briefing/briefing-builders.js';
 import { abort, defineGateType, ending } from './define.js';
 
 /** The task cannot be done within its spec or budget. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildBriefing } from '../briefing.js';
-import { createGateCatalog } from '../catalog.js';
-import { batchEligibility } from '../decision-safety.js';
-import { openGate } from '../gate-open.js';
+import { buildBriefing } from '../briefing/briefing.js';
+import { createGateCatalog } from '../gates/catalog.js';
+import { batchEligibility } from '../gates/decision-safety.js';
+import { openGate } from '../gates/gate-open.js';
 import { DEFAULT_GATE_BEHAVIOUR } from './define.js';
 import { BUILTIN_GATE_SPECS } from './index.js';
 

@@ -1,6 +1,6 @@
-import type { BriefingInput, BriefingParts } from '../briefing.js';
-import { buildGenericParts } from '../briefing-builders.js';
-import type { PolicyEvent } from '../policy-schema.js';
+import type { BriefingInput, BriefingParts } from '../briefing/briefing.js';
+import { buildGenericParts } from '../briefing/briefing-builders.js';
+import type { PolicyEvent } from '../policy/policy-schema.js';
 import type { GateOption, GateTypeDefinition, OptionOutcome } from '../schemas.js';
 
 /** Builds the type's part of a gate's Summary of Action. */

@@ -1,4 +1,4 @@
-import { buildDeploymentParts } from '../briefing-builders.js';
+import { buildDeploymentParts } from '../briefing/briefing-builders.js';
 import { reviewGateType } from './review.js';
 
 /** The guardrails seed's deployment approval: a review gate at high risk, for tech leads, decided one at a time. */

@@ -1,4 +1,4 @@
-import { buildDestructiveParts } from '../briefing-persistence.js';
+import { buildDestructiveParts } from '../briefing/briefing-persistence.js';
 import { abort, approve, defineGateType, ending, reject, showing } from './define.js';
 
 /** Seed 001: tests, coverage, features or assertions would be lost. */

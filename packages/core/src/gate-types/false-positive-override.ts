@@ -1,4 +1,4 @@
-import { buildFalsePositiveParts } from '../briefing-persistence.js';
+import { buildFalsePositiveParts } from '../briefing/briefing-persistence.js';
 import { defineGateType, ending, showing } from './define.js';
 
 /** Seed 001: someone reported a false positive, or the detection is unsure. */

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canProceedOnTimeout, createGateCatalog } from '../catalog.js';
-import { resolveDecideOption } from '../decide-option.js';
-import { batchEligibility } from '../decision-safety.js';
-import { TRIGGER_GATE_TYPES } from '../escalation.js';
-import { openGate } from '../gate-open.js';
-import { POLICY_EVENTS } from '../policy-schema.js';
+import { canProceedOnTimeout, createGateCatalog } from '../gates/catalog.js';
+import { resolveDecideOption } from '../gates/decide-option.js';
+import { batchEligibility } from '../gates/decision-safety.js';
+import { TRIGGER_GATE_TYPES } from '../gates/escalation.js';
+import { openGate } from '../gates/gate-open.js';
+import { POLICY_EVENTS } from '../policy/policy-schema.js';
 import { RISK_LEVELS, ROLES } from '../schemas.js';
 import { BUILTIN_GATE_SPECS } from './index.js';
 

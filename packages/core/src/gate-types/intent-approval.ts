@@ -1,4 +1,4 @@
-import { buildIntentParts } from '../briefing-builders.js';
+import { buildIntentParts } from '../briefing/briefing-builders.js';
 import { approve, defineGateType, rejectRollback, steer } from './define.js';
 
 /** Gate 0: the plan is done, before any implementation starts. */

@@ -1,4 +1,4 @@
-import { buildToolCallParts } from '../briefing-builders.js';
+import { buildToolCallParts } from '../briefing/briefing-builders.js';
 import { defineGateType } from './define.js';
 import { TOOL_CALL_OPTIONS } from './tool-call.js';
 

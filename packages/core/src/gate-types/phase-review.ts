@@ -1,4 +1,4 @@
-import { buildPhaseReviewParts } from '../briefing-builders.js';
+import { buildPhaseReviewParts } from '../briefing/briefing-builders.js';
 import { defineGateType, ending } from './define.js';
 
 /** Seed 004: the autonomy level freezes the run at a phase boundary. */

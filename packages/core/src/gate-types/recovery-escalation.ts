@@ -1,4 +1,4 @@
-import { buildRecoveryParts } from '../briefing-persistence.js';
+import { buildRecoveryParts } from '../briefing/briefing-persistence.js';
 import { abort, approve, defineGateType, ending, reject, showing } from './define.js';
 
 /** Seed 001: the agent's recovery is stuck. */

@@ -1,4 +1,4 @@
-import { reviewBriefing } from '../briefing-builders.js';
+import { reviewBriefing } from '../briefing/briefing-builders.js';
 import type { GateTypeDefinition } from '../schemas.js';
 import {
   approve,

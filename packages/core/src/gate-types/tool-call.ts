@@ -1,4 +1,4 @@
-import { buildToolCallParts } from '../briefing-builders.js';
+import { buildToolCallParts } from '../briefing/briefing-builders.js';
 import type { GateOption } from '../schemas.js';
 import { approve, defineGateType, ending, reject, steer } from './define.js';
 
