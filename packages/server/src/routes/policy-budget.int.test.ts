@@ -24,6 +24,10 @@ const LARGE_PATTERN = `args.s.matches("${'[^x]{1000}'.repeat(6)}")`;
 // contains is not charged), but each of 40 000 iterations scans a 200 000-character string: over a minute.
 const SCANS = 'args.xs.exists(a, args.s.contains("ac"))';
 
+// Any of these conditions evaluated on the server's main thread would hold /healthz for seconds to a
+// minute; half a second tells that apart from a busy machine (two test workers share two cores).
+const HEALTHZ_STALL_MS = 500;
+
 function policy(condition: string, id = 'heavy'): string {
   return `name: budget
 rules:
@@ -98,7 +102,7 @@ describe.each(dialects)('policy budgets over HTTP on %s', (dialect) => {
       limit: 'maxComprehensionDepth',
       max: 2,
     });
-    expect(Math.max(...latencies)).toBeLessThan(100);
+    expect(Math.max(...latencies)).toBeLessThan(HEALTHZ_STALL_MS);
     await stillServes();
   });
 
@@ -133,7 +137,7 @@ describe.each(dialects)('policy budgets over HTTP on %s', (dialect) => {
     });
     expect(response.body.error.message).toContain('rule "slow"');
     expect(performance.now() - started).toBeLessThan(10_000);
-    expect(Math.max(...latencies)).toBeLessThan(100);
+    expect(Math.max(...latencies)).toBeLessThan(HEALTHZ_STALL_MS);
     await stillServes();
   });
 
@@ -147,7 +151,7 @@ describe.each(dialects)('policy budgets over HTTP on %s', (dialect) => {
     expect(response.body.decision.errors).toEqual([
       { ruleId: 'slow', message: expect.stringContaining('evaluation budget') },
     ]);
-    expect(Math.max(...latencies)).toBeLessThan(100);
+    expect(Math.max(...latencies)).toBeLessThan(HEALTHZ_STALL_MS);
   });
 
   it('decides a dry run of the active policy in the worker exactly as the gate path does in-process', async () => {
