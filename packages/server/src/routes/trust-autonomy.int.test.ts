@@ -1,7 +1,8 @@
 import { createFakeClock } from 'gatehouse-hitl-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decideTestGate, insertTestRun, useTestPolicy } from '../testing/gates.js';
-import { type ReceivedMail, startSmtpInbox } from '../testing/smtp-inbox.js';
+import { emailNotifications, mailAbout, techLeadChoosesEmail } from '../testing/notice-mail.js';
+import { startSmtpInbox } from '../testing/smtp-inbox.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -40,34 +41,9 @@ describe.each(dialects)('autonomy proposals on %s', (dialect) => {
   async function startWithEmail() {
     const inbox = await startSmtpInbox();
     cleanup.push(() => inbox.close());
-    await start({
-      notifications: {
-        smtpUrl: inbox.url,
-        smtpFrom: 'Gatehouse <gatehouse@example.test>',
-        emailLinkTtlMs: 30 * 60_000,
-        emailSessionRole: 'tech_lead',
-        pollIntervalMs: 25,
-        maxAttempts: 2,
-        backoffBaseMs: 1,
-      },
-    });
-    const response = await request('PUT', '/v1/me/notification-channels', test.tokens.techLead, {
-      channels: ['email'],
-      email: 'lead@example.test',
-    });
-    expect(response.statusCode).toBe(200);
+    await start(emailNotifications(inbox.url));
+    expect(await techLeadChoosesEmail(test)).toBe(200);
     return inbox;
-  }
-
-  async function mailAbout(inbox: { messages: ReceivedMail[] }, subject: RegExp): Promise<ReceivedMail> {
-    for (let waited = 0; waited < 10_000; waited += 50) {
-      const found = inbox.messages.find((mail) =>
-        subject.test((mail.headers.subject ?? '').replace(/\s+/g, ' ')),
-      );
-      if (found !== undefined) return found;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`no mail with subject ${subject}`);
   }
 
   function request(method: 'GET' | 'POST' | 'PUT', url: string, token: string, payload?: object) {
