@@ -11,9 +11,7 @@ import {
   replayLearnedScope,
   type StandingScope,
   standingScopeRefusal,
-  type TrustEvidence,
   type TrustProposalDraft,
-  type TrustReplay,
   type TrustThresholds,
   toIso,
 } from 'gatehouse-hitl-core';
@@ -25,8 +23,9 @@ import { invalidInput } from '../gates/gate-input.js';
 import { changeAutonomy } from '../people/agents.js';
 import type { PolicyService } from '../policy/policy-service.js';
 import { autonomyCandidatesOf, autonomyDraftsOf } from './autonomy-ramp.js';
+import { describe, documentOf, notFound, notProposed, ruleDocumentOf, stored } from './trust-documents.js';
 import { historyOf, readEndedGates, thresholdsOf, windowStart } from './trust-history.js';
-import { learnedScopeOf, revokeLearned } from './trust-revocation.js';
+import { revokeLearned } from './trust-revocation.js';
 
 const DAY = 86_400_000;
 
@@ -47,67 +46,6 @@ export interface TrustService {
     ruleId: string,
     input: { reason?: string | undefined; harmful: boolean },
   ): Promise<LearnedRuleDocument>;
-}
-
-/** What the evidence column holds. */
-interface StoredEvidence {
-  evidence: TrustEvidence;
-  replay: TrustReplay;
-  /** The newest approved call the scope covers: what a narrowed scope must still cover. */
-  sample: Action;
-}
-
-function stored(record: TrustProposalRecord): StoredEvidence {
-  return record.evidence as unknown as StoredEvidence;
-}
-
-function describe(record: TrustProposalRecord): string {
-  if (record.kind === 'autonomy' && record.autonomy !== null)
-    return `agent ${record.agentId} autonomy: ${record.autonomy.from} → ${record.autonomy.to}`;
-  return describeStandingScope(record.tool, record.acceptedScope ?? record.scope);
-}
-
-function documentOf(record: TrustProposalRecord): TrustProposalDocument {
-  const { evidence, replay } = stored(record);
-  const { key: _key, evidence: _stored, ...rest } = record;
-  return {
-    ...rest,
-    description: describe(record),
-    evidence,
-    replay,
-  };
-}
-
-function ruleDocumentOf(record: TrustProposalRecord, rule: RememberedRule, now: number): LearnedRuleDocument {
-  return {
-    id: rule.id,
-    proposalId: record.id,
-    agentId: record.agentId,
-    tool: record.tool,
-    scope: learnedScopeOf(record).scope,
-    description: describeStandingScope(record.tool, learnedScopeOf(record).scope),
-    state: learnedRuleState(rule, now),
-    acceptedBy: record.acceptedBy ?? rule.createdBy,
-    acceptedAt: rule.createdAt,
-    expiresAt: rule.expiresAt,
-    revokedAt: rule.revokedAt,
-    revokedBy: rule.revokedBy,
-    revokedReason: record.revokedReason,
-    policyVersion: record.policyVersion,
-    evidence: stored(record).evidence,
-  };
-}
-
-function notFound(id: string): GatehouseError {
-  return new GatehouseError('NOT_FOUND', `no trust proposal ${id}`, { field: 'id', id });
-}
-
-function notProposed(record: TrustProposalRecord): GatehouseError {
-  return new GatehouseError(
-    'INVALID_TRANSITION',
-    `trust proposal ${record.id} is ${record.status}; only a proposed one can be accepted or dismissed`,
-    { id: record.id, status: record.status },
-  );
 }
 
 /** Drafts and the sample each was drawn from, computed from a read of the history. */
