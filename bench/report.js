@@ -7,18 +7,29 @@ function format(value) {
   return Math.abs(value) >= 100 ? value.toFixed(1) : value.toFixed(3);
 }
 
-/** Prints `name: value unit — baseline value unit — ratio r`; ratio > 1 means better than the baseline. */
-export function report(name, { value, unit, baseline, higherIsBetter = false }) {
-  const ratio = higherIsBetter ? value / baseline : baseline / value;
-  collected[name] = {
-    value: Number(value.toFixed(3)),
-    unit,
-    baseline: Number(baseline.toFixed(3)),
-    ratio: Number(ratio.toFixed(2)),
-  };
-  console.log(
-    `${name}: ${format(value)} ${unit} — baseline ${format(baseline)} ${unit} — ratio ${ratio.toFixed(2)}`,
-  );
+/**
+ * Prints `name: value unit — baseline value unit — ratio r`; ratio > 1 means better than the baseline.
+ * A figure with a `target` ({ at, met }) also prints the target and whether it was met; a figure with
+ * no baseline measured in the run (`baseline: null`) prints the target only.
+ */
+export function report(name, { value, unit, baseline, higherIsBetter = false, target }) {
+  const entry = { value: Number(value.toFixed(3)), unit };
+  const parts = [`${name}: ${format(value)} ${unit}`];
+  if (baseline !== null && baseline !== undefined) {
+    const ratio = higherIsBetter ? value / baseline : baseline / value;
+    entry.baseline = Number(baseline.toFixed(3));
+    entry.ratio = Number(ratio.toFixed(2));
+    parts.push(`baseline ${format(baseline)} ${unit}`, `ratio ${ratio.toFixed(2)}`);
+  }
+  if (target !== undefined) {
+    entry.target = target.at;
+    entry.met = target.met;
+    parts.push(
+      `target ${higherIsBetter ? '≥' : '≤'} ${format(target.at)} ${unit} ${target.met ? 'met' : 'MISSED'}`,
+    );
+  }
+  collected[name] = entry;
+  console.log(parts.join(' — '));
 }
 
 /** Every figure reported so far, by name. */

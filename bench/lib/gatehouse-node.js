@@ -1,5 +1,6 @@
 // Child process: one Gatehouse node (buildApp on SQLite or Postgres) on 127.0.0.1, with an admin, a
-// developer and `agents` agents seeded through the store, each with a bearer token (stored as its SHA-256).
+// developer, `people` tech leads and `agents` agents seeded through the store, each with a bearer token
+// (stored as its SHA-256); `env` adds GATEHOUSE_* settings (an SMTP server, the checkpoint interval).
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -50,6 +51,15 @@ async function seedAgents(store, count) {
   return tokens;
 }
 
+async function seedPeople(store, count) {
+  const people = [];
+  for (let i = 0; i < count; i += 1) {
+    const id = `user_bench_lead${String(i).padStart(3, '0')}`;
+    people.push({ id, token: await seedPerson(store, id, 'tech_lead') });
+  }
+  return people;
+}
+
 function openStore() {
   if (options.dialect === 'postgres') {
     const { connectionString, schema } = options;
@@ -62,22 +72,20 @@ const store = await openStore();
 const bus = createInProcessBus();
 // The load comes from a few bench agents on purpose: per-agent rate limits would measure the limiter.
 const unlimited = { perSecond: 0, burst: 1 };
-const config = loadConfig(
-  {},
-  {
-    dataDir: options.dir,
-    host: '127.0.0.1',
-    port: 0,
-    logLevel: 'silent',
-    rateLimits: { agent: unlimited, token: unlimited },
-  },
-);
+const config = loadConfig(options.env ?? {}, {
+  dataDir: options.dir,
+  host: '127.0.0.1',
+  port: 0,
+  logLevel: 'silent',
+  rateLimits: { agent: unlimited, token: unlimited },
+});
 const app = await buildApp({ store, bus, clock, config });
 const address = await app.listen({ host: '127.0.0.1', port: 0 });
 const tokens = {
   admin: await seedPerson(store, 'user_bench_admin', 'admin'),
   developer: await seedPerson(store, 'user_bench_dev', 'developer'),
   agents: await seedAgents(store, options.agents ?? 1),
+  people: await seedPeople(store, options.people ?? 0),
 };
 
 /**
@@ -123,6 +131,14 @@ serveParent(
       const figures = { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 };
       loopDelay = null;
       return figures;
+    },
+    /** Notices not yet delivered (pending rows) and whether gate changes still wait to be routed. */
+    notificationBacklog: async () => {
+      const counts = await store.read((tx) => tx.countNotifications());
+      const count = (status) =>
+        counts.filter((row) => row.status === status).reduce((sum, row) => sum + row.count, 0);
+      const queued = await store.read((tx) => tx.hasNotificationWork(0));
+      return { pending: count('pending'), sent: count('sent'), failed: count('failed'), queued };
     },
     /** Long-polls registered on this node right now. */
     waiting: async () => app.gatehouse.services.gates.waiting(),

@@ -7,13 +7,16 @@ import { sendOk } from './http.js';
 import { startBenchPostgres } from './postgres.js';
 import { sleep } from './stats.js';
 
-/** Starts a node on SQLite (a temp dir on disk) or Postgres with `agents` agent tokens; `stop()` removes everything. */
-export async function startGatehouse({ dialect = 'sqlite', agents = 50 } = {}) {
+/**
+ * Starts a node on SQLite (a temp dir on disk) or Postgres with `agents` agent tokens and `people` tech
+ * leads' session tokens; `env` adds GATEHOUSE_* settings. `stop()` removes everything.
+ */
+export async function startGatehouse({ dialect = 'sqlite', agents = 50, people = 0, env = {} } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
   const postgres = dialect === 'postgres' ? await startBenchPostgres() : null;
   const database =
     postgres === null ? {} : { connectionString: postgres.connectionString, schema: postgres.schema };
-  const child = startChild('./gatehouse-node.js', { dialect, dir, agents, ...database });
+  const child = startChild('./gatehouse-node.js', { dialect, dir, agents, people, env, ...database });
   try {
     const info = await child.ready;
     return {
