@@ -85,6 +85,8 @@ export type {
   SigningKeyRecord,
   SlackRepo,
   SlackUserLink,
+  SsoIdentitiesRepo,
+  SsoIdentity,
   StartSigner,
   Store,
   StoreTx,

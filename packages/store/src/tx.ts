@@ -15,6 +15,7 @@ import * as rules from './repos/rules.js';
 import * as runs from './repos/runs.js';
 import * as searchIndex from './repos/search-index.js';
 import * as slack from './repos/slack.js';
+import * as ssoIdentities from './repos/sso-identities.js';
 import * as stream from './repos/stream.js';
 import * as trust from './repos/trust.js';
 import * as deliveries from './repos/webhook-deliveries.js';
@@ -66,6 +67,7 @@ type Writes = Pick<
   | RecoveryWrites
   | WhitelistWrites
   | SlackWrites
+  | 'insertSsoIdentity'
   | NotificationWrites
   | 'insertTrustProposal'
   | 'updateTrustProposal'
@@ -103,6 +105,7 @@ function writes(ctx: TxContext): Writes {
     ...recoveryWrites(ctx),
     ...whitelistWrites(ctx),
     ...slackWrites(ctx),
+    insertSsoIdentity: (identity) => ssoIdentities.insertSsoIdentity(ctx, identity),
     ...notificationWrites(ctx),
     insertTrustProposal: (record) => trust.insertTrustProposal(ctx, record),
     updateTrustProposal: (record, status) => trust.updateTrustProposal(ctx, record, status),
@@ -310,6 +313,8 @@ export function createStoreTx(ctx: TxContext, options: { readOnly: boolean }): S
     getPatternAlert: (pattern) => whitelists.getPatternAlert(ctx, pattern),
     getSlackUser: (userId) => slack.getSlackUser(ctx, userId),
     getSlackUserBySlackId: (slackUserId) => slack.getSlackUserBySlackId(ctx, slackUserId),
+    getSsoIdentity: (issuer, subject) => ssoIdentities.getSsoIdentity(ctx, issuer, subject),
+    listSsoIdentitiesOf: (userId) => ssoIdentities.listSsoIdentitiesOf(ctx, userId),
     getNotificationRule: (id) => notifications.getNotificationRule(ctx, id),
     listNotificationRules: () => notifications.listNotificationRules(ctx),
     getNotificationPreference: (userId) => notifications.getNotificationPreference(ctx, userId),

@@ -29,6 +29,7 @@ import type {
 import type { ReviewsRepo } from './review-types.js';
 import type { JournalRepo, SearchIndexRepo } from './search-types.js';
 import type { SlackRepo } from './slack-types.js';
+import type { SsoIdentitiesRepo } from './sso-types.js';
 import type { TrustRepo } from './trust-types.js';
 import type { WhitelistsRepo } from './whitelist-types.js';
 
@@ -99,6 +100,7 @@ export type {
   SearchIndexStateName,
 } from './search-types.js';
 export type { SlackRepo, SlackUserLink } from './slack-types.js';
+export type { SsoIdentitiesRepo, SsoIdentity } from './sso-types.js';
 export type {
   ClaimedWebhookDelivery,
   OutboxEvent,
@@ -258,6 +260,7 @@ export type StoreTx = TxClock &
   RecoveriesRepo &
   WhitelistsRepo &
   SlackRepo &
+  SsoIdentitiesRepo &
   NotificationsRepo &
   TrustRepo;
 

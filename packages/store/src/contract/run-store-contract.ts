@@ -9,6 +9,7 @@ import { describeRecordContract } from './records.contract.js';
 import { describeRecoveryContract } from './recoveries.contract.js';
 import { describeReviewContract } from './reviews.contract.js';
 import { describeSlackContract } from './slack.contract.js';
+import { describeSsoIdentityContract } from './sso-identities.contract.js';
 import { describeStreamContract } from './stream.contract.js';
 import { describeTrustContract } from './trust.contract.js';
 import { describeWebhookContract } from './webhooks.contract.js';
@@ -48,6 +49,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreHar
     describe('recoveries', () => describeRecoveryContract(ctx));
     describe('whitelists', () => describeWhitelistContract(ctx));
     describe('slack', () => describeSlackContract(ctx));
+    describe('single sign-on identities', () => describeSsoIdentityContract(ctx));
     describe('notifications', () => describeNotificationContract(ctx));
     describe('trust proposals', () => describeTrustContract(ctx));
   });

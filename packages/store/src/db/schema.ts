@@ -5,6 +5,7 @@ import type { NotificationTables } from './notification-tables.js';
 import type { FalsePositivesTable, RecoveriesTable } from './recovery-tables.js';
 import type { ReviewCommentsTable, ReviewsTable, ReviewVerdictsTable } from './review-tables.js';
 import type { SlackSeenRequestsTable, SlackUsersTable } from './slack-tables.js';
+import type { SsoIdentitiesTable } from './sso-tables.js';
 import type { TrustProposalsTable } from './trust-tables.js';
 import type { DetectionsTable, PatternAlertsTable, WhitelistsTable } from './whitelist-tables.js';
 
@@ -258,6 +259,7 @@ export interface Database extends NotificationTables {
   pattern_alerts: PatternAlertsTable;
   slack_users: SlackUsersTable;
   slack_seen_requests: SlackSeenRequestsTable;
+  sso_identities: SsoIdentitiesTable;
   gate_views: GateViewsTable;
   trust_proposals: TrustProposalsTable;
 }
