@@ -118,7 +118,7 @@ export const LAZINESS_PATTERNS: readonly PatternDefinition[] = [
     severity: 'critical',
     languages: [...PARSED, 'other'],
     description:
-      "Seed 001's hardcoded_test_bypass: a function now returns a literal that a test of it (in the file, or a test file of the change that tests this file) expects, or production code branches on being under test (NODE_ENV === 'test', 'pytest' in sys.modules, testing.Testing(), cfg!(test)).",
+      "Seed 001's hardcoded_test_bypass: a function now returns a literal that a test of it (in the file, or a test file of the change that tests this file) expects, written in an assertion, bound to a constant the assertion names, or imported from a helper module of the change, or production code branches on being under test (NODE_ENV === 'test', 'pytest' in sys.modules, testing.Testing(), cfg!(test)).",
     examples: [
       {
         language: 'typescript',

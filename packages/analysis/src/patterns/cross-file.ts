@@ -4,6 +4,7 @@ import {
   changedProductionFunctions,
   removedAssertions,
 } from './assertion-deleted.js';
+import { helperModules } from './expected-values.js';
 import { addedLiteralReturns, hardcodedReturns } from './hardcoded-result.js';
 import { escapeRegExp } from './syntax.js';
 import { expectedValues } from './test-code.js';
@@ -50,11 +51,13 @@ function newFunctions(files: readonly ChangedFile[]): Set<string> {
 export function crossFileHits(files: readonly ChangedFile[]): { file: ChangedFile; hit: LazinessHit }[] {
   const tests = files
     .filter((changed) => isTestPath(changed.file.path))
-    .map((changed) => ({
-      changed,
-      expected: expectedValues(changed.context.after, changed.file.path, changed.file.after),
-      removed: removedAssertions(changed),
-    }));
+    .map((changed) => {
+      const helpers = helperModules(changed, files);
+      const imported = new Map(helpers.flatMap((helper) => [...helper.constants]));
+      const expected = expectedValues(changed.context.after, changed.file.path, changed.file.after, imported);
+      for (const helper of helpers) for (const value of helper.asserted) expected.add(value);
+      return { changed, helpers, expected, removed: removedAssertions(changed) };
+    });
   if (tests.length === 0) return [];
   const production = files
     .filter(
@@ -71,7 +74,12 @@ export function crossFileHits(files: readonly ChangedFile[]): { file: ChangedFil
   for (const test of tests) {
     for (const code of production) {
       const related = isRelated(test.changed, code.changed);
-      if (related && code.returns.length > 0 && test.expected.size > 0) {
+      const reached =
+        related ||
+        test.helpers.some(
+          (helper) => helper.changed !== code.changed && isRelated(helper.changed, code.changed),
+        );
+      if (reached && code.returns.length > 0 && test.expected.size > 0) {
         const base = code.changed.file.partial ? 0.75 : 0.9;
         for (const hit of hardcodedReturns(code.returns, test.expected, base, test.changed.file.path))
           hits.push({ file: code.changed, hit });

@@ -1,4 +1,5 @@
 import type { Tree } from 'web-tree-sitter';
+import { assertionStatements, literalConstants, valuesOfAssertion } from './expected-values.js';
 import { LITERAL, literalValue, literalValuesIn, normalize } from './syntax.js';
 import { TEST_CODE } from './test-commented-out.js';
 import { isTestPath } from './test-files.js';
@@ -7,8 +8,17 @@ import type { ChangedFile } from './types.js';
 
 const EXPECTATION_LINE = /\b(want|wanted|expected|expect|expects)\b/i;
 
-/** The literal values that test code in a file asserts or expects, e.g. `n:42`, `s:ok`. */
-export function expectedValues(tree: Tree | null, path: string, text: string | null): Set<string> {
+/**
+ * The literal values that test code in a file asserts or expects, e.g. `n:42`, `s:ok`: on its
+ * assertion and expectation lines, in a whole assertion spread over lines, and through the constants
+ * an assertion names (the file's own, and `imported`: those of helper modules it imports).
+ */
+export function expectedValues(
+  tree: Tree | null,
+  path: string,
+  text: string | null,
+  imported: ReadonlyMap<string, string> = new Map(),
+): Set<string> {
   const values = new Set<string>();
   const index = indexOf(tree);
   if (!index || text === null) return values;
@@ -22,6 +32,10 @@ export function expectedValues(tree: Tree | null, path: string, text: string | n
         for (const value of literalValuesIn(line)) values.add(value);
     }
   }
+  const constants = new Map([...literalConstants(tree), ...imported]);
+  for (const statement of assertionStatements(tree))
+    if (whole || statement.inTest)
+      for (const value of valuesOfAssertion(statement.text, constants)) values.add(value);
   return values;
 }
 
