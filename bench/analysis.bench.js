@@ -4,7 +4,14 @@
 // in the same run; then the server's event-loop delay p99 while it analyses that diff over HTTP, beside
 // the same node idle. Misses and false positives are listed by change id for the people tuning the rules.
 
-import { changeInput, loadCorpus, rates, SCORED_KINDS, scoreCorpus } from './lib/analysis-corpus.js';
+import {
+  changeInput,
+  loadCorpus,
+  rates,
+  SCORED_KINDS,
+  scoreCorpus,
+  scorePatterns,
+} from './lib/analysis-corpus.js';
 import { buildLargeDiff } from './lib/analysis-diff.js';
 import { bearer, startGatehouse } from './lib/gatehouse.js';
 import { msSince, percentile, sleep } from './lib/stats.js';
@@ -63,13 +70,15 @@ function reportPercentiles(name, measured, baseline) {
   }
 }
 
-function reportSet(prefix, outcomes) {
+function reportSet(prefix, outcomes, patterns) {
   const scores = scoreCorpus(outcomes);
   const labelled = outcomes.filter(({ change }) => change.label.cutsCorners).length;
   console.log(
     `analysis ${prefix}corpus: ${outcomes.length} changes, ${labelled} cutting corners, ${outcomes.length - labelled} legitimate`,
   );
   for (const kind of SCORED_KINDS) reportRates(`${prefix}${kind}`, scores.kinds[kind]);
+  const byPattern = scorePatterns(outcomes, patterns);
+  for (const pattern of patterns) reportRates(`${prefix}${pattern}`, byPattern[pattern]);
   reportRates(`${prefix}destructive findings`, scores.destructive);
   reportRates(`${prefix}destructive verdict`, scores.verdict);
   reportRates(`${prefix}destructive verdict or laziness`, scores.verdictOrLaziness);
@@ -88,14 +97,17 @@ async function accuracy(analysis, corpus) {
     outcomes.push({ change, result: await analysis.analyzeChange(input) });
     perChange.push(msSince(start));
   }
+  const patterns = analysis.LAZINESS_PATTERNS.map((pattern) => pattern.id);
   reportSet(
     '',
     outcomes.filter(({ change }) => change.set === undefined),
+    patterns,
   );
   // Changes from other repositories, kept apart so the rules are not tuned to them.
   reportSet(
     'held-out ',
     outcomes.filter(({ change }) => change.set === 'holdout'),
+    patterns,
   );
   // Whole files before and after, as a coding agent's edit reaches the hook.
   reportPercentiles('analysis one corpus change', perChange, perChangeBaseline);

@@ -85,3 +85,17 @@ export function scoreCorpus(outcomes) {
   }
   return { kinds, destructive, verdict, verdictOrLaziness };
 }
+
+/**
+ * Per laziness pattern (`patterns`: the catalog's ids), at the level of a change: predicted when a
+ * finding carries the pattern, expected when the label lists `laziness`.
+ */
+export function scorePatterns(outcomes, patterns) {
+  const tallies = Object.fromEntries(patterns.map((pattern) => [pattern, tally()]));
+  for (const { change, result } of outcomes) {
+    const found = new Set(result.findings.map((finding) => finding.pattern));
+    const labelled = change.label.kinds.includes('laziness');
+    for (const pattern of patterns) count(tallies[pattern], change.id, labelled, found.has(pattern));
+  }
+  return tallies;
+}
