@@ -54,6 +54,7 @@ type Writes = Pick<
   | 'recordGateView'
   | 'claimDueGates'
   | 'putIdempotency'
+  | 'setGateTraceContext'
   | 'insertRememberedRule'
   | 'revokeRememberedRule'
   | 'insertConfidenceReport'
@@ -93,6 +94,7 @@ function writes(ctx: TxContext): Writes {
     claimDueGates: (limit) => gates.claimDueGates(ctx, limit),
     putIdempotency: (record) => rules.putIdempotency(ctx, record),
     insertRememberedRule: (rule) => rules.insertRememberedRule(ctx, rule),
+    setGateTraceContext: (gateId, traceContext) => gates.setGateTraceContext(ctx, gateId, traceContext),
     revokeRememberedRule: (id, by, at) => rules.revokeRememberedRule(ctx, id, by, at),
     insertConfidenceReport: (report) => reports.insertConfidenceReport(ctx, report),
     insertIntervention: (intervention) => reports.insertIntervention(ctx, intervention),
@@ -275,6 +277,7 @@ export function createStoreTx(ctx: TxContext, options: { readOnly: boolean }): S
     countGates: (filter) => gates.countGates(ctx, filter),
     listGateViews: (gateIds) => gateViews.listGateViews(ctx, gateIds),
     getIdempotency: (scope, key) => rules.getIdempotency(ctx, scope, key),
+    getGateTraceContext: (gateId) => gates.getGateTraceContext(ctx, gateId),
     getRememberedRule: (id) => rules.getRememberedRule(ctx, id),
     listRememberedRules: (opts) => rules.listRememberedRules(ctx, opts),
     listConfidenceReports: (runId) => reports.listConfidenceReports(ctx, runId),

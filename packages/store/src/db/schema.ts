@@ -72,6 +72,8 @@ export interface GatesTable {
   version: number;
   data: string;
 }
+  /** JSON `{ traceparent, tracestate? }` of the request that opened the gate; null when untraced. */
+  trace_context: string | null;
 
 export interface GateAssigneesTable {
   gate_id: string;

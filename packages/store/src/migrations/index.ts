@@ -18,6 +18,7 @@ import { signingKeyNamesMigration } from './0016-signing-key-names.js';
 import { trustProposalsMigration } from './0017-trust-proposals.js';
 import { gateViewsMigration } from './0018-gate-views.js';
 import { autonomyProposalsMigration } from './0019-autonomy-proposals.js';
+import { gateTraceContextMigration } from './0020-gate-trace-context.js';
 import { ssoIdentitiesMigration } from './0021-sso-identities.js';
 import { signingKeyLastUseMigration } from './0023-signing-key-last-use.js';
 
@@ -47,6 +48,7 @@ export function createMigrationProvider(dialect: Dialect, schema?: string): Migr
     '0018_gate_views': gateViewsMigration(),
     '0017_trust_proposals': trustProposalsMigration(),
     '0019_autonomy_proposals': autonomyProposalsMigration(),
+    '0020_gate_trace_context': gateTraceContextMigration(),
     '0021_sso_identities': ssoIdentitiesMigration(),
     '0023_signing_key_last_use': signingKeyLastUseMigration(),
   };

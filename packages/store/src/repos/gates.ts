@@ -215,3 +215,20 @@ export async function claimDueGates(ctx: TxContext, limit: number): Promise<(Gat
     .execute();
   return rows.map(withVersion);
 }
+
+export async function setGateTraceContext(
+  ctx: TxContext,
+  gateId: string,
+  traceContext: string,
+): Promise<void> {
+  await ctx.db.updateTable('gates').set({ trace_context: traceContext }).where('id', '=', gateId).execute();
+}
+
+export async function getGateTraceContext(ctx: TxContext, gateId: string): Promise<string | null> {
+  const row = await ctx.db
+    .selectFrom('gates')
+    .select('trace_context')
+    .where('id', '=', gateId)
+    .executeTakeFirst();
+  return row?.trace_context ?? null;
+}
