@@ -7,6 +7,7 @@ import { createPostgresStore, createSqliteStore, type Store } from 'gatehouse-hi
 import { buildApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import { issueDemoAgentToken } from './demo-agent-token.js';
+import { seedDemoWorkspace } from './demo-workspace.js';
 import { type BusLog, createInProcessBus, type EventBus } from './events/bus.js';
 import { createPostgresBus } from './events/postgres-bus.js';
 import { createHostSecret, removeHostFile, writeHostFile } from './host-file.js';
@@ -36,6 +37,11 @@ export interface RunningServer {
   loginToken: string | null;
   /** A fresh token for the agent `name` (created if new, older tokens revoked), for an agent run in this process. */
   issueAgentToken(name: string): Promise<string>;
+  /**
+   * Creates a run's repository with `files` (path → text) as main's first commit, before anyone
+   * used it (`409 CONFLICT` after): the sample project a demo agent run in this process works on.
+   */
+  seedWorkspace(runId: string, files: Readonly<Record<string, string>>): Promise<void>;
   /**
    * Stops accepting, ends event streams and long-polls, lets in-flight requests finish (up to
    * `shutdownTimeoutMs`), then closes the bus and the store; safe to call twice.
@@ -179,5 +185,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     process.once('SIGTERM', onSignal);
   }
   const issueAgentToken = (name: string) => issueDemoAgentToken(services, name);
-  return { url, loginToken: first.loginToken, issueAgentToken, close };
+  const seedWorkspace = (runId: string, files: Readonly<Record<string, string>>) =>
+    seedDemoWorkspace(context, runId, files);
+  return { url, loginToken: first.loginToken, issueAgentToken, seedWorkspace, close };
 }

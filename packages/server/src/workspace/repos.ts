@@ -32,6 +32,9 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
+/** Files of a repository's first commit, by path: the sample project of a demo run. */
+export type StartingFiles = Readonly<Record<string, string>>;
+
 /**
  * The run's repository, created on first use with one empty commit on `main`. It is built in a
  * temporary folder and renamed into place, so two nodes creating it at once both end with the same
@@ -40,24 +43,61 @@ async function exists(path: string): Promise<boolean> {
 export async function ensureRepo(reposDir: string, runId: string): Promise<string> {
   const path = repoPathOf(reposDir, runId);
   if (await exists(join(path, 'HEAD'))) return path;
+  await buildRepo(reposDir, runId, {});
+  return path;
+}
+
+/**
+ * Creates the run's repository with `files` in the first commit on `main`, before anyone used it;
+ * false (and nothing changed) when the repository already exists.
+ */
+export async function createRepoWithFiles(
+  reposDir: string,
+  runId: string,
+  files: StartingFiles,
+): Promise<boolean> {
+  if (await exists(join(repoPathOf(reposDir, runId), 'HEAD'))) return false;
+  return buildRepo(reposDir, runId, files);
+}
+
+/** Builds the repository aside and renames it into place; false when another copy got there first. */
+async function buildRepo(reposDir: string, runId: string, files: StartingFiles): Promise<boolean> {
+  const path = repoPathOf(reposDir, runId);
   await mkdir(noHooksDir(reposDir), { recursive: true });
   const building = join(reposDir, `.new-${runId}-${randomBytes(6).toString('hex')}.git`);
   try {
     await mkdir(building, { recursive: true });
     await git(building, ['init', '--quiet', '--bare', `--initial-branch=${MAIN_BRANCH}`, '--template=']);
     await writeFile(join(building, 'config'), repoConfig(reposDir), { flag: 'a' });
-    const tree = await gitText(building, ['mktree'], { input: '' });
+    const tree = await treeOf(building, files);
     const commit = await gitText(building, ['commit-tree', tree, '-m', `Workspace of ${runId}`], {
-      env: serverIdentity(0),
+      env: serverIdentity(Object.keys(files).length === 0 ? 0 : Date.now() / 1000),
     });
     await git(building, ['update-ref', `refs/heads/${MAIN_BRANCH}`, commit]);
-    await rename(building, path).catch(async (error: NodeJS.ErrnoException) => {
-      if (!(await exists(join(path, 'HEAD')))) throw error;
-    });
+    return await rename(building, path).then(
+      () => true,
+      async (error: NodeJS.ErrnoException) => {
+        if (!(await exists(join(path, 'HEAD')))) throw error;
+        return false;
+      },
+    );
   } finally {
     await rm(building, { recursive: true, force: true });
   }
-  return path;
+}
+
+/** The tree of `files`, written through an index file of the repository being built. */
+async function treeOf(repo: string, files: StartingFiles): Promise<string> {
+  const entries = Object.entries(files);
+  if (entries.length === 0) return gitText(repo, ['mktree'], { input: '' });
+  const env = { GIT_INDEX_FILE: join(repo, 'starting-index') };
+  for (const [path, text] of entries) {
+    const blob = await gitText(repo, ['hash-object', '-w', '--stdin'], { input: text });
+    await git(repo, ['update-index', '--add', '--cacheinfo', `100644,${blob},${path}`], { env });
+  }
+  const tree = await gitText(repo, ['write-tree'], { env });
+  await rm(env.GIT_INDEX_FILE, { force: true });
+  return tree;
 }
 
 function repoConfig(reposDir: string): string {
