@@ -1,5 +1,5 @@
 import { Gatehouse } from 'gatehouse-hitl-sdk';
-import { type Log, runCodingAgent } from './agent.js';
+import { type CodingAgentOptions, type Log, runCodingAgent } from './agent.js';
 import { createWorkspace } from './workspace.js';
 
 /** Where the demo agent runs and what it prints. */
@@ -10,6 +10,8 @@ export interface DemoAgentOptions {
   token: string;
   /** One line of what the agent does. */
   log: Log;
+  /** Puts the sample project on the run's main before the agent clones it (see `CodingAgentOptions.seed`). */
+  seed?: CodingAgentOptions['seed'];
 }
 
 /** The scripted coding agent, running in this process. */
@@ -21,8 +23,8 @@ export interface DemoAgent {
 }
 
 /**
- * Starts the scripted coding agent against a server: it creates a run and asks before each step,
- * going on as people answer its gates.
+ * Starts the scripted coding agent against a server: it creates a run, works in a clone of its
+ * repository and asks before each step, going on as people answer its gates and reviews.
  *
  * @example
  * const agent = startDemoAgent({ url: server.url, token, log: console.log });
@@ -35,7 +37,7 @@ export function startDemoAgent(options: DemoAgentOptions): DemoAgent {
     const gate = new Gatehouse({ url: options.url, token: options.token });
     const workspace = await createWorkspace();
     try {
-      await runCodingAgent({ gate, workspace, log, signal: stopping.signal });
+      await runCodingAgent({ gate, workspace, log, signal: stopping.signal, seed: options.seed });
       log('the demo agent finished its job; start the server again with --demo for another run');
     } finally {
       await workspace.close();

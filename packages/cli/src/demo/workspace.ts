@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import type { Gatehouse, Workspace as RunRepository } from 'gatehouse-hitl-sdk';
+import { SAMPLE_PROJECT } from './sample-project.js';
 
 /** The result of a shell command run in the workspace. */
 export interface CommandResult {
@@ -9,24 +11,37 @@ export interface CommandResult {
   output: string;
 }
 
-/** A throwaway project in a temp git repository, where the scripted agent does its work. */
-export interface Workspace {
-  readonly dir: string;
-  /** False when git is not installed; the agent then works without commits. */
-  readonly git: boolean;
-  write(path: string, content: string): Promise<void>;
-  run(command: string): Promise<CommandResult>;
-  commit(message: string): Promise<void>;
-  checkout(branch: string): Promise<void>;
-  close(): Promise<void>;
+/** A phase branch to start: `phase-1-strategic`, `phase-2-tactical`, or a revision of one. */
+export interface PhaseSpec {
+  phase: number;
+  type: 'strategic' | 'tactical';
+  revision?: number;
 }
 
-const STARTER_FILES: Record<string, string> = {
-  'package.json': `${JSON.stringify({ name: 'demo-project', private: true, type: 'module', scripts: { test: 'node --test' } }, null, 2)}\n`,
-  'README.md': '# demo-project\n\nTask: add a `slugify(title)` helper with tests.\n',
-  'src/index.js': "export const greet = (name) => 'hello ' + name;\n",
-  'build/bundle.js': '// stale build output\n',
-};
+/**
+ * Where the scripted agent works: a clone of its run's repository hosted by Gatehouse, on which it
+ * starts phase branches, commits and pushes them for review.
+ */
+export interface Workspace {
+  readonly dir: string;
+  /** False when git is not installed: the agent then works in plain files and checkpoints without branches. */
+  readonly git: boolean;
+  /**
+   * Clones the run's repository into `dir`; true when main already holds the sample project,
+   * false when the agent imports it on its first branch.
+   */
+  attach(gate: Gatehouse, runId: string): Promise<boolean>;
+  /** Starts a phase branch (from the merged main, or the reviewed head for a revision); its name. */
+  startPhase(spec: PhaseSpec): Promise<string | null>;
+  write(path: string, content: string): Promise<void>;
+  read(path: string): Promise<string>;
+  run(command: string): Promise<CommandResult>;
+  /** Commits every change in the agent's name; false when nothing changed. */
+  commit(message: string): Promise<boolean>;
+  /** Pushes the current phase branch to Gatehouse; null without git. */
+  push(): Promise<{ branch: string; commit: string } | null>;
+  close(): Promise<void>;
+}
 
 function exec(file: string, args: string[], cwd: string): Promise<CommandResult> {
   return new Promise((done) => {
@@ -45,34 +60,51 @@ function inside(root: string, path: string): string {
   return full;
 }
 
-/** Creates the workspace with a small starter project and an initial commit on main. */
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
+
+/** Creates an empty folder for the workspace; `attach` fills it with the run's repository. */
 export async function createWorkspace(options: { keep?: boolean } = {}): Promise<Workspace> {
   const dir = await mkdtemp(join(tmpdir(), 'gatehouse-demo-'));
-  const git = async (...args: string[]) =>
-    exec('git', ['-c', 'user.name=Demo Agent', '-c', 'user.email=agent@example.invalid', ...args], dir);
+  const hasGit = (await exec('git', ['--version'], dir)).exitCode === 0;
+  let repo: RunRepository | null = null;
+  const cloned = () => {
+    if (repo === null) throw new Error('the workspace is not attached to a run yet: call attach first');
+    return repo;
+  };
   const write = async (path: string, content: string) => {
     const full = inside(dir, path);
     await mkdir(dirname(full), { recursive: true });
     await writeFile(full, content);
   };
-  for (const [path, content] of Object.entries(STARTER_FILES)) await write(path, content);
-  const hasGit = (await git('init', '-q', '-b', 'main')).exitCode === 0;
-  if (hasGit) {
-    await git('add', '-A');
-    await git('commit', '-q', '-m', 'Starter project');
-  }
   return {
     dir,
     git: hasGit,
+    async attach(gate, runId) {
+      if (!hasGit) {
+        for (const [path, content] of Object.entries(SAMPLE_PROJECT)) await write(path, content);
+        return true;
+      }
+      repo = await gate.workspace(runId).clone(dir);
+      return exists(join(dir, 'package.json'));
+    },
+    async startPhase(spec) {
+      if (!hasGit) return null;
+      // A new phase starts from main as merged (the reviewers' edits included), a revision from the reviewed head.
+      return (await cloned().startPhaseBranch(spec)).branch;
+    },
     write,
+    read: (path) => readFile(inside(dir, path), 'utf8'),
     run: (command) => exec('sh', ['-c', command], dir),
     async commit(message) {
-      if (!hasGit) return;
-      await git('add', '-A');
-      await git('commit', '-q', '--allow-empty', '-m', message);
+      if (!hasGit) return false;
+      return (await cloned().commitAll(message)) !== null;
     },
-    async checkout(branch) {
-      if (hasGit) await git('checkout', '-q', '-B', branch);
+    async push() {
+      return hasGit ? cloned().push() : null;
     },
     async close() {
       if (!options.keep) await rm(dir, { recursive: true, force: true });
