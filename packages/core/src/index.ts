@@ -16,6 +16,8 @@ export type {
   ProposedAction,
 } from './briefing/briefing.js';
 export { briefingConfidenceBand, buildBriefing } from './briefing/briefing.js';
+export type { GateFinding } from './briefing/briefing-findings.js';
+export { FINDINGS_SHOWN, findingLines, findingPlace, gateFindings } from './briefing/briefing-findings.js';
 export type { ChangeCounts } from './briefing/change-facts.js';
 export { destructiveContextOfChange } from './briefing/change-facts.js';
 export type { GateDisplayOptions } from './briefing/display.js';

@@ -17,6 +17,7 @@ import {
   readText,
   readTime,
 } from './briefing-fields.js';
+import { findingsSection } from './briefing-findings.js';
 
 const MAX_RECOVERY_ATTEMPTS = 3;
 
@@ -93,6 +94,7 @@ export function buildRecoveryParts(input: BriefingInput): BriefingParts {
         ),
       ),
       section('Why Escalated', listFields(readList(context, 'reasons', 'triggers'))),
+      findingsSection(context),
       section(
         'Detection Details',
         fields(
@@ -127,6 +129,7 @@ export function buildFalsePositiveParts(input: BriefingInput): BriefingParts {
           ['Reported By', reportedBy],
         ),
       ),
+      findingsSection(context),
       section('Report', [], [readBlock(context, 'report', 'userReport', 'justification', 'reason')]),
       section('Recovery History', [], input.recoveryHistory),
       section('Request', requestFields(input)),
@@ -170,12 +173,18 @@ export function buildDestructiveParts(input: BriefingInput): BriefingParts {
   const label = actionLabel(actionType);
   const testsRemoved = readCount(context, 'testsRemoved', 'deletedTests');
   const delta = readNumber(context, 'coverageDelta');
-  const deltaText = delta === null ? null : `${delta > 0 ? '+' : ''}${formatNumber(delta)}%`;
+  // The analysis fills in 0 when no coverage report came with the change: that is not a measurement.
+  const deltaText =
+    context.coverageReported === false
+      ? 'no coverage sent'
+      : delta === null
+        ? null
+        : `${delta > 0 ? '+' : ''}${formatNumber(delta)}%`;
   const featuresRemoved = readCount(context, 'featuresRemoved');
   return {
     summary: destructiveSummary(label, [
       testsRemoved ? plural(testsRemoved, 'test removed', 'tests removed') : null,
-      deltaText && `coverage ${deltaText}`,
+      deltaText && (context.coverageReported === false ? deltaText : `coverage ${deltaText}`),
       featuresRemoved ? plural(featuresRemoved, 'feature removed', 'features removed') : null,
     ]),
     sections: [
@@ -191,6 +200,7 @@ export function buildDestructiveParts(input: BriefingInput): BriefingParts {
           ['File(s)', readFiles(context)],
         ),
       ),
+      findingsSection(context),
       section('Reason', [], [readBlock(context, 'reason', 'justification')]),
       section('Suggested Alternatives', listFields(suggestedAlternatives(context, actionType))),
       section('Recovery History', [], input.recoveryHistory),
