@@ -19,8 +19,17 @@ export interface ReviewRecord {
   conflicts: string[];
   /** The phase's retrospective, the squash commit's message when there is one. */
   retrospective: string | null;
+  /** Earlier revisions with the head each had when the next one arrived (absent on reviews from before). */
+  revisions?: ReviewRevisionRecord[];
   createdAt: number;
   updatedAt: number;
+}
+
+/** One earlier revision of a review: its branch and the head it ended on. */
+export interface ReviewRevisionRecord {
+  revision: number;
+  branch: string;
+  head: string;
 }
 
 /** A comment on a review: general, on a file, or on a line. */

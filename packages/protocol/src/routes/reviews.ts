@@ -41,6 +41,13 @@ export const reviewStatusSchema = z
 
 export const reviewVerdictSchema = z.enum(['approve', 'request_changes']);
 
+/** One revision of a review: `-rev-M` branches after requests for changes. */
+export const reviewRevisionSchema = z.object({
+  revision: z.number(),
+  branch: z.string(),
+  headCommit: z.string().describe('The head it ended on (the live head for the current revision)'),
+});
+
 /** A phase's pull request against `main`. */
 export const reviewDocumentSchema = z
   .object({
@@ -58,6 +65,9 @@ export const reviewDocumentSchema = z
     mergeCommit: z.string().nullable().describe('The squash commit on main, once merged'),
     autoMerged: z.boolean().describe('Merged at once because the autonomy level needs no approval'),
     conflicts: z.array(z.string()).describe('Files that conflict with main at the last merge attempt'),
+    revisions: z
+      .array(reviewRevisionSchema)
+      .describe('Every revision, oldest first, the current one last with the head the review shows'),
     createdAt: z.number().describe('Epoch ms'),
     updatedAt: z.number().describe('Epoch ms'),
   })
@@ -148,8 +158,19 @@ export const reviewFilesResponseSchema = z.object({
   files: z.array(reviewFileSchema),
 });
 
-/** `GET /v1/reviews/:id/diff?path=`. */
-export const reviewDiffQuerySchema = z.strictObject({ path: repoPathSchema });
+/** `since=N`: changes since revision N's head (an interdiff) instead of against main. */
+const sinceSchema = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .optional()
+  .describe('Show the changes since this earlier revision’s head instead of against main');
+
+/** `GET /v1/reviews/:id/files?since=`. */
+export const reviewFilesQuerySchema = z.strictObject({ since: sinceSchema });
+
+/** `GET /v1/reviews/:id/diff?path=&since=`. */
+export const reviewDiffQuerySchema = z.strictObject({ path: repoPathSchema, since: sinceSchema });
 export const reviewDiffResponseSchema = z.object({
   base: z.string(),
   head: z.string(),
@@ -224,6 +245,7 @@ export const reviewFeedbackSchema = z.object({
 export const runReviewsParamsSchema = z.strictObject({ id: runIdSchema });
 
 export type ReviewDocument = z.infer<typeof reviewDocumentSchema>;
+export type ReviewRevision = z.infer<typeof reviewRevisionSchema>;
 export type ReviewFile = z.infer<typeof reviewFileSchema>;
 export type DiffLine = z.infer<typeof diffLineSchema>;
 export type DiffHunk = z.infer<typeof diffHunkSchema>;
@@ -269,6 +291,7 @@ export const reviewRoutes = {
     path: '/v1/reviews/:id/files',
     tags,
     params,
+    query: reviewFilesQuerySchema,
     response: { 200: reviewFilesResponseSchema },
   }),
   diff: defineRoute({

@@ -34,11 +34,11 @@ export async function reviewRoutes(
   );
 
   registerRoute(app, routes.files, async (request) =>
-    reviews.files(requireAuthenticated(request), request.params.id),
+    reviews.files(requireAuthenticated(request), request.params.id, request.query.since),
   );
 
   registerRoute(app, routes.diff, async (request) =>
-    reviews.diff(requireAuthenticated(request), request.params.id, request.query.path),
+    reviews.diff(requireAuthenticated(request), request.params.id, request.query.path, request.query.since),
   );
 
   registerRoute(app, routes.file, async (request) => ({

@@ -80,12 +80,29 @@ function emptyDiff(file: ReviewFile, truncated: boolean): FileDiff {
   };
 }
 
+/** How a diff's old side is found: merge-base(base, head) (a PR's view), or `base` itself (two heads compared). */
+export interface DiffFrom {
+  exact?: boolean;
+}
+
+function fromOf(repo: string, base: string, head: string, options: DiffFrom): Promise<string> {
+  return options.exact ? requireCommit(repo, base, 'base') : mergeBase(repo, base, head);
+}
+
 /**
- * Files changed between merge-base(base, head) and head (a PR's view), renames detected, numstat
- * counts; binary and non-UTF-8 files flagged binary, without counts.
+ * Files changed between merge-base(base, head) and head (a PR's view), or between base and head
+ * (`exact`), renames detected, numstat counts; binary and non-UTF-8 files flagged binary, without counts.
  */
-export async function changedFiles(repo: string, base: string, head: string): Promise<ReviewFile[]> {
-  const [from, to] = await Promise.all([mergeBase(repo, base, head), requireCommit(repo, head, 'head')]);
+export async function changedFiles(
+  repo: string,
+  base: string,
+  head: string,
+  options: DiffFrom = {},
+): Promise<ReviewFile[]> {
+  const [from, to] = await Promise.all([
+    fromOf(repo, base, head, options),
+    requireCommit(repo, head, 'head'),
+  ]);
   // Counting lines and reading the blobs both take a while: the cheap listing lets them run side by side.
   const [changes, nonText] = await Promise.all([
     rawChanges(repo, from, to, { counts: true }),
@@ -96,7 +113,7 @@ export async function changedFiles(repo: string, base: string, head: string): Pr
 }
 
 /**
- * One file's diff from merge-base(base, head) to head, parsed into hunks with old/new line numbers.
+ * One file's diff from merge-base(base, head) (or base, `exact`) to head, parsed into hunks with old/new line numbers.
  * A file the branch did not change answers `unchanged`; a path that is no file of the branch, NOT_FOUND.
  */
 export async function fileDiff(
@@ -104,11 +121,14 @@ export async function fileDiff(
   base: string,
   head: string,
   path: string,
-  options: { maxBytes?: number } = {},
+  options: { maxBytes?: number } & DiffFrom = {},
 ): Promise<FileDiff> {
   checkRepoPath(path);
   const maxBytes = options.maxBytes ?? DEFAULT_DIFF_MAX_BYTES;
-  const [from, to] = await Promise.all([mergeBase(repo, base, head), requireCommit(repo, head, 'head')]);
+  const [from, to] = await Promise.all([
+    fromOf(repo, base, head, options),
+    requireCommit(repo, head, 'head'),
+  ]);
   // A rename is only found with both names in the pathspec: the listing says whether to diff again.
   // Meanwhile both sides are checked for text by path, which holds unless the file was renamed.
   const [all, first, sides] = await Promise.all([

@@ -23,6 +23,7 @@ export type {
   ReviewDocument,
   ReviewFile,
   ReviewFilesResponse,
+  ReviewRevision,
   ReviewVerdictDocument,
 } from 'gatehouse-hitl-protocol';
 
@@ -37,14 +38,28 @@ export function getReview(id: string, signal?: AbortSignal): Promise<ReviewRespo
   return callApi(reviewRoutes.get, { params: { id } }, signal);
 }
 
-/** The files the branch changes against main, with added and removed line counts. */
-export function listReviewFiles(id: string, signal?: AbortSignal): Promise<ReviewFilesResponse> {
-  return callApi(reviewRoutes.files, { params: { id } }, signal);
+/**
+ * The files the branch changes against main, with added and removed line counts; with `since`, the
+ * files changed since that earlier revision's head.
+ */
+export function listReviewFiles(
+  id: string,
+  signal?: AbortSignal,
+  since?: number | null,
+): Promise<ReviewFilesResponse> {
+  const query = since == null ? {} : { since };
+  return callApi(reviewRoutes.files, { params: { id }, query }, signal);
 }
 
-/** One file's diff, hunk by hunk with old and new line numbers. */
-export async function getReviewDiff(id: string, path: string, signal?: AbortSignal): Promise<FileDiff> {
-  const answer = await callApi(reviewRoutes.diff, { params: { id }, query: { path } }, signal);
+/** One file's diff, hunk by hunk with old and new line numbers (since an earlier revision with `since`). */
+export async function getReviewDiff(
+  id: string,
+  path: string,
+  signal?: AbortSignal,
+  since?: number | null,
+): Promise<FileDiff> {
+  const query = since == null ? { path } : { path, since };
+  const answer = await callApi(reviewRoutes.diff, { params: { id }, query }, signal);
   return answer.diff;
 }
 

@@ -23,27 +23,53 @@ interface Sides {
   review: StoredReview;
   base: string;
   head: string;
+  /** The old side is `base` itself (an earlier revision's head), not its merge base with head. */
+  exact: boolean;
 }
 
-async function sidesOf(ctx: AppContext, principal: Principal, reviewId: string): Promise<Sides> {
+/** The head revision `since` ended on; 400 naming `since` when it is not an earlier revision with a known head. */
+function revisionHead(review: StoredReview, since: number): string {
+  const found = (review.revisions ?? []).find((revision) => revision.revision === since);
+  if (found === undefined || since >= review.revision) {
+    const known = (review.revisions ?? []).map((revision) => revision.revision);
+    const message = `must be an earlier revision of review ${review.id} (${known.length === 0 ? 'it has none' : known.join(', ')})`;
+    throw new GatehouseError('VALIDATION_FAILED', `since ${message}`, {
+      field: 'since',
+      fields: [{ field: 'since', message }],
+    });
+  }
+  return found.head;
+}
+
+async function sidesOf(
+  ctx: AppContext,
+  principal: Principal,
+  reviewId: string,
+  since?: number | undefined,
+): Promise<Sides> {
   const review = await ctx.store.read(async (tx) => {
     const stored = await loadReview(tx, principal, reviewId);
     const gate = stored.gateId === null ? null : await tx.getGate(stored.gateId);
     return { ...stored, status: effectiveStatus(stored, gate) };
   });
+  const earlier = since === undefined ? null : revisionHead(review, since);
   const repo = await repoOf(ctx, review.runId);
-  const [base, head] = await Promise.all([liveBase(repo, review), liveHead(repo, review)]);
-  return { repo, review, base, head };
+  const [base, head] = await Promise.all([earlier ?? liveBase(repo, review), liveHead(repo, review)]);
+  return { repo, review, base, head, exact: earlier !== null };
 }
 
-/** The review's changed files: merge-base(main, head) to head while open, the stored commits after. */
+/**
+ * The review's changed files: merge-base(main, head) to head while open, the stored commits after;
+ * with `since`, revision N's head to the current head (changes since that revision).
+ */
 export async function reviewFiles(
   ctx: AppContext,
   principal: Principal,
   reviewId: string,
+  since?: number | undefined,
 ): Promise<{ base: string; head: string; files: ReviewFile[] }> {
-  const { repo, base, head } = await sidesOf(ctx, principal, reviewId);
-  return { base, head, files: await changedFiles(repo, base, head) };
+  const { repo, base, head, exact } = await sidesOf(ctx, principal, reviewId, since);
+  return { base, head, files: await changedFiles(repo, base, head, { exact }) };
 }
 
 export async function reviewDiff(
@@ -51,9 +77,10 @@ export async function reviewDiff(
   principal: Principal,
   reviewId: string,
   path: string,
+  since?: number | undefined,
 ): Promise<{ base: string; head: string; diff: FileDiff }> {
-  const { repo, base, head } = await sidesOf(ctx, principal, reviewId);
-  return { base, head, diff: await fileDiff(repo, base, head, path) };
+  const { repo, base, head, exact } = await sidesOf(ctx, principal, reviewId, since);
+  return { base, head, diff: await fileDiff(repo, base, head, path, { exact }) };
 }
 
 /** A file at the review's head, or at the merge base (`side: base`); binary files have no text. */

@@ -26,6 +26,8 @@ export interface PreparedBranch {
   head: string;
   base: string;
   retrospective: string | null;
+  /** The earlier revision's branch head when this checkpoint starts a new revision, for "changes since". */
+  previousHead: string | null;
   merged: { commit: string; head: string } | null;
 }
 
@@ -83,6 +85,10 @@ export async function prepareBranch(
   if (head === null)
     throw invalidBranch(`${input.branch} was not pushed to the run's repository; push it first`);
   const base = (await resolveRef(repo, `refs/heads/${MAIN_BRANCH}`)) ?? head;
+  const newRevision = existing !== null && existing.branch !== input.branch;
+  const previousHead = newRevision
+    ? ((await resolveRef(repo, `refs/heads/${existing.branch}`)) ?? existing.headCommit)
+    : null;
   const prepared: PreparedBranch = {
     reviewId: existing?.id ?? ctx.ids.next('rev'),
     existing,
@@ -91,6 +97,7 @@ export async function prepareBranch(
     head,
     base,
     retrospective: input.retrospective ?? existing?.retrospective ?? null,
+    previousHead,
     merged: null,
   };
   if (facts.freeze) return prepared;
@@ -109,6 +116,7 @@ function recordOf(
 ): ReviewRecord {
   const previous = prepared.existing;
   const earlier = previous === null ? [] : previous.previousBranches;
+  const revisions = previous?.revisions ?? [];
   return {
     id: prepared.reviewId,
     runId: run.id,
@@ -128,6 +136,13 @@ function recordOf(
     autoMerged: prepared.merged !== null,
     conflicts: [],
     retrospective: prepared.retrospective,
+    revisions:
+      previous === null || prepared.previousHead === null
+        ? revisions
+        : [
+            ...revisions,
+            { revision: previous.revision, branch: previous.branch, head: prepared.previousHead },
+          ],
     createdAt: previous?.createdAt ?? now,
     updatedAt: now,
   };

@@ -106,6 +106,14 @@ export function documentOf(
     mergeCommit: review.mergeCommit,
     autoMerged: review.autoMerged,
     conflicts: review.conflicts,
+    revisions: [
+      ...(review.revisions ?? []).map(({ revision, branch, head: ended }) => ({
+        revision,
+        branch,
+        headCommit: ended,
+      })),
+      { revision: review.revision, branch: review.branch, headCommit: head },
+    ],
     createdAt: review.createdAt,
     updatedAt: review.updatedAt,
   };

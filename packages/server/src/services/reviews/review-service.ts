@@ -24,11 +24,17 @@ export interface ReviewService {
     principal: Principal,
     reviewId: string,
   ): Promise<{ review: ReviewDocument; verdicts: ReviewVerdictDocument[] }>;
-  files(principal: Principal, reviewId: string): Promise<{ base: string; head: string; files: ReviewFile[] }>;
+  /** Changed files against main, or since an earlier revision's head (`since`). */
+  files(
+    principal: Principal,
+    reviewId: string,
+    since?: number | undefined,
+  ): Promise<{ base: string; head: string; files: ReviewFile[] }>;
   diff(
     principal: Principal,
     reviewId: string,
     path: string,
+    since?: number | undefined,
   ): Promise<{ base: string; head: string; diff: FileDiff }>;
   file(
     principal: Principal,
@@ -152,8 +158,8 @@ export function createReviewService(ctx: AppContext): ReviewService {
       });
       return { review: await viewOf(ctx, review, gate), verdicts };
     },
-    files: (principal, reviewId) => reviewFiles(ctx, principal, reviewId),
-    diff: (principal, reviewId, path) => reviewDiff(ctx, principal, reviewId, path),
+    files: (principal, reviewId, since) => reviewFiles(ctx, principal, reviewId, since),
+    diff: (principal, reviewId, path, since) => reviewDiff(ctx, principal, reviewId, path, since),
     file: (principal, input) => reviewFile(ctx, principal, input),
     edit: (principal, input) => editFile(ctx, principal, input),
     async comments(principal, reviewId) {

@@ -1,5 +1,12 @@
-import { useDeferredValue, useId, useMemo, useState } from 'react';
-import type { ReviewDocument, ReviewFile, ReviewVerdictDocument } from '../../api/reviews.js';
+import { type ReactNode, useCallback, useDeferredValue, useId, useMemo, useState } from 'react';
+import { errorText } from '../../api/client.js';
+import {
+  listReviewFiles,
+  type ReviewDocument,
+  type ReviewFile,
+  type ReviewVerdictDocument,
+} from '../../api/reviews.js';
+import { useResource } from '../../lib/use-resource.js';
 import { ReviewFileSection } from './ReviewFileSection.js';
 import { openThreadCount, startsCollapsed, type ThreadIndex } from './review-threads.js';
 
@@ -7,8 +14,84 @@ import { openThreadCount, startsCollapsed, type ThreadIndex } from './review-thr
 const PAGE = 100;
 const NO_THREADS = new Map();
 
-/** The changed files with their totals, a filter, and each file's section (diff, comments, verdicts). */
-export function ReviewFileList({
+/** "Changes since revision N": the earlier revisions to compare the current head with. */
+function SinceSelect({
+  review,
+  since,
+  onChange,
+}: {
+  review: ReviewDocument;
+  since: number | null;
+  onChange(since: number | null): void;
+}) {
+  const id = useId();
+  const earlier = review.revisions.filter((revision) => revision.revision < review.revision);
+  if (earlier.length === 0) return null;
+  return (
+    <div className="review-since">
+      <label htmlFor={id}>Show</label>
+      <select
+        id={id}
+        value={since === null ? '' : String(since)}
+        onChange={(event) => onChange(event.target.value === '' ? null : Number(event.target.value))}
+      >
+        <option value="">All changes against main</option>
+        {earlier.map((revision) => (
+          <option key={revision.revision} value={String(revision.revision)}>
+            Changes since revision {revision.revision}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** The files changed since an earlier revision's head, read when the person picks one. */
+function useSinceFiles(review: ReviewDocument, since: number | null) {
+  const load = useCallback(
+    async (signal: AbortSignal) =>
+      since === null ? null : (await listReviewFiles(review.id, signal, since)).files,
+    [review.id, since],
+  );
+  return useResource(`${since ?? 'main'}@${review.headCommit}`, load).resource;
+}
+
+/**
+ * The changed files with their totals, a filter, and each file's section (diff, comments, verdicts);
+ * on a later revision, "changes since revision N" shows only what changed since that revision's head.
+ */
+export function ReviewFileList(props: {
+  review: ReviewDocument;
+  files: readonly ReviewFile[];
+  threads: ThreadIndex;
+  verdicts: ReviewVerdictDocument[];
+  myAuthor: string;
+  canComment: boolean;
+  canEdit: boolean;
+  onChanged(): void;
+}) {
+  const [since, setSince] = useState<number | null>(null);
+  const sinceFiles = useSinceFiles(props.review, since);
+  const picker = <SinceSelect review={props.review} since={since} onChange={setSince} />;
+  if (since === null) return <FileList {...props} since={null} picker={picker} />;
+  if (sinceFiles.status === 'ready' && sinceFiles.value !== null) {
+    return <FileList {...props} files={sinceFiles.value} since={since} picker={picker} />;
+  }
+  return (
+    <section className="review-files" aria-label="Files changed">
+      {picker}
+      {sinceFiles.status === 'error' ? (
+        <p className="notice error" role="alert">
+          Could not load the changes since revision {since}: {errorText(sinceFiles.error)}
+        </p>
+      ) : (
+        <p role="status">Loading the changes since revision {since}…</p>
+      )}
+    </section>
+  );
+}
+
+function FileList({
   review,
   files,
   threads,
@@ -17,6 +100,8 @@ export function ReviewFileList({
   canComment,
   canEdit,
   onChanged,
+  since,
+  picker,
 }: {
   review: ReviewDocument;
   files: readonly ReviewFile[];
@@ -26,6 +111,8 @@ export function ReviewFileList({
   canComment: boolean;
   canEdit: boolean;
   onChanged(): void;
+  since: number | null;
+  picker: ReactNode;
 }) {
   const id = useId();
   const [filter, setFilter] = useState('');
@@ -42,7 +129,11 @@ export function ReviewFileList({
   return (
     <section className="review-files" aria-labelledby={`${id}-heading`}>
       <div className="row review-files-head">
-        <h2 id={`${id}-heading`}>Files changed ({files.length})</h2>
+        <h2 id={`${id}-heading`}>
+          {since === null
+            ? `Files changed (${files.length})`
+            : `Changed since revision ${since} (${files.length})`}
+        </h2>
         <span className="review-counts">
           <span className="review-added">+{added}</span> <span className="review-removed">−{removed}</span>
         </span>
@@ -60,8 +151,19 @@ export function ReviewFileList({
             />
           </>
         )}
+        {picker}
       </div>
-      {files.length === 0 && <p className="muted">The branch changes no files.</p>}
+      {since !== null && (
+        <p className="muted small">
+          Comparing revision {since}’s head with revision {review.revision}’s; comment on lines in the full
+          view against main.
+        </p>
+      )}
+      {files.length === 0 && (
+        <p className="muted">
+          {since === null ? 'The branch changes no files.' : `Nothing changed since revision ${since}.`}
+        </p>
+      )}
       {query && (
         <p className="muted small" role="status">
           {matching.length} of {files.length} files match.
@@ -69,9 +171,10 @@ export function ReviewFileList({
       )}
       {matching.slice(0, limit).map((file) => (
         <ReviewFileSection
-          key={file.path}
+          key={`${since ?? 'main'}:${file.path}`}
           review={review}
           file={file}
+          since={since}
           startOpen={!startsCollapsed(file, positions.get(file.path) ?? 0)}
           fileThreads={threads.byFile.get(file.path) ?? []}
           lineThreads={threads.byLine.get(file.path) ?? NO_THREADS}
@@ -79,7 +182,7 @@ export function ReviewFileList({
           verdicts={verdicts}
           myAuthor={myAuthor}
           canComment={canComment}
-          canEdit={canEdit}
+          canEdit={canEdit && since === null}
           onChanged={onChanged}
         />
       ))}

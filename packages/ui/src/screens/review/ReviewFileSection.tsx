@@ -17,6 +17,8 @@ import { ReviewThreadView } from './ReviewThreadView.js';
 import { ReviewVerdictControls } from './ReviewVerdictControls.js';
 import type { ReviewThread } from './review-threads.js';
 
+const NO_THREADS = new Map<string, ReviewThread[]>();
+
 const STATUS_TEXT: Record<ReviewFile['status'], string> = {
   added: 'Added',
   modified: 'Modified',
@@ -27,6 +29,8 @@ const STATUS_TEXT: Record<ReviewFile['status'], string> = {
 export interface ReviewFileSectionProps {
   review: ReviewDocument;
   file: ReviewFile;
+  /** Show the changes since this earlier revision's head instead of against main. */
+  since: number | null;
   startOpen: boolean;
   fileThreads: ReviewThread[];
   lineThreads: Map<string, ReviewThread[]>;
@@ -39,13 +43,13 @@ export interface ReviewFileSectionProps {
 }
 
 function FileDiff(props: ReviewFileSectionProps & { rendered: boolean }) {
-  const { review, file } = props;
+  const { review, file, since } = props;
   const loadDiff = useCallback(
-    (signal: AbortSignal) => getReviewDiff(review.id, file.path, signal),
-    [review.id, file.path],
+    (signal: AbortSignal) => getReviewDiff(review.id, file.path, signal, since),
+    [review.id, file.path, since],
   );
   // A new head (the agent pushed, someone edited) reads the diff afresh.
-  const { resource } = useResource(`${file.path}@${review.headCommit}`, loadDiff);
+  const { resource } = useResource(`${file.path}@${review.headCommit}~${since ?? ''}`, loadDiff);
   const comment = useCallback(
     async (anchor: { side: 'new' | 'old'; line: number }, body: string) => {
       await addReviewComment(review.id, { body, path: file.path, ...anchor });
@@ -65,8 +69,8 @@ function FileDiff(props: ReviewFileSectionProps & { rendered: boolean }) {
     <ReviewDiff
       reviewId={review.id}
       diff={resource.value}
-      threads={props.lineThreads}
-      canComment={props.canComment}
+      threads={since === null ? props.lineThreads : NO_THREADS}
+      canComment={props.canComment && since === null}
       onComment={comment}
       onChanged={props.onChanged}
     />
