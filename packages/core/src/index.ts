@@ -39,6 +39,7 @@ export type {
   ScoredToolCall,
 } from './confidence/confidence.js';
 export {
+  abortsSubtask,
   BAND_ACTIONS,
   CONFIDENCE_BAND_FLOORS,
   CONFIDENCE_BANDS,

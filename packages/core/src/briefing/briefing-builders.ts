@@ -135,7 +135,7 @@ function scoreText(threshold: number | null): string | null {
 }
 
 /** The zero band's diagnostics: the band action, then what the report left or why the subtask was aborted. */
-function zeroBandDiagnostics(input: BriefingInput, task: string | null) {
+export function zeroBandDiagnostics(input: BriefingInput, task: string | null) {
   const { confidence, context } = input;
   if (confidence === null || !BAND_ACTIONS[confidence.band].presentsDiagnostics) return null;
   const left = readList(context, 'diagnostics');

@@ -4,7 +4,7 @@ import { gateHasHiddenCharacters, HIDDEN_CHARACTERS_WARNING, revealText } from '
 import { sanitizeText, truncateToWidth } from '../sanitize.js';
 import type { Gate } from '../schemas.js';
 import { readProposedAction } from './briefing-action.js';
-import { buildGenericParts } from './briefing-builders.js';
+import { buildGenericParts, zeroBandDiagnostics } from './briefing-builders.js';
 import {
   type Context,
   describe,
@@ -197,6 +197,16 @@ function readInput(gate: Gate, names: BriefingNames): BriefingInput {
   };
 }
 
+/** Any gate asked for in the zero confidence band presents diagnostics, unless its own builder already does. */
+function zeroBandSection(input: BriefingInput, parts: BriefingParts): BriefingSection[] {
+  if (parts.sections.some((s) => s.title === 'Diagnostics')) return [];
+  const diagnostics = zeroBandDiagnostics(
+    input,
+    readText(input.context, 'task', 'taskDescription', 'taskId'),
+  );
+  return diagnostics === null ? [] : [diagnostics];
+}
+
 /**
  * Builds the Summary of Action for any gate, reading its context defensively; hidden characters in any
  * string are shown as markers, and a first `Hidden Characters` section warns of them.
@@ -215,6 +225,7 @@ export function buildBriefing(
   const sections = [
     ...(hiddenCharacters ? [HIDDEN_CHARACTERS_SECTION] : []),
     ...parts.sections.filter((s) => s.fields.length > 0 || s.lines.length > 0),
+    ...zeroBandSection(input, parts),
   ];
   const fallback = describe(gate.title) ?? titleCase(String(gate.type)) ?? 'Gate';
   const summary = truncateToWidth(revealText(parts.summary ?? fallback).trim() || fallback, 500);

@@ -272,6 +272,16 @@ export function evaluateConfidenceReport(
   return { escalate: true, abortSubtask, ...facts, reason: why };
 }
 
+/** True when a step's own confidence (0–1) is in the zero band: the agent aborts the subtask and waits. */
+export function abortsSubtask(confidence: number | null | undefined): boolean {
+  return typeof confidence === 'number' && BAND_ACTIONS[confidenceBand(confidence)].abortsSubtask;
+}
+
+/** Why a step in the zero band waits for a person whatever the policy or the run's mode says. */
+export function zeroBandReason(confidence: number): string {
+  return `confidence ${percent(confidence)} is in the ${ZERO_BAND}: abort the subtask and wait for a person's decision`;
+}
+
 /** What the diagnostics of a zero-band report are drawn from. */
 export interface ConfidenceDiagnosticsInput {
   /** The report's confidence, 0–1. */

@@ -149,9 +149,22 @@ const rows: Row[] = [
   ],
   [
     'confidence_threshold keeps reads allowed',
+    input({ mode: 'confidence_threshold', confidence: 0.3, readOnly: true }),
+    'allowed',
+    'policy',
+  ],
+  [
+    'the zero band keeps reads allowed (seed 003: auto-approved reads are never prompted)',
     input({ mode: 'confidence_threshold', confidence: 0.1, readOnly: true }),
     'allowed',
     'policy',
+  ],
+  [
+    'the zero band holds a write whatever the run threshold (seed 003: abort subtask, wait for a human)',
+    input({ mode: 'confidence_threshold', confidence: 0.1, threshold: 0.05 }),
+    'gated',
+    'approval_mode',
+    { type: 'tool_call', risk: 'high' },
   ],
 ];
 

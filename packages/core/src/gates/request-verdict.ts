@@ -1,4 +1,4 @@
-import { checkApproval } from '../confidence/confidence.js';
+import { abortsSubtask, checkApproval, zeroBandReason } from '../confidence/confidence.js';
 import { GatehouseError } from '../errors.js';
 import type { PolicyDecision, PolicyDecisionGate } from '../policy/policy-engine.js';
 import { defaultEventOf, type PolicyRequest } from '../policy/policy-schema.js';
@@ -166,6 +166,42 @@ function atLeastHigh(gate: PolicyDecisionGate, alwaysGated: boolean): PolicyDeci
  * even where the policy allows them; a deny stays a deny.
  */
 export function decideVerdict(input: VerdictInput): Verdict {
+  return holdZeroBand(decideByPolicyAndMode(input), input);
+}
+
+/**
+ * Seed 003's zero band (< 0.2): "Abort subtask. Present diagnostics. Wait for human decision." A step
+ * the agent itself rates there waits at high risk, never proceeds on a timeout; a deny stays a deny
+ * and a read-only tool stays allowed.
+ */
+function holdZeroBand(verdict: Verdict, input: VerdictInput): Verdict {
+  if (verdict.outcome === 'denied' || input.confidence === null || !abortsSubtask(input.confidence))
+    return verdict;
+  // Seed 003's auto-approved reads are "never prompted"; the answer still tells the agent to stop.
+  if (verdict.outcome === 'allowed' && input.readOnly) return verdict;
+  const reason = zeroBandReason(input.confidence);
+  if (verdict.outcome === 'gated') {
+    const { timeoutAction, ...gate } = verdict.gate;
+    return {
+      ...verdict,
+      reason: `${verdict.reason}; ${reason}`,
+      gate: {
+        ...gate,
+        ...(timeoutAction === undefined || timeoutAction === 'proceed' ? {} : { timeoutAction }),
+        risk: higherRisk('high', gate.risk),
+      },
+    };
+  }
+  return {
+    outcome: 'gated',
+    ruleId: null,
+    reason,
+    via: 'approval_mode',
+    gate: { type: input.fallbackGateType, risk: 'high' },
+  };
+}
+
+function decideByPolicyAndMode(input: VerdictInput): Verdict {
   const { policy } = input;
   if (policy.action === 'deny') {
     return { outcome: 'denied', ruleId: policy.ruleId, reason: policy.reason, via: 'policy' };

@@ -67,6 +67,11 @@ export const gateRequestResponseSchema = z.object({
   reason: z.string().describe('Why'),
   payloadHash: z.string().describe('SHA-256 of the action; approvals bind to it'),
   interventions: z.array(interventionNoticeSchema).describe('Interventions not seen yet'),
+  abortSubtask: z
+    .boolean()
+    .describe(
+      'True when the request’s confidence is in the zero band (below 0.2): stop the subtask and wait for the gate’s decision, which sees the diagnostics',
+    ),
 });
 
 /** `GET /v1/gates`. */

@@ -54,6 +54,8 @@ export interface GateRequestResult {
   payloadHash: string;
   /** Interventions and steering the agent has not seen yet. */
   interventions: InterventionNotice[];
+  /** True when the agent rated this step in the zero confidence band: it stops the subtask and waits. */
+  abortSubtask: boolean;
 }
 
 export interface DecideInput {
@@ -124,6 +126,8 @@ export interface GateRequestOptions {
    * person's late rejection or steer reaches the client instead of a new gate.
    */
   rememberedGate?: (tx: IdempotencyRepo) => Promise<string | null>;
+  /** The trace context (JSON) a gate this request opens keeps, so its decision ends its span in that trace. */
+  traceContext?: string | null;
 }
 
 /** Gates: opened by agents (through the policy) or by the server itself, decided by people. */

@@ -1,6 +1,8 @@
 import {
+  abortsSubtask,
   assertRunMayAct,
   canonicalJson,
+  confidenceDiagnostics,
   defaultEventOf,
   type Gate,
   type GatedVerdict,
@@ -21,6 +23,7 @@ import type {
   GatesRepo,
   IdempotencyRecord,
   IdempotencyRepo,
+  ReportsRepo,
   RunsRepo,
 } from 'gatehouse-hitl-store';
 import { sha256Hex } from '../../auth/secrets.js';
@@ -37,7 +40,7 @@ import { checkArtifacts, insertOpenedGate, payloadHashOf } from './gate-opening.
 import { applyTriggerRules } from './gate-triggers.js';
 
 /** The answer as stored under the idempotency key; interventions are added fresh on every reply. */
-type StoredAnswer = Omit<GateRequestResult, 'interventions'>;
+type StoredAnswer = Omit<GateRequestResult, 'interventions' | 'abortSubtask'>;
 
 type Attempt = { kind: 'answer'; answer: StoredAnswer } | { kind: 'paused'; runId: string };
 
@@ -54,6 +57,7 @@ interface Prepared {
   key: string | null;
   /** Hash of the body an idempotency key is bound to; empty without a key. */
   requestHash: string;
+  traceContext: string | null;
 }
 
 function prepare(principal: Principal, input: GateRequestInput, options: GateRequestOptions): Prepared {
@@ -73,6 +77,7 @@ function prepare(principal: Principal, input: GateRequestInput, options: GateReq
     rememberedGate: options.rememberedGate,
     key,
     requestHash: key === null ? '' : sha256Hex(canonicalJson(body)),
+    traceContext: options.traceContext ?? null,
   };
 }
 
@@ -135,6 +140,27 @@ async function policyRequestOf(deps: GateDeps, tx: AgentsRepo, prepared: Prepare
   return request;
 }
 
+/**
+ * In the zero band the gate presents diagnostics: the aborted subtask and, in a run, its last confidence
+ * reports (without a run the briefing names the aborted subtask alone).
+ */
+async function withZeroBandDiagnostics(
+  tx: ReportsRepo,
+  input: GateRequestInput,
+  context: GateRequestInput['context'],
+): Promise<GateRequestInput['context']> {
+  const { confidence, runId } = input;
+  if (confidence === undefined || !abortsSubtask(confidence)) return context;
+  const marked = { ...context, action: 'abort_subtask', band: 'zero' };
+  if (runId === undefined) return marked;
+  const taskId = typeof context?.taskId === 'string' ? context.taskId : null;
+  const earlier = (await tx.listConfidenceReports(runId)).slice(-EARLIER_REPORTS_SHOWN);
+  return { ...marked, diagnostics: confidenceDiagnostics({ confidence, taskId, earlier }) };
+}
+
+/** How many of the run's last confidence reports a zero-band gate lists. */
+const EARLIER_REPORTS_SHOWN = 5;
+
 async function answerAtOnce(
   deps: GateDeps,
   tools: CommitTools,
@@ -195,7 +221,13 @@ async function answerWithGate(
     },
     { now: tools.tx.now, id: deps.ctx.ids.next('gate'), catalog: deps.catalog },
   );
-  await insertOpenedGate(deps, tools, gate, { reason: verdict.reason, via: verdict.via });
+  await insertOpenedGate(
+    deps,
+    tools,
+    gate,
+    { reason: verdict.reason, via: verdict.via },
+    prepared.traceContext,
+  );
   return gatedAnswer(gate, verdict, payloadHash);
 }
 
@@ -273,7 +305,7 @@ async function attemptInCommit(deps: GateDeps, tools: CommitTools, prepared: Pre
   });
   const { alwaysGated } = evaluation;
   const triggered = await applyTriggerRules(tx, run, evaluation.verdict, input.context);
-  const { context } = triggered;
+  const context = await withZeroBandDiagnostics(tx, input, triggered.context);
   const asked = isQuestionRequest(input) ? questionVerdict(triggered.verdict) : triggered.verdict;
   const verdict = planVerdict({ autonomy: run?.autonomy ?? null, event: input.event, verdict: asked });
   const payloadHash = payloadHashOf(actionOf(request));
@@ -348,7 +380,8 @@ export async function requestGate(
     if (result.kind === 'answer') {
       const runId = prepared.input.runId;
       const interventions = runId === undefined ? [] : await deps.interventions(runId);
-      return { ...result.answer, interventions };
+      const abortSubtask = abortsSubtask(prepared.input.confidence);
+      return { ...result.answer, interventions, abortSubtask };
     }
     const remaining = deps.ctx.config.pausedRunHoldMs - (Date.now() - started);
     if (remaining <= 0 || deps.waiters.closing.aborted) {
