@@ -62,6 +62,8 @@ export interface NotificationChannel {
   deliver(notice: GateNotice): Promise<ChannelDelivery>;
   /** Delivers a notice about review itself; a channel without it refuses such notices. */
   deliverReview?(notice: ReviewNotice): Promise<ChannelDelivery>;
+  /** Lets go of open connections once the worker has stopped; the channel opens them again when used. */
+  close?(): Promise<void>;
 }
 
 /**

@@ -185,6 +185,9 @@ export function createNotificationService(ctx: AppContext): NotificationService 
     },
 
     start: () => worker.start(),
-    close: () => worker.stop(),
+    async close() {
+      await worker.stop();
+      await Promise.all(channels.map((channel) => channel.close?.()));
+    },
   };
 }

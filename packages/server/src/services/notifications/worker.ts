@@ -8,7 +8,12 @@ import { configuredChannels } from './channels.js';
 import { dispatchTriggers, queueTimeoutWarnings } from './dispatch.js';
 import { noticeOf, reviewNoticeOf } from './notice.js';
 
-const CONCURRENCY = 8;
+const CONCURRENCY = 16;
+/**
+ * Outcomes recorded within this long of each other share one transaction: on a durable store a
+ * commit per notice costs more than sending it, and under load those commits hold up everything else.
+ */
+const RECORD_WINDOW_MS = 25;
 /** A claim outlives the slowest SMTP or Slack call, so a live attempt is never sent twice. */
 const LEASE_MS = 120_000;
 const BACKOFF_MAX_MS = 3_600_000;
@@ -31,6 +36,48 @@ function outcomeOf(
   return { status: 'pending', nextAttemptAt: now + wait, error: delivery.error };
 }
 
+interface PendingOutcome {
+  claimed: ClaimedNotification;
+  delivery: ChannelDelivery;
+  resolve(outcome: NotificationOutcome): void;
+  reject(error: unknown): void;
+}
+
+/** Records each attempt's outcome, batching those that end close together into one transaction. */
+function createOutcomeRecorder(
+  ctx: AppContext,
+  policy: { maxAttempts: number; backoffBaseMs: number },
+): (claimed: ClaimedNotification, delivery: ChannelDelivery) => Promise<NotificationOutcome> {
+  let queued: PendingOutcome[] = [];
+  let timer: NodeJS.Timeout | null = null;
+
+  async function flush(): Promise<void> {
+    timer = null;
+    const batch = queued;
+    queued = [];
+    try {
+      const outcomes = await ctx.store.transaction(async (tx) => {
+        const recorded: NotificationOutcome[] = [];
+        for (const { claimed, delivery } of batch) {
+          const next = outcomeOf(delivery, claimed.attempts, tx.now, policy);
+          await tx.finishNotification(claimed.id, claimed.claimToken, next);
+          recorded.push(next);
+        }
+        return recorded;
+      });
+      batch.forEach((pending, i) => pending.resolve(outcomes[i] as NotificationOutcome));
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
+    }
+  }
+
+  return (claimed, delivery) =>
+    new Promise((resolve, reject) => {
+      queued.push({ claimed, delivery, resolve, reject });
+      timer ??= setTimeout(() => void flush(), RECORD_WINDOW_MS);
+    });
+}
+
 export function createNotificationWorker(
   ctx: AppContext,
   channels: NotificationChannel[],
@@ -40,6 +87,7 @@ export function createNotificationWorker(
   const node = randomUUID();
   const byKind = new Map(channels.map((channel) => [channel.kind, channel]));
   const configured = configuredChannels(ctx);
+  const record = createOutcomeRecorder(ctx, policy);
 
   async function deliver(claimed: ClaimedNotification): Promise<ChannelDelivery> {
     const channel = byKind.get(claimed.channel);
@@ -76,11 +124,7 @@ export function createNotificationWorker(
         retryable: true,
       };
     }
-    const outcome = await ctx.store.transaction(async (tx) => {
-      const next = outcomeOf(delivery, claimed.attempts, tx.now, policy);
-      await tx.finishNotification(claimed.id, claimed.claimToken, next);
-      return next;
-    });
+    const outcome = await record(claimed, delivery);
     const facts = { notificationId: claimed.id, channel: claimed.channel, attempt: claimed.attempts };
     if (outcome.status === 'sent') log.debug(facts, 'notification sent');
     else if (outcome.status === 'failed') log.warn({ ...facts, error: outcome.error }, 'notification failed');

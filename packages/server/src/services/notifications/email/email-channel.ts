@@ -15,10 +15,24 @@ function permanent(error: unknown): boolean {
   return typeof code === 'number' && code >= 500 && code < 600;
 }
 
-/** Email through any SMTP server (GATEHOUSE_SMTP_URL); the Message-ID is the ref later notices reply to. */
+/** SMTP connections kept open at most; notices sent while all are busy wait for the next free one. */
+const POOLED_CONNECTIONS = 8;
+
+type Transport = ReturnType<typeof nodemailer.createTransport>;
+
+/**
+ * Email through any SMTP server (GATEHOUSE_SMTP_URL); the Message-ID is the ref later notices reply to.
+ * Connections are pooled: a notice does not pay for a new connection and greeting each time.
+ */
 export function createEmailChannel(ctx: AppContext): NotificationChannel {
   const { smtpUrl, smtpFrom, emailLinkTtlMs } = ctx.config.notifications;
-  const transport = smtpUrl === null ? null : nodemailer.createTransport(smtpUrl);
+  let pool: Transport | null = null;
+  // Opened on first use and again after close(), so a worker started anew still sends.
+  const transportOf = (): Transport | null => {
+    if (smtpUrl === null) return null;
+    pool ??= nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: POOLED_CONNECTIONS });
+    return pool;
+  };
   const secret = linkSecretOf(ctx);
 
   async function linksFor(notice: GateNotice): Promise<OptionLink[]> {
@@ -51,6 +65,7 @@ export function createEmailChannel(ctx: AppContext): NotificationChannel {
     name: string,
     mail: Record<string, unknown>,
   ): Promise<ChannelDelivery> {
+    const transport = transportOf();
     if (transport === null)
       return { ok: false, error: 'email is not configured (GATEHOUSE_SMTP_URL)', retryable: false };
     if (to === null) return { ok: false, error: `${name} has no email address`, retryable: false };
@@ -65,7 +80,11 @@ export function createEmailChannel(ctx: AppContext): NotificationChannel {
 
   return {
     kind: 'email',
-    enabled: transport !== null,
+    enabled: smtpUrl !== null,
+    async close() {
+      pool?.close();
+      pool = null;
+    },
     deliverReview(notice: ReviewNotice) {
       return send(notice.recipient.email, notice.recipient.displayName, {
         subject: notice.subject,
@@ -73,6 +92,7 @@ export function createEmailChannel(ctx: AppContext): NotificationChannel {
       });
     },
     async deliver(notice: GateNotice): Promise<ChannelDelivery> {
+      const transport = transportOf();
       if (transport === null)
         return { ok: false, error: 'email is not configured (GATEHOUSE_SMTP_URL)', retryable: false };
       const to = notice.recipient.email;
