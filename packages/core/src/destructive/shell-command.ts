@@ -91,8 +91,27 @@ function splitScanned(scanned: ScannedShell): Pick<ShellScript, 'pipelines' | 'f
   return { pipelines, functions };
 }
 
-/** Parses a shell command line into pipelines of simple commands; never throws, sets `error` instead. */
+/** Lines parsed lately: the reader, the read-only check and the scope suggestion all read the same line. */
+const recentlyParsed = new Map<string, ShellScript>();
+const RECENTLY_PARSED_LIMIT = 64;
+
+/**
+ * Parses a shell command line into pipelines of simple commands; never throws, sets `error` instead.
+ * A line is parsed once however many checks read it: the result is shared, so callers never change it.
+ */
 export function parseShellScript(source: string): ShellScript {
+  const cached = recentlyParsed.get(source);
+  if (cached !== undefined) return cached;
+  const script = parseFresh(source);
+  if (recentlyParsed.size >= RECENTLY_PARSED_LIMIT) {
+    const oldest = recentlyParsed.keys().next().value as string;
+    recentlyParsed.delete(oldest);
+  }
+  recentlyParsed.set(source, script);
+  return script;
+}
+
+function parseFresh(source: string): ShellScript {
   const scanned = scanShell(source);
   try {
     return { ...splitScanned(scanned), substitutions: scanned.substitutions, error: null };
