@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { parseSsoRoles, type SsoConfig } from './auth/sso-config.js';
+import type { TelemetryConfig } from './telemetry/telemetry.js';
 
 const booleanText = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -85,6 +87,17 @@ const envSchema = z.object({
   GATEHOUSE_SLACK_BOT_TOKEN: z.string().min(1).optional(),
   GATEHOUSE_SLACK_SIGNING_SECRET: z.string().min(1).optional(),
   GATEHOUSE_SLACK_API_URL: z.string().url().default('https://slack.com/api/'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).max(200).default('gatehouse'),
+  OTEL_SDK_DISABLED: booleanText.default(false),
+  OTEL_METRIC_EXPORT_INTERVAL: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
+  GATEHOUSE_SSO_ISSUER: z.string().url().optional(),
+  GATEHOUSE_SSO_CLIENT_ID: z.string().min(1).max(500).optional(),
+  GATEHOUSE_SSO_CLIENT_SECRET: z.string().min(1).max(2000).optional(),
+  GATEHOUSE_SSO_SCOPES: z.string().min(1).max(1000).default('openid profile email'),
+  GATEHOUSE_SSO_GROUPS_CLAIM: z.string().min(1).max(200).default('groups'),
+  GATEHOUSE_SSO_ROLES: z.string().min(1).max(10_000).optional(),
+  GATEHOUSE_SSO_NAME: z.string().trim().min(1).max(100).default('single sign-on'),
   CONFIDENCE_THRESHOLD: z.string().optional(),
   CONFIDENCE_ENABLED: booleanText.optional(),
   CONFIDENCE_AUTO_ESCALATE: booleanText.optional(),
@@ -191,10 +204,17 @@ export interface ServerConfig {
   analysisTimeoutMs: number;
   /** Analyses waiting for a worker before new ones are refused with 429 (GATEHOUSE_ANALYSIS_QUEUE). @default 16 */
   analysisQueue: number;
+  /** Single sign-on through an OpenID provider (GATEHOUSE_SSO_*; docs/sso.md). @default null: passwords and login links only */
+  sso: SsoConfig | null;
   /** The Slack app; see SlackConfig. */
   slack: SlackConfig;
   /** Notification email and its action links; see NotificationConfig. */
   notifications: NotificationConfig;
+  /**
+   * OpenTelemetry traces and metrics over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME;
+   * OTEL_SDK_DISABLED=true turns it off; docs/tracing.md). @default null: no tracing, the SDK never loaded
+   */
+  telemetry: TelemetryConfig | null;
   /** Review health thresholds, the rubber-stamping check and the weekly digest; see ReviewHealthConfig. @default core's defaults, checked hourly, digest weekly */
   reviewHealth?: ReviewHealthConfig;
 }
@@ -285,6 +305,44 @@ function webhookLease(timeoutMs: number, leaseMs: number | undefined): number {
   return leaseMs;
 }
 
+type ParsedEnv = z.infer<typeof envSchema>;
+
+/** An issuer over plain http is only for a provider on this host (a test or a laptop). */
+function ssoConfig(e: ParsedEnv): SsoConfig | null {
+  if (e.GATEHOUSE_SSO_ISSUER === undefined) {
+    if (e.GATEHOUSE_SSO_CLIENT_ID !== undefined || e.GATEHOUSE_SSO_ROLES !== undefined) {
+      throw new Error(
+        'invalid environment: GATEHOUSE_SSO_ISSUER: required when GATEHOUSE_SSO_CLIENT_ID or _ROLES is set',
+      );
+    }
+    return null;
+  }
+  const issuer = new URL(e.GATEHOUSE_SSO_ISSUER);
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(issuer.hostname);
+  if (issuer.protocol !== 'https:' && !(issuer.protocol === 'http:' && loopback)) {
+    throw new Error(
+      'invalid environment: GATEHOUSE_SSO_ISSUER: must be https:// (http:// only on 127.0.0.1 or localhost)',
+    );
+  }
+  for (const name of ['GATEHOUSE_SSO_CLIENT_ID', 'GATEHOUSE_SSO_ROLES'] as const) {
+    if (e[name] === undefined)
+      throw new Error(`invalid environment: ${name}: required with GATEHOUSE_SSO_ISSUER`);
+  }
+  const scopes = e.GATEHOUSE_SSO_SCOPES.split(/\s+/).filter((scope) => scope !== '');
+  if (!scopes.includes('openid')) {
+    throw new Error('invalid environment: GATEHOUSE_SSO_SCOPES: must include openid');
+  }
+  return {
+    issuer: e.GATEHOUSE_SSO_ISSUER,
+    clientId: e.GATEHOUSE_SSO_CLIENT_ID as string,
+    clientSecret: e.GATEHOUSE_SSO_CLIENT_SECRET ?? null,
+    scopes: scopes.join(' '),
+    groupsClaim: e.GATEHOUSE_SSO_GROUPS_CLAIM,
+    roles: parseSsoRoles(e.GATEHOUSE_SSO_ROLES as string),
+    providerName: e.GATEHOUSE_SSO_NAME,
+  };
+}
+
 /** Reads the environment once, with command-line overrides on top. */
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
@@ -356,6 +414,14 @@ export function loadConfig(
             model: e.GATEHOUSE_EMBEDDINGS_MODEL ?? 'text-embedding-3-small',
             apiKey: e.GATEHOUSE_EMBEDDINGS_API_KEY ?? null,
           },
+    telemetry:
+      e.OTEL_EXPORTER_OTLP_ENDPOINT === undefined || e.OTEL_SDK_DISABLED
+        ? null
+        : {
+            endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+            serviceName: e.OTEL_SERVICE_NAME,
+            metricIntervalMs: e.OTEL_METRIC_EXPORT_INTERVAL,
+          },
     notifications: {
       smtpUrl: e.GATEHOUSE_SMTP_URL ?? null,
       smtpFrom: e.GATEHOUSE_SMTP_FROM ?? 'Gatehouse <gatehouse@localhost>',
@@ -373,6 +439,7 @@ export function loadConfig(
       checkIntervalMs: e.GATEHOUSE_REVIEW_CHECK_INTERVAL_MS,
       digestIntervalMs: e.GATEHOUSE_REVIEW_DIGEST_INTERVAL_MS,
     },
+    sso: ssoConfig(e),
     slack: {
       botToken: e.GATEHOUSE_SLACK_BOT_TOKEN ?? null,
       signingSecret: e.GATEHOUSE_SLACK_SIGNING_SECRET ?? null,

@@ -57,6 +57,8 @@ export interface UsersRepo {
   renameSigningKey(key: { userId: string; id: string; name: string | null }): Promise<boolean>;
   /** Revokes one of the person's unrevoked keys; false when they have no such key. */
   revokeSigningKey(key: { userId: string; id: string; at: number }): Promise<boolean>;
+  /** Records that a decision signed with the key verified at `at`. */
+  touchSigningKey(key: { id: string; at: number }): Promise<void>;
   /** The key with this fingerprint, whoever registered it, revoked or not. */
   getSigningKeyByFingerprint(fingerprint: string): Promise<SigningKeyRecord | null>;
 }

@@ -47,6 +47,7 @@ type Writes = Pick<
   | 'insertSigningKey'
   | 'renameSigningKey'
   | 'revokeSigningKey'
+  | 'touchSigningKey'
   | 'insertRun'
   | 'updateRun'
   | 'insertGate'
@@ -86,6 +87,7 @@ function writes(ctx: TxContext): Writes {
     insertSigningKey: (key) => people.insertSigningKey(ctx, key),
     renameSigningKey: (key) => people.renameSigningKey(ctx, key),
     revokeSigningKey: (key) => people.revokeSigningKey(ctx, key),
+    touchSigningKey: (key) => people.touchSigningKey(ctx, key),
     insertRun: (run) => runs.insertRun(ctx, run),
     updateRun: (run, version) => runs.updateRun(ctx, run, version),
     insertGate: (gate) => gates.insertGate(ctx, gate),

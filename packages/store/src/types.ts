@@ -137,8 +137,11 @@ export interface UserRecord {
 /** A stored credential: agent API token or a person's session; only the hash is kept. */
 export interface TokenRecord {
   tokenHash: string;
-  /** `key_challenge`: a one-time nonce a person signs to prove they hold a key they register. */
-  kind: 'agent' | 'session' | 'login_link' | 'key_challenge';
+  /**
+   * `key_challenge`: a one-time nonce a person signs to prove they hold a key they register.
+   * `sso_state`: the state of a sign-in started at an OpenID provider, used once by its callback.
+   */
+  kind: 'agent' | 'session' | 'login_link' | 'key_challenge' | 'sso_state';
   subjectId: string;
   createdAt: number;
   expiresAt: number | null;

@@ -18,6 +18,7 @@ import { ruleRoutes } from '../routes/rules.js';
 import { runRoutes } from '../routes/runs.js';
 import { searchRoutes } from '../routes/search.js';
 import { slackRoutes, slackUserRoutes } from '../routes/slack.js';
+import { ssoRoutes } from '../routes/sso.js';
 import { streamRoutes } from '../routes/streams.js';
 import { trustRoutes } from '../routes/trust.js';
 import { userRoutes } from '../routes/users.js';
@@ -46,6 +47,7 @@ export const routeTable = {
   health: healthRoutes,
   reviewHealth: reviewHealthRoutes,
   auth: authRoutes,
+  sso: ssoRoutes,
   users: userRoutes,
   host: hostRoutes,
   reviews: reviewRoutes,

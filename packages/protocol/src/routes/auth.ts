@@ -30,6 +30,12 @@ export const logoutResponseSchema = z.object({
   hasPassword: z
     .boolean()
     .describe('false: the person has no password and needs a new login link to sign in again'),
+  signOutUrl: z
+    .string()
+    .optional()
+    .describe(
+      'For a person who signed in through the OpenID provider: its sign-out page, to end that session too',
+    ),
 });
 
 /** `PUT /v1/me/password`. */

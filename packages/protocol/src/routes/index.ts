@@ -322,6 +322,13 @@ export {
   slackUserResponseSchema,
   slackUserRoutes,
 } from './slack.js';
+export type { SsoSettingsResponse } from './sso.js';
+export {
+  ssoCallbackQuerySchema,
+  ssoRoutes,
+  ssoSettingsResponseSchema,
+  ssoStartQuerySchema,
+} from './sso.js';
 export {
   streamHeadersSchema,
   streamQuerySchema,

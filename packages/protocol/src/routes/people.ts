@@ -37,6 +37,10 @@ export const signingKeyDocumentSchema = z.object({
   publicKey: z.string().describe('The key as registered (PEM or raw base64)'),
   name: z.string().nullable().describe('What its owner calls it ("Work laptop"); null until named'),
   createdAt: z.number().describe('Epoch ms'),
+  lastUsedAt: z
+    .number()
+    .nullable()
+    .describe('Epoch ms when a decision signed with it last verified; null if it never signed one'),
 });
 
 /** A person as the people routes return them. */

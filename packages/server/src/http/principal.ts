@@ -96,6 +96,10 @@ export function credentialHashOf(request: FastifyRequest): string | null {
 export const PUBLIC_API_ROUTES: ReadonlySet<string> = new Set([
   '/v1/auth/login',
   '/v1/auth/link',
+  // Single sign-on: the provider's callback carries its own state, code and id token (routes/sso.ts).
+  '/v1/auth/sso',
+  '/v1/auth/sso/start',
+  '/v1/auth/sso/callback',
   '/v1/openapi.json',
   // Checked by its own Slack signature instead (routes/slack.ts).
   '/v1/slack/interactions',

@@ -5,6 +5,7 @@ import { bearerOf, requireAuthenticated, requireUser, SESSION_COOKIE } from '../
 import { registerRoute } from '../http/register-route.js';
 import type { Services } from '../services/index.js';
 import { SESSION_TTL_MS } from '../services/people/sessions.js';
+import { siteOrigin } from './sso.js';
 
 function setSessionCookie(reply: FastifyReply, ctx: AppContext, token: string, maxAgeSeconds: number): void {
   const secure = ctx.config.publicUrl?.startsWith('https:') ? '; Secure' : '';
@@ -30,7 +31,8 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext, services
     const user = requireUser(request, 'viewer');
     const { hasPassword } = await services.sessions.logout(user.id, bearerOf(request));
     setSessionCookie(reply, ctx, '', 0);
-    return { ok: true as const, hasPassword };
+    const signOutUrl = await services.sso.signOutUrl(user.id, siteOrigin(ctx, request));
+    return { ok: true as const, hasPassword, ...(signOutUrl === null ? {} : { signOutUrl }) };
   });
 
   registerRoute(app, routes.setPassword, async (request) => {

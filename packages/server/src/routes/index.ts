@@ -25,6 +25,7 @@ import { runRoutes } from './runs.js';
 import { searchRoutes } from './search.js';
 import { slackRoutes } from './slack.js';
 import { slackUserRoutes } from './slack-users.js';
+import { ssoRoutes } from './sso.js';
 import { streamRoutes } from './streams.js';
 import { trustRoutes } from './trust.js';
 import { userRoutes } from './users.js';
@@ -41,6 +42,7 @@ export async function registerRoutes(
   registerHttpMetrics(app, services);
   await app.register(async (scoped) => healthRoutes(scoped, ctx, services));
   await app.register(async (scoped) => authRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => ssoRoutes(scoped, ctx, services));
   await app.register(async (scoped) => userRoutes(scoped, ctx, services));
   const { hostSecret } = ctx;
   if (hostSecret !== null)

@@ -14,6 +14,7 @@ import { createNotificationService, type NotificationService } from './notificat
 import { createAdminServices } from './people/admin-service.js';
 import type { AgentService } from './people/agents.js';
 import type { SessionService } from './people/sessions.js';
+import type { SsoService } from './people/sso.js';
 import type { UserService } from './people/users.js';
 import { createPolicyService, type PolicyService } from './policy/policy-service.js';
 import { createRuleService, type RuleService } from './policy/rule-service.js';
@@ -51,6 +52,8 @@ export interface Services {
   users: UserService;
   agents: AgentService;
   sessions: SessionService;
+  /** Sign-in through an OpenID provider, when one is configured. */
+  sso: SsoService;
   audit: AuditService;
   metrics: MetricsService;
   policies: PolicyService;

@@ -1,11 +1,21 @@
 // A real OpenID provider (oidc-provider) for the tests, run as a process of its own on 127.0.0.1.
 // It prints one JSON line, {"issuer": "http://127.0.0.1:<port>"}, once it listens.
 // Options come as JSON in the first argument: see OidcProviderOptions in oidc-provider-process.ts.
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:http';
+import { decodeJwt, importJWK, SignJWT } from 'jose';
 import Provider from 'oidc-provider';
 
 const options = JSON.parse(process.argv[2] ?? '{}');
 const accounts = new Map(options.accounts.map((account) => [account.login, account]));
+
+// The provider's signing key, so the misbehaving account below can be answered with a token it signed.
+const signingJwk = {
+  ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+  kid: 'test-provider-key',
+  alg: 'RS256',
+  use: 'sig',
+};
 
 const server = createServer();
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -35,6 +45,7 @@ const provider = new Provider(issuer, {
       response_types: ['code'],
     },
   ],
+  jwks: { keys: [signingJwk] },
   cookies: { keys: ['gatehouse-test-provider-cookies'] },
   pkce: { required: () => true },
   claims: {
@@ -98,6 +109,24 @@ const provider = new Provider(issuer, {
 });
 // The provider's own warnings about development settings are noise in test output.
 provider.on('server_error', (_ctx, error) => process.stderr.write(`${error.stack}\n`));
+
+// An account with `idTokenAudience` gets id tokens made out to another client, properly signed:
+// what a misconfigured or malicious provider sends, for the relying party to refuse.
+provider.use(async (ctx, next) => {
+  await next();
+  const idToken = ctx.path === '/token' ? ctx.body?.id_token : undefined;
+  if (typeof idToken !== 'string') return;
+  const claims = decodeJwt(idToken);
+  const audience = accounts.get(claims.sub)?.idTokenAudience;
+  if (audience === undefined) return;
+  const key = await importJWK(signingJwk, 'RS256');
+  ctx.body = {
+    ...ctx.body,
+    id_token: await new SignJWT({ ...claims, aud: audience })
+      .setProtectedHeader({ alg: 'RS256', kid: signingJwk.kid })
+      .sign(key),
+  };
+});
 
 server.on('request', provider.callback());
 process.stdout.write(`${JSON.stringify({ issuer })}\n`);

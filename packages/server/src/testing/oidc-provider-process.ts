@@ -8,6 +8,8 @@ export interface ProviderAccount {
   login: string;
   name: string;
   groups: string[];
+  /** The provider (misbehaving on purpose) makes this person's id tokens out to this audience instead. */
+  idTokenAudience?: string;
 }
 
 /** The people every test provider knows. */
@@ -16,6 +18,7 @@ export const PROVIDER_ACCOUNTS: readonly ProviderAccount[] = [
   { login: 'lee', name: 'Lee Lead', groups: ['leads'] },
   { login: 'dana', name: 'Dana Developer', groups: ['engineering'] },
   { login: 'olga', name: 'Olga Outsider', groups: ['contractors'] },
+  { login: 'mallory', name: 'Mallory', groups: ['gatehouse-admins'], idTokenAudience: 'another-client' },
 ];
 
 export interface OidcProviderOptions {

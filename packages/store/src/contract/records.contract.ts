@@ -91,6 +91,7 @@ export function describeRecordContract(ctx: ContractContext): void {
     name: null,
     createdAt: 5,
     revokedAt: null,
+    lastUsedAt: null,
   });
 
   it('lists signing keys of one person and finds a key by fingerprint', async () => {
@@ -104,6 +105,20 @@ export function describeRecordContract(ctx: ContractContext): void {
     expect(await store.read((tx) => tx.listSigningKeys('user_a'))).toEqual([key]);
     expect(await store.read((tx) => tx.getSigningKeyByFingerprint(other.fingerprint))).toEqual(other);
     expect(await store.read((tx) => tx.getSigningKeyByFingerprint('missing'))).toBeNull();
+  });
+
+  it('records when a key last signed a decision, and only that key', async () => {
+    const { store } = ctx.harness();
+    const used = signingKeyOf('user_a');
+    const idle = signingKeyOf('user_a');
+    await store.transaction(async (tx) => {
+      await tx.insertSigningKey(used);
+      await tx.insertSigningKey(idle);
+    });
+    await store.transaction((tx) => tx.touchSigningKey({ id: used.id, at: 7_000 }));
+    const keys = await store.read((tx) => tx.listSigningKeys('user_a'));
+    expect(keys.find((key) => key.id === used.id)?.lastUsedAt).toBe(7_000);
+    expect(keys.find((key) => key.id === idle.id)?.lastUsedAt).toBeNull();
   });
 
   it('refuses one key fingerprint for a second person with CONFLICT', async () => {

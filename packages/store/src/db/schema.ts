@@ -48,6 +48,7 @@ export interface SigningKeysTable {
   revoked_at: number | null;
   fingerprint: string | null;
   name: string | null;
+  last_used_at: number | null;
 }
 
 export interface RunsTable {

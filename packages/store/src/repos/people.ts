@@ -47,6 +47,7 @@ function toSigningKey(row: Selectable<SigningKeysTable>): SigningKeyRecord {
     name: row.name,
     createdAt: int(row.created_at),
     revokedAt: intOrNull(row.revoked_at),
+    lastUsedAt: intOrNull(row.last_used_at),
   };
 }
 
@@ -196,6 +197,7 @@ export async function insertSigningKey({ db }: TxContext, key: SigningKeyRecord)
       name: key.name,
       created_at: key.createdAt,
       revoked_at: key.revokedAt,
+      last_used_at: key.lastUsedAt,
     })
     .execute();
 }
@@ -239,6 +241,11 @@ export async function revokeSigningKey(
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return changed(result.numUpdatedRows) === 1;
+}
+
+/** Records that a decision signed with this key verified at `at`; one UPDATE, in the decision's write. */
+export async function touchSigningKey({ db }: TxContext, key: { id: string; at: number }): Promise<void> {
+  await db.updateTable('signing_keys').set({ last_used_at: key.at }).where('id', '=', key.id).execute();
 }
 
 export async function getSigningKeyByFingerprint(

@@ -71,6 +71,9 @@ describe('SQLite store', () => {
       '0017_trust_proposals',
       '0018_gate_views',
       '0019_autonomy_proposals',
+      '0020_gate_trace_context',
+      '0021_sso_identities',
+      '0023_signing_key_last_use',
     ]);
   });
 
@@ -122,6 +125,9 @@ describe('SQLite store', () => {
         '0017_trust_proposals',
         '0018_gate_views',
         '0019_autonomy_proposals',
+        '0020_gate_trace_context',
+        '0021_sso_identities',
+        '0023_signing_key_last_use',
       ],
     });
     expect(await migrateToLatest({ file })).toEqual({ dialect: 'sqlite', applied: [] });

@@ -227,6 +227,7 @@ async function decideInCommit(
     kind: 'gate',
     id: gateId,
   });
+  if (signature !== null) await tx.touchSigningKey({ id: signature.keyId, at: tx.now });
   if (!transition.ended) {
     const data = { option: input.option, approvals: next.approvals.length, required: next.requiredApprovals };
     await tools.audit({ kind: 'gate.vote', actor: `user:${user.id}`, subject: gate.id, data });

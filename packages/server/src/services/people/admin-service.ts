@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import { commit } from '../commit.js';
 import { type AgentService, createAgentService } from './agents.js';
 import { createSessionService, type SessionService } from './sessions.js';
+import { createSsoService, type SsoService } from './sso.js';
 import { createUserService, type UserService } from './users.js';
 
 /** People, agents and sessions. */
@@ -9,6 +10,8 @@ export interface AdminServices {
   users: UserService;
   agents: AgentService;
   sessions: SessionService;
+  /** Sign-in through an OpenID provider, when one is configured. */
+  sso: SsoService;
 }
 
 /** A one-time login link for the first admin on a start while no admin has a password, or nothing. */
@@ -26,6 +29,7 @@ export function createAdminServices(ctx: AppContext): AdminServices {
     users: createUserService(ctx, sessions),
     agents: createAgentService(ctx),
     sessions,
+    sso: createSsoService(ctx),
   };
 }
 

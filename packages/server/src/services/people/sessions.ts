@@ -57,7 +57,7 @@ const WRONG_CREDENTIALS = 'name or password is wrong';
 /** Where a credential is written and audited. */
 export type Credentials = AuditedTx<TokensRepo & TxClock>;
 
-async function insertSession(
+export async function insertSession(
   tools: Credentials,
   user: UserRecord,
   via: string,

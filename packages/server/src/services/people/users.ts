@@ -15,6 +15,8 @@ export interface PublicSigningKey {
   publicKey: string;
   name: string | null;
   createdAt: number;
+  /** When a decision signed with it last verified; null until then. */
+  lastUsedAt: number | null;
 }
 
 /** People: created and changed by admins; each registers their own signing keys. */
@@ -114,6 +116,7 @@ function publicKeyOf(key: SigningKeyRecord): PublicSigningKey {
     publicKey: key.publicKey,
     name: key.name,
     createdAt: key.createdAt,
+    lastUsedAt: key.lastUsedAt,
   };
 }
 
@@ -255,6 +258,7 @@ export function createUserService(ctx: AppContext, sessions: SessionService): Us
           name: input.name ?? null,
           createdAt: tx.now,
           revokedAt: null,
+          lastUsedAt: null,
         };
         await tx.insertSigningKey(record);
         await audit({
