@@ -1,4 +1,4 @@
-import type { ChangeFacts } from 'gatehouse-hitl-analysis';
+import type { ChangeFacts, FileChange } from 'gatehouse-hitl-analysis';
 import type { Gate, TriggerEvaluation } from 'gatehouse-hitl-core';
 import type { CommitTools } from '../commit.js';
 import { assertWritten } from '../lost-update.js';
@@ -11,6 +11,8 @@ export interface DestructiveChange {
   facts: ChangeFacts;
   evaluation: TriggerEvaluation;
   findings: readonly KeyedFinding[];
+  /** The files the change was analysed from, for each finding's hunk. */
+  files?: readonly FileChange[] | undefined;
 }
 
 /** The keys (pattern, file, test or export name) of the findings a destructive_action gate is about. */

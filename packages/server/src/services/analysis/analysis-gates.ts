@@ -1,8 +1,9 @@
-import type { ChangeFacts } from 'gatehouse-hitl-analysis';
+import type { ChangeFacts, FileChange } from 'gatehouse-hitl-analysis';
 import { destructiveContextOfChange, type Gate, type TriggerEvaluation } from 'gatehouse-hitl-core';
 import type { RecoveryRecord } from 'gatehouse-hitl-store';
 import type { CommitTools } from '../commit.js';
 import type { GateService } from '../types.js';
+import { changesOf, findingHunk, withHunks } from './finding-hunks.js';
 import type { KeyedFinding } from './findings.js';
 
 /** Who asks and for which action: a run's agent with its tool call, or a person reporting. */
@@ -75,11 +76,22 @@ export async function openDestructiveGate(
   gates: GateService,
   tools: CommitTools,
   origin: GateOrigin,
-  change: { facts: ChangeFacts; evaluation: TriggerEvaluation; findings: readonly KeyedFinding[] },
+  change: {
+    facts: ChangeFacts;
+    evaluation: TriggerEvaluation;
+    findings: readonly KeyedFinding[];
+    /** The files the change was analysed from: each finding's hunk, and the diff when the agent sent none. */
+    files?: readonly FileChange[] | undefined;
+  },
 ): Promise<Gate> {
-  const findings = change.findings.filter((finding) => finding.kind !== 'laziness');
-  const files = [...new Set(findings.map((finding) => finding.file))];
-  const recoveryHistory = await recoveryHistoryOf(tools, origin.runId, { files });
+  const files = change.files ?? [];
+  const findings = withHunks(
+    change.findings.filter((finding) => finding.kind !== 'laziness'),
+    files,
+  );
+  const paths = [...new Set(findings.map((finding) => finding.file))];
+  const recoveryHistory = await recoveryHistoryOf(tools, origin.runId, { files: paths });
+  const changes = changesOf(files, paths, origin.action?.args);
   return open(gates, tools, origin, {
     type: 'destructive_action',
     title: `Destructive change: ${change.evaluation.reasons.join('; ')}`.slice(0, 200),
@@ -87,8 +99,10 @@ export async function openDestructiveGate(
       ...destructiveContextOfChange(change.facts),
       triggerRules: change.evaluation.rules,
       reasons: change.evaluation.reasons,
-      files,
+      files: paths,
       findings,
+      coverageReported: change.facts.coverageDelta !== null,
+      ...(changes.length === 0 ? {} : { changes }),
       ...(recoveryHistory.length === 0 ? {} : { recoveryHistory }),
       ...auditContext('destructive_action', change.evaluation.rules, findings[0]?.pattern ?? null, null),
     },
@@ -100,9 +114,17 @@ export function openRecoveryGate(
   gates: GateService,
   tools: CommitTools,
   origin: GateOrigin,
-  escalation: { recovery: RecoveryRecord; evaluation: TriggerEvaluation; finding: KeyedFinding },
+  escalation: {
+    recovery: RecoveryRecord;
+    evaluation: TriggerEvaluation;
+    finding: KeyedFinding;
+    files?: readonly FileChange[] | undefined;
+  },
 ): Promise<Gate> {
   const { recovery, evaluation, finding } = escalation;
+  const files = escalation.files ?? [];
+  const hunk = findingHunk(finding, files);
+  const changes = changesOf(files, [recovery.file], origin.action?.args);
   const critical = recovery.severity === 'critical';
   return open(gates, tools, origin, {
     type: 'recovery_escalation',
@@ -116,6 +138,8 @@ export function openRecoveryGate(
       line: finding.line,
       name: finding.name,
       message: finding.message,
+      ...(hunk === null ? {} : { hunk }),
+      ...(changes.length === 0 ? {} : { changes }),
       recoveryAttempts: recovery.attempts,
       maxAttempts: 3,
       reasons: evaluation.reasons,
@@ -135,14 +159,20 @@ export async function openFalsePositiveGate(
   origin: GateOrigin,
   report: {
     finding: Pick<KeyedFinding, 'key' | 'pattern' | 'file' | 'line' | 'name'> & {
+      kind?: KeyedFinding['kind'] | undefined;
+      message?: string | undefined;
       confidence?: number | undefined;
     };
     evaluation: TriggerEvaluation;
+    files?: readonly FileChange[] | undefined;
     reportedBy?: string | undefined;
     reason?: string | undefined;
   },
 ): Promise<Gate> {
   const { finding, evaluation } = report;
+  const files = report.files ?? [];
+  const hunk = findingHunk({ ...finding, kind: finding.kind ?? 'laziness' }, files);
+  const changes = changesOf(files, [finding.file], origin.action?.args);
   const recoveryHistory = await recoveryHistoryOf(tools, origin.runId, {
     key: finding.key,
     files: [finding.file],
@@ -156,6 +186,9 @@ export async function openFalsePositiveGate(
       files: [finding.file],
       line: finding.line,
       name: finding.name,
+      ...(finding.message === undefined ? {} : { message: finding.message }),
+      ...(hunk === null ? {} : { hunk }),
+      ...(changes.length === 0 ? {} : { changes }),
       ...(finding.confidence === undefined ? {} : { detectionConfidence: finding.confidence }),
       falsePositiveReported: report.reportedBy !== undefined,
       ...(report.reportedBy === undefined ? {} : { reportedBy: report.reportedBy }),

@@ -55,6 +55,7 @@ async function advanceRecoveries(
         recovery: next,
         evaluation: step.escalation,
         finding,
+        files: change.files,
       });
       next = { ...next, gateId: gate.id };
       opened.push(gate);
@@ -111,7 +112,9 @@ async function openLowConfidence(
     const evaluation = evaluateTrigger('false_positive_override', {
       detectionConfidence: finding.confidence,
     });
-    opened.push(await openFalsePositiveGate(gates, tools, origin, { finding, evaluation }));
+    opened.push(
+      await openFalsePositiveGate(gates, tools, origin, { finding, evaluation, files: change.files }),
+    );
   }
   return opened;
 }
@@ -142,6 +145,7 @@ export async function recordRunChange(
         facts: change.facts,
         evaluation: change.destructive,
         findings: change.findings,
+        files: change.files,
       }),
     );
   }
