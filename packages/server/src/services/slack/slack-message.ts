@@ -1,3 +1,4 @@
+import { findingLines, gateFindings } from 'gatehouse-hitl-core';
 import type { GateDocument, GateOptionDocument } from 'gatehouse-hitl-protocol';
 import { HIDDEN_CHARACTERS_WARNING } from 'gatehouse-hitl-protocol';
 import { agentText, escapeMrkdwn, plainAgentText, showsHidden } from './slack-text.js';
@@ -64,6 +65,11 @@ function summaryBlocks(gate: GateDocument, names: MessageNames): Block[] {
       text: { type: 'plain_text', text: plainAgentText(actionText(gate), 2900), emoji: false },
     },
   ];
+  const findings = findingLines(gateFindings(gate.context));
+  if (findings.length > 0) {
+    const text = ['*Findings:*', ...findings.map((line) => `• ${agentText(line, 300)}`)].join('\n');
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text } });
+  }
   if (hidden) {
     blocks.push({
       type: 'context',

@@ -64,6 +64,9 @@ function textBody(notice: GateNotice, briefing: Briefing | null, links: OptionLi
   const outcome = outcomeLine(notice);
   if (outcome !== null) lines.push(outcome, '');
   if (briefing !== null && briefing.details !== '') lines.push(briefing.details, '');
+  // The briefing's Findings section: each finding's file:line, bounded, hidden characters marked.
+  const findings = briefing?.sections.find((section) => section.title === 'Findings')?.fields ?? [];
+  if (findings.length > 0) lines.push('Findings:', ...findings.map((field) => `- ${field.value}`), '');
   for (const link of links) lines.push(`${link.label}: ${link.url}`);
   if (links.length > 0)
     lines.push('', 'Each link opens a confirmation page; nothing is decided until you confirm there.');
