@@ -83,6 +83,22 @@ export function claudeCodeCallContext(input: ClaudeCodeToolCall): Record<string,
   };
 }
 
+/** Claude Code's plan-mode tool: its `plan` (markdown) is the run's plan. */
+export const CLAUDE_CODE_PLAN_TOOL = 'ExitPlanMode';
+
+/**
+ * What a Claude Code call adds to its request: leaving plan mode announces the run's plan (event
+ * `planning_complete`, the plan as the intent gate's design), so Gate 0 sees it; other calls add nothing.
+ */
+export function claudeCodeRequestFields(input: ClaudeCodeToolCall): {
+  event?: 'planning_complete';
+  context: Record<string, unknown>;
+} {
+  if (input.toolName !== CLAUDE_CODE_PLAN_TOOL) return { context: {} };
+  const { plan } = input.toolInput;
+  return { event: 'planning_complete', context: typeof plan === 'string' ? { design: plan } : {} };
+}
+
 /**
  * What makes two Claude Code tool calls the same call: session, run, tool and canonical arguments.
  * Both hooks remember a call that was left waiting under this text, so its retry finds its gate.

@@ -29,8 +29,10 @@ export {
 export type { ClaudeCodeHookInput, ClaudeCodeToolCall, StringEdit } from './claude-code-input.js';
 export {
   CLAUDE_CODE_EDIT_TOOLS,
+  CLAUDE_CODE_PLAN_TOOL,
   claudeCodeCallContext,
   claudeCodeCallText,
+  claudeCodeRequestFields,
   parseClaudeCodeHookInput,
   readClaudeCodeHookValue,
   stringEditsOf,

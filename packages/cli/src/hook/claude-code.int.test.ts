@@ -270,6 +270,19 @@ describe('gatehouse hook claude-code against a real server', () => {
     }
   });
 
+  it('sends the plan Claude Code leaves plan mode with (ExitPlanMode) to Gate 0 of a run that has none', async () => {
+    const { run } = await call(test.tokens.agent, 'POST', '/v1/runs', { title: 'planning session' });
+    const plan = '## Cart totals\n\n1. Add a total to the cart\n2. Test it';
+    const answer = await hook(preToolUse('ExitPlanMode', { plan }), {
+      env: { GATEHOUSE_RUN_ID: run.id },
+      args: ['--budget-ms', '1500'],
+    });
+    expect(answer.decision?.permissionDecisionReason).toMatch(/Approval is pending \(gate gate_/);
+    const gateId = gateIdOf(answer);
+    const gate = await call(test.tokens.developer, 'GET', `/v1/gates/${gateId}`);
+    expect(gate.gate).toMatchObject({ type: 'intent_approval', runId: run.id, context: { design: plan } });
+  });
+
   it('fails closed once the run is stopped', async () => {
     const { run } = await call(test.tokens.agent, 'POST', '/v1/runs', { title: 'to be stopped' });
     await call(test.tokens.developer, 'POST', `/v1/runs/${run.id}/interventions`, { kind: 'stop' });

@@ -3,6 +3,7 @@ import {
   canonicalJson,
   claudeCodeCallContext,
   claudeCodeCallText,
+  claudeCodeRequestFields,
   lightRoutes,
   parseClaudeCodeHookInput,
   steerInstructions as steersOf,
@@ -120,7 +121,7 @@ export function parseHookInput(text: string): HookInput {
 }
 
 function contextOf(input: PreToolUseInput): Record<string, unknown> {
-  return claudeCodeCallContext(input);
+  return { ...claudeCodeCallContext(input), ...claudeCodeRequestFields(input).context };
 }
 
 function steerInstructions(answer: RequestAnswer): string[] {
@@ -231,9 +232,11 @@ function requestFor(asking: Asking): Sent {
 async function ask(asking: Asking): Promise<PreToolUseOutput> {
   const { input, settings, ledger, call } = asking;
   const sent = requestFor(asking);
+  const { event } = claudeCodeRequestFields(input);
   const body = {
     tool: input.toolName,
     args: input.toolInput,
+    ...(event === undefined ? {} : { event }),
     context: sent.context,
     ...(settings.runId === null ? {} : { runId: settings.runId }),
   };

@@ -13,6 +13,7 @@ import {
   type ClaudeCodeToolCall,
   claudeCodeCallContext,
   claudeCodeCallText,
+  claudeCodeRequestFields,
   deferred,
   deniedByPolicy,
   ended,
@@ -164,12 +165,14 @@ async function requestDecision(services: Services, call: HookCall): Promise<PreT
   const facts: CallFacts = { tool: input.toolName, url: call.inboxUrl };
   const key = callKeyOf(call);
   const attempt = (input.toolUseId ?? `${Date.now()}-${Math.random()}`).replace(/[^\x21-\x7e]/g, '_');
+  const { event, context } = claudeCodeRequestFields(input);
   const answer = await services.gates.request(
     call.agent,
     {
       tool: input.toolName,
       args: input.toolInput,
-      context: { ...claudeCodeCallContext(input), [CALL_KEY]: key },
+      ...(event === undefined ? {} : { event }),
+      context: { ...claudeCodeCallContext(input), ...context, [CALL_KEY]: key },
       ...(call.runId === null ? {} : { runId: call.runId }),
       idempotencyKey: `claude-code-http-${key}-${attempt}`.slice(0, 200),
     },

@@ -332,6 +332,32 @@ describe.each(dialects)('Claude Code http hook on %s', (dialect) => {
     expect(reasonOf(json)).toContain(`a person stopped run ${run.id}`);
   });
 
+  it('sends Claude Code’s plan (ExitPlanMode) to Gate 0 and lets the run implement once a person approves it', async () => {
+    const run = await createRunViaApi(test, { title: 'plan mode' });
+    const edit = { file_path: '/home/dev/shop/src/cart.ts', old_string: 'a', new_string: 'b' };
+    const held = await hook(preToolUse('Edit', edit), { run: run.id, query: '?mode=ask' });
+    expect(decisionOf(held.json)).toBe('deny');
+    expect(reasonOf(held.json)).toContain('RUN_HELD');
+    const plan = '## Cart totals\n\n1. Add a total to the cart\n2. Test it';
+    const answer = hook(preToolUse('ExitPlanMode', { plan }, 'PermissionRequest'), {
+      path: PERMISSION,
+      run: run.id,
+      query: '?waitMs=20000',
+    });
+    const gateId = await untilPending('Add a total to the cart');
+    const gate = (await test.services.gates.view({ kind: 'agent', id: test.ids.agentId }, gateId)).gate;
+    expect(gate).toMatchObject({ type: 'intent_approval', runId: run.id, context: { design: plan } });
+    expect((await decide(gateId, { option: 'approve', reason: 'good plan' })).statusCode).toBe(200);
+    const { json } = await answer;
+    // Claude Code leaves plan mode on an allow only when it carries updatedInput.
+    expect(json.hookSpecificOutput).toEqual({
+      hookEventName: 'PermissionRequest',
+      decision: { behavior: 'allow', updatedInput: { plan } },
+    });
+    const implementing = await hook(preToolUse('Edit', edit), { run: run.id, query: '?mode=ask' });
+    expect(decisionOf(implementing.json)).toBe('ask');
+  });
+
   it('labels a policy denial as the policy’s', async () => {
     await useTestPolicy(
       test,

@@ -4,7 +4,11 @@ import {
   type ClaudeCodePermissionRequestResponse,
   claudeCodeRoutes as routes,
 } from 'gatehouse-hitl-protocol';
-import { type PreToolUseOutput, readClaudeCodeHookValue } from 'gatehouse-hitl-protocol/rules';
+import {
+  CLAUDE_CODE_PLAN_TOOL,
+  type PreToolUseOutput,
+  readClaudeCodeHookValue,
+} from 'gatehouse-hitl-protocol/rules';
 import type { AppContext } from '../context.js';
 import { toGatehouseError } from '../http/error-handler.js';
 import { requireAgent } from '../http/principal.js';
@@ -13,9 +17,16 @@ import { createPendingCalls, type PendingCalls } from '../services/gates/pending
 import type { Services } from '../services/index.js';
 import { decideClaudeCodeCall, type HookCall, hookFailure } from './claude-code-hook.js';
 
-/** Claude Code's PermissionRequest answer: allow or deny, or nothing so that Claude Code asks the person itself. */
-function asPermissionRequest(output: PreToolUseOutput): ClaudeCodePermissionRequestResponse {
-  const { permissionDecision, permissionDecisionReason, updatedInput } = output.hookSpecificOutput;
+/**
+ * Claude Code's PermissionRequest answer: allow or deny, or nothing so that Claude Code asks the person itself.
+ * `planInput` is ExitPlanMode's input: Claude Code leaves plan mode on an allow only when it carries updatedInput.
+ */
+function asPermissionRequest(
+  output: PreToolUseOutput,
+  planInput: Record<string, unknown> | null = null,
+): ClaudeCodePermissionRequestResponse {
+  const { permissionDecision, permissionDecisionReason } = output.hookSpecificOutput;
+  const updatedInput = output.hookSpecificOutput.updatedInput ?? planInput ?? undefined;
   const systemMessage = output.systemMessage === undefined ? {} : { systemMessage: output.systemMessage };
   if (permissionDecision === 'allow') {
     return {
@@ -117,6 +128,7 @@ export async function claudeCodeRoutes(
 
   registerRoute(app, routes.permissionRequest, async (request, reply) => {
     const call = hookCallOf(ctx, request, { signal: hangUpSignal(request, reply), pendingCalls });
-    return asPermissionRequest(await decideClaudeCodeCall(services, call));
+    const planInput = call.input.toolName === CLAUDE_CODE_PLAN_TOOL ? call.input.toolInput : null;
+    return asPermissionRequest(await decideClaudeCodeCall(services, call), planInput);
   });
 }
