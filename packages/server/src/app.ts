@@ -20,6 +20,9 @@ import { createRandomIds } from './ids.js';
 import { registerRoutes } from './routes/index.js';
 import { createServices, type Services } from './services/index.js';
 import { NOTIFICATION_CHANNEL_DEFINITIONS } from './services/notifications/channels/index.js';
+import { recordGateSpans } from './telemetry/gate-spans.js';
+import { registerRequestSpans } from './telemetry/request-spans.js';
+import { startTelemetry, type TelemetryOptions } from './telemetry/telemetry.js';
 import { createOutboxSignal } from './webhooks/outbox.js';
 import { trackWrites } from './write-health.js';
 
@@ -33,7 +36,11 @@ declare module 'fastify' {
 /** Builds the Fastify app without listening; `main.ts` listens. */
 export async function buildApp(
   deps: AppDeps,
-  options: { logger?: boolean | object } = {},
+  options: {
+    logger?: boolean | object;
+    /** Traces and metrics to these exporters, whatever the config says (tests' in-memory ones). */
+    telemetry?: TelemetryOptions;
+  } = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
@@ -67,6 +74,8 @@ export async function buildApp(
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
+  const telemetry = await startTelemetry(deps.config.telemetry, options.telemetry);
+  if (telemetry !== null) registerRequestSpans(app, telemetry);
   const writes = trackWrites(deps.store);
   const context: AppContext = {
     store: writes.store,
@@ -82,6 +91,7 @@ export async function buildApp(
     log: app.log,
     outbox: createOutboxSignal(),
     notices: createOutboxSignal(),
+    telemetry,
   };
   // Origin first: a cross-site write is refused before its credential is even looked up.
   registerOriginCheck(app, deps.config);
@@ -95,8 +105,14 @@ export async function buildApp(
   app.addHook('onReady', async () => {
     await services.start();
   });
+  const stopGateSpans = telemetry === null ? null : recordGateSpans(context, telemetry);
   app.addHook('onClose', async () => {
     await services.close();
+    stopGateSpans?.();
+    // A collector that cannot be reached loses the last batch; it does not fail the shutdown.
+    await telemetry
+      ?.shutdown()
+      .catch((err: unknown) => app.log.warn({ err }, 'telemetry could not be flushed'));
   });
   return app;
 }

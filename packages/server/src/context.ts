@@ -5,6 +5,7 @@ import type { ServerConfig } from './config.js';
 import type { EventBus } from './events/bus.js';
 import type { McpEndpoints } from './mcp-endpoints.js';
 import type { NotificationChannelDefinition } from './services/notifications/channel.js';
+import type { Telemetry } from './telemetry/telemetry.js';
 import type { OutboxSignal } from './webhooks/outbox.js';
 import type { WriteHealth } from './write-health.js';
 
@@ -49,4 +50,6 @@ export interface AppContext {
   outbox: OutboxSignal;
   /** Wakes this node's notification worker after a commit queued notices. */
   notices: OutboxSignal;
+  /** The tracer and meter (docs/tracing.md); null while tracing is off, so no span is ever started. */
+  telemetry: Telemetry | null;
 }

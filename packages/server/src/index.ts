@@ -14,3 +14,4 @@ export type { RunningServer, StartServerOptions } from './main.js';
 export { startServer } from './main.js';
 export type { McpEndpointCall, McpEndpointHandler, McpEndpoints } from './mcp-endpoints.js';
 export { HOST_SECRET_HEADER } from './routes/host.js';
+export type { Telemetry, TelemetryConfig, TelemetryOptions } from './telemetry/telemetry.js';

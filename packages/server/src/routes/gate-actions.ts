@@ -6,11 +6,12 @@ import { registerRoute } from '../http/register-route.js';
 import { plainResponseSerializer } from '../http/response-serializer.js';
 import type { Services } from '../services/index.js';
 import { ruleDocument } from '../services/policy/rule-service.js';
+import { decisionSpan } from '../telemetry/gate-requests.js';
 
 /** Deciding, batch deciding, snoozing, assigning, consuming, withdrawing and reopening gates. */
 export async function gateActionRoutes(
   app: FastifyInstance,
-  _ctx: AppContext,
+  ctx: AppContext,
   services: Services,
 ): Promise<void> {
   registerRoute(
@@ -19,12 +20,15 @@ export async function gateActionRoutes(
     async (request) => {
       const user = requireUser(request, 'developer');
       const { remember, ...rest } = request.body;
-      const result = await services.gates.decide(user, request.params.id, {
-        ...rest,
-        rememberScope: remember?.scope,
-        rememberTtlSeconds: remember?.ttlSeconds,
-        rememberMatch: remember?.match,
-      });
+      const gate = { id: request.params.id, option: rest.option };
+      const result = await decisionSpan(ctx, request, gate, () =>
+        services.gates.decide(user, request.params.id, {
+          ...rest,
+          rememberScope: remember?.scope,
+          rememberTtlSeconds: remember?.ttlSeconds,
+          rememberMatch: remember?.match,
+        }),
+      );
       const rule = result.rule ?? null;
       return {
         gate: result.gate,

@@ -9,6 +9,7 @@ import { plainResponseSerializer } from '../http/response-serializer.js';
 import type { Services } from '../services/index.js';
 import { standingScopesOf } from '../services/policy/rule-service.js';
 import { assertStillValid } from '../services/streams/stream-credentials.js';
+import { announceGateSpan, gateTraceContextFor } from '../telemetry/gate-requests.js';
 import { gateActionRoutes } from './gate-actions.js';
 import { credentialOf } from './streams.js';
 
@@ -22,7 +23,12 @@ export async function gateRoutes(app: FastifyInstance, ctx: AppContext, services
     async (request) => {
       const agent = requireAgent(request);
       const key = request.headers['idempotency-key'];
-      return services.gates.request(agent, { ...request.body, idempotencyKey: key });
+      const traceContext = gateTraceContextFor(ctx, request);
+      const options = traceContext === null ? {} : { traceContext };
+      const answer = await services.gates.request(agent, { ...request.body, idempotencyKey: key }, options);
+      if (traceContext !== null && answer.gateId !== null)
+        await announceGateSpan(ctx, request, answer.gateId);
+      return answer;
     },
     plain,
   );

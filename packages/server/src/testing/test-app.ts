@@ -14,6 +14,7 @@ import { createInProcessBus } from '../events/bus.js';
 import type { McpEndpoints } from '../mcp-endpoints.js';
 import type { Services } from '../services/index.js';
 import type { NotificationChannelDefinition } from '../services/notifications/channel.js';
+import type { TelemetryOptions } from '../telemetry/telemetry.js';
 
 /** The password every person created by `createTestApp` has. */
 export const TEST_PASSWORD = 'correct horse battery staple';
@@ -36,6 +37,8 @@ export interface TestAppOptions<C extends Clock> {
   mcp?: McpEndpoints;
   /** The channels notices go out on, in place of the server's own (a test adds its fixture channel). */
   notificationChannels?: readonly NotificationChannelDefinition[];
+  /** Traces and metrics to these exporters (an in-memory span exporter, a metric reader); every node gets them. */
+  telemetry?: TelemetryOptions;
 }
 
 export interface TestTokens {
@@ -265,16 +268,20 @@ export async function createTestApp<C extends Clock = Clock>(
   const mcp = options.mcp ?? null;
   const channels =
     options.notificationChannels === undefined ? {} : { notificationChannels: options.notificationChannels };
-  const app = await buildApp({
-    store,
-    bus,
-    clock,
-    config,
-    uiDir: options.uiDir ?? null,
-    mcp,
-    ...channels,
-    ...(options.hostSecret === undefined ? {} : { hostSecret: options.hostSecret }),
-  });
+  const telemetry = options.telemetry === undefined ? {} : { telemetry: options.telemetry };
+  const app = await buildApp(
+    {
+      store,
+      bus,
+      clock,
+      config,
+      uiDir: options.uiDir ?? null,
+      mcp,
+      ...channels,
+      ...(options.hostSecret === undefined ? {} : { hostSecret: options.hostSecret }),
+    },
+    telemetry,
+  );
   await app.ready();
   const { tokens, ids } = await seed(store, clock.now());
   const otherNodes: (() => Promise<void>)[] = [];
@@ -294,15 +301,18 @@ export async function createTestApp<C extends Clock = Clock>(
         throw new Error('a second node shares a Postgres database, not a SQLite file');
       const otherStore = await openAnother();
       const otherBus = createInProcessBus();
-      const other = await buildApp({
-        store: otherStore,
-        bus: otherBus,
-        clock,
-        config,
-        uiDir: null,
-        mcp,
-        ...channels,
-      });
+      const other = await buildApp(
+        {
+          store: otherStore,
+          bus: otherBus,
+          clock,
+          config,
+          uiDir: null,
+          mcp,
+          ...channels,
+        },
+        telemetry,
+      );
       await other.ready();
       otherNodes.push(async () => {
         await other.close();

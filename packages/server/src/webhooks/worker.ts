@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ClaimedWebhookDelivery, WebhookRecord } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
 import { createOutboxPoller, type OutboxPoller, type PollRound } from '../services/outbox-poller.js';
+import { deliverySpan } from '../telemetry/delivery-spans.js';
 import { newDelivery } from './new-delivery.js';
 import { outcomeAfter } from './retry.js';
 import { sendWebhook, type WebhookResponse } from './send.js';
@@ -67,6 +68,21 @@ function headersFor(webhook: WebhookRecord, delivery: ClaimedWebhookDelivery, no
   };
 }
 
+/** What one attempt came to, for its span. */
+interface AttemptResult {
+  statusCode: number | null;
+  /** delivered, pending (retried later), dead, or interrupted (released for another try). */
+  outcome: string;
+}
+
+function spanOutcome(result: AttemptResult) {
+  const status = result.statusCode === null ? {} : { 'http.response.status_code': result.statusCode };
+  return {
+    attributes: { 'gatehouse.webhook.outcome': result.outcome, ...status },
+    ok: result.outcome === 'delivered',
+  };
+}
+
 /** Creates the worker; the webhook service starts it with the app and stops it on close. */
 export function createWebhookWorker(ctx: AppContext): WebhookWorker {
   const { config, log } = ctx;
@@ -93,13 +109,30 @@ export function createWebhookWorker(ctx: AppContext): WebhookWorker {
     });
   }
 
-  async function attempt({ delivery, webhook }: Claimed, signal: AbortSignal): Promise<void> {
+  async function attempt(claimed: Claimed, signal: AbortSignal): Promise<void> {
+    const { delivery } = claimed;
+    const attributes = {
+      'gatehouse.webhook.id': delivery.webhookId,
+      'gatehouse.webhook.delivery_id': delivery.id,
+      'gatehouse.webhook.event_type': delivery.eventType,
+      'gatehouse.webhook.attempt': delivery.attempts,
+    };
+    await deliverySpan(
+      ctx.telemetry,
+      'webhook delivery',
+      attributes,
+      () => deliver(claimed, signal),
+      spanOutcome,
+    );
+  }
+
+  async function deliver({ delivery, webhook }: Claimed, signal: AbortSignal): Promise<AttemptResult> {
     const startedAt = ctx.clock.now();
     const response = await send(delivery, webhook, startedAt, signal);
     const token = delivery.claimToken;
     if (response.interrupted) {
       await ctx.store.transaction((tx) => tx.releaseWebhookDelivery(delivery.id, token));
-      return;
+      return { statusCode: null, outcome: 'interrupted' };
     }
     const { ok, statusCode, responseExcerpt, error, durationMs } = response;
     const record = { deliveryId: delivery.id, attempt: delivery.attempts, startedAt, durationMs };
@@ -114,6 +147,7 @@ export function createWebhookWorker(ctx: AppContext): WebhookWorker {
     else if (outcome.status === 'dead')
       log.warn({ ...facts, statusCode, error }, 'webhook delivery dead-lettered');
     else log.info({ ...facts, statusCode, error }, 'webhook attempt failed; it will be retried');
+    return { statusCode, outcome: ok ? 'delivered' : outcome.status };
   }
 
   async function claimDue(limit: number): Promise<Claimed[]> {

@@ -45,15 +45,18 @@ function auditViewOf(deps: Pick<GateDeps, 'policies'>, gate: Gate, extra: Record
 
 /**
  * Inserts a new gate with its audit event and stream event, and marks its run `waiting`. The
- * event records what the reviewer saw (action, arguments, context, briefing), redacted.
+ * event records what the reviewer saw (action, arguments, context, briefing), redacted; a traced
+ * request's context is kept with the gate.
  */
 export async function insertOpenedGate(
   deps: Pick<GateDeps, 'policies'>,
   tools: CommitTools,
   gate: Gate,
   audit: Record<string, unknown> = {},
+  traceContext: string | null = null,
 ): Promise<void> {
   await tools.tx.insertGate(gate);
+  if (traceContext !== null) await tools.tx.setGateTraceContext(gate.id, traceContext);
   const seen = auditViewOf(deps, gate, audit);
   await tools.audit({
     kind: 'gate.opened',

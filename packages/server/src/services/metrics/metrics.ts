@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { createReviewerMetrics } from '../review-health/reviewer-metrics.js';
 import { loadAnalysisHistory } from './analysis-history.js';
 import { analysisMetrics, renderAnalysisGauges } from './analysis-metrics.js';
+import { exportMetrics } from './metrics-export.js';
 import { isHumanDecision, type MetricsSummary, type RequestCounts, summarize } from './metrics-summary.js';
 import { createCounter, createHistogram, renderGauge } from './prometheus.js';
 
@@ -94,6 +95,17 @@ export function createMetricsService(ctx: AppContext): MetricsService {
     DECISION_BUCKETS,
   );
   const reviewers = createReviewerMetrics();
+  const exported =
+    ctx.telemetry === null
+      ? null
+      : exportMetrics(ctx.telemetry, {
+          http,
+          opened,
+          decided,
+          requests,
+          pending: () => ctx.store.read((tx) => tx.countGates({ status: 'pending' })),
+          decisionBuckets: DECISION_BUCKETS,
+        });
   const ended = { approved: 0, answered: 0 };
   let pendingWork: Promise<void> = Promise.resolve();
 
@@ -128,9 +140,9 @@ export function createMetricsService(ctx: AppContext): MetricsService {
         if (gate.status === 'approved') ended.approved += 1;
         if (isHumanDecision(gate) && gate.decision) {
           reviewers.observe(gate);
-          decisionTime.observe(Math.max(0, gate.decision.decidedAt - gate.createdAt) / 1000, {
-            type: gate.type,
-          });
+          const seconds = Math.max(0, gate.decision.decidedAt - gate.createdAt) / 1000;
+          decisionTime.observe(seconds, { type: gate.type });
+          exported?.decisionWait(seconds, gate.type);
         }
         return;
       }

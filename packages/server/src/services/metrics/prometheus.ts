@@ -27,6 +27,8 @@ function formatNumber(value: number): string {
 export interface Counter {
   inc(labels?: Labels, by?: number): void;
   get(labels?: Labels): number;
+  /** Every label set counted so far, with its count. */
+  entries(): { labels: Labels; value: number }[];
   render(): string;
 }
 
@@ -42,6 +44,9 @@ export function createCounter(name: string, help: string): Counter {
     },
     get(labels = {}) {
       return values.get(keyOf(labels))?.value ?? 0;
+    },
+    entries() {
+      return [...values.values()].map(({ labels, value }) => ({ labels, value }));
     },
     render() {
       const lines = [`# HELP ${name} ${help}`, `# TYPE ${name} counter`];

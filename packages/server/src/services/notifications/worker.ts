@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ClaimedNotification, NotificationOutcome } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
+import { deliverySpan } from '../../telemetry/delivery-spans.js';
 import { retryDelayMs } from '../../webhooks/retry.js';
 import { createOutboxPoller, type OutboxPoller, type PollRound } from '../outbox-poller.js';
 import type { ChannelDelivery, NotificationChannel } from './channel.js';
@@ -114,6 +115,26 @@ export function createNotificationWorker(
   }
 
   async function attempt(claimed: ClaimedNotification): Promise<void> {
+    const attributes = {
+      'gatehouse.notice.id': claimed.id,
+      'gatehouse.notice.channel': claimed.channel,
+      'gatehouse.notice.trigger': claimed.trigger,
+      'gatehouse.notice.attempt': claimed.attempts,
+      'gatehouse.gate.id': claimed.gateId,
+    };
+    await deliverySpan(
+      ctx.telemetry,
+      'notification delivery',
+      attributes,
+      () => send(claimed),
+      (outcome) => ({
+        attributes: { 'gatehouse.notice.outcome': outcome.status },
+        ok: outcome.status === 'sent',
+      }),
+    );
+  }
+
+  async function send(claimed: ClaimedNotification): Promise<NotificationOutcome> {
     let delivery: ChannelDelivery;
     try {
       delivery = await deliver(claimed);
@@ -129,6 +150,7 @@ export function createNotificationWorker(
     if (outcome.status === 'sent') log.debug(facts, 'notification sent');
     else if (outcome.status === 'failed') log.warn({ ...facts, error: outcome.error }, 'notification failed');
     else log.info({ ...facts, error: outcome.error }, 'notification attempt failed; it will be retried');
+    return outcome;
   }
 
   async function prepare(round: PollRound): Promise<boolean> {

@@ -1,0 +1,74 @@
+import type { ObservableResult } from '@opentelemetry/api';
+import type { Telemetry } from '../../telemetry/telemetry.js';
+import type { Counter } from './prometheus.js';
+
+/** The counters /metrics renders, read again by the OpenTelemetry meter rather than counted twice. */
+export interface CountedMetrics {
+  http: Counter;
+  opened: Counter;
+  decided: Counter;
+  requests: Counter;
+  /** Gates waiting for a decision now, from the store. */
+  pending(): Promise<number>;
+  decisionBuckets: readonly number[];
+}
+
+function observeCounter(counter: Counter, rename: Record<string, string>) {
+  return (result: ObservableResult) => {
+    for (const { labels, value } of counter.entries()) {
+      const attributes: Record<string, string> = {};
+      for (const [key, label] of Object.entries(labels)) attributes[rename[key] ?? key] = label;
+      result.observe(value, attributes);
+    }
+  };
+}
+
+/**
+ * The same figures as /metrics through the OpenTelemetry meter (docs/tracing.md): observable counters
+ * over the Prometheus counters, the pending gauge, and the decision wait histogram, which the caller
+ * records next to its own.
+ */
+export function exportMetrics(telemetry: Telemetry, counted: CountedMetrics) {
+  const { meter } = telemetry;
+  meter
+    .createObservableCounter('gatehouse.gates.opened', { description: 'Gates opened, by gate type.' })
+    .addCallback(observeCounter(counted.opened, { type: 'gatehouse.gate.type' }));
+  meter
+    .createObservableCounter('gatehouse.gates.decided', {
+      description: 'Gates ended, by gate type and outcome.',
+    })
+    .addCallback(
+      observeCounter(counted.decided, { type: 'gatehouse.gate.type', outcome: 'gatehouse.gate.outcome' }),
+    );
+  meter
+    .createObservableCounter('gatehouse.requests', {
+      description: 'Agent requests by outcome (allowed, denied, gated).',
+    })
+    .addCallback(observeCounter(counted.requests, { outcome: 'gatehouse.request.outcome' }));
+  meter
+    .createObservableCounter('gatehouse.http.requests', {
+      description: 'HTTP requests by method, route and status.',
+    })
+    .addCallback(
+      observeCounter(counted.http, {
+        method: 'http.request.method',
+        route: 'http.route',
+        status: 'http.response.status_code',
+      }),
+    );
+  meter
+    .createObservableGauge('gatehouse.gates.pending', { description: 'Gates waiting for a decision now.' })
+    .addCallback(async (result) => {
+      result.observe(await counted.pending());
+    });
+  const wait = meter.createHistogram('gatehouse.gate.decision.duration', {
+    description: 'Time from a gate opening to a person deciding it, by gate type.',
+    unit: 's',
+    advice: { explicitBucketBoundaries: [...counted.decisionBuckets] },
+  });
+  return {
+    decisionWait(seconds: number, type: string): void {
+      wait.record(seconds, { 'gatehouse.gate.type': type });
+    },
+  };
+}
