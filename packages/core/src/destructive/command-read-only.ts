@@ -1,4 +1,5 @@
 import { isSafeDevice, isSecretPath, isWorkspacePath } from './protected-paths.js';
+import { type ArgsCheck, isHelpOrVersion, LISTING_PROGRAMS, NAME_OPERANDS } from './read-only-listings.js';
 import { parseShellScript, programName, type ShellCommand } from './shell-command.js';
 import { unwrapCommand } from './shell-invocation.js';
 
@@ -7,7 +8,6 @@ import { unwrapCommand } from './shell-invocation.js';
  * never write, delete, run other programs or reach the network. Anything not proven is not in
  * the class; the default policy lets only this class through without a person.
  */
-type ArgsCheck = (args: readonly string[]) => boolean;
 
 const anyArgs: ArgsCheck = () => true;
 const without =
@@ -170,7 +170,7 @@ const TEXT_OPERANDS = new Set(['echo', 'seq', 'tr', 'test', '[', 'date', 'which'
 
 /** The operands that name files: no `..`, no absolute path or home, no secret file. */
 function pathsStayInside(name: string, args: readonly string[]): boolean {
-  if (TEXT_OPERANDS.has(name)) return true;
+  if (TEXT_OPERANDS.has(name) || NAME_OPERANDS.has(name)) return true;
   let operands = args.filter((arg) => !arg.startsWith('-'));
   if (name === 'git') operands = operands.filter((arg) => arg.includes('/') || arg.includes('.'));
   if (PATTERN_FIRST.has(name) && !args.some((arg) => arg === '-e' || arg === '-f'))
@@ -198,9 +198,10 @@ export function isReadOnlyCommand(command: ShellCommand): boolean {
   if (unwrapped.argv.length !== command.words.length || unwrapped.scripts.length > 0) return false;
   const [program, ...args] = command.words;
   if (program === undefined || program !== programName(program)) return false;
-  const check = READ_ONLY_PROGRAMS[program];
-  if (check === undefined) return false;
   if (args.some((arg) => /[$`\uE000\uE001]/.test(arg))) return false;
+  if (isHelpOrVersion(program, args)) return redirectsAreHarmless(command);
+  const check = READ_ONLY_PROGRAMS[program] ?? LISTING_PROGRAMS[program];
+  if (check === undefined) return false;
   return check(args) && pathsStayInside(program, args) && redirectsAreHarmless(command);
 }
 
