@@ -17,9 +17,13 @@ interface Violation {
 
 /**
  * Runs axe-core (WCAG 2.2 A/AA, target size included) on the page as it is now and fails, naming each rule and element,
- * when it finds a serious or critical violation.
+ * when it finds a serious or critical violation (with `strict`, any violation at all).
  */
-export async function expectAccessible(page: Page, screen: string): Promise<void> {
+export async function expectAccessible(
+  page: Page,
+  screen: string,
+  options: { strict?: boolean } = {},
+): Promise<void> {
   axeSource ??= readFileSync(require.resolve('axe-core'), 'utf8');
   // Evaluated through the DevTools protocol: the app's CSP forbids inline <script> tags, rightly.
   const loaded = await page.evaluate(() => 'axe' in window);
@@ -36,13 +40,14 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
       nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
     }));
   }, WCAG_TAGS);
-  const blocking = violations.filter((v) => v.impact !== null && BLOCKING.has(v.impact));
+  const blocking = options.strict
+    ? violations
+    : violations.filter((v) => v.impact !== null && BLOCKING.has(v.impact));
   if (blocking.length === 0) return;
   const lines = blocking.flatMap((v) => [
     `${v.impact} ${v.id}: ${v.help}`,
     ...v.nodes.slice(0, 5).map((n) => `    at ${JSON.stringify(n.target)} — ${n.failureSummary ?? ''}`),
   ]);
-  throw new Error(
-    `axe found ${blocking.length} serious or critical problem(s) on ${screen}:\n${lines.join('\n')}`,
-  );
+  const what = options.strict ? 'problem(s)' : 'serious or critical problem(s)';
+  throw new Error(`axe found ${blocking.length} ${what} on ${screen}:\n${lines.join('\n')}`);
 }
