@@ -12,6 +12,7 @@ const BENCHMARKS = [
   './hook.bench.js',
   './claude-code-http.bench.js',
   './audit-verify.bench.js',
+  './audit-checkpoint.bench.js',
   './delivery.bench.js',
   './review.bench.js',
   './analysis.bench.js',

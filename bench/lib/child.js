@@ -23,11 +23,14 @@ export function cpuOf(pid) {
 
 /**
  * Starts `script` (a path next to this file) with `options` as its JSON argument and `--expose-gc`,
- * and resolves `ready` with what the child announces.
+ * and resolves `ready` with what the child announces. With GATEHOUSE_BENCH_CPU_PROF=<dir> the child
+ * writes a CPU profile there (`node --cpu-prof`) when it exits.
  */
 export function startChild(script, options = {}, { readyTimeoutMs = 60_000 } = {}) {
   const entry = fileURLToPath(new URL(script, import.meta.url));
-  const args = ['--expose-gc', entry, JSON.stringify(options)];
+  const profile = process.env.GATEHOUSE_BENCH_CPU_PROF;
+  const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const args = ['--expose-gc', ...profiling, entry, JSON.stringify(options)];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const pending = new Map();
   let nextId = 0;

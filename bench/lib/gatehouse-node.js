@@ -2,6 +2,7 @@
 // developer, `people` tech leads and `agents` agents seeded through the store, each with a bearer token
 // (stored as its SHA-256); `env` adds GATEHOUSE_* settings (an SMTP server, the checkpoint interval).
 import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp, createInProcessBus, loadConfig } from '../../packages/server/dist/index.js';
@@ -139,6 +140,11 @@ serveParent(
         counts.filter((row) => row.status === status).reduce((sum, row) => sum + row.count, 0);
       const queued = await store.read((tx) => tx.hasNotificationWork(0));
       return { pending: count('pending'), sent: count('sent'), failed: count('failed'), queued };
+    },
+    /** Audit checkpoints signed so far: the lines of the heads file in the data directory. */
+    auditCheckpoints: async () => {
+      const file = join(options.dir, 'audit-heads.jsonl');
+      return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
     },
     /** Long-polls registered on this node right now. */
     waiting: async () => app.gatehouse.services.gates.waiting(),
