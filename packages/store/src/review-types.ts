@@ -46,6 +46,22 @@ export interface ReviewCommentRecord {
   authorName: string;
   body: string;
   resolved: boolean;
+  /** In its author's pending review: seen by them only until they submit it. */
+  pending: boolean;
+  createdAt: number;
+}
+
+/** An entry of a review's timeline: a submitted review with its summary, or a request for changes. */
+export interface ReviewSummaryRecord {
+  id: string;
+  reviewId: string;
+  /** The revision it was given on. */
+  revision: number;
+  kind: 'approve' | 'comment' | 'request_changes';
+  body: string;
+  author: string;
+  authorName: string;
+  commit: string;
   createdAt: number;
 }
 
@@ -81,6 +97,12 @@ export interface ReviewsRepo {
   /** Oldest first. */
   listReviewComments(reviewId: string): Promise<ReviewCommentRecord[]>;
   setReviewCommentResolved(id: string, resolved: boolean): Promise<boolean>;
+  /** Publishes `author`'s pending comments on the review; returns how many. */
+  publishReviewComments(reviewId: string, author: string): Promise<number>;
+
+  insertReviewSummary(summary: ReviewSummaryRecord): Promise<void>;
+  /** Oldest first. */
+  listReviewSummaries(reviewId: string): Promise<ReviewSummaryRecord[]>;
 
   /** Records a person's verdict, replacing their earlier one on the same file (or the whole review). */
   putReviewVerdict(verdict: ReviewVerdictRecord): Promise<void>;

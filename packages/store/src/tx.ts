@@ -10,6 +10,7 @@ import * as notifications from './repos/notifications.js';
 import * as people from './repos/people.js';
 import * as recoveries from './repos/recoveries.js';
 import * as reports from './repos/reports.js';
+import * as reviewSummaries from './repos/review-summaries.js';
 import * as reviews from './repos/reviews.js';
 import * as rules from './repos/rules.js';
 import * as runs from './repos/runs.js';
@@ -217,6 +218,8 @@ type ReviewWrites =
   | 'updateReview'
   | 'insertReviewComment'
   | 'setReviewCommentResolved'
+  | 'publishReviewComments'
+  | 'insertReviewSummary'
   | 'putReviewVerdict';
 
 function reviewWrites(ctx: TxContext): Pick<StoreTx, ReviewWrites> {
@@ -225,6 +228,8 @@ function reviewWrites(ctx: TxContext): Pick<StoreTx, ReviewWrites> {
     updateReview: (review, version) => reviews.updateReview(ctx, review, version),
     insertReviewComment: (comment) => reviews.insertReviewComment(ctx, comment),
     setReviewCommentResolved: (id, resolved) => reviews.setReviewCommentResolved(ctx, id, resolved),
+    publishReviewComments: (reviewId, author) => reviewSummaries.publishReviewComments(ctx, reviewId, author),
+    insertReviewSummary: (summary) => reviewSummaries.insertReviewSummary(ctx, summary),
     putReviewVerdict: (verdict) => reviews.putReviewVerdict(ctx, verdict),
   };
 }
@@ -303,6 +308,7 @@ export function createStoreTx(ctx: TxContext, options: { readOnly: boolean }): S
     getReviewComment: (id) => reviews.getReviewComment(ctx, id),
     listReviewComments: (reviewId) => reviews.listReviewComments(ctx, reviewId),
     listReviewVerdicts: (reviewId) => reviews.listReviewVerdicts(ctx, reviewId),
+    listReviewSummaries: (reviewId) => reviewSummaries.listReviewSummaries(ctx, reviewId),
     listJournalEntries: (filter) => journal.listJournalEntries(ctx, filter),
     getJournalEntry: (runId, id) => journal.getJournalEntry(ctx, runId, id),
     getSearchIndex: (runId) => searchIndex.getSearchIndex(ctx, runId),

@@ -69,4 +69,48 @@ describe('a review over two revisions', () => {
     await page.getByRole('heading', { name: 'Files changed (2)' }).waitFor();
     await fileSection('docs/notes.md').waitFor();
   });
+
+  it('keeps the request for changes and its feedback in the conversation on revision 2', async () => {
+    const conversation = page.locator('.review-conversation');
+    const entry = conversation.getByRole('article', {
+      name: `${e2e().developer.name} requested changes on revision 1`,
+    });
+    await entry.getByText('Say which port.').waitFor();
+    await expectAccessible(page, 'a review whose conversation keeps the request for changes');
+  });
+
+  it('keeps comments pending, seen only by their author, until the review is submitted with a summary', async () => {
+    const plan = fileSection('docs/plan.md');
+    const toggle = plan.getByRole('button', { name: 'docs/plan.md', exact: true });
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    await page.getByRole('button', { name: 'Comment on line 5 of docs/plan.md', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Comment on line 5 of docs/plan.md' }).fill('Which log format?');
+    await plan.getByRole('button', { name: 'Add to review' }).click();
+    const thread = page.getByRole('article', { name: 'Thread on line 5 of docs/plan.md' });
+    await thread.getByText('Pending', { exact: true }).waitFor();
+    const yours = page.getByRole('form', { name: 'Your review' });
+    await yours.getByText('1 pending comment, seen only by you until you submit.').waitFor();
+
+    const other = await e2e().pageAs(e2e().reviewer);
+    await other.goto(`/reviews/${reviewId}`);
+    await other.getByRole('heading', { name: 'Files changed (2)' }).waitFor();
+    await other.getByRole('cell', { name: 'Log every request.' }).first().waitFor();
+    expect(await other.getByText('Which log format?').count()).toBe(0);
+    await expectAccessible(page, 'a review with a pending comment');
+
+    await yours.getByRole('textbox', { name: 'Summary' }).fill('One question, otherwise good.');
+    await yours.getByRole('radio', { name: 'Approve' }).check();
+    await yours.getByRole('button', { name: 'Submit review' }).click();
+    const entry = page.getByRole('article', { name: `${e2e().developer.name} approved on revision 2` });
+    await entry.getByText('One question, otherwise good.').waitFor();
+    await yours.getByText(/No pending comments/).waitFor();
+    expect(await thread.getByText('Pending', { exact: true }).count()).toBe(0);
+
+    await other.reload();
+    await other
+      .getByRole('article', { name: 'Thread on line 5 of docs/plan.md' })
+      .getByText('Which log format?')
+      .waitFor();
+    await other.getByRole('article', { name: `${e2e().developer.name} approved on revision 2` }).waitFor();
+  });
 });

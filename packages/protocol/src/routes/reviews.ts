@@ -121,6 +121,7 @@ export const reviewCommentSchema = z
     authorName: z.string(),
     body: z.string(),
     resolved: z.boolean().describe('For a thread’s first comment: the thread is resolved'),
+    pending: z.boolean().describe('In its author’s pending review: only they see it until they submit'),
     outdated: z.boolean().describe('The line changed or is gone since the comment was written'),
     createdAt: z.number(),
   })
@@ -134,6 +135,24 @@ export const reviewVerdictDocumentSchema = z.object({
   commit: z.string(),
   createdAt: z.number(),
 });
+
+export const reviewSubmissionVerdictSchema = z
+  .enum(['approve', 'comment', 'request_changes'])
+  .describe('approve, comment (no verdict) or request_changes');
+
+/** An entry of the review's timeline: a submitted review's summary, or a request for changes. */
+export const reviewSummarySchema = z
+  .object({
+    id: z.string(),
+    revision: z.number().describe('The revision it was given on'),
+    kind: reviewSubmissionVerdictSchema,
+    body: z.string().describe('The summary, or the feedback of a request for changes'),
+    author: z.string().describe('`user:<id>`'),
+    authorName: z.string(),
+    commit: z.string().describe('The head it was given on'),
+    createdAt: z.number(),
+  })
+  .describe('A submitted review or a request for changes, kept in the conversation');
 
 /** `/v1/reviews/:id…`. */
 export const reviewParamsSchema = z.strictObject({ id: reviewIdSchema });
@@ -149,6 +168,7 @@ export const reviewListResponseSchema = z.object({ items: z.array(reviewDocument
 export const reviewResponseSchema = z.object({
   review: reviewDocumentSchema,
   verdicts: z.array(reviewVerdictDocumentSchema),
+  summaries: z.array(reviewSummarySchema).describe('The timeline of submitted reviews, oldest first'),
 });
 
 /** `GET /v1/reviews/:id/files`. */
@@ -214,6 +234,10 @@ export const reviewCommentBodySchema = z
     path: repoPathSchema.optional().describe('The file, for a file or line comment'),
     line: z.number().int().min(1).optional().describe('The line on `side`, for a line comment'),
     side: z.enum(['new', 'old']).default('new'),
+    pending: z
+      .boolean()
+      .default(false)
+      .describe('Keep it in your pending review (seen only by you) until you submit the review'),
   })
   .refine((body) => body.line === undefined || body.path !== undefined, {
     message: 'a line comment needs its path',
@@ -233,6 +257,21 @@ export const reviewVerdictBodySchema = z.strictObject({
 });
 export const reviewVerdictResponseSchema = z.object({ verdicts: z.array(reviewVerdictDocumentSchema) });
 
+/** `POST /v1/reviews/:id/submissions`: submits the person's pending review with a summary. */
+export const reviewSubmissionBodySchema = z.strictObject({
+  verdict: reviewSubmissionVerdictSchema,
+  body: z
+    .string()
+    .trim()
+    .max(20_000)
+    .default('')
+    .describe('The summary; required to request changes, and to comment without pending comments'),
+});
+export const reviewSubmissionResponseSchema = z.object({
+  summary: reviewSummarySchema,
+  published: z.number().describe('Pending comments published with it'),
+});
+
 /** What a resumed agent reads after its review asked for changes. */
 export const reviewFeedbackSchema = z.object({
   reviewId: z.string(),
@@ -240,6 +279,9 @@ export const reviewFeedbackSchema = z.object({
   nextBranch: z.string().describe('Where to push the answer: the next `-rev-M` branch'),
   headCommit: z.string().describe('The reviewed head, including the people’s own commits'),
   comments: z.array(reviewCommentSchema),
+  summaries: z
+    .array(reviewSummarySchema)
+    .describe('Submitted reviews and requests for changes, oldest first'),
 });
 
 export const runReviewsParamsSchema = z.strictObject({ id: runIdSchema });
@@ -266,6 +308,9 @@ export type ReviewCommentListResponse = z.infer<typeof reviewCommentListResponse
 export type ReviewVerdictBody = z.input<typeof reviewVerdictBodySchema>;
 export type ReviewVerdictResponse = z.infer<typeof reviewVerdictResponseSchema>;
 export type ReviewFeedback = z.infer<typeof reviewFeedbackSchema>;
+export type ReviewSummary = z.infer<typeof reviewSummarySchema>;
+export type ReviewSubmissionBody = z.input<typeof reviewSubmissionBodySchema>;
+export type ReviewSubmissionResponse = z.infer<typeof reviewSubmissionResponseSchema>;
 
 const tags = ['reviews'];
 const params = reviewParamsSchema;
@@ -348,5 +393,13 @@ export const reviewRoutes = {
     params,
     body: reviewVerdictBodySchema,
     response: { 200: reviewVerdictResponseSchema },
+  }),
+  submit: defineRoute({
+    method: 'POST',
+    path: '/v1/reviews/:id/submissions',
+    tags,
+    params,
+    body: reviewSubmissionBodySchema,
+    response: { 201: reviewSubmissionResponseSchema },
   }),
 };

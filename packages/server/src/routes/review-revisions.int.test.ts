@@ -88,6 +88,24 @@ describe.each(dialects)('review revisions and their timeline on %s', (dialect) =
     expect(unchanged.status).toBe('unchanged');
   });
 
+  it('keeps the feedback of a request for changes in the review’s timeline after the next revision opens', async () => {
+    const { review, firstHead } = await secondRevision('Uppercase the second line.');
+    const read = (await call('GET', `/v1/reviews/${review.id}`, test.tokens.viewer)).json();
+    expect(read.review).toMatchObject({ revision: 2, status: 'open' });
+    expect(read.summaries).toEqual([
+      {
+        id: expect.stringMatching(/^rsm_/),
+        revision: 1,
+        kind: 'request_changes',
+        body: 'Uppercase the second line.',
+        author: `user:${test.ids.developerId}`,
+        authorName: 'dev',
+        commit: firstHead,
+        createdAt: expect.any(Number),
+      },
+    ]);
+  });
+
   it('refuses since for the current, a later or an unknown revision, naming since', async () => {
     const { review } = await secondRevision('again');
     for (const since of ['2', '3', '0', 'one']) {

@@ -92,4 +92,14 @@ export async function reviewRoutes(
     }),
     developer,
   );
+
+  registerRoute(
+    app,
+    routes.submit,
+    async (request, reply) => {
+      const submitted = await reviews.submit(requireAuthenticated(request), request.params.id, request.body);
+      return reply.status(201).send(submitted);
+    },
+    developer,
+  );
 }

@@ -44,6 +44,7 @@ function makeComment(reviewId: string, overrides: Partial<ReviewCommentRecord> =
     authorName: 'Ada',
     body: 'Why this step?',
     resolved: false,
+    pending: false,
     createdAt: 2_000,
     ...overrides,
   };
@@ -133,5 +134,38 @@ export function describeReviewContract(ctx: ContractContext): void {
       { ...base, path: null, verdict: 'approve', createdAt: 2_000 },
       { ...base, author: 'user:user_b', path: null, verdict: 'approve', createdAt: 2_500 },
     ]);
+  });
+
+  it('publishes one author’s pending comments only, and keeps a review’s summaries oldest first', async () => {
+    const { store } = ctx.harness();
+    const mine = makeComment('rev_p', { pending: true });
+    const theirs = makeComment('rev_p', { pending: true, author: 'user:user_b', createdAt: 2_100 });
+    const summary = {
+      reviewId: 'rev_p',
+      revision: 1,
+      body: 'Looks good',
+      author: 'user:user_a',
+      authorName: 'Ada',
+      commit: HEAD,
+    };
+    await store.transaction(async (tx) => {
+      await tx.insertReviewComment(mine);
+      await tx.insertReviewComment(theirs);
+      await tx.insertReviewSummary({ ...summary, id: 'rsm_2', kind: 'approve', createdAt: 3_000 });
+      await tx.insertReviewSummary({ ...summary, id: 'rsm_1', kind: 'request_changes', createdAt: 2_500 });
+    });
+    expect(await store.transaction((tx) => tx.publishReviewComments('rev_p', 'user:user_a'))).toBe(1);
+    expect(await store.transaction((tx) => tx.publishReviewComments('rev_p', 'user:user_a'))).toBe(0);
+    const comments = await store.read((tx) => tx.listReviewComments('rev_p'));
+    expect(comments.map((comment) => [comment.author, comment.pending])).toEqual([
+      ['user:user_a', false],
+      ['user:user_b', true],
+    ]);
+    const summaries = await store.read((tx) => tx.listReviewSummaries('rev_p'));
+    expect(summaries.map((entry) => [entry.id, entry.kind])).toEqual([
+      ['rsm_1', 'request_changes'],
+      ['rsm_2', 'approve'],
+    ]);
+    expect(summaries[1]).toEqual({ ...summary, id: 'rsm_2', kind: 'approve', createdAt: 3_000 });
   });
 }

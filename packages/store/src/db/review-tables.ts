@@ -24,6 +24,20 @@ export interface ReviewCommentsTable {
   author_name: string;
   body: string;
   resolved: number;
+  /** 1 while the comment waits in its author's pending review. */
+  pending: number;
+  created_at: number;
+}
+
+export interface ReviewSummariesTable {
+  id: string;
+  review_id: string;
+  revision: number;
+  kind: string;
+  body: string;
+  author: string;
+  author_name: string;
+  commit_id: string;
   created_at: number;
 }
 

@@ -3,7 +3,12 @@ import type { JournalEntriesTable, SearchChunksTable, SearchIndexStateTable } fr
 import type { GateViewsTable } from './gate-view-tables.js';
 import type { NotificationTables } from './notification-tables.js';
 import type { FalsePositivesTable, RecoveriesTable } from './recovery-tables.js';
-import type { ReviewCommentsTable, ReviewsTable, ReviewVerdictsTable } from './review-tables.js';
+import type {
+  ReviewCommentsTable,
+  ReviewSummariesTable,
+  ReviewsTable,
+  ReviewVerdictsTable,
+} from './review-tables.js';
 import type { SlackSeenRequestsTable, SlackUsersTable } from './slack-tables.js';
 import type { SsoIdentitiesTable } from './sso-tables.js';
 import type { TrustProposalsTable } from './trust-tables.js';
@@ -255,6 +260,7 @@ export interface Database extends NotificationTables {
   reviews: ReviewsTable;
   review_comments: ReviewCommentsTable;
   review_verdicts: ReviewVerdictsTable;
+  review_summaries: ReviewSummariesTable;
   recoveries: RecoveriesTable;
   false_positives: FalsePositivesTable;
   whitelists: WhitelistsTable;

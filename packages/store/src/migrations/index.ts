@@ -20,6 +20,7 @@ import { gateViewsMigration } from './0018-gate-views.js';
 import { autonomyProposalsMigration } from './0019-autonomy-proposals.js';
 import { gateTraceContextMigration } from './0020-gate-trace-context.js';
 import { ssoIdentitiesMigration } from './0021-sso-identities.js';
+import { reviewConversationMigration } from './0022-review-conversation.js';
 import { signingKeyLastUseMigration } from './0023-signing-key-last-use.js';
 
 /** Migrations take a Kysely instance of any table shape. */
@@ -50,6 +51,7 @@ export function createMigrationProvider(dialect: Dialect, schema?: string): Migr
     '0019_autonomy_proposals': autonomyProposalsMigration(),
     '0020_gate_trace_context': gateTraceContextMigration(),
     '0021_sso_identities': ssoIdentitiesMigration(),
+    '0022_review_conversation': reviewConversationMigration(),
     '0023_signing_key_last_use': signingKeyLastUseMigration(),
   };
   return { getMigrations: async () => migrations };

@@ -101,6 +101,7 @@ export async function insertReviewComment({ db }: TxContext, comment: ReviewComm
       author_name: comment.authorName,
       body: comment.body,
       resolved: comment.resolved ? 1 : 0,
+      pending: comment.pending ? 1 : 0,
       created_at: comment.createdAt,
     })
     .execute();
@@ -122,6 +123,7 @@ function commentOf(row: CommentRow): ReviewCommentRecord {
     authorName: row.author_name,
     body: row.body,
     resolved: int(row.resolved) === 1,
+    pending: int(row.pending) === 1,
     createdAt: int(row.created_at),
   };
 }

@@ -8,6 +8,8 @@ import {
   type ReviewFileResponse,
   type ReviewFilesResponse,
   type ReviewResponse,
+  type ReviewSubmissionBody,
+  type ReviewSubmissionResponse,
   type ReviewVerdictBody,
   type ReviewVerdictDocument,
   reviewRoutes,
@@ -24,6 +26,7 @@ export type {
   ReviewFile,
   ReviewFilesResponse,
   ReviewRevision,
+  ReviewSummary,
   ReviewVerdictDocument,
 } from 'gatehouse-hitl-protocol';
 
@@ -103,4 +106,9 @@ export async function giveReviewVerdict(
 ): Promise<ReviewVerdictDocument[]> {
   const answer = await callApi(reviewRoutes.verdict, { params: { id }, body });
   return answer.verdicts;
+}
+
+/** Submits the person's pending review: publishes their pending comments with a summary that stays. */
+export function submitReview(id: string, body: ReviewSubmissionBody): Promise<ReviewSubmissionResponse> {
+  return callApi(reviewRoutes.submit, { params: { id }, body });
 }

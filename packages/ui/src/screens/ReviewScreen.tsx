@@ -9,6 +9,7 @@ import {
   type ReviewComment,
   type ReviewDocument,
   type ReviewFile,
+  type ReviewSummary,
   type ReviewVerdictDocument,
 } from '../api/reviews.js';
 import { runEventsPath } from '../api/runs.js';
@@ -18,22 +19,24 @@ import { ReviewConversation } from './review/ReviewConversation.js';
 import { ReviewDecision } from './review/ReviewDecision.js';
 import { ReviewFileList } from './review/ReviewFileList.js';
 import { ReviewHeader } from './review/ReviewHeader.js';
+import { ReviewSubmit } from './review/ReviewSubmit.js';
 import { indexThreads } from './review/review-threads.js';
 
 interface LoadedReview {
   review: ReviewDocument;
   verdicts: ReviewVerdictDocument[];
+  summaries: ReviewSummary[];
   files: ReviewFile[];
   comments: ReviewComment[];
 }
 
 async function loadReview(id: string, signal: AbortSignal): Promise<LoadedReview> {
-  const [{ review, verdicts }, { files }, comments] = await Promise.all([
+  const [{ review, verdicts, summaries }, { files }, comments] = await Promise.all([
     getReview(id, signal),
     listReviewFiles(id, signal),
     listReviewComments(id, signal),
   ]);
-  return { review, verdicts, files, comments };
+  return { review, verdicts, summaries, files, comments };
 }
 
 /** Events that change what a review shows: a push, a comment or verdict, the gate decided. */
@@ -78,13 +81,14 @@ function useLiveReload(runId: string | null, reload: () => void): StreamStatus {
 
 function Loaded({ value, reload, stream }: { value: LoadedReview; reload(): void; stream: StreamStatus }) {
   const session = useSession();
-  const { review, verdicts, files, comments } = value;
+  const { review, verdicts, summaries, files, comments } = value;
   const threads = useMemo(() => indexThreads(comments), [comments]);
   const myAuthor = `user:${session.user.id}`;
   const isPerson = session.can('developer');
   const open = review.status === 'open';
   const canComment = isPerson && (open || review.status === 'changes_requested');
   const canEdit = isPerson && open;
+  const pending = comments.filter((comment) => comment.pending && comment.author === myAuthor).length;
 
   return (
     <>
@@ -115,8 +119,10 @@ function Loaded({ value, reload, stream }: { value: LoadedReview; reload(): void
         </div>
         <aside className="review-side">
           {isPerson && open && <ReviewDecision review={review} onDecided={reload} />}
+          {canComment && <ReviewSubmit reviewId={review.id} pending={pending} onSubmitted={reload} />}
           <ReviewConversation
             reviewId={review.id}
+            summaries={summaries}
             threads={threads.general}
             verdicts={verdicts}
             myAuthor={myAuthor}

@@ -23,6 +23,22 @@ export interface CommentInput {
   path?: string | undefined;
   line?: number | undefined;
   side: 'new' | 'old';
+  /** Kept in the author's pending review until they submit it. */
+  pending?: boolean | undefined;
+}
+
+/** `user:<id>` or `agent:<id>` of a signed-in principal, as comments record their author. */
+export function authorOf(principal: Principal): string | null {
+  return principal.kind === 'user' || principal.kind === 'agent' ? `${principal.kind}:${principal.id}` : null;
+}
+
+/** The comments `principal` may see: published ones, and their own pending ones. */
+export function visibleComments<C extends ReviewCommentRecord>(
+  principal: Principal,
+  comments: readonly C[],
+): C[] {
+  const author = authorOf(principal);
+  return comments.filter((comment) => !comment.pending || comment.author === author);
 }
 
 function invalid(field: string, message: string): GatehouseError {
@@ -115,9 +131,15 @@ export async function addComment(
   });
   if (
     input.parentId !== undefined &&
-    (parent === null || parent.reviewId !== review.id || parent.parentId !== null)
+    (parent === null ||
+      parent.reviewId !== review.id ||
+      parent.parentId !== null ||
+      (parent.pending && parent.author !== actorId(actor)))
   ) {
     throw invalid('parentId', `must be the first comment of a thread of review ${review.id}`);
+  }
+  if (input.pending && actor.kind === 'agent') {
+    throw invalid('pending', 'is for people reviewing; an agent’s comments are published at once');
   }
   const reader = createSideReader(ctx, review);
   const lineText = await anchorOf(reader, input);
@@ -135,6 +157,7 @@ export async function addComment(
     authorName: actor.name,
     body: input.body,
     resolved: false,
+    pending: input.pending === true,
     createdAt: ctx.clock.now(),
   };
   await commit(ctx, async (tools) => {
@@ -142,7 +165,13 @@ export async function addComment(
     await recordReviewEvent(tools, review, {
       kind: 'review.comment',
       actor: record.author,
-      data: { commentId: record.id, path: record.path, line: record.line, parentId: record.parentId },
+      data: {
+        commentId: record.id,
+        path: record.path,
+        line: record.line,
+        parentId: record.parentId,
+        pending: record.pending,
+      },
     });
   });
   return commentView(reader, record);
@@ -158,7 +187,11 @@ export async function resolveThread(
     const stored = await loadReview(tools.tx, principal, input.reviewId);
     const actor = await actorOf(tools.tx, principal, stored, 'developer');
     const found = await tools.tx.getReviewComment(input.commentId);
-    if (found === null || found.reviewId !== stored.id) {
+    if (
+      found === null ||
+      found.reviewId !== stored.id ||
+      (found.pending && found.author !== actorId(actor))
+    ) {
       throw new GatehouseError('NOT_FOUND', `no comment ${input.commentId} on review ${stored.id}`, {
         commentId: input.commentId,
       });

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { type CommitTools, commit } from '../commit.js';
 import { deleteReviewBranches, mergeConflict, mergeReview } from './review-merge.js';
 import { type StoredReview, saveReview } from './review-records.js';
+import { recordChangesRequested } from './review-submissions.js';
 
 /** The squash commit an approval recorded, made before its transaction. */
 export interface ApprovedMerge {
@@ -113,6 +114,7 @@ export async function recordReviewDecision(
   }
   const changes = gate.status === 'resolved' && gate.decision?.option === 'request_changes';
   const status = changes ? ('changes_requested' as const) : ('closed' as const);
+  if (changes) await recordChangesRequested(tools, stored, gate, by);
   await saveReview(
     tools,
     stored,

@@ -6,6 +6,7 @@ import type {
   ReviewDocument,
   ReviewFeedback,
   ReviewFile,
+  ReviewSummary,
   ReviewVerdictDocument,
 } from 'gatehouse-hitl-protocol';
 import type { ReviewRecord } from 'gatehouse-hitl-store';
@@ -13,9 +14,17 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/principal.js';
 import type { ResumeView } from '../runs/run-phase.js';
 import { assertCanReadRun, loadRun } from '../runs/run-records.js';
-import { addComment, type CommentInput, commentViews, putVerdict, resolveThread } from './review-comments.js';
+import {
+  addComment,
+  type CommentInput,
+  commentViews,
+  putVerdict,
+  resolveThread,
+  visibleComments,
+} from './review-comments.js';
 import { editFile, reviewDiff, reviewFile, reviewFiles } from './review-files.js';
 import { effectiveStatus, liveHead, loadReview, repoOf, viewOf } from './review-records.js';
+import { type SubmissionVerdict, submitReview, summaryView } from './review-submissions.js';
 
 /** Reviews (pull requests of phase branches): reading, comments, verdicts and edits. */
 export interface ReviewService {
@@ -23,7 +32,7 @@ export interface ReviewService {
   get(
     principal: Principal,
     reviewId: string,
-  ): Promise<{ review: ReviewDocument; verdicts: ReviewVerdictDocument[] }>;
+  ): Promise<{ review: ReviewDocument; verdicts: ReviewVerdictDocument[]; summaries: ReviewSummary[] }>;
   /** Changed files against main, or since an earlier revision's head (`since`). */
   files(
     principal: Principal,
@@ -61,6 +70,12 @@ export interface ReviewService {
     reviewId: string,
     input: { path?: string | undefined; verdict: 'approve' | 'request_changes' },
   ): Promise<ReviewVerdictDocument[]>;
+  /** Submits the person's pending review with a summary that stays in the conversation. */
+  submit(
+    principal: Principal,
+    reviewId: string,
+    input: { verdict: SubmissionVerdict; body: string },
+  ): Promise<{ summary: ReviewSummary; published: number }>;
   /** The branch people may push to (the one under review), or null when no review of the run is open. */
   openBranch(runId: string): Promise<string | null>;
   /** The branch of the run's review waiting for people's decision (its gate pending), or null. */
@@ -110,17 +125,27 @@ async function readFeedback(ctx: AppContext, reviewId: string): Promise<ReviewFe
     const review = await tx.getReview(reviewId);
     if (review === null || review.status !== 'changes_requested') return null;
     const gate = review.gateId === null ? null : await tx.getGate(review.gateId);
-    return { review, gate, comments: await tx.listReviewComments(reviewId) };
+    return {
+      review,
+      gate,
+      comments: await tx.listReviewComments(reviewId),
+      summaries: await tx.listReviewSummaries(reviewId),
+    };
   });
   if (found === null) return null;
-  const { review, gate, comments } = found;
+  const { review, gate, comments, summaries } = found;
   const head = await liveHead(await repoOf(ctx, review.runId), review);
   return {
     reviewId: review.id,
     branch: review.branch,
     nextBranch: nextBranchOf(review, gate?.decision?.feedback ?? ''),
     headCommit: head,
-    comments: await commentViews(ctx, review, comments),
+    comments: await commentViews(
+      ctx,
+      review,
+      comments.filter((comment) => !comment.pending),
+    ),
+    summaries: summaries.map(summaryView),
   };
 }
 
@@ -151,12 +176,17 @@ export function createReviewService(ctx: AppContext): ReviewService {
       );
     },
     async get(principal, reviewId) {
-      const { review, gate, verdicts } = await ctx.store.read(async (tx) => {
+      const { review, gate, verdicts, summaries } = await ctx.store.read(async (tx) => {
         const stored = await loadReview(tx, principal, reviewId);
         const found = stored.gateId === null ? null : await tx.getGate(stored.gateId);
-        return { review: stored, gate: found, verdicts: await tx.listReviewVerdicts(reviewId) };
+        return {
+          review: stored,
+          gate: found,
+          verdicts: await tx.listReviewVerdicts(reviewId),
+          summaries: await tx.listReviewSummaries(reviewId),
+        };
       });
-      return { review: await viewOf(ctx, review, gate), verdicts };
+      return { review: await viewOf(ctx, review, gate), verdicts, summaries: summaries.map(summaryView) };
     },
     files: (principal, reviewId, since) => reviewFiles(ctx, principal, reviewId, since),
     diff: (principal, reviewId, path, since) => reviewDiff(ctx, principal, reviewId, path, since),
@@ -167,11 +197,12 @@ export function createReviewService(ctx: AppContext): ReviewService {
         review: await loadReview(tx, principal, reviewId),
         comments: await tx.listReviewComments(reviewId),
       }));
-      return commentViews(ctx, review, comments);
+      return commentViews(ctx, review, visibleComments(principal, comments));
     },
     comment: (principal, reviewId, input) => addComment(ctx, principal, reviewId, input),
     resolve: (principal, input) => resolveThread(ctx, principal, input),
     verdict: (principal, reviewId, input) => putVerdict(ctx, principal, reviewId, input),
+    submit: (principal, reviewId, input) => submitReview(ctx, principal, reviewId, input),
     openBranch: async (runId) => (await reviewUnderWay(ctx, runId))?.branch ?? null,
     frozenBranch: async (runId) => (await reviewUnderWay(ctx, runId, ['open']))?.branch ?? null,
     async openReviewId(principal, runId) {

@@ -10,12 +10,15 @@ export function ReviewCommentForm({
   submitLabel = 'Comment',
   autoFocus = false,
   onSubmit,
+  onAddToReview,
   onCancel,
 }: {
   label: string;
   submitLabel?: string;
   autoFocus?: boolean;
   onSubmit(body: string): Promise<void>;
+  /** Keeps the comment in the person's pending review instead of publishing it now. */
+  onAddToReview?: ((body: string) => Promise<void>) | undefined;
   onCancel?: () => void;
 }) {
   const id = useId();
@@ -24,7 +27,7 @@ export function ReviewCommentForm({
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
 
-  async function send(): Promise<void> {
+  async function send(pending = false): Promise<void> {
     if (body.trim() === '') {
       setError('Write a comment first.');
       input.current?.focus();
@@ -33,7 +36,7 @@ export function ReviewCommentForm({
     setBusy(true);
     setError(null);
     try {
-      await onSubmit(body.trim());
+      await (pending && onAddToReview ? onAddToReview(body.trim()) : onSubmit(body.trim()));
       setBody('');
     } catch (caught) {
       setError(errorText(caught));
@@ -80,6 +83,11 @@ export function ReviewCommentForm({
         <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Sending…' : submitLabel}
         </button>
+        {onAddToReview && (
+          <button type="button" disabled={busy} onClick={() => void send(true)}>
+            Add to review
+          </button>
+        )}
         {onCancel && (
           <button type="button" onClick={onCancel} disabled={busy}>
             Cancel

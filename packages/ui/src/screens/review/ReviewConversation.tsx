@@ -1,13 +1,18 @@
 import { useId } from 'react';
-import { addReviewComment, type ReviewVerdictDocument } from '../../api/reviews.js';
+import { addReviewComment, type ReviewSummary, type ReviewVerdictDocument } from '../../api/reviews.js';
 import { ReviewCommentForm } from './ReviewCommentForm.js';
 import { ReviewThreadView } from './ReviewThreadView.js';
+import { ReviewTimeline } from './ReviewTimeline.js';
 import { ReviewVerdictControls } from './ReviewVerdictControls.js';
 import type { ReviewThread } from './review-threads.js';
 
-/** Comments on the review as a whole, a box for a new one, and the verdicts on the whole review. */
+/**
+ * The review's timeline (submitted reviews, requests for changes), comments on the review as a whole,
+ * a box for a new one, and the verdicts on the whole review.
+ */
 export function ReviewConversation({
   reviewId,
+  summaries,
   threads,
   verdicts,
   myAuthor,
@@ -16,6 +21,7 @@ export function ReviewConversation({
   onChanged,
 }: {
   reviewId: string;
+  summaries: readonly ReviewSummary[];
   threads: ReviewThread[];
   verdicts: ReviewVerdictDocument[];
   myAuthor: string;
@@ -35,6 +41,7 @@ export function ReviewConversation({
         canGive={canGiveVerdict}
         onChanged={onChanged}
       />
+      <ReviewTimeline summaries={summaries} />
       {threads.length === 0 && <p className="muted">No general comments yet.</p>}
       {threads.map((thread) => (
         <ReviewThreadView
@@ -50,6 +57,10 @@ export function ReviewConversation({
           label="Add a general comment"
           onSubmit={async (body) => {
             await addReviewComment(reviewId, { body });
+            onChanged();
+          }}
+          onAddToReview={async (body) => {
+            await addReviewComment(reviewId, { body, pending: true });
             onChanged();
           }}
         />

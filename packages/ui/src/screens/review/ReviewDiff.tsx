@@ -20,7 +20,7 @@ export interface ReviewDiffProps {
   /** Current line threads of this file, by `lineKey`. */
   threads: Map<string, ReviewThread[]>;
   canComment: boolean;
-  onComment(anchor: { side: 'new' | 'old'; line: number }, body: string): Promise<void>;
+  onComment(anchor: { side: 'new' | 'old'; line: number }, body: string, pending: boolean): Promise<void>;
   onChanged(): void;
 }
 
@@ -109,7 +109,11 @@ export function ReviewDiff({ reviewId, diff, threads, canComment, onComment, onC
                               autoFocus
                               onCancel={() => setComposing(null)}
                               onSubmit={async (body) => {
-                                await onComment(anchor, body);
+                                await onComment(anchor, body, false);
+                                setComposing(null);
+                              }}
+                              onAddToReview={async (body) => {
+                                await onComment(anchor, body, true);
                                 setComposing(null);
                               }}
                             />

@@ -51,8 +51,8 @@ function FileDiff(props: ReviewFileSectionProps & { rendered: boolean }) {
   // A new head (the agent pushed, someone edited) reads the diff afresh.
   const { resource } = useResource(`${file.path}@${review.headCommit}~${since ?? ''}`, loadDiff);
   const comment = useCallback(
-    async (anchor: { side: 'new' | 'old'; line: number }, body: string) => {
-      await addReviewComment(review.id, { body, path: file.path, ...anchor });
+    async (anchor: { side: 'new' | 'old'; line: number }, body: string, pending: boolean) => {
+      await addReviewComment(review.id, { body, path: file.path, ...anchor, pending });
       props.onChanged();
     },
     [review.id, file.path, props.onChanged],
@@ -188,6 +188,11 @@ export const ReviewFileSection = memo(function ReviewFileSection(props: ReviewFi
               onCancel={() => setCommenting(false)}
               onSubmit={async (body) => {
                 await addReviewComment(review.id, { body, path: file.path });
+                setCommenting(false);
+                props.onChanged();
+              }}
+              onAddToReview={async (body) => {
+                await addReviewComment(review.id, { body, path: file.path, pending: true });
                 setCommenting(false);
                 props.onChanged();
               }}

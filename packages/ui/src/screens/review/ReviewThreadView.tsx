@@ -67,6 +67,7 @@ export function ReviewThreadView({
   return (
     <article className={`review-thread${root.resolved ? ' review-thread-resolved' : ''}`} aria-label={label}>
       <div className="row review-thread-head">
+        {root.pending && <span className="badge badge-neutral">Pending</span>}
         {root.outdated && <span className="badge badge-warn">Outdated</span>}
         {root.resolved && <span className="badge badge-neutral">Resolved</span>}
         {root.outdated && root.line !== null && (
@@ -116,9 +117,11 @@ export function ReviewThreadView({
               Reply
             </button>
           )}
-          <button type="button" onClick={() => void toggleResolved()} disabled={busy}>
-            {root.resolved ? 'Reopen' : 'Resolve'}
-          </button>
+          {!root.pending && (
+            <button type="button" onClick={() => void toggleResolved()} disabled={busy}>
+              {root.resolved ? 'Reopen' : 'Resolve'}
+            </button>
+          )}
         </div>
       )}
       {error && (

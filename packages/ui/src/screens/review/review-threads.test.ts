@@ -27,6 +27,7 @@ function comment(id: string, fields: Partial<ReviewComment> = {}): ReviewComment
     authorName: 'dana',
     body: id,
     resolved: false,
+    pending: false,
     outdated: false,
     createdAt: clock,
     ...fields,
