@@ -40,6 +40,7 @@ import { useRunTitles } from '../components/use-run-titles.js';
 import { useViewReport } from '../components/use-view-report.js';
 import { useSigningKey } from '../signing/use-signing-key.js';
 import { EndedNotice } from './gate/EndedNotice.js';
+import { GateFindings } from './gate/GateFindings.js';
 import { approveBlock, assignBlock, decideBlock, extendBlock } from './gate/gate-access.js';
 import { artifactChoices, confidenceReasons, gateTypeLabel, THRESHOLD_LABEL } from './gate/gate-facts.js';
 import { compareUrgency } from './inbox/inbox-order.js';
@@ -147,6 +148,8 @@ function LoadedGate({
     // The page says it once, above everything.
     'Hidden Characters',
     'Recovery History',
+    // Listed in full below the summary, each with its lines before and after.
+    'Findings',
     ...(gate.action ? ['Proposed Action'] : []),
     ...(reasons.length ? ['Reasons'] : []),
   ];
@@ -203,6 +206,7 @@ function LoadedGate({
           ) : (
             <p className="notice warn">The server could not build a Summary of Action for this gate.</p>
           )}
+          <GateFindings gate={gate} />
           {/* Before the decision, also on phones: the action is read before a button is pressed. */}
           {gate.action && (
             <div ref={views.watch.arguments}>
