@@ -97,12 +97,12 @@ export interface GatesRepo {
   updateGate(gate: Gate, expectedVersion: number, options?: { beforeDeadline?: boolean }): Promise<boolean>;
   /** Pending gates whose deadline has passed (by `now`), earliest deadline first, locked for this transaction. */
   claimDueGates(limit: number): Promise<(Gate & { version: number })[]>;
-}
-
   /** Keeps the trace context (JSON) of the request that opened the gate. */
   setGateTraceContext(gateId: string, traceContext: string): Promise<void>;
   /** The gate's trace context as stored, or null. */
   getGateTraceContext(gateId: string): Promise<string | null>;
+}
+
 /** First answers to request keys, replayed to retries. */
 export interface IdempotencyRepo {
   getIdempotency(scope: string, key: string): Promise<IdempotencyRecord | null>;

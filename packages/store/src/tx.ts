@@ -55,8 +55,8 @@ type Writes = Pick<
   | 'updateGate'
   | 'recordGateView'
   | 'claimDueGates'
-  | 'putIdempotency'
   | 'setGateTraceContext'
+  | 'putIdempotency'
   | 'insertRememberedRule'
   | 'revokeRememberedRule'
   | 'insertConfidenceReport'
@@ -95,9 +95,9 @@ function writes(ctx: TxContext): Writes {
     updateGate: (gate, version, options) => gates.updateGate(ctx, gate, version, options),
     recordGateView: (view) => gateViews.recordGateView(ctx, view),
     claimDueGates: (limit) => gates.claimDueGates(ctx, limit),
+    setGateTraceContext: (gateId, traceContext) => gates.setGateTraceContext(ctx, gateId, traceContext),
     putIdempotency: (record) => rules.putIdempotency(ctx, record),
     insertRememberedRule: (rule) => rules.insertRememberedRule(ctx, rule),
-    setGateTraceContext: (gateId, traceContext) => gates.setGateTraceContext(ctx, gateId, traceContext),
     revokeRememberedRule: (id, by, at) => rules.revokeRememberedRule(ctx, id, by, at),
     insertConfidenceReport: (report) => reports.insertConfidenceReport(ctx, report),
     insertIntervention: (intervention) => reports.insertIntervention(ctx, intervention),
@@ -282,9 +282,9 @@ export function createStoreTx(ctx: TxContext, options: { readOnly: boolean }): S
     getGate: (id) => gates.getGate(ctx, id),
     listGates: (filter) => gates.listGates(ctx, filter),
     countGates: (filter) => gates.countGates(ctx, filter),
+    getGateTraceContext: (gateId) => gates.getGateTraceContext(ctx, gateId),
     listGateViews: (gateIds) => gateViews.listGateViews(ctx, gateIds),
     getIdempotency: (scope, key) => rules.getIdempotency(ctx, scope, key),
-    getGateTraceContext: (gateId) => gates.getGateTraceContext(ctx, gateId),
     getRememberedRule: (id) => rules.getRememberedRule(ctx, id),
     listRememberedRules: (opts) => rules.listRememberedRules(ctx, opts),
     listConfidenceReports: (runId) => reports.listConfidenceReports(ctx, runId),

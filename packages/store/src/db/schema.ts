@@ -77,9 +77,9 @@ export interface GatesTable {
   created_at: number;
   version: number;
   data: string;
-}
   /** JSON `{ traceparent, tracestate? }` of the request that opened the gate; null when untraced. */
   trace_context: string | null;
+}
 
 export interface GateAssigneesTable {
   gate_id: string;
