@@ -58,6 +58,10 @@ export const meResponseSchema = z.discriminatedUnion('kind', [
     user: userDocumentSchema,
     keys: z.array(signingKeyDocumentSchema),
     hasPassword: z.boolean().describe('false: signing out needs a new login link to come back'),
+    singleSignOn: z
+      .boolean()
+      .optional()
+      .describe('true: the person signs in through the OpenID provider, so signing out locks nobody out'),
   }),
   z.object({ kind: z.literal('agent'), agent: agentDocumentSchema }),
 ]);

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { GatehouseError } from 'gatehouse-hitl-core';
 import { authRoutes as routes } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
 import { bearerOf, requireAuthenticated, requireUser, SESSION_COOKIE } from '../http/principal.js';
@@ -37,6 +38,13 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext, services
 
   registerRoute(app, routes.setPassword, async (request) => {
     const user = requireUser(request, 'viewer');
+    // A password would outlive the person's access at the provider, where their access is decided.
+    if (await services.sso.isLinked(user.id)) {
+      throw new GatehouseError(
+        'FORBIDDEN',
+        'you sign in through single sign-on; Gatehouse keeps no password for you',
+      );
+    }
     await services.sessions.setPassword(user, request.body);
     return { ok: true as const };
   });
@@ -45,12 +53,13 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext, services
     const principal = requireAuthenticated(request);
     if (principal.kind === 'agent')
       return { kind: 'agent' as const, agent: await services.agents.get(principal.id) };
-    const [user, keys, hasPassword] = await Promise.all([
+    const [user, keys, hasPassword, singleSignOn] = await Promise.all([
       services.users.get(principal.id),
       services.users.listKeys(principal.id),
       services.users.hasPassword(principal.id),
+      services.sso.isLinked(principal.id),
     ]);
-    return { kind: 'user' as const, user, keys, hasPassword };
+    return { kind: 'user' as const, user, keys, hasPassword, ...(singleSignOn ? { singleSignOn } : {}) };
   });
 
   registerRoute(app, routes.keyChallenge, async (request) => {

@@ -105,8 +105,17 @@ describe.each(dialects)(
           kind: 'user',
           user: expect.objectContaining({ name: 'alice', role: 'admin' }),
           hasPassword: false,
+          singleSignOn: true,
         }),
       );
+      // A password would outlive the person's access at the provider: none is kept.
+      const password = await fetch(`${server.url}/v1/me/password`, {
+        method: 'PUT',
+        headers: { cookie: session, origin: server.url, 'content-type': 'application/json' },
+        body: JSON.stringify({ newPassword: 'a long enough password' }),
+      });
+      expect(password.status).toBe(403);
+      expect(await server.test.services.users.hasPassword((await me(session)).user.id)).toBe(false);
       expect(await userCount()).toBe(before + 1);
       const [created] = await auditOf('user.created');
       expect(created?.data).toEqual(

@@ -3,6 +3,10 @@ export type { CallOptions, HttpClient, HttpResult, Json } from './http-client.js
 export { createHttpClient } from './http-client.js';
 export type { FakeClockApp, ListeningApp, TestAgent, TestPerson } from './listening-app.js';
 export { addTestAgents, addTestPeople, startFakeClockApp, startListeningApp } from './listening-app.js';
+export type { OidcProviderOptions, OidcProviderProcess, ProviderAccount } from './oidc-provider-process.js';
+export { PROVIDER_ACCOUNTS, startOidcProvider } from './oidc-provider-process.js';
+export type { ProviderBrowser } from './provider-sign-in.js';
+export { createProviderBrowser } from './provider-sign-in.js';
 export { approveTestPlan } from './runs.js';
 export type { ServerProcess, ServerProcessOptions } from './server-process.js';
 export { GATEHOUSE_BIN, startServerProcess } from './server-process.js';

@@ -40,9 +40,10 @@ export function Layout({ children }: { children: ReactNode }) {
   useEffect(() => {
     document.title = documentTitle(detail ?? screenName(location), pending.count);
   }, [detail, location, pending.count]);
-  const hasPassword = session.state.status === 'signed-in' && session.state.hasPassword;
-  // Without a password, a new login link is the only way back in: say so before signing out.
-  const signOut = () => (hasPassword ? void session.logout() : setWarning(true));
+  const { state } = session;
+  const canComeBack = state.status === 'signed-in' && (state.hasPassword || state.singleSignOn);
+  // Without a password or the provider, a new login link is the only way back in: say so before signing out.
+  const signOut = () => (canComeBack ? void session.logout() : setWarning(true));
   return (
     <>
       <a className="skip-link" href="#main">

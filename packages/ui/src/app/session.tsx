@@ -9,7 +9,14 @@ export type SigningKey = SigningKeyDocument;
 export type SessionState =
   | { status: 'loading' }
   | { status: 'signed-out'; reason: string | null }
-  | { status: 'signed-in'; user: User; keys: SigningKey[]; hasPassword: boolean };
+  | {
+      status: 'signed-in';
+      user: User;
+      keys: SigningKey[];
+      hasPassword: boolean;
+      /** Signs in through the OpenID provider: signing out locks nobody out. */
+      singleSignOn: boolean;
+    };
 
 export interface Session {
   state: SessionState;
@@ -37,7 +44,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const me = await callApi(authRoutes.me);
       if (me.kind !== 'user')
         setState({ status: 'signed-out', reason: 'Agent tokens cannot use the web app' });
-      else setState({ status: 'signed-in', user: me.user, keys: me.keys, hasPassword: me.hasPassword });
+      else
+        setState({
+          status: 'signed-in',
+          user: me.user,
+          keys: me.keys,
+          hasPassword: me.hasPassword,
+          singleSignOn: me.singleSignOn === true,
+        });
     } catch {
       setState({ status: 'signed-out', reason: null });
     }
@@ -68,7 +82,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       },
       async logout() {
         try {
-          await callApi(authRoutes.logout);
+          const { signOutUrl } = await callApi(authRoutes.logout);
+          // Signed in through the provider: end that session too, on the provider's own page.
+          if (signOutUrl !== undefined) window.location.assign(signOutUrl);
         } finally {
           setState({ status: 'signed-out', reason: null });
         }

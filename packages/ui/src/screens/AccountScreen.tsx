@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { useSession } from '../app/session.js';
 import { NotificationChannels } from '../components/NotificationChannels.js';
 import { PasswordField } from '../components/PasswordField.js';
+import { isReauthRequired, ReauthNeeded } from '../components/ReauthNeeded.js';
 import { SigningKeys } from '../components/SigningKeys.js';
 import { useFieldError } from '../components/use-field-error.js';
 
@@ -11,12 +12,15 @@ type Notice = { ok: boolean; text: string } | null;
 export function AccountScreen() {
   const session = useSession();
   const hasPassword = session.state.status === 'signed-in' && session.state.hasPassword;
+  const singleSignOn = session.state.status === 'signed-in' && session.state.singleSignOn;
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [again, setAgain] = useState('');
   const [busy, setBusy] = useState(false);
   const { error, setError, fail, errorFor } = useFieldError();
   const [notice, setNotice] = useState<Notice>(null);
+  const [reauth, setReauth] = useState(false);
+  const userName = session.state.status === 'signed-in' ? session.state.user.name : '';
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -25,6 +29,7 @@ export function AccountScreen() {
     if (next !== again) return setError({ field: 'again', text: 'The two new passwords differ.' });
     setBusy(true);
     setError(null);
+    setReauth(false);
     try {
       await session.setPassword({ ...(current ? { currentPassword: current } : {}), newPassword: next });
       setCurrent('');
@@ -33,6 +38,7 @@ export function AccountScreen() {
       setNotice({ ok: true, text: hasPassword ? 'Your password is changed.' : 'Your password is set.' });
     } catch (caught) {
       fail(caught);
+      setReauth(isReauthRequired(caught) && current === '');
     } finally {
       setBusy(false);
     }
@@ -46,58 +52,71 @@ export function AccountScreen() {
           {notice.text}
         </p>
       ) : null}
-      {hasPassword ? null : (
+      {hasPassword || singleSignOn ? null : (
         <p className="notice warn">
           You have no password yet: you signed in with a one-time link. Set one now, or you will need a new
           link to sign in again.
         </p>
       )}
-      <form
-        className="card"
-        onSubmit={(event) => void submit(event)}
-        noValidate
-        aria-labelledby="password-title"
-      >
-        <h2 id="password-title">{hasPassword ? 'Change your password' : 'Set a password'}</h2>
-        <div className="form-grid">
-          {hasPassword ? (
+      {singleSignOn ? (
+        <p className="notice info">
+          You sign in through your organisation's provider, so Gatehouse keeps no password for you.
+        </p>
+      ) : (
+        <form
+          className="card"
+          onSubmit={(event) => void submit(event)}
+          noValidate
+          aria-labelledby="password-title"
+        >
+          <h2 id="password-title">{hasPassword ? 'Change your password' : 'Set a password'}</h2>
+          <div className="form-grid">
+            {hasPassword ? (
+              <PasswordField
+                id="current-password"
+                label="Current password"
+                hint="Not needed within 5 minutes of signing in."
+                error={reauth ? 'Enter your current password.' : errorFor('currentPassword')}
+                autoComplete="current-password"
+                value={current}
+                onChange={setCurrent}
+              />
+            ) : null}
             <PasswordField
-              id="current-password"
-              label="Current password"
-              hint="Not needed within 5 minutes of signing in."
-              error={errorFor('currentPassword')}
-              autoComplete="current-password"
-              value={current}
-              onChange={setCurrent}
+              id="new-password"
+              label="New password"
+              hint="12 to 200 characters, not your name."
+              error={errorFor('newPassword')}
+              autoComplete="new-password"
+              value={next}
+              onChange={setNext}
+            />
+            <PasswordField
+              id="new-password-again"
+              label="New password again"
+              error={errorFor('again')}
+              autoComplete="new-password"
+              value={again}
+              onChange={setAgain}
+            />
+          </div>
+          {reauth ? (
+            <ReauthNeeded
+              hasPassword={hasPassword}
+              userName={userName}
+              action={hasPassword ? 'change your password' : 'set your password'}
             />
           ) : null}
-          <PasswordField
-            id="new-password"
-            label="New password"
-            hint="12 to 200 characters, not your name."
-            error={errorFor('newPassword')}
-            autoComplete="new-password"
-            value={next}
-            onChange={setNext}
-          />
-          <PasswordField
-            id="new-password-again"
-            label="New password again"
-            error={errorFor('again')}
-            autoComplete="new-password"
-            value={again}
-            onChange={setAgain}
-          />
-        </div>
-        {error && !['currentPassword', 'newPassword', 'again'].includes(error.field ?? '') ? (
-          <p className="notice error" role="alert">
-            {error.text}
-          </p>
-        ) : null}
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Saving…' : hasPassword ? 'Change password' : 'Set password'}
-        </button>
-      </form>
+          {error && !reauth && !['currentPassword', 'newPassword', 'again'].includes(error.field ?? '') ? (
+            <p className="notice error" role="alert">
+              {error.text}
+            </p>
+          ) : null}
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Saving…' : hasPassword ? 'Change password' : 'Set password'}
+          </button>
+        </form>
+      )}
       <SigningKeys />
       <NotificationChannels />
     </main>

@@ -1,11 +1,19 @@
+import { ssoRoutes } from 'gatehouse-hitl-protocol';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { errorText } from '../api/client.js';
+import { callApi, errorText } from '../api/client.js';
 import { takeLinkToken } from '../app/link-token.js';
 import { takeReturnPath } from '../app/return-path.js';
 import { useSession } from '../app/session.js';
 import { Field } from '../components/Field.js';
 
-/** Sign in with a name and password, or automatically from a one-time link (`/login#token=ghl_…`). */
+/** Where single sign-on brings the browser back: the page it was on, or the inbox. */
+function ssoStartHref(returnTo: string | null): string {
+  const { pathname, search } = window.location;
+  const here = pathname === '/login' || pathname.startsWith('//') ? '/' : `${pathname}${search}`;
+  return `${ssoRoutes.ssoStart.path}?returnTo=${encodeURIComponent(returnTo ?? here)}`;
+}
+
+/** Sign in with a name and password, through the OpenID provider, or from a one-time link (`/login#token=ghl_…`). */
 export function LoginScreen({ reason }: { reason: string | null }) {
   const session = useSession();
   const [name, setName] = useState('');
@@ -15,6 +23,13 @@ export function LoginScreen({ reason }: { reason: string | null }) {
   const [error, setError] = useState<string | null>(null);
   const linkTried = useRef(false);
   const [returnTo] = useState(takeReturnPath);
+  const [provider, setProvider] = useState<string | null>(null);
+
+  useEffect(() => {
+    callApi(ssoRoutes.ssoSettings)
+      .then((settings) => setProvider(settings.enabled ? settings.providerName : null))
+      .catch(() => setProvider(null));
+  }, []);
 
   useEffect(() => {
     if (linkTried.current) return;
@@ -60,6 +75,14 @@ export function LoginScreen({ reason }: { reason: string | null }) {
           <p className="notice error" role="alert">
             {error}
           </p>
+        )}
+        {provider !== null && (
+          <>
+            <a className="button primary sso-button" href={ssoStartHref(returnTo)}>
+              Sign in with {provider}
+            </a>
+            <p className="muted sso-or">or with a Gatehouse name and password</p>
+          </>
         )}
         <form onSubmit={(event) => void submit(event)} aria-label="Sign in">
           <Field id="login-name" label="Name">

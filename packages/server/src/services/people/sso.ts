@@ -32,6 +32,8 @@ export interface SsoService {
     attempt: SsoAttempt | null;
     ip: string;
   }): Promise<{ session: SessionResult; returnTo: string }>;
+  /** Whether the person signs in through the configured provider. */
+  isLinked(userId: string): Promise<boolean>;
   /** The provider's end-session URL for a person who signed in through it; null otherwise. */
   signOutUrl(userId: string, origin: string): Promise<string | null>;
 }
@@ -85,6 +87,12 @@ export function createSsoService(ctx: AppContext): SsoService {
       audit({ kind: 'login.failed', actor: 'anonymous', subject: userId, data: { via: 'sso', ...data } }),
     );
     return error;
+  }
+
+  async function isLinked(userId: string): Promise<boolean> {
+    if (config === null) return false;
+    const identities = await ctx.store.read((tx) => tx.listSsoIdentitiesOf(userId));
+    return identities.length > 0;
   }
 
   /** The state works once: its revocation is the fence between two racing callbacks. */
@@ -212,10 +220,10 @@ export function createSsoService(ctx: AppContext): SsoService {
       return { session: outcome.session, returnTo: attempt.returnTo };
     },
 
+    isLinked,
+
     async signOutUrl(userId, origin) {
-      if (config === null || provider === null) return null;
-      const identities = await ctx.store.read((tx) => tx.listSsoIdentitiesOf(userId));
-      if (identities.length === 0) return null;
+      if (config === null || provider === null || !(await isLinked(userId))) return null;
       const oidcConfig = await provider.configuration().catch(() => null);
       if (oidcConfig?.serverMetadata().end_session_endpoint === undefined) return null;
       return oidc.buildEndSessionUrl(oidcConfig, {
