@@ -166,6 +166,8 @@ export interface SigningKeyRecord {
   name: string | null;
   createdAt: number;
   revokedAt: number | null;
+  /** When a decision signed with it last verified; null until then. */
+  lastUsedAt: number | null;
 }
 
 /** An "approve always" answer remembered for a run, an agent or everyone. */
