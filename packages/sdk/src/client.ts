@@ -39,6 +39,7 @@ import type {
   GatehouseOptions,
   GateResult,
   RequestOptions,
+  TraceContext,
 } from './types.js';
 import { type ApprovalOutcome, type ApprovalSpec, wrapWithApproval } from './with-approval.js';
 import { Workspace, type WorkspaceOptions } from './workspace.js';
@@ -47,6 +48,13 @@ import { Journal } from './workspace-journal.js';
 const DEFAULT_WAIT_MS = 30_000;
 /** How much longer than the server's hold time one long-poll may take before it counts as lost. */
 const WAIT_MARGIN_MS = 15_000;
+
+/** The `traceparent` and `tracestate` headers of a trace context; none without a traceparent. */
+function traceHeaders(context: Partial<TraceContext> | undefined): Record<string, string> {
+  if (typeof context?.traceparent !== 'string') return {};
+  const { traceparent, tracestate } = context;
+  return typeof tracestate === 'string' ? { traceparent, tracestate } : { traceparent };
+}
 
 /** A 409 RUN_NOT_ACTIVE for a paused run: wait for resume and ask again. */
 const isPausedRun = (error: GatehouseApiError) =>
@@ -67,10 +75,12 @@ export class Gatehouse {
   readonly #waitMs: number;
   readonly #url: string;
   readonly #token: string;
+  readonly #traceContext: GatehouseOptions['traceContext'];
 
   constructor(options: GatehouseOptions) {
     this.#url = options.url;
     this.#token = options.token;
+    this.#traceContext = options.traceContext;
     const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.#backoff = {
       initialDelayMs: options.retry?.initialDelayMs ?? DEFAULT_BACKOFF.initialDelayMs,
@@ -95,14 +105,17 @@ export class Gatehouse {
    * const { outcome, instructions } = await gate.request({ tool: 'delete_file', args: { path: 'build/' }, runId });
    */
   async request(options: RequestOptions): Promise<GateResult> {
-    const { signal, idempotencyKey, onGate, ...fields } = options;
+    const { signal, idempotencyKey, onGate, traceContext, ...fields } = options;
     const action: ActionSpec = { tool: fields.tool, operation: fields.operation, args: fields.args ?? {} };
     const hash = await payloadHash(action);
     const response = await this.#transport.route(
       lightRoutes.gates.request,
       {
         body: defined({ ...fields, args: action.args }),
-        headers: { 'idempotency-key': idempotencyKey ?? globalThis.crypto.randomUUID() },
+        headers: {
+          'idempotency-key': idempotencyKey ?? globalThis.crypto.randomUUID(),
+          ...traceHeaders(traceContext ?? this.#traceContext?.()),
+        },
       },
       { signal, retry: 'always', retryWhen: isPausedRun },
     );

@@ -50,6 +50,7 @@ export type {
   RequestOptions,
   RetryOptions,
   Run,
+  TraceContext,
 } from './types.js';
 export type {
   VerifyWebhookOptions,

@@ -48,6 +48,18 @@ export interface RequestOptions extends ActionSpec {
   signal?: AbortSignal | undefined;
   /** Called once when a person must answer, before waiting starts (e.g. to say which gate to answer). */
   onGate?: ((gateId: string, gate: Gate | null) => void) | undefined;
+  /**
+   * The W3C trace context of the agent's current span, so the gate joins the agent's trace on a
+   * server with tracing on (docs/tracing.md). @default the client's `traceContext`, if any
+   */
+  traceContext?: TraceContext | undefined;
+}
+
+/** W3C trace context headers, as an OpenTelemetry propagator writes them. */
+export interface TraceContext {
+  /** e.g. `00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01` */
+  traceparent: string;
+  tracestate?: string | undefined;
 }
 
 /** The answer to a request, a checkpoint or an escalation. */
@@ -114,6 +126,12 @@ export interface GatehouseOptions {
    * @default 30000
    */
   waitTimeoutMs?: number;
+  /**
+   * Asked on each `request` for the trace context of the agent's current span; with OpenTelemetry:
+   * `() => { const carrier = {}; propagation.inject(context.active(), carrier); return carrier; }`.
+   * Returning undefined (or a carrier without `traceparent`) sends none.
+   */
+  traceContext?: (() => Partial<TraceContext> | undefined) | undefined;
 }
 
 /** Options of `createRun`. */
