@@ -15,6 +15,8 @@ export interface SmtpInbox {
   /** smtp://127.0.0.1:<port> for GATEHOUSE_SMTP_URL. */
   url: string;
   messages: ReceivedMail[];
+  /** SMTP connections opened to this inbox so far. */
+  connections(): number;
   /** Resolves once `count` messages reached `to` (any recipient when omitted). */
   waitFor(count: number, to?: string, timeoutMs?: number): Promise<ReceivedMail[]>;
   close(): Promise<void>;
@@ -84,10 +86,15 @@ function partsOf(raw: string): { headers: Record<string, string>; text: string |
 export async function startSmtpInbox(options: { refuse?: (to: string) => boolean } = {}): Promise<SmtpInbox> {
   const messages: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
+  let connections = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onConnect(_session, callback) {
+      connections += 1;
+      callback();
+    },
     onRcptTo(address, _session, callback) {
       if (options.refuse?.(address.address)) {
         const error = Object.assign(new Error('mailbox unavailable'), { responseCode: 550 });
@@ -111,6 +118,7 @@ export async function startSmtpInbox(options: { refuse?: (to: string) => boolean
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    connections: () => connections,
     waitFor(count, to, timeoutMs = 15_000) {
       const matching = () => messages.filter((m) => to === undefined || m.to.includes(to));
       return new Promise((resolve, reject) => {
