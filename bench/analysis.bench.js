@@ -82,6 +82,7 @@ function reportSet(prefix, outcomes, patterns) {
   reportRates(`${prefix}destructive findings`, scores.destructive);
   reportRates(`${prefix}destructive verdict`, scores.verdict);
   reportRates(`${prefix}destructive verdict or laziness`, scores.verdictOrLaziness);
+  reportRates(`${prefix}gatehouse check defaults`, scores.checkDefaults);
 }
 
 async function accuracy(analysis, corpus) {
@@ -107,6 +108,12 @@ async function accuracy(analysis, corpus) {
   reportSet(
     'held-out ',
     outcomes.filter(({ change }) => change.set === 'holdout'),
+    patterns,
+  );
+  // A second held-out set from ten more repositories, labelled before any rule saw it.
+  reportSet(
+    'held-out-2 ',
+    outcomes.filter(({ change }) => change.set === 'holdout-2'),
     patterns,
   );
   // Whole files before and after, as a coding agent's edit reaches the hook.

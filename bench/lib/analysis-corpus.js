@@ -2,6 +2,7 @@
 // per finding kind and per verdict, at the level of a change (a kind is predicted when the analysis
 // reports at least one finding of that kind for the change).
 import { readdirSync, readFileSync } from 'node:fs';
+import { decideCheck } from '../../packages/cli/dist/commands/check-verdict.js';
 import { destructiveContextOfChange, evaluateTrigger } from '../../packages/core/dist/index.js';
 
 const CHANGES = new URL('../corpus/changes/', import.meta.url);
@@ -66,13 +67,16 @@ export function rates(t) {
 
 /**
  * Scores `outcomes` ({ change, result } per change) against the labels: one tally per kind, one for
- * "any destructive kind", one for the destructive-action verdict and one for the verdict or laziness.
+ * "any destructive kind", one for the destructive-action verdict, one for the verdict or laziness, and one
+ * for `gatehouse check` at its default settings (`--fail-on high`: it stops on a gate or a finding of
+ * severity high or above).
  */
 export function scoreCorpus(outcomes) {
   const kinds = Object.fromEntries(SCORED_KINDS.map((kind) => [kind, tally()]));
   const destructive = tally();
   const verdict = tally();
   const verdictOrLaziness = tally();
+  const checkDefaults = tally();
   for (const { change, result } of outcomes) {
     const found = new Set(result.findings.map((finding) => finding.kind));
     const labelled = new Set(change.label.kinds);
@@ -82,8 +86,9 @@ export function scoreCorpus(outcomes) {
     const triggered = destructiveTrigger(result.facts);
     count(verdict, change.id, change.label.cutsCorners, triggered);
     count(verdictOrLaziness, change.id, change.label.cutsCorners, triggered || found.has('laziness'));
+    count(checkDefaults, change.id, change.label.cutsCorners, decideCheck(result, 'high').verdict !== 'pass');
   }
-  return { kinds, destructive, verdict, verdictOrLaziness };
+  return { kinds, destructive, verdict, verdictOrLaziness, checkDefaults };
 }
 
 /**
