@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { optionIdSchema } from '../enums.js';
-import { DECISION_TEXT_MAX, MAX_NEW_LIMIT } from '../limits.js';
+import { DECISION_TEXT_MAX, MAX_NEW_LIMIT, WHITELIST_DAYS } from '../limits.js';
 import { defineRoute } from '../route-table/define.js';
 import { decisionDocumentSchema, gateDocumentSchema } from './gate-document.js';
 import { MAX_TIMEOUT_SECONDS, gateParamsSchema as params } from './gates.js';
@@ -90,6 +90,33 @@ export const decideBodySchema = z.strictObject({
     })
     .optional()
     .describe('For approve_always: how to remember the rule'),
+  whitelist: z
+    .strictObject({
+      path: z
+        .string()
+        .trim()
+        .min(1)
+        .max(1000)
+        .optional()
+        .describe(
+          'The files the entry covers: the finding’s file (the default) or a glob that matches it (`src/legacy/**`); a glob matching every file is refused',
+        ),
+      agents: z
+        .enum(['this', 'every'])
+        .default('this')
+        .describe('this: only the gate’s agent (the default); every: every agent'),
+      expiresInDays: z
+        .number()
+        .int()
+        .min(1)
+        .max(WHITELIST_DAYS)
+        .optional()
+        .describe(`Days until the entry needs review again; at most and by default ${WHITELIST_DAYS}`),
+    })
+    .optional()
+    .describe(
+      'Only with option whitelist on a finding’s false_positive_override gate: the scope the person chooses for the entry; without it, the finding’s own file and the gate’s agent for 90 days',
+    ),
 });
 
 export const decideResponseSchema = z.object({

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { requireAgent, requireUser } from '../http/principal.js';
 import { registerRoute } from '../http/register-route.js';
 import { plainResponseSerializer } from '../http/response-serializer.js';
+import { invalidInput } from '../services/gates/gate-input.js';
 import type { Services } from '../services/index.js';
 import { ruleDocument } from '../services/policy/rule-service.js';
 import { decisionSpan } from '../telemetry/gate-requests.js';
@@ -20,6 +21,8 @@ export async function gateActionRoutes(
     async (request) => {
       const user = requireUser(request, 'developer');
       const { remember, ...rest } = request.body;
+      if (rest.whitelist !== undefined && rest.option !== 'whitelist')
+        throw invalidInput('whitelist', 'a whitelist scope goes only with option whitelist');
       const gate = { id: request.params.id, option: rest.option };
       const result = await decisionSpan(ctx, request, gate, () =>
         services.gates.decide(user, request.params.id, {

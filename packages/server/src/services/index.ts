@@ -110,7 +110,9 @@ export async function createServices(ctx: AppContext): Promise<Services> {
   const reviewHealth = createReviewHealthService(ctx);
   // What each feature does when a person decides a gate, in this order, inside the decision's commit.
   gates.onGateDecided((tools, { gate }) => recordAnalysisDecision(ctx, tools, gate));
-  gates.onGateDecided((tools, { gate }) => recordWhitelistDecision(tools, ctx.ids, gate));
+  gates.onGateDecided((tools, { gate, whitelist }) =>
+    recordWhitelistDecision(tools, ctx.ids, gate, whitelist),
+  );
   gates.onGateDecided((tools, { gate }) => revokeOnAnswer(ctx, tools, gate));
   gates.onGateDecided((tools, { gate }) => revokeAutonomyOnAnswer(ctx, tools, gate));
   gates.onGateDecided((tools, { gate }) => refreshRunStatus(tools, gate.runId));

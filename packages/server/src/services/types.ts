@@ -58,6 +58,16 @@ export interface GateRequestResult {
   abortSubtask: boolean;
 }
 
+/** The scope of the whitelist entry a Whitelist decision creates, as the person chose it. */
+export interface WhitelistChoice {
+  /** The finding's file, or a glob that matches it; default the finding's file. */
+  path?: string | undefined;
+  /** `every`: every agent; default only the gate's agent. */
+  agents?: 'this' | 'every' | undefined;
+  /** Days until it needs review again; default (and at most) 90. */
+  expiresInDays?: number | undefined;
+}
+
 export interface DecideInput {
   option: string;
   reason?: string | undefined;
@@ -78,6 +88,8 @@ export interface DecideInput {
   rememberTtlSeconds?: number | undefined;
   /** For approve_always: what later calls of the tool the rule covers; default the first suggested scope. */
   rememberMatch?: StandingScope | undefined;
+  /** With option whitelist: the entry's scope as the person chose it; the narrowest without it. */
+  whitelist?: WhitelistChoice | undefined;
   /** The person accepts that a steer on a gate that cannot be steered approves it. */
   confirmApproval?: boolean | undefined;
   /** Where the person decided, for the audit trail. @default 'api' (the web app, the CLI, the API) */

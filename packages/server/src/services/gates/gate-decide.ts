@@ -113,6 +113,7 @@ async function recordEnd(
     rule: NewRule | null;
     channel: NonNullable<DecideInput['channel']>;
     merge: ApprovedMerge | null;
+    whitelist: DecideInput['whitelist'];
   },
 ): Promise<RememberedRule | null> {
   const decision = next.decision;
@@ -163,7 +164,7 @@ async function recordEnd(
   if (decision.instructions !== undefined)
     await appendRunInstruction(tools.tx, next.runId, decision.instructions);
   const rule = extra.rule === null ? null : await insertRememberedRule(tools, deps.ctx.ids, extra.rule);
-  await deps.ended.gateDecided(tools, { gate: next, merge: extra.merge });
+  await deps.ended.gateDecided(tools, { gate: next, merge: extra.merge, whitelist: extra.whitelist });
   return rule;
 }
 
@@ -242,6 +243,7 @@ async function decideInCommit(
     rule,
     channel,
     merge: request.merge ?? null,
+    whitelist: input.whitelist,
   });
   return { gate: next, decision: next.decision, rule: created };
 }

@@ -1,6 +1,7 @@
 import type { Gate } from 'gatehouse-hitl-core';
 import type { CommitTools } from '../commit.js';
 import type { ApprovedMerge } from '../reviews/review-decision.js';
+import type { WhitelistChoice } from '../types.js';
 
 /** A gate a person just decided, as the features that react to it see it. */
 export interface GateDecided {
@@ -8,6 +9,8 @@ export interface GateDecided {
   gate: Gate;
   /** A phase review's squash merge, made before the decision's commit; null for every other decision. */
   merge: ApprovedMerge | null;
+  /** With a Whitelist decision: the entry's scope as the person chose it in the decision. */
+  whitelist?: WhitelistChoice | undefined;
 }
 
 /** What one feature does when a person decides a gate: inside the decision's commit, so a throw undoes the decision. */

@@ -3,8 +3,10 @@ import { type Gate, GatehouseError, hasRole, type IdGenerator, WHITELIST_MS } fr
 import type { WhitelistRecord } from 'gatehouse-hitl-store';
 import type { CommitTools } from '../commit.js';
 import { invalidInput } from '../gates/gate-input.js';
+import type { WhitelistChoice } from '../types.js';
 import { checkPatternRate } from './pattern-rates.js';
 import { renewed } from './whitelist-review.js';
+import { chosenScope } from './whitelist-scope.js';
 
 /** Least role that may create, renew or delete a whitelist entry. */
 export const WHITELIST_ROLE = 'tech_lead';
@@ -86,8 +88,9 @@ async function whitelistFinding(
   tools: CommitTools,
   ids: IdGenerator,
   gate: Gate,
-  key: string,
+  finding: { key: string; choice: WhitelistChoice | undefined },
 ): Promise<void> {
+  const { key } = finding;
   const { tx } = tools;
   const decision = gate.decision;
   if (decision === null) return;
@@ -98,16 +101,17 @@ async function whitelistFinding(
   if (!isPatternId(pattern)) throw refuseWhitelist(gate, `${pattern} is not a pattern id of the analysis`);
   // The entry's path is a glob: a file name holding one would cover other files too.
   if (/[*?]/.test(file)) throw refuseWhitelist(gate, `the file ${file} holds glob characters`);
+  const scope = chosenScope(finding.choice, { file, agentId: gate.agentId });
   const entry: WhitelistRecord = {
     id: ids.next('wl'),
     pattern,
     scope: 'file',
-    path: file,
-    agentId: gate.agentId,
+    path: scope.path,
+    agentId: scope.agentId,
     justification,
     createdBy: `user:${decision.decidedBy}`,
     createdAt: tx.now,
-    expiresAt: tx.now + WHITELIST_MS,
+    expiresAt: tx.now + Math.min(scope.expiresInMs, WHITELIST_MS),
     reviewedAt: null,
     reviewGateId: null,
     sourceGateId: gate.id,
@@ -134,6 +138,8 @@ async function whitelistFinding(
       scope: entry.scope,
       path: entry.path,
       agentId: entry.agentId,
+      expiresAt: entry.expiresAt,
+      chosen: finding.choice !== undefined,
       gateId: gate.id,
       justification,
     },
@@ -142,24 +148,33 @@ async function whitelistFinding(
 
 /**
  * A person ended a false_positive_override gate: a re-review gate renews (Whitelist, Legitimate) or
- * removes (Violation) its entry; Whitelist on a finding creates an entry for that finding's pattern,
- * its exact file and the gate's agent, with the reason as its justification; a confirmed false
- * positive may push its pattern's rate over 10 %. Whitelisting needs WHITELIST_ROLE and a finding.
+ * removes (Violation) its entry; Whitelist on a finding creates an entry for that finding's pattern
+ * with the scope the person chose in the decision (`choice`), by default its exact file and the
+ * gate's agent for 90 days, with the reason as its justification; a confirmed false positive may
+ * push its pattern's rate over 10 %. Whitelisting needs WHITELIST_ROLE and a finding.
  */
 export async function recordWhitelistDecision(
   tools: CommitTools,
   ids: IdGenerator,
   gate: Gate,
+  choice?: WhitelistChoice | undefined,
 ): Promise<void> {
   const decision = gate.decision;
   if (gate.type !== 'false_positive_override' || decision === null) return;
   const review = text(gate.context.whitelistReview);
-  if (review !== null) return decideReview(tools, gate, review);
+  if (review !== null) {
+    if (choice !== undefined)
+      throw invalidInput(
+        'whitelist',
+        'a re-review renews its entry as it is; change the entry on the whitelists page',
+      );
+    return decideReview(tools, gate, review);
+  }
   const key = text(gate.context.findingKey);
   if (decision.option === 'whitelist') {
     await assertMayWhitelist(tools, decision.decidedBy);
     if (key === null) throw refuseWhitelist(gate, 'it names no finding (no findingKey in its context)');
-    await whitelistFinding(tools, ids, gate, key);
+    await whitelistFinding(tools, ids, gate, { key, choice });
   }
   const pattern = text(gate.context.pattern);
   if (pattern !== null && (decision.option === 'whitelist' || decision.option === 'legitimate'))
