@@ -86,6 +86,11 @@ describe('the scripted coding agent', () => {
     expect(output).toMatch(/instructions: name it slugify.spec.js/);
     expect(output).toMatch(/ran `npm test`: exit 0/);
     expect(output).toMatch(/denied by user_dev \| reason: keep the build for now/);
+    // Each phase is a pushed branch: the plan answered on -rev-2, the final review squash-merged.
+    expect(output).toMatch(/pushed phase-1-strategic-rev-2 at [0-9a-f]{8}/);
+    expect(output).toMatch(
+      /pushed phase-2-tactical at [0-9a-f]{8}[\s\S]*squash-merged into main as [0-9a-f]{8}/,
+    );
   });
 
   it('stops when a person stops the run', { timeout: 30_000 }, async () => {

@@ -13,9 +13,10 @@ Options:
   --keep         keep the temporary git workspace and print its path
   -h, --help     show this help
 
-It creates a run (autonomy partial), sends its plan for intent approval (Gate 0), freezes for a
-phase review of its plan, writes two files, runs \`npm test\` and \`rm -rf build\`, reports
-confidence 72/100 and asks for a final review.
+It creates a run (autonomy partial) and clones its repository, pushes its plan on
+phase-1-strategic and sends it for intent approval (Gate 0), freezes for the review of that
+branch, then on phase-2-tactical writes two files, runs \`npm test\` and \`rm -rf build\`, reports
+confidence 72/100 and pushes the branch for the final review (Approve & merge squash-merges it).
 Answer each gate in \`gatehouse inbox\` (or with POST /v1/gates/:id/decide) and watch it go on.
 `;
 
