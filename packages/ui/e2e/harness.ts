@@ -1,11 +1,14 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { Gate, Role } from 'gatehouse-hitl-core';
 import { Gatehouse } from 'gatehouse-hitl-sdk';
 import {
   createHttpClient,
+  GATEHOUSE_BIN,
   type HttpClient,
   type Json,
   type ServerProcess,
@@ -63,6 +66,13 @@ export interface E2e {
    * as the tech lead, so a run at partial, guided or dependent may implement.
    */
   approvePlan(runId: string): Promise<void>;
+  /**
+   * Restarts the server on its data dir and port with its clock `ms` further ahead (the test-only
+   * GATEHOUSE_TEST_CLOCK_SKEW_MS), so sessions age without waiting; browsers keep their cookies.
+   */
+  advanceClock(ms: number): Promise<void>;
+  /** Runs `gatehouse admin login-link --json` on the host as its operator would; the link's path and hash. */
+  hostLoginLink(name?: string): Promise<string>;
   /** Uncaught errors and CSP violations of any page so far (each test must leave none). */
   readonly pageErrors: string[];
   close(): Promise<void>;
@@ -162,12 +172,34 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     if (server !== null) await stopServer(server);
     rmSync(dataDir, { recursive: true, force: true });
   };
+  const env = { GATEHOUSE_UI_DIR: UI_DIST, GATEHOUSE_LOGIN_ATTEMPTS_PER_MINUTE: '1000', ...options.env };
+  let skewMs = 0;
+  const host: HostControls = {
+    server: () => server as ServerProcess,
+    async advanceClock(ms) {
+      const running = server as ServerProcess;
+      const port = Number(new URL(running.url).port);
+      skewMs += ms;
+      await stopServer(running);
+      server = null;
+      const skew = { GATEHOUSE_TEST_CLOCK_SKEW_MS: String(skewMs) };
+      server = await startServerProcess({ dataDir, port, env: { ...env, ...skew } });
+    },
+    async hostLoginLink(name) {
+      const args = [GATEHOUSE_BIN, 'admin', 'login-link', '--data-dir', dataDir, '--json'];
+      // The operator's shell: none of this process's GATEHOUSE_ settings (a test database, say).
+      const shell = Object.fromEntries(
+        Object.entries(process.env).filter(([key]) => !key.startsWith('GATEHOUSE_')),
+      );
+      const { stdout } = await run(process.execPath, name === undefined ? args : [...args, '--name', name], {
+        env: shell,
+      });
+      const link = new URL((JSON.parse(stdout) as { url: string }).url);
+      return link.pathname + link.hash;
+    },
+  };
   try {
-    server = await startServerProcess({
-      dataDir,
-      expectLink: true,
-      env: { GATEHOUSE_UI_DIR: UI_DIST, GATEHOUSE_LOGIN_ATTEMPTS_PER_MINUTE: '1000', ...options.env },
-    });
+    server = await startServerProcess({ dataDir, expectLink: true, env });
     http = createHttpClient(server.url, { maxSockets: 16 });
     browser = await launchChromium();
     const linked = await adminThroughLink(browser, server, watch.track);
@@ -175,7 +207,8 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     const admin: Person = { ...me.body.user, password: '', token: linked.token };
     const people = await createPeople(http, linked.token);
     const agent = await createAgent(http, server.url, linked.token);
-    return e2eOf({ server, http, browser, admin, adminPage: linked.page, ...people, agent }, watch, close);
+    const parts = { server, http, browser, admin, adminPage: linked.page, ...people, agent };
+    return e2eOf(parts, host, watch, close);
   } catch (error) {
     const output = server?.output() ?? '';
     await close();
@@ -197,7 +230,21 @@ type E2eParts = Pick<
   | 'agent'
 >;
 
-function e2eOf(parts: E2eParts, watch: ReturnType<typeof pageWatch>, close: () => Promise<void>): E2e {
+/** What the harness does on the server's host: restart it with a later clock, run the CLI there. */
+interface HostControls {
+  server(): ServerProcess;
+  advanceClock(ms: number): Promise<void>;
+  hostLoginLink(name?: string): Promise<string>;
+}
+
+const run = promisify(execFile);
+
+function e2eOf(
+  parts: E2eParts,
+  host: HostControls,
+  watch: ReturnType<typeof pageWatch>,
+  close: () => Promise<void>,
+): E2e {
   const { server, http, browser, agent, techLead } = parts;
   const openGate = async (body: Record<string, unknown>) => {
     const answer = await http.call('POST', '/v1/gates', { token: agent.token, body });
@@ -213,6 +260,12 @@ function e2eOf(parts: E2eParts, watch: ReturnType<typeof pageWatch>, close: () =
   };
   return {
     ...parts,
+    // After advanceClock the server is a new process on the same port.
+    get server() {
+      return host.server();
+    },
+    advanceClock: host.advanceClock,
+    hostLoginLink: host.hostLoginLink,
     url: server.url,
     pageErrors: watch.errors,
     anonymousPage,

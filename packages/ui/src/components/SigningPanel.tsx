@@ -1,6 +1,8 @@
 import { type FormEvent, useState } from 'react';
+import { useSession } from '../app/session.js';
 import { formatFingerprint } from '../signing/browser-key.js';
 import type { SigningKeyControl } from '../signing/use-signing-key.js';
+import { ReauthNeeded } from './ReauthNeeded.js';
 
 /** Asks for the password again when the sign-in is too old to register a key on its own. */
 function ConfirmPassword({ signing, disabled }: { signing: SigningKeyControl; disabled: boolean }) {
@@ -38,6 +40,9 @@ export function SigningPanel({
   error: string | null;
 }) {
   const { state, busy } = signing;
+  const session = useSession();
+  const person = session.state.status === 'signed-in' ? session.state : null;
+  const hasPassword = person?.hasPassword === true;
   return (
     <div className="signing" id="signing">
       <h3>Signed decision</h3>
@@ -68,6 +73,13 @@ export function SigningPanel({
             )}
           </p>
           {!state.registered && signing.passwordNeeded && (
+            <ReauthNeeded
+              hasPassword={hasPassword}
+              userName={person?.user.name ?? ''}
+              action="register this key"
+            />
+          )}
+          {!state.registered && signing.passwordNeeded && hasPassword && (
             <ConfirmPassword signing={signing} disabled={disabled} />
           )}
           {!state.registered && (

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { ApiError, errorText } from '../api/client.js';
 import { keyChallenge, registerSigningKey } from '../api/gate-review.js';
 import { useSession } from '../app/session.js';
+import { isReauthRequired } from '../components/ReauthNeeded.js';
 import { createSigningKey, loadSigningKey, signingUnavailableReason } from './browser-key.js';
 import { signKeyProof } from './decision-signature.js';
 import type { StoredSigningKey } from './key-store.js';
@@ -16,7 +17,7 @@ export interface SigningKeyControl {
   state: SigningKeyState;
   busy: boolean;
   error: string | null;
-  /** The server asked for the password: the sign-in is over 5 minutes old. */
+  /** The server asked to confirm the sign-in (over 5 minutes old): by password, or by a fresh link. */
   passwordNeeded: boolean;
   /** Makes a key in this browser (replacing an unregistered one) and registers its public half. */
   create(): Promise<void>;
@@ -67,8 +68,12 @@ export function useSigningKey(enabled: boolean): SigningKeyControl {
         });
         setPasswordNeeded(false);
       } catch (failure) {
-        if (failure instanceof ApiError && failure.code === 'REAUTHENTICATION_REQUIRED')
+        if (isReauthRequired(failure)) {
           setPasswordNeeded(true);
+          // Asked for the first time, the panel says what to do; a wrong password is an error.
+          if (password === undefined) return;
+          throw new Error('That is not your current password.');
+        }
         // The server already has this exact key of yours in force (it names it): nothing to do.
         const mine =
           failure instanceof ApiError &&
