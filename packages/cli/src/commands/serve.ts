@@ -67,7 +67,16 @@ async function serve(context: ActionContext): Promise<number> {
   const { loadConfig, startServer } = await import('gatehouse-hitl-server');
   const { mcpEndpoints } = await import('gatehouse-hitl-mcp');
   const { resolve } = await import('node:path');
-  const config = loadConfig(context.io.env, {
+  const otlp = stringOption(context.values, 'otlp-endpoint');
+  if (otlp !== undefined && !/^https?:\/\/[^/]/.test(otlp)) {
+    throw new UsageError(
+      '--otlp-endpoint takes an OTLP/HTTP base URL: http://127.0.0.1:4318',
+      context.command,
+    );
+  }
+  // The option is the standard variable, read and checked by the server's config like it.
+  const env = otlp === undefined ? context.io.env : { ...context.io.env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp };
+  const config = loadConfig(env, {
     ...overrides,
     ...(overrides.dataDir === undefined ? {} : { dataDir: resolve(overrides.dataDir) }),
   });
@@ -139,6 +148,12 @@ export const serveCommand: Command = {
           value: '<level>',
           description: `One of ${LOG_LEVELS.join(', ')} (default info)`,
         },
+        'otlp-endpoint': {
+          type: 'string',
+          value: '<url>',
+          description:
+            'Send OpenTelemetry traces and metrics to this OTLP/HTTP collector (same as OTEL_EXPORTER_OTLP_ENDPOINT)',
+        },
         demo: {
           type: 'boolean',
           description: 'Also run a scripted coding agent that sends gates to answer (agent demo-agent)',
@@ -147,7 +162,8 @@ export const serveCommand: Command = {
       details:
         'On first start it creates an admin and prints a one-time login link.\n' +
         'Environment: GATEHOUSE_HOST, GATEHOUSE_PORT, GATEHOUSE_DATA_DIR, GATEHOUSE_DATABASE_URL,\n' +
-        'GATEHOUSE_PUBLIC_URL, GATEHOUSE_LOG_LEVEL, CONFIDENCE_THRESHOLD; options win over them.\n' +
+        'GATEHOUSE_PUBLIC_URL, GATEHOUSE_LOG_LEVEL, CONFIDENCE_THRESHOLD, OTEL_EXPORTER_OTLP_ENDPOINT,\n' +
+        'OTEL_SERVICE_NAME; options win over them. Tracing: docs/tracing.md.\n' +
         'The web app is served at / from GATEHOUSE_UI_DIR (default: the one this package carries).\n' +
         '--demo runs a scripted coding agent (no LLM) in this process with its own agent token: it asks\n' +
         'before each step of a small job (a plan review, file writes, shell commands, a confidence report),\n' +
@@ -156,6 +172,7 @@ export const serveCommand: Command = {
         'gatehouse serve',
         'gatehouse serve --demo',
         'gatehouse serve --port 8080 --database postgres://gatehouse@localhost/gatehouse',
+        'gatehouse serve --otlp-endpoint http://127.0.0.1:4318',
       ],
       run: serve,
     },
