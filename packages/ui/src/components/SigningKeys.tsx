@@ -92,7 +92,14 @@ export function SigningKeys() {
               <>
                 <strong>{keyLabel(key)}</strong>{' '}
                 <span className="muted">
-                  added <RelativeTime at={key.createdAt} />
+                  added <RelativeTime at={key.createdAt} />,{' '}
+                  {key.lastUsedAt === null ? (
+                    'never used to sign'
+                  ) : (
+                    <>
+                      last signed <RelativeTime at={key.lastUsedAt} />
+                    </>
+                  )}
                 </span>{' '}
                 <button
                   type="button"
