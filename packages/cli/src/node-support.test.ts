@@ -4,13 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { nodeSupportWarning } from './node-support.js';
 import { CLI_MAIN, cleanEnv } from './testing/cli-process.js';
 
-const ENGINES = '^22.12.0 || ^24.0.0 || ^26.0.0';
+const ENGINES = '^22.15.0 || ^24.0.0 || ^26.0.0';
 
 describe('nodeSupportWarning', () => {
   it.each([
     ['20.19.0', ENGINES],
     ['18.20.4', ENGINES],
-    ['22.11.0', ENGINES],
+    ['22.14.0', ENGINES],
     ['16.0.0', '>=18'],
   ])('warns on Node %s against %s', (version, engines) => {
     const warning = nodeSupportWarning(version, engines);
@@ -20,7 +20,7 @@ describe('nodeSupportWarning', () => {
   });
 
   it.each([
-    ['22.12.0', ENGINES],
+    ['22.15.0', ENGINES],
     ['24.3.1', ENGINES],
     ['26.0.0', ENGINES],
     ['27.0.0', ENGINES],
@@ -60,7 +60,7 @@ describe('gatehouse on an unsupported Node', () => {
   });
 
   it('prints nothing on a supported Node', () => {
-    const result = runOnNode('22.12.0', ['--version']);
+    const result = runOnNode('22.15.0', ['--version']);
     expect(result.status).toBe(0);
     expect(result.stderr).toBe('');
   });
