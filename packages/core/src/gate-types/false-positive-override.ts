@@ -26,7 +26,7 @@ export const falsePositiveOverride = defineGateType({
         'whitelist',
         'Whitelist',
         '6',
-        'Allow this pattern in this exact file for this agent for 90 days (tech lead; wider entries on the Whitelists page)',
+        'Allow this pattern where you choose: this file (the default) or a glob, this agent or every agent, up to 90 days (tech lead)',
         'resolved',
         ['reason'],
       ),

@@ -38,8 +38,14 @@ import { SteerForm, type SteerValues } from './SteerForm.js';
 import { submitFormOnCtrlEnter } from './submit-keys.js';
 import { useDelegateAgents } from './use-delegate-agents.js';
 import { useOptionShortcuts } from './use-option-shortcuts.js';
+import {
+  INITIAL_WHITELIST_SCOPE,
+  WhitelistScopeForm,
+  type WhitelistScopeValues,
+  whitelistsFinding,
+} from './WhitelistScopeForm.js';
 
-type OpenForm = { kind: 'instructions' | 'always' | 'edit'; option: GateOption } | null;
+type OpenForm = { kind: 'instructions' | 'always' | 'edit' | 'whitelist'; option: GateOption } | null;
 
 const EMPTY_STEER: SteerValues = { instructions: '', artifacts: new Set(), otherPaths: '' };
 
@@ -89,6 +95,7 @@ export function DecisionPanel(props: DecisionPanelProps) {
   const approveOption = gate.options.find((option) => option.id === 'approve');
   const [steer, setSteer] = useState<SteerValues>(EMPTY_STEER);
   const [always, setAlways] = useState<AlwaysValues>(() => initialAlwaysValues(gate));
+  const [whitelistScope, setWhitelistScope] = useState<WhitelistScopeValues>(INITIAL_WHITELIST_SCOPE);
   const [form, setForm] = useState<OpenForm>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   // The option the errors belong to: its inputs show them.
@@ -188,6 +195,10 @@ export function DecisionPanel(props: DecisionPanelProps) {
     } else if (option.id === 'approve_always') {
       setErrors({});
       setForm({ kind: 'always', option });
+    } else if (whitelistsFinding(gate, option)) {
+      // The person chooses and sees the entry's scope before anything is sent.
+      setErrors({});
+      setForm({ kind: 'whitelist', option });
     } else {
       void send(option, {});
     }
@@ -321,6 +332,21 @@ export function DecisionPanel(props: DecisionPanelProps) {
           error={errors.remember}
           busy={busy}
           onSubmit={(match) => submitAlways(form.option, match)}
+          onCancel={() => setForm(null)}
+        />
+      )}
+      {form?.kind === 'whitelist' && (
+        <WhitelistScopeForm
+          gate={gate}
+          option={form.option}
+          values={whitelistScope}
+          onChange={(values) => {
+            setWhitelistScope(values);
+            setErrors(({ whitelist: _, ...rest }) => rest);
+          }}
+          error={errors.whitelist}
+          busy={busy}
+          onSubmit={(whitelist) => void send(form.option, { whitelist })}
           onCancel={() => setForm(null)}
         />
       )}

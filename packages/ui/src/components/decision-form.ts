@@ -13,7 +13,8 @@ export type DecisionField =
   | 'signature'
   | 'delegateTo'
   | 'newLimit'
-  | 'editedArgs';
+  | 'editedArgs'
+  | 'whitelist';
 
 export type FieldErrors = Partial<Record<DecisionField, string>>;
 
@@ -70,6 +71,7 @@ export function formFieldOf(error: ApiError): DecisionField | null {
   if (field.startsWith('editedArgs')) return 'editedArgs';
   if (field.startsWith('affectedArtifacts')) return 'artifacts';
   if (field.startsWith('remember')) return 'remember';
+  if (field.startsWith('whitelist')) return 'whitelist';
   return null;
 }
 
