@@ -21,6 +21,8 @@ export interface ReviewRecord {
   retrospective: string | null;
   /** Earlier revisions with the head each had when the next one arrived (absent on reviews from before). */
   revisions?: ReviewRevisionRecord[];
+  /** The squash commit's title and body as a person edited them; absent: the default from the phase. */
+  squashMessage?: { title: string; body: string } | null;
   createdAt: number;
   updatedAt: number;
 }

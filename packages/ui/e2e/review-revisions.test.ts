@@ -113,4 +113,59 @@ describe('a review over two revisions', () => {
       .waitFor();
     await other.getByRole('article', { name: `${e2e().developer.name} approved on revision 2` }).waitFor();
   });
+
+  it('warns with the open-thread count before merging, and shows the policy’s refusal naming the thread', async () => {
+    const env = e2e();
+    const current = await env.api('GET', '/v1/policy', { token: env.admin.token });
+    const source = String(current.source);
+    const strict = source.trim().startsWith('{')
+      ? JSON.stringify({ ...JSON.parse(source), reviews: { requireResolvedThreads: true } })
+      : `${source.trimEnd()}\nreviews:\n  requireResolvedThreads: true\n`;
+    const format = source.trim().startsWith('{') ? 'json' : 'yaml';
+    await env.api('PUT', '/v1/policy', { token: env.admin.token, body: { source: strict, format } });
+    try {
+      await page.getByRole('button', { name: 'Approve & merge' }).click();
+      const warning = page
+        .getByRole('alert')
+        .filter({ hasText: 'This review has 1 open thread. Merge anyway?' });
+      await warning.waitFor();
+      await expectAccessible(page, 'a review asking before a merge with open threads');
+      await page.getByRole('button', { name: 'Merge with 1 open thread' }).click();
+      const refusal = page.locator('.review-decision').getByRole('alert');
+      await refusal.filter({ hasText: '1 open thread must be resolved before merging' }).waitFor();
+      const comments = await env.api('GET', `/v1/reviews/${reviewId}/comments`, { token: env.viewer.token });
+      const open = comments.items.find((comment: { body: string }) => comment.body === 'Which log format?');
+      expect(await refusal.textContent()).toContain(open.id);
+      const gate = await env.api('GET', `/v1/gates/${gateId}`, { token: env.admin.token });
+      expect(gate.gate.status).toBe('pending');
+
+      const thread = page.getByRole('article', { name: 'Thread on line 5 of docs/plan.md' });
+      await thread.getByRole('button', { name: 'Resolve' }).click();
+      await thread.getByRole('button', { name: 'Reopen' }).waitFor();
+      await page
+        .locator('.review-decision')
+        .getByText('1 open thread', { exact: true })
+        .waitFor({ state: 'detached' });
+    } finally {
+      await env.api('PUT', '/v1/policy', { token: env.admin.token, body: { source, format } });
+    }
+  });
+
+  it('merges with the squash title and description the person edited', async () => {
+    const title = page.getByRole('textbox', { name: 'Title' });
+    expect(await title.inputValue()).toBe('Phase 1 (strategic) of Revisions');
+    await title.fill('Health checks on port 8080');
+    await page.getByRole('textbox', { name: 'Description' }).fill('Logs every request.');
+    await expectAccessible(page, 'a review with its squash message');
+    await page.getByRole('button', { name: 'Approve & merge' }).click();
+    await page.getByText(/Squash-merged into main as/).waitFor();
+    await agent.git(['fetch', '--quiet', 'origin']);
+    const message = await agent.git(['log', '-1', '--format=%B', 'origin/main']);
+    expect(message.split('\n').slice(0, 3)).toEqual([
+      'Health checks on port 8080',
+      '',
+      'Logs every request.',
+    ]);
+    expect(message).toContain(`Gatehouse-Review: ${reviewId}`);
+  });
 });

@@ -229,6 +229,12 @@ describe('a phase review on real git', () => {
 
   it('approves and merges: one squashed commit on main with everyone’s changes, the branches gone', async () => {
     await page.getByRole('button', { name: 'Approve & merge' }).click();
+    // The thread on docs/plan.md is still open: the merge asks first, naming how many.
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'This review has 1 open thread. Merge anyway?' })
+      .waitFor();
+    await page.getByRole('button', { name: 'Merge with 1 open thread' }).click();
     await page.getByText(/Squash-merged into main as/).waitFor();
 
     await agent.git(['fetch', '--quiet', '--prune', 'origin']);

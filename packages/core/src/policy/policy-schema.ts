@@ -194,6 +194,17 @@ export const policyTrustSchema = z.strictObject(
   },
 );
 
+/** Rules for merging phase reviews (docs/reviews.md); only people change them, with the policy. */
+export const policyReviewsSchema = z.strictObject(
+  {
+    requireResolvedThreads: z
+      .boolean({ error: 'reviews.requireResolvedThreads must be true or false' })
+      .optional(),
+  },
+  { error: objectError('reviews is an object with requireResolvedThreads') },
+);
+export type PolicyReviews = z.output<typeof policyReviewsSchema>;
+
 /** A policy document as written in YAML or JSON. */
 export const policySchema = z.strictObject(
   {
@@ -212,6 +223,7 @@ export const policySchema = z.strictObject(
     rules: z.array(policyRuleSchema).max(10_000).default([]),
     redact: policyRedactSchema.optional(),
     trust: policyTrustSchema.optional(),
+    reviews: policyReviewsSchema.optional(),
   },
   { error: objectError('a policy is an object with a name and rules') },
 );

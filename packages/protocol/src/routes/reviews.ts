@@ -165,9 +165,18 @@ export const reviewCommentParamsSchema = z.strictObject({
 export const reviewListResponseSchema = z.object({ items: z.array(reviewDocumentSchema) });
 
 /** `GET /v1/reviews/:id`. */
+export const squashMessageSchema = z
+  .object({
+    title: z.string(),
+    body: z.string(),
+    edited: z.boolean().describe('A person edited it; else the default from the phase'),
+  })
+  .describe('The squash commit’s message (trailers are added on merge)');
+
 export const reviewResponseSchema = z.object({
   review: reviewDocumentSchema,
   verdicts: z.array(reviewVerdictDocumentSchema),
+  squashMessage: squashMessageSchema,
   summaries: z.array(reviewSummarySchema).describe('The timeline of submitted reviews, oldest first'),
 });
 
@@ -272,6 +281,19 @@ export const reviewSubmissionResponseSchema = z.object({
   published: z.number().describe('Pending comments published with it'),
 });
 
+/** `PUT /v1/reviews/:id/squash-message`: the title and body the squash commit will carry. */
+export const squashMessageBodySchema = z.strictObject({
+  title: z
+    .string()
+    .trim()
+    .min(1, 'the title is required')
+    .max(200)
+    .refine((title) => !/[\r\n]/.test(title), 'the title is one line')
+    .describe('The commit’s first line'),
+  body: z.string().max(20_000).default('').describe('The commit’s body, before the trailers'),
+});
+export const squashMessageResponseSchema = z.object({ squashMessage: squashMessageSchema });
+
 /** What a resumed agent reads after its review asked for changes. */
 export const reviewFeedbackSchema = z.object({
   reviewId: z.string(),
@@ -309,6 +331,8 @@ export type ReviewVerdictBody = z.input<typeof reviewVerdictBodySchema>;
 export type ReviewVerdictResponse = z.infer<typeof reviewVerdictResponseSchema>;
 export type ReviewFeedback = z.infer<typeof reviewFeedbackSchema>;
 export type ReviewSummary = z.infer<typeof reviewSummarySchema>;
+export type SquashMessage = z.infer<typeof squashMessageSchema>;
+export type SquashMessageBody = z.input<typeof squashMessageBodySchema>;
 export type ReviewSubmissionBody = z.input<typeof reviewSubmissionBodySchema>;
 export type ReviewSubmissionResponse = z.infer<typeof reviewSubmissionResponseSchema>;
 
@@ -393,6 +417,14 @@ export const reviewRoutes = {
     params,
     body: reviewVerdictBodySchema,
     response: { 200: reviewVerdictResponseSchema },
+  }),
+  squashMessage: defineRoute({
+    method: 'PUT',
+    path: '/v1/reviews/:id/squash-message',
+    tags,
+    params,
+    body: squashMessageBodySchema,
+    response: { 200: squashMessageResponseSchema },
   }),
   submit: defineRoute({
     method: 'POST',

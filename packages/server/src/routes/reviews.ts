@@ -95,6 +95,19 @@ export async function reviewRoutes(
 
   registerRoute(
     app,
+    routes.squashMessage,
+    async (request) => ({
+      squashMessage: await reviews.editSquashMessage(
+        requireAuthenticated(request),
+        request.params.id,
+        request.body,
+      ),
+    }),
+    developer,
+  );
+
+  registerRoute(
+    app,
     routes.submit,
     async (request, reply) => {
       const submitted = await reviews.submit(requireAuthenticated(request), request.params.id, request.body);

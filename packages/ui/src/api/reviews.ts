@@ -13,6 +13,8 @@ import {
   type ReviewVerdictBody,
   type ReviewVerdictDocument,
   reviewRoutes,
+  type SquashMessage,
+  type SquashMessageBody,
 } from 'gatehouse-hitl-protocol';
 import { callApi } from './client.js';
 
@@ -28,6 +30,7 @@ export type {
   ReviewRevision,
   ReviewSummary,
   ReviewVerdictDocument,
+  SquashMessage,
 } from 'gatehouse-hitl-protocol';
 
 /** A run's reviews (one per phase branch), as the server orders them. */
@@ -111,4 +114,10 @@ export async function giveReviewVerdict(
 /** Submits the person's pending review: publishes their pending comments with a summary that stays. */
 export function submitReview(id: string, body: ReviewSubmissionBody): Promise<ReviewSubmissionResponse> {
   return callApi(reviewRoutes.submit, { params: { id }, body });
+}
+
+/** Sets the title and body the squash commit will carry (the server adds the trailers). */
+export async function editSquashMessage(id: string, body: SquashMessageBody): Promise<SquashMessage> {
+  const answer = await callApi(reviewRoutes.squashMessage, { params: { id }, body });
+  return answer.squashMessage;
 }

@@ -11,6 +11,7 @@ import {
   type ReviewFile,
   type ReviewSummary,
   type ReviewVerdictDocument,
+  type SquashMessage,
 } from '../api/reviews.js';
 import { runEventsPath } from '../api/runs.js';
 import { useSession } from '../app/session.js';
@@ -26,17 +27,18 @@ interface LoadedReview {
   review: ReviewDocument;
   verdicts: ReviewVerdictDocument[];
   summaries: ReviewSummary[];
+  squashMessage: SquashMessage;
   files: ReviewFile[];
   comments: ReviewComment[];
 }
 
 async function loadReview(id: string, signal: AbortSignal): Promise<LoadedReview> {
-  const [{ review, verdicts, summaries }, { files }, comments] = await Promise.all([
+  const [{ review, verdicts, summaries, squashMessage }, { files }, comments] = await Promise.all([
     getReview(id, signal),
     listReviewFiles(id, signal),
     listReviewComments(id, signal),
   ]);
-  return { review, verdicts, summaries, files, comments };
+  return { review, verdicts, summaries, squashMessage, files, comments };
 }
 
 /** Events that change what a review shows: a push, a comment or verdict, the gate decided. */
@@ -89,6 +91,9 @@ function Loaded({ value, reload, stream }: { value: LoadedReview; reload(): void
   const canComment = isPerson && (open || review.status === 'changes_requested');
   const canEdit = isPerson && open;
   const pending = comments.filter((comment) => comment.pending && comment.author === myAuthor).length;
+  const openThreads = comments.filter(
+    (comment) => comment.parentId === null && !comment.resolved && !comment.pending,
+  ).length;
 
   return (
     <>
@@ -118,7 +123,14 @@ function Loaded({ value, reload, stream }: { value: LoadedReview; reload(): void
           />
         </div>
         <aside className="review-side">
-          {isPerson && open && <ReviewDecision review={review} onDecided={reload} />}
+          {isPerson && open && (
+            <ReviewDecision
+              review={review}
+              squashMessage={value.squashMessage}
+              openThreads={openThreads}
+              onDecided={reload}
+            />
+          )}
           {canComment && <ReviewSubmit reviewId={review.id} pending={pending} onSubmitted={reload} />}
           <ReviewConversation
             reviewId={review.id}

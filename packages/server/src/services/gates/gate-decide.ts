@@ -266,7 +266,8 @@ export async function decideGate(
     if (!(error instanceof MergeFirst)) throw error;
   }
   // Git is no part of the transaction: merge, then decide again with the merge in hand.
-  const merge = await mergeBeforeApproval(deps.ctx, user, gateId, input.option);
+  const rules = deps.policies.current().policy.reviews;
+  const merge = await mergeBeforeApproval(deps.ctx, user, gateId, input.option, rules);
   const result = await decideWithRetry(deps, { ...request, merge });
   await afterReviewDecision(deps.ctx, merge);
   return result;

@@ -1,4 +1,5 @@
 import { authorizeDecision, type Gate, GatehouseError, isTerminal, type Role } from 'gatehouse-hitl-core';
+import type { ReviewCommentRecord } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
 import { type CommitTools, commit } from '../commit.js';
 import { deleteReviewBranches, mergeConflict, mergeReview } from './review-merge.js';
@@ -45,30 +46,70 @@ async function recordConflicts(ctx: AppContext, review: StoredReview, conflicts:
   });
 }
 
+/** The policy's rules for merging reviews (its `reviews` section). */
+export interface MergeRules {
+  requireResolvedThreads?: boolean | undefined;
+}
+
+/** 409 naming the review's open threads, when the policy wants every thread resolved before a merge. */
+function refuseOpenThreads(review: StoredReview, comments: readonly ReviewCommentRecord[]): void {
+  const open = comments.filter(
+    (comment) => comment.parentId === null && !comment.resolved && !comment.pending,
+  );
+  if (open.length === 0) return;
+  const named = open.map((comment) => {
+    const where =
+      comment.path === null
+        ? 'the review'
+        : comment.line === null
+          ? comment.path
+          : `${comment.path}:${comment.line}`;
+    return `${comment.id} (${where}, ${comment.authorName})`;
+  });
+  throw new GatehouseError(
+    'CONFLICT',
+    `${open.length} open thread${open.length === 1 ? '' : 's'} must be resolved before merging (the policy requires resolved threads): ${named.join(', ')}`,
+    {
+      reviewId: review.id,
+      reason: 'open_threads',
+      openThreads: open.map((comment) => ({
+        id: comment.id,
+        path: comment.path,
+        line: comment.line,
+        authorName: comment.authorName,
+      })),
+    },
+  );
+}
+
 /**
  * "Approve & merge" on a phase review: squash-merges its branch before the decision's transaction
  * (git is no part of it). A conflict records the files on the review and refuses the decision with
- * MERGE_CONFLICT, the gate left pending. Null for every other decision.
+ * MERGE_CONFLICT, the gate left pending; so do open threads when the policy requires them resolved.
+ * Null for every other decision.
  */
 export async function mergeBeforeApproval(
   ctx: AppContext,
   user: { id: string; role: Role },
   gateId: string,
   option: string,
+  rules: MergeRules = {},
 ): Promise<ApprovedMerge | null> {
-  const { gate, review, runName } = await ctx.store.read(async (tx) => {
+  const { gate, review, runName, comments } = await ctx.store.read(async (tx) => {
     const found = await tx.getGate(gateId);
     const reviewId = found === null ? null : reviewIdOf(found);
     const stored = reviewId === null ? null : await tx.getReview(reviewId);
     const run = stored === null ? null : await tx.getRun(stored.runId);
     const title = (run as { title?: string | null } | null)?.title;
-    return { gate: found, review: stored, runName: title ?? stored?.runId ?? '' };
+    const listed = stored === null ? [] : await tx.listReviewComments(stored.id);
+    return { gate: found, review: stored, runName: title ?? stored?.runId ?? '', comments: listed };
   });
   if (gate === null || review === null || isTerminal(gate.status) || !endsApproved(gate, option)) return null;
   authorizeDecision(gate, { kind: 'user', id: user.id, role: user.role });
   if (review.status === 'merged' && review.mergeCommit !== null) {
     return { reviewId: review.id, commit: review.mergeCommit, head: review.headCommit };
   }
+  if (rules.requireResolvedThreads === true) refuseOpenThreads(review, comments);
   const outcome = await mergeReview(ctx, review, runName);
   if (!outcome.ok) {
     await recordConflicts(ctx, review, outcome.conflicts, `user:${user.id}`);

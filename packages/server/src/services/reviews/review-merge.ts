@@ -35,11 +35,33 @@ function trailerPart(text: string): string {
 }
 
 /**
- * The squash commit's message: the phase's retrospective when there is one, else
- * `Phase N (type) of <run>`; then the review trailer and a Co-authored-by for every author.
+ * The squash commit's title and body before a person edits them: the phase's retrospective (its
+ * first line the title) when there is one, else `Phase N (type) of <run>`.
+ */
+export function defaultSquashMessage(review: ReviewRecord, runName: string): { title: string; body: string } {
+  const text = review.retrospective?.trim() ?? '';
+  if (text === '') return { title: `Phase ${review.phase} (${review.type}) of ${runName}`, body: '' };
+  const [title = '', ...rest] = text.split('\n');
+  return { title: title.trim(), body: rest.join('\n').trim() };
+}
+
+/** A person's body never carries a review trailer of its own: a retried merge finds the merge by it. */
+function withoutReviewTrailer(body: string): string {
+  return body
+    .split('\n')
+    .filter((line) => !line.trim().toLowerCase().startsWith(`${REVIEW_TRAILER.toLowerCase()}:`))
+    .join('\n')
+    .trim();
+}
+
+/**
+ * The squash commit's message: the title and body a person edited, else the default (the phase's
+ * retrospective, or `Phase N (type) of <run>`); then the review trailer and a Co-authored-by for every author.
  */
 export function squashMessage(review: ReviewRecord, runName: string, authors: readonly Author[]): string {
-  const subject = review.retrospective ?? `Phase ${review.phase} (${review.type}) of ${runName}`;
+  const { title, body } = review.squashMessage ?? defaultSquashMessage(review, runName);
+  const text = withoutReviewTrailer(body);
+  const subject = text === '' ? title : `${title}\n\n${text}`;
   const server = serverIdentity(0);
   const trailers = [`${REVIEW_TRAILER}: ${review.id}`];
   for (const author of authors) {

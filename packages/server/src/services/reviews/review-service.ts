@@ -8,6 +8,7 @@ import type {
   ReviewFile,
   ReviewSummary,
   ReviewVerdictDocument,
+  SquashMessage,
 } from 'gatehouse-hitl-protocol';
 import type { ReviewRecord } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
@@ -24,6 +25,7 @@ import {
 } from './review-comments.js';
 import { editFile, reviewDiff, reviewFile, reviewFiles } from './review-files.js';
 import { effectiveStatus, liveHead, loadReview, repoOf, viewOf } from './review-records.js';
+import { editSquashMessage, squashMessageOf } from './review-squash.js';
 import { type SubmissionVerdict, submitReview, summaryView } from './review-submissions.js';
 
 /** Reviews (pull requests of phase branches): reading, comments, verdicts and edits. */
@@ -32,7 +34,12 @@ export interface ReviewService {
   get(
     principal: Principal,
     reviewId: string,
-  ): Promise<{ review: ReviewDocument; verdicts: ReviewVerdictDocument[]; summaries: ReviewSummary[] }>;
+  ): Promise<{
+    review: ReviewDocument;
+    verdicts: ReviewVerdictDocument[];
+    summaries: ReviewSummary[];
+    squashMessage: SquashMessage;
+  }>;
   /** Changed files against main, or since an earlier revision's head (`since`). */
   files(
     principal: Principal,
@@ -70,6 +77,12 @@ export interface ReviewService {
     reviewId: string,
     input: { path?: string | undefined; verdict: 'approve' | 'request_changes' },
   ): Promise<ReviewVerdictDocument[]>;
+  /** A person's title and body for the squash commit. */
+  editSquashMessage(
+    principal: Principal,
+    reviewId: string,
+    input: { title: string; body: string },
+  ): Promise<SquashMessage>;
   /** Submits the person's pending review with a summary that stays in the conversation. */
   submit(
     principal: Principal,
@@ -176,17 +189,24 @@ export function createReviewService(ctx: AppContext): ReviewService {
       );
     },
     async get(principal, reviewId) {
-      const { review, gate, verdicts, summaries } = await ctx.store.read(async (tx) => {
+      const { review, gate, verdicts, summaries, runName } = await ctx.store.read(async (tx) => {
         const stored = await loadReview(tx, principal, reviewId);
         const found = stored.gateId === null ? null : await tx.getGate(stored.gateId);
+        const run = (await tx.getRun(stored.runId)) as { title?: string | null } | null;
         return {
           review: stored,
           gate: found,
           verdicts: await tx.listReviewVerdicts(reviewId),
           summaries: await tx.listReviewSummaries(reviewId),
+          runName: run?.title ?? stored.runId,
         };
       });
-      return { review: await viewOf(ctx, review, gate), verdicts, summaries: summaries.map(summaryView) };
+      return {
+        review: await viewOf(ctx, review, gate),
+        verdicts,
+        summaries: summaries.map(summaryView),
+        squashMessage: squashMessageOf(review, runName),
+      };
     },
     files: (principal, reviewId, since) => reviewFiles(ctx, principal, reviewId, since),
     diff: (principal, reviewId, path, since) => reviewDiff(ctx, principal, reviewId, path, since),
@@ -203,6 +223,7 @@ export function createReviewService(ctx: AppContext): ReviewService {
     resolve: (principal, input) => resolveThread(ctx, principal, input),
     verdict: (principal, reviewId, input) => putVerdict(ctx, principal, reviewId, input),
     submit: (principal, reviewId, input) => submitReview(ctx, principal, reviewId, input),
+    editSquashMessage: (principal, reviewId, input) => editSquashMessage(ctx, principal, reviewId, input),
     openBranch: async (runId) => (await reviewUnderWay(ctx, runId))?.branch ?? null,
     frozenBranch: async (runId) => (await reviewUnderWay(ctx, runId, ['open']))?.branch ?? null,
     async openReviewId(principal, runId) {
