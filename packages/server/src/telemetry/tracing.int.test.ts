@@ -2,8 +2,17 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
+import { NOTIFICATION_CHANNEL_DEFINITIONS } from '../services/notifications/channels/index.js';
+import { createFixtureChannel } from '../testing/fixture-channel.js';
 import { useTestPolicy } from '../testing/gates.js';
-import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
+import {
+  bearer,
+  createTestApp,
+  type TestApp,
+  type TestAppOptions,
+  type TestDialect,
+} from '../testing/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -13,10 +22,10 @@ const AGENT_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const AGENT_SPAN = '00f067aa0ba902b7';
 const TRACEPARENT = `00-${AGENT_TRACE}-${AGENT_SPAN}-01`;
 
-async function until<T>(find: () => T | undefined, ms = 5000): Promise<T> {
+async function until<T>(find: () => T | undefined | Promise<T | undefined>, ms = 5000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
-    const found = find();
+    const found = await find();
     if (found !== undefined) return found;
     if (Date.now() > end) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -33,12 +42,14 @@ describe.each(dialects)('OpenTelemetry traces on %s', { timeout: 60_000 }, (dial
     receiver = null;
   });
 
-  async function start() {
+  async function start(options: Pick<TestAppOptions<{ now(): number }>, 'notificationChannels'> = {}) {
     exporter = new InMemorySpanExporter();
+    const notifications = { ...loadConfig({}).notifications, pollIntervalMs: 20, maxAttempts: 1 };
     test = await createTestApp({
       dialect,
       telemetry: { spanExporter: exporter },
-      config: { webhookPollIntervalMs: 50 },
+      config: { webhookPollIntervalMs: 50, notifications },
+      ...options,
     });
     await useTestPolicy(test);
   }
@@ -125,6 +136,42 @@ describe.each(dialects)('OpenTelemetry traces on %s', { timeout: 60_000 }, (dial
       'gatehouse.gate.outcome': 'approved',
     });
     expect(decision.links.map((link) => link.context.spanId)).toEqual([gateSpanId]);
+  });
+
+  it('marks each notice sent before the decision on the gate’s span, and records a span per notice delivery', async () => {
+    const channel = createFixtureChannel({ configured: true });
+    await start({ notificationChannels: [...NOTIFICATION_CHANNEL_DEFINITIONS, channel.definition] });
+    const { gateId } = await openGate({ traceparent: TRACEPARENT });
+    await channel.waitFor(3);
+    await until(async () => {
+      const sent = await test.store.read((tx) => tx.listNotifications({ gateId, status: 'sent' }));
+      return sent.items.length === 3 ? true : undefined;
+    });
+    await decide(test.app, gateId);
+    await test.ctx.telemetry?.settled();
+
+    const gateSpan = await until(() => spans().find(isGateSpan));
+    expect(gateSpan.events.map((event) => event.name)).toEqual([
+      'opened',
+      'notice sent',
+      'notice sent',
+      'notice sent',
+      'decided',
+    ]);
+    expect(gateSpan.events[1]?.attributes).toMatchObject({
+      'gatehouse.notice.channel': 'fixture',
+      'gatehouse.notice.trigger': 'gate.opened',
+    });
+    const deliveries = spans().filter((span) => span.name === 'notification delivery');
+    const opened = deliveries.filter((span) => span.attributes['gatehouse.notice.trigger'] === 'gate.opened');
+    expect(opened).toHaveLength(3);
+    for (const delivery of opened) {
+      expect(delivery.attributes).toMatchObject({
+        'gatehouse.notice.channel': 'fixture',
+        'gatehouse.notice.outcome': 'sent',
+        'gatehouse.gate.id': gateId,
+      });
+    }
   });
 
   it('records a span per webhook delivery with its outcome', async () => {
