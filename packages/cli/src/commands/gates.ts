@@ -34,6 +34,7 @@ import { printJson, printTable, relativeTime } from '../output.js';
 import { createViewReporter } from '../view-report.js';
 import { agentId, agentNames } from './agents.js';
 import { editedArgsOf } from './gates-edit.js';
+import { WHITELIST_FLAGS, whitelistLine, whitelistOf } from './gates-whitelist.js';
 import { describeRule } from './rules.js';
 
 // Plain lists: the CLI loads no zod at start-up (the hook runs before every tool call).
@@ -174,6 +175,8 @@ async function decisionBody(context: ActionContext, client: ApiClient, id: strin
   if (artifacts.length > 0) body.affectedArtifacts = artifacts;
   const remember = rememberOf(context, body.option);
   if (remember !== undefined) body.remember = remember;
+  const whitelist = whitelistOf(context, body.option);
+  if (whitelist !== undefined) body.whitelist = whitelist;
   if (body.option === 'steer') await confirmSteer(context, client, id, body);
   const keyFile = stringOption(values, 'sign-key');
   if (keyFile !== undefined) {
@@ -204,6 +207,8 @@ async function decide(context: ActionContext): Promise<number> {
   const id = context.positionals[0] as string;
   const client = context.client();
   const body = await decisionBody(context, client, id);
+  // The scope the person chose, said before it is sent (on stderr, so --json stays one document).
+  if (body.whitelist !== undefined) context.io.stderr.write(`${whitelistLine(body.whitelist)}\n`);
   try {
     const response = await postDecision(client, id, body);
     if (context.json) printJson(context.io, response);
@@ -322,6 +327,7 @@ export const gatesCommand: Command = {
           value: '<seconds>',
           description: 'With --always: the same as --expires, in seconds',
         },
+        ...WHITELIST_FLAGS,
         'confirm-approval': {
           type: 'boolean',
           description: 'Send a steer on a gate that cannot be steered, knowing it is recorded as approve',
