@@ -37,8 +37,9 @@ export async function decisionSpan<
   work: () => Promise<T>,
 ): Promise<T> {
   const { telemetry } = ctx;
+  if (telemetry === null) return work();
   const parent = requestContext(request);
-  if (telemetry === null || parent === null) return work();
+  if (parent === null) return work();
   const gateParentContext = await gateParent(ctx, gate.id);
   const gateSpan = gateParentContext === null ? null : gateSpanContextOf(gateParentContext, gate.id);
   const links: Link[] = gateSpan === null ? [] : [{ context: gateSpan }];
