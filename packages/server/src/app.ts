@@ -7,14 +7,16 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { createBearerJwtVerifier } from './auth/mcp-oauth.js';
 import type { AppContext, AppDeps } from './context.js';
 import { registerDocsHeaders } from './http/docs-headers.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerGateArgsLimit } from './http/gate-limits.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerOriginCheck } from './http/origin.js';
-import { registerPrincipalHook } from './http/principal.js';
+import { type BearerJwtPrincipals, registerPrincipalHook } from './http/principal.js';
 import { registerRateLimits } from './http/rate-limit.js';
+import { siteOrigin } from './http/site-origin.js';
 import { registerWebApp } from './http/web-app.js';
 import { createRandomIds } from './ids.js';
 import { registerRoutes } from './routes/index.js';
@@ -31,6 +33,23 @@ declare module 'fastify' {
     /** The context and services the app was built with, for start-up code and tests. */
     gatehouse: { context: AppContext; services: Services };
   }
+}
+
+/** With OAuth for MCP configured, the provider's JWTs are credentials too. */
+function bearerJwtPrincipals(deps: AppDeps): BearerJwtPrincipals | null {
+  const { config, store } = deps;
+  if (config.sso === null || config.mcpOAuth === null) return null;
+  const { agentName } = config.mcpOAuth;
+  let agentId: string | null = null;
+  return {
+    verify: createBearerJwtVerifier(config.sso),
+    async agentId() {
+      agentId ??=
+        (await store.read((tx) => tx.listAgents())).find((agent) => agent.name === agentName)?.id ?? null;
+      return agentId;
+    },
+    originOf: (request) => siteOrigin(config, request),
+  };
 }
 
 /** Builds the Fastify app without listening; `main.ts` listens. */
@@ -95,7 +114,7 @@ export async function buildApp(
   };
   // Origin first: a cross-site write is refused before its credential is even looked up.
   registerOriginCheck(app, deps.config);
-  registerPrincipalHook(app, deps.store, () => deps.clock.now());
+  registerPrincipalHook(app, deps.store, () => deps.clock.now(), bearerJwtPrincipals(deps));
   registerRateLimits(app, deps.config.rateLimits, () => deps.clock.now());
   registerGateArgsLimit(app, deps.config.gateArgsLimitBytes);
   const services = await createServices(context);

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { McpOAuthConfig } from './auth/mcp-oauth.js';
 import { parseSsoRoles, type SsoConfig } from './auth/sso-config.js';
 import type { TelemetryConfig } from './telemetry/telemetry.js';
 
@@ -98,6 +99,7 @@ const envSchema = z.object({
   GATEHOUSE_SSO_GROUPS_CLAIM: z.string().min(1).max(200).default('groups'),
   GATEHOUSE_SSO_ROLES: z.string().min(1).max(10_000).optional(),
   GATEHOUSE_SSO_NAME: z.string().trim().min(1).max(100).default('single sign-on'),
+  GATEHOUSE_MCP_OAUTH_AGENT: z.string().min(1).max(200).optional(),
   CONFIDENCE_THRESHOLD: z.string().optional(),
   CONFIDENCE_ENABLED: booleanText.optional(),
   CONFIDENCE_AUTO_ESCALATE: booleanText.optional(),
@@ -206,6 +208,8 @@ export interface ServerConfig {
   analysisQueue: number;
   /** Single sign-on through an OpenID provider (GATEHOUSE_SSO_*; docs/sso.md). @default null: passwords and login links only */
   sso: SsoConfig | null;
+  /** OAuth for MCP over HTTP with the single sign-on provider's tokens (GATEHOUSE_MCP_OAUTH_AGENT). @default null: agent tokens only */
+  mcpOAuth: McpOAuthConfig | null;
   /** The Slack app; see SlackConfig. */
   slack: SlackConfig;
   /** Notification email and its action links; see NotificationConfig. */
@@ -343,6 +347,16 @@ function ssoConfig(e: ParsedEnv): SsoConfig | null {
   };
 }
 
+function mcpOAuthConfig(e: ParsedEnv): McpOAuthConfig | null {
+  if (e.GATEHOUSE_MCP_OAUTH_AGENT === undefined) return null;
+  if (e.GATEHOUSE_SSO_ISSUER === undefined) {
+    throw new Error(
+      'invalid environment: GATEHOUSE_MCP_OAUTH_AGENT: needs GATEHOUSE_SSO_ISSUER, the provider whose tokens MCP clients bring',
+    );
+  }
+  return { agentName: e.GATEHOUSE_MCP_OAUTH_AGENT };
+}
+
 /** Reads the environment once, with command-line overrides on top. */
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
@@ -440,6 +454,7 @@ export function loadConfig(
       digestIntervalMs: e.GATEHOUSE_REVIEW_DIGEST_INTERVAL_MS,
     },
     sso: ssoConfig(e),
+    mcpOAuth: mcpOAuthConfig(e),
     slack: {
       botToken: e.GATEHOUSE_SLACK_BOT_TOKEN ?? null,
       signingSecret: e.GATEHOUSE_SLACK_SIGNING_SECRET ?? null,

@@ -39,6 +39,7 @@ export const POLICY_CONDITION_VARIABLES = {
   risk: 'dyn',
   confidence: 'dyn',
   agent: 'map',
+  actor: 'map',
   run: 'dyn',
   impact: 'dyn',
 } as const;
@@ -91,6 +92,8 @@ export function createConditionContext(request: PolicyRequest): ConditionContext
       risk: request.risk ?? null,
       confidence: request.confidence ?? null,
       agent: request.agent,
+      // A request for nobody in particular reads as no user and no groups, so `in actor.groups` is false.
+      actor: request.actor ?? { user: null, groups: [] },
       run: request.run ?? null,
       impact: request.impact ?? null,
     },

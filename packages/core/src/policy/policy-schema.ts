@@ -239,6 +239,16 @@ export const policyRequestSchema = z.object({
   risk: riskLevelSchema.optional(),
   confidence: z.number().min(0).max(1).optional(),
   agent: z.object({ id: z.string().min(1).max(200), profile: z.string().max(200).nullable().optional() }),
+  /**
+   * The person the agent's client acts for, from a bearer token the server verified (MCP over
+   * OAuth); never from what the agent sends. Absent: the agent acts for nobody in particular.
+   */
+  actor: z
+    .object({
+      user: z.string().min(1).max(500),
+      groups: z.array(z.string().max(500)).max(1000),
+    })
+    .optional(),
   run: z
     .object({
       id: z.string().min(1).max(200),

@@ -9,6 +9,7 @@ import { gateRoutes } from '../routes/gates.js';
 import { healthRoutes } from '../routes/health.js';
 import { hostRoutes } from '../routes/host.js';
 import { journalRoutes } from '../routes/journal.js';
+import { mcpOAuthRoutes } from '../routes/mcp-oauth.js';
 import { metricsRoutes } from '../routes/metrics.js';
 import { notificationRoutes } from '../routes/notifications.js';
 import { policyRoutes } from '../routes/policy.js';
@@ -48,6 +49,7 @@ export const routeTable = {
   reviewHealth: reviewHealthRoutes,
   auth: authRoutes,
   sso: ssoRoutes,
+  mcpOAuth: mcpOAuthRoutes,
   users: userRoutes,
   host: hostRoutes,
   reviews: reviewRoutes,

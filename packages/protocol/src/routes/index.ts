@@ -172,6 +172,8 @@ export {
   userIdSchema,
 } from './ids.js';
 export * from './journal.js';
+export type { ProtectedResourceMetadata } from './mcp-oauth.js';
+export { mcpOAuthRoutes, protectedResourceMetadataSchema } from './mcp-oauth.js';
 export type {
   AnalysisMetrics,
   MetricsBucket,

@@ -78,7 +78,12 @@ function retryAfterSeconds(details: Readonly<Record<string, unknown>>): number {
 }
 
 function setErrorHeaders(reply: FastifyReply, error: GatehouseError): void {
-  if (error.status === 401) void reply.header('www-authenticate', 'Bearer realm="gatehouse"');
+  if (error.status === 401) {
+    // An MCP endpoint with OAuth names its protected resource metadata (RFC 9728).
+    const metadata = error.details.resourceMetadata;
+    const extra = typeof metadata === 'string' ? `, resource_metadata="${metadata}"` : '';
+    void reply.header('www-authenticate', `Bearer realm="gatehouse"${extra}`);
+  }
   if (error.status === 429) void reply.header('retry-after', String(retryAfterSeconds(error.details)));
 }
 

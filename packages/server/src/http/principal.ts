@@ -1,13 +1,19 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatehouseError, hasRole, isGatehouseError, type Role } from 'gatehouse-hitl-core';
 import type { Store } from 'gatehouse-hitl-store';
+import type { BearerJwtVerifier } from '../auth/mcp-oauth.js';
 import { hashToken } from '../auth/secrets.js';
 import { gitBasicPassword } from '../workspace/http-backend.js';
 import { createPrincipalCache, type Found } from './principal-cache.js';
 
 /** Who is calling: an agent by its token, a person by a session, or nobody. */
 export type Principal =
-  | { kind: 'agent'; id: string }
+  | {
+      kind: 'agent';
+      id: string;
+      /** The person the agent's client acts for, from an OAuth bearer token the server verified. */
+      actor?: { user: string; groups: string[] };
+    }
   | {
       kind: 'user';
       id: string;
@@ -109,27 +115,55 @@ export const PUBLIC_API_ROUTES: ReadonlySet<string> = new Set([
   '/v1/host/login-link',
 ]);
 
+/** OAuth for MCP: a provider's JWT makes its holder this agent, acting for the token's person. */
+export interface BearerJwtPrincipals {
+  verify: BearerJwtVerifier;
+  /** The agent OAuth clients act through; null while no agent of the configured name exists. */
+  agentId(): Promise<string | null>;
+  /** This server's origin as the caller reached it (the audience a token must name). */
+  originOf(request: FastifyRequest): string;
+}
+
+async function jwtPrincipal(
+  request: FastifyRequest,
+  jwt: BearerJwtPrincipals | null,
+): Promise<Principal | null> {
+  const header = request.headers.authorization;
+  if (jwt === null || typeof header !== 'string' || !header.startsWith('Bearer ')) return null;
+  const actor = await jwt.verify(header.slice(7).trim(), jwt.originOf(request));
+  const id = actor === null ? null : await jwt.agentId();
+  return actor === null || id === null ? null : Object.freeze({ kind: 'agent', id, actor });
+}
+
 /**
  * Resolves the principal of every request; an anonymous call to a /v1 route that needs a
  * credential is refused before its body is read or validated.
  */
-export function registerPrincipalHook(app: FastifyInstance, store: Store, now: () => number): void {
+export function registerPrincipalHook(
+  app: FastifyInstance,
+  store: Store,
+  now: () => number,
+  jwt: BearerJwtPrincipals | null = null,
+): void {
   const resolvePrincipal = createPrincipalResolver(store);
   app.decorateRequest('principal', null as never);
   app.decorateRequest('credentialHash', null);
   app.addHook('onRequest', async (request) => {
     request.credentialHash = credentialHashOf(request);
-    request.principal = await resolvePrincipal(request.credentialHash, now()).catch((error: unknown) => {
-      if (isGatehouseError(error)) throw error;
-      // A credential that cannot be checked is refused: fail closed, never guess.
-      request.log.error({ err: error }, 'could not check the credential');
-      throw new GatehouseError(
-        'SERVICE_UNAVAILABLE',
-        'the database is unavailable; try again shortly',
-        {},
-        error,
-      );
-    });
+    const fromJwt = await jwtPrincipal(request, jwt);
+    request.principal =
+      fromJwt ??
+      (await resolvePrincipal(request.credentialHash, now()).catch((error: unknown) => {
+        if (isGatehouseError(error)) throw error;
+        // A credential that cannot be checked is refused: fail closed, never guess.
+        request.log.error({ err: error }, 'could not check the credential');
+        throw new GatehouseError(
+          'SERVICE_UNAVAILABLE',
+          'the database is unavailable; try again shortly',
+          {},
+          error,
+        );
+      }));
     const route = request.routeOptions.url;
     if (
       request.principal.kind === 'anonymous' &&

@@ -4,9 +4,9 @@ import { authRoutes as routes } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
 import { bearerOf, requireAuthenticated, requireUser, SESSION_COOKIE } from '../http/principal.js';
 import { registerRoute } from '../http/register-route.js';
+import { siteOrigin } from '../http/site-origin.js';
 import type { Services } from '../services/index.js';
 import { SESSION_TTL_MS } from '../services/people/sessions.js';
-import { siteOrigin } from './sso.js';
 
 function setSessionCookie(reply: FastifyReply, ctx: AppContext, token: string, maxAgeSeconds: number): void {
   const secure = ctx.config.publicUrl?.startsWith('https:') ? '; Secure' : '';
@@ -32,7 +32,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext, services
     const user = requireUser(request, 'viewer');
     const { hasPassword } = await services.sessions.logout(user.id, bearerOf(request));
     setSessionCookie(reply, ctx, '', 0);
-    const signOutUrl = await services.sso.signOutUrl(user.id, siteOrigin(ctx, request));
+    const signOutUrl = await services.sso.signOutUrl(user.id, siteOrigin(ctx.config, request));
     return { ok: true as const, hasPassword, ...(signOutUrl === null ? {} : { signOutUrl }) };
   });
 

@@ -15,6 +15,7 @@ import { hostRoutes } from './host.js';
 import { journalRoutes } from './journal.js';
 import { mcpRoutes } from './mcp.js';
 import { mcpGatewayRoutes } from './mcp-gateway.js';
+import { mcpOAuthRoutes } from './mcp-oauth.js';
 import { metricsRoutes, registerHttpMetrics } from './metrics.js';
 import { notificationRoutes } from './notifications.js';
 import { policyRoutes } from './policy.js';
@@ -67,6 +68,7 @@ export async function registerRoutes(
   await app.register(async (scoped) => emailActionRoutes(scoped, ctx, services));
   await app.register(async (scoped) => mcpRoutes(scoped, ctx, services));
   await app.register(async (scoped) => mcpGatewayRoutes(scoped, ctx, services));
+  await app.register(async (scoped) => mcpOAuthRoutes(scoped, ctx));
   await app.register(async (scoped) => journalRoutes(scoped, ctx, services));
   await app.register(async (scoped) => searchRoutes(scoped, ctx, services));
   await app.register(async (scoped) => gitRoutes(scoped, ctx, services));

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GatehouseError } from 'gatehouse-hitl-core';
 import type { AppContext } from '../context.js';
 import { assertAllowedOrigin, createOriginPolicy } from '../http/origin.js';
 import type { McpEndpointHandler } from '../mcp-endpoints.js';
 import type { Services } from '../services/index.js';
 import { headerToken, ownApiUrl } from './mcp.js';
+import { mcpUnauthenticated } from './mcp-oauth.js';
 
 /**
  * The MCP gateway at `/mcp/gateway` when GATEHOUSE_MCP_GATEWAY_CONFIG names an `mcpServers` file:
@@ -44,7 +44,10 @@ export async function mcpGatewayRoutes(
       assertAllowedOrigin(request, isOwnOrigin);
       const token = headerToken(request);
       if (token === null || request.principal.kind === 'anonymous') {
-        throw new GatehouseError('UNAUTHENTICATED', 'send an agent token as Authorization: Bearer');
+        throw mcpUnauthenticated(ctx, request, {
+          path: '/mcp/gateway',
+          message: 'send an agent token as Authorization: Bearer',
+        });
       }
       reply.hijack();
       await handler.handle(request.raw, reply.raw, {

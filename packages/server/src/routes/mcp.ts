@@ -1,10 +1,10 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GatehouseError } from 'gatehouse-hitl-core';
 import type { AppContext } from '../context.js';
 import { assertAllowedOrigin, createOriginPolicy } from '../http/origin.js';
 import type { Services } from '../services/index.js';
 import { siteUrlOf } from '../services/notifications/notice.js';
+import { mcpUnauthenticated } from './mcp-oauth.js';
 
 /** The bearer token of the Authorization header; the session cookie is not accepted here. */
 export function headerToken(request: FastifyRequest): string | null {
@@ -44,10 +44,10 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext, _services
       const token = headerToken(request);
       // A cookie alone is refused so that a web page can never drive MCP with a reviewer's session.
       if (token === null || request.principal.kind === 'anonymous') {
-        throw new GatehouseError(
-          'UNAUTHENTICATED',
-          'send an agent token (or a person’s token) as Authorization: Bearer',
-        );
+        throw mcpUnauthenticated(ctx, request, {
+          path: '/mcp',
+          message: 'send an agent token (or a person’s token) as Authorization: Bearer',
+        });
       }
       reply.hijack();
       await handler.handle(request.raw, reply.raw, {

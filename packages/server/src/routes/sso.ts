@@ -3,17 +3,12 @@ import { ssoRoutes as routes } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
 import { SESSION_COOKIE } from '../http/principal.js';
 import { registerRoute } from '../http/register-route.js';
+import { siteOrigin } from '../http/site-origin.js';
 import type { Services } from '../services/index.js';
 import { SESSION_TTL_MS } from '../services/people/sessions.js';
 import { SSO_STATE_TTL_MS, type SsoAttempt } from '../services/people/sso.js';
 
 const ATTEMPT_COOKIE = 'gatehouse_sso';
-
-/** This server's origin as the browser reaches it: the public URL's when one is configured. */
-export function siteOrigin(ctx: AppContext, request: FastifyRequest): string {
-  if (ctx.config.publicUrl !== null) return new URL(ctx.config.publicUrl).origin;
-  return `${request.protocol}://${request.host}`;
-}
 
 function secureFlag(origin: string): string {
   return origin.startsWith('https:') ? '; Secure' : '';
@@ -50,13 +45,13 @@ export async function ssoRoutes(app: FastifyInstance, ctx: AppContext, services:
   registerRoute(app, routes.ssoSettings, async () => services.sso.settings());
 
   registerRoute(app, routes.ssoStart, async (request, reply) => {
-    const origin = siteOrigin(ctx, request);
+    const origin = siteOrigin(ctx.config, request);
     const { url, attempt } = await services.sso.start({ origin, returnTo: request.query.returnTo ?? '/' });
     return noStore(reply).header('set-cookie', attemptCookie(origin, attempt)).redirect(url, 302);
   });
 
   registerRoute(app, routes.ssoCallback, async (request, reply) => {
-    const origin = siteOrigin(ctx, request);
+    const origin = siteOrigin(ctx.config, request);
     // The attempt cookie goes whatever the outcome: a refused callback is never tried twice.
     void reply.header('set-cookie', attemptCookie(origin, null));
     const { session, returnTo } = await services.sso.finish({

@@ -5,6 +5,7 @@ export type { FakeClockApp, ListeningApp, TestAgent, TestPerson } from './listen
 export { addTestAgents, addTestPeople, startFakeClockApp, startListeningApp } from './listening-app.js';
 export type { OidcProviderOptions, OidcProviderProcess, ProviderAccount } from './oidc-provider-process.js';
 export { PROVIDER_ACCOUNTS, startOidcProvider } from './oidc-provider-process.js';
+export { providerAccessToken } from './provider-access-token.js';
 export type { ProviderBrowser } from './provider-sign-in.js';
 export { createProviderBrowser } from './provider-sign-in.js';
 export { approveTestPlan } from './runs.js';

@@ -51,6 +51,8 @@ const PAUSED_RECHECK_MS = 1000;
 
 interface Prepared {
   agentId: string;
+  /** The person the agent's client acts for, from its verified bearer token; null for an agent token. */
+  actor: PolicyRequest['actor'] | null;
   input: GateRequestInput;
   sameRequestAs: GateRequestOptions['sameRequestAs'];
   rememberedGate: GateRequestOptions['rememberedGate'];
@@ -70,13 +72,16 @@ function prepare(principal: Principal, input: GateRequestInput, options: GateReq
   checkArtifacts(input.artifacts);
   const { idempotencyKey, ...body } = input;
   const key = idempotencyKey ?? null;
+  const actor = principal.actor ?? null;
   return {
     agentId: principal.id,
+    actor,
     input: body,
     sameRequestAs: options.sameRequestAs,
     rememberedGate: options.rememberedGate,
     key,
-    requestHash: key === null ? '' : sha256Hex(canonicalJson(body)),
+    // The same key from the same agent acting for another person is another request.
+    requestHash: key === null ? '' : sha256Hex(canonicalJson(actor === null ? body : { body, actor })),
     traceContext: options.traceContext ?? null,
   };
 }
@@ -129,6 +134,7 @@ async function policyRequestOf(deps: GateDeps, tx: AgentsRepo, prepared: Prepare
     event: input.event ?? defaultEventOf(input),
     args: input.args ?? {},
     agent: { id: agentId, profile: await agentProfile(deps, tx, agentId) },
+    ...(prepared.actor === null ? {} : { actor: prepared.actor }),
     ...(input.tool === undefined ? {} : { tool: input.tool }),
     ...(input.operation === undefined ? {} : { operation: input.operation }),
     ...(input.risk === undefined ? {} : { risk: input.risk }),
@@ -187,7 +193,7 @@ async function answerAtOnce(
     kind: `request.${outcome}`,
     actor: `agent:${agentId}`,
     subject,
-    data: { ...data, args },
+    data: { ...data, args, ...(prepared.actor ? { actingFor: prepared.actor.user } : {}) },
   });
   await tools.emit({ type: `request.${outcome}`, runId: input.runId ?? null, agentId, gateId: null, data });
   return { outcome, gate: null, gateId: null, ruleId: verdict.ruleId, reason: verdict.reason, payloadHash };
