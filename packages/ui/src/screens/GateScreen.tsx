@@ -217,6 +217,12 @@ function LoadedGate({
               />
             </div>
           )}
+          {/* The change, too, is read before the decision (on a phone it would otherwise follow it). */}
+          {showDiff && (
+            <div ref={views.watch.diff}>
+              <DiffView files={changes} headingId="changes-heading" />
+            </div>
+          )}
           <ConfidenceIndicator confidence={briefing?.confidence ?? null} reasons={reasons} gate={gate} />
         </div>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: on desktop the panel scrolls on its own; a keyboard must reach all of it */}
@@ -267,11 +273,6 @@ function LoadedGate({
           )}
         </section>
         <div className="gate-more">
-          {showDiff && (
-            <div ref={views.watch.diff}>
-              <DiffView files={changes} headingId="changes-heading" />
-            </div>
-          )}
           <GateContext
             gate={gate}
             artifacts={briefing?.artifacts ?? gate.artifacts}

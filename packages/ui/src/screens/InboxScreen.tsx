@@ -10,6 +10,7 @@ import { InboxFilterBar } from '../components/InboxFilterBar.js';
 import { LiveStatus } from '../components/LiveStatus.js';
 import { PendingGateList } from '../components/PendingGateList.js';
 import { useAgentNames } from '../components/use-agent-names.js';
+import { PHONE_QUERY, useMediaQuery } from '../components/use-media-query.js';
 import { useRunTitles } from '../components/use-run-titles.js';
 import { splitBatch } from './inbox/batch-split.js';
 import {
@@ -45,6 +46,7 @@ export function InboxScreen() {
   const session = useSession();
   const user = session.user;
   const canDecide = session.can('developer');
+  const phone = useMediaQuery(PHONE_QUERY);
   const { gates, load, stream, pausedRuns, reload } = usePendingGates();
   const [params, setParams] = useSearchParams();
   const filters = useMemo(() => readFilters(params), [params]);
@@ -114,6 +116,20 @@ export function InboxScreen() {
     }
   }
 
+  const batchBar = canDecide && shown.length > 0 && (
+    <BatchBar
+      shown={shown.length}
+      selected={selected.size}
+      eligible={split.eligible.length}
+      excluded={split.excluded}
+      reason={reason}
+      onReason={setReason}
+      onSelectAll={(all) => setSelected(all ? new Set(shown.map((gate) => gate.id)) : new Set())}
+      onDecide={(option) => void decide(option)}
+      busy={batch.status === 'busy'}
+    />
+  );
+
   return (
     <main id="main" className="page inbox-page">
       <div className="inbox-head">
@@ -168,19 +184,7 @@ export function InboxScreen() {
               onDismiss={() => setBatch({ status: 'idle' })}
             />
           )}
-          {canDecide && shown.length > 0 && (
-            <BatchBar
-              shown={shown.length}
-              selected={selected.size}
-              eligible={split.eligible.length}
-              excluded={split.excluded}
-              reason={reason}
-              onReason={setReason}
-              onSelectAll={(all) => setSelected(all ? new Set(shown.map((gate) => gate.id)) : new Set())}
-              onDecide={(option) => void decide(option)}
-              busy={batch.status === 'busy'}
-            />
-          )}
+          {!phone && batchBar}
           {gates.length === 0 ? (
             <div className="card inbox-empty">
               <h2>Nothing waiting for you</h2>
@@ -219,6 +223,8 @@ export function InboxScreen() {
               />
             </>
           )}
+          {/* On a phone the first gate comes first; deciding several at once follows the list. */}
+          {phone && batchBar}
         </>
       )}
     </main>
