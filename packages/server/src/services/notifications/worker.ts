@@ -50,10 +50,10 @@ function createOutcomeRecorder(
   policy: { maxAttempts: number; backoffBaseMs: number },
 ): (claimed: ClaimedNotification, delivery: ChannelDelivery) => Promise<NotificationOutcome> {
   let queued: PendingOutcome[] = [];
-  let timer: NodeJS.Timeout | null = null;
+  let scheduled = false;
 
   async function flush(): Promise<void> {
-    timer = null;
+    scheduled = false;
     const batch = queued;
     queued = [];
     try {
@@ -66,7 +66,7 @@ function createOutcomeRecorder(
         }
         return recorded;
       });
-      batch.forEach((pending, i) => pending.resolve(outcomes[i] as NotificationOutcome));
+      for (const [i, pending] of batch.entries()) pending.resolve(outcomes[i] as NotificationOutcome);
     } catch (error) {
       for (const pending of batch) pending.reject(error);
     }
@@ -75,7 +75,9 @@ function createOutcomeRecorder(
   return (claimed, delivery) =>
     new Promise((resolve, reject) => {
       queued.push({ claimed, delivery, resolve, reject });
-      timer ??= setTimeout(() => void flush(), RECORD_WINDOW_MS);
+      if (scheduled) return;
+      scheduled = true;
+      setTimeout(() => void flush(), RECORD_WINDOW_MS);
     });
 }
 
