@@ -105,6 +105,8 @@ export function buildIntentParts(input: BriefingInput): BriefingParts {
   const storyList = Array.isArray(pick(context, 'stories', 'userStories'))
     ? readList(context, 'stories', 'userStories')
     : [];
+  // The tasks themselves, not only how many: a reviewer approves what will be done.
+  const taskList = Array.isArray(pick(context, 'tasks')) ? readList(context, 'tasks') : [];
   return {
     summary: `Approve the plan${epic === null ? '' : ` for ${epic}`} before implementation${counts.length > 0 ? `: ${counts.join(', ')}` : ''}`,
     sections: [
@@ -123,6 +125,7 @@ export function buildIntentParts(input: BriefingInput): BriefingParts {
         ),
       ),
       section('User Stories', listFields(listLines(storyList))),
+      section('Tasks', listFields(listLines(taskList))),
       section('Request', requestFields(input)),
     ],
     artifacts: workItemArtifacts(context),

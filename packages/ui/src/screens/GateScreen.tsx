@@ -44,6 +44,7 @@ import { GateFindings } from './gate/GateFindings.js';
 import { approveBlock, assignBlock, decideBlock, extendBlock } from './gate/gate-access.js';
 import { artifactChoices, confidenceReasons, gateTypeLabel, THRESHOLD_LABEL } from './gate/gate-facts.js';
 import { compareUrgency } from './inbox/inbox-order.js';
+import { ReviewMarkdown } from './review/ReviewMarkdown.js';
 
 const STATUS_TEXT: Record<StreamStatus, string> = {
   connecting: 'Connecting to live updates…',
@@ -207,6 +208,12 @@ function LoadedGate({
             <p className="notice warn">The server could not build a Summary of Action for this gate.</p>
           )}
           <GateFindings gate={gate} />
+          {gate.type === 'intent_approval' && typeof gate.context.design === 'string' && (
+            <section className="card" aria-labelledby="design-heading">
+              <h2 id="design-heading">Design</h2>
+              <ReviewMarkdown text={gate.context.design} label="The plan’s design, rendered" />
+            </section>
+          )}
           {/* Before the decision, also on phones: the action is read before a button is pressed. */}
           {gate.action && (
             <div ref={views.watch.arguments}>
