@@ -164,10 +164,19 @@ describe.each(STORES)(
       expect(await git(session, repo, 'show', 'main:src/slugify.js')).toContain('export function slugify');
       expect(await git(session, repo, 'show', 'main:PLAN.md')).toContain('## Tasks');
       expect(await git(session, repo, 'ls-tree', '--name-only', 'main', 'build')).toBe('');
+      // The agent pushes once its plan is approved: a run waiting on Gate 0 may not act, not even to have a push analysed.
+      const { items: events } = await call(server, session, '/v1/audit?limit=500');
+      const seqOf = (kind: string, subject: string) =>
+        (events as Json[]).find((event) => event.kind === kind && event.subject === subject)?.seq as number;
+      const pushes = (events as Json[]).filter((event) => event.kind === 'workspace.pushed');
+      expect(pushes.length).toBeGreaterThanOrEqual(2);
+      expect(Math.min(...pushes.map((event) => event.seq as number))).toBeGreaterThan(
+        seqOf('gate.decided', intent.id),
+      );
       const completed = new RegExp(`run ${merged.runId as string} completed`);
       for (let i = 0; i < 100 && !completed.test(server.output()); i++)
         await new Promise((resolve) => setTimeout(resolve, 100));
       expect(server.output()).toMatch(completed);
-    }, 120_000);
+    }, 180_000);
   },
 );

@@ -50,8 +50,12 @@ export async function runCodingAgent(options: CodingAgentOptions): Promise<StepO
   log(
     `run ${run.id} started (autonomy ${run.autonomy}, approval mode ${run.approvalMode}) in ${workspace.dir}`,
   );
-  if (options.seed !== undefined && workspace.git) await options.seed(run.id, SAMPLE_PROJECT);
-  const seeded = await workspace.attach(gate, run.id);
+  // The repository is seeded and cloned while the first gates wait for people.
+  const workspaceReady = (async () => {
+    if (options.seed !== undefined && workspace.git) await options.seed(run.id, SAMPLE_PROJECT);
+    return workspace.attach(gate, run.id);
+  })();
+  workspaceReady.catch(() => undefined);
   const stop = new AbortController();
   const unsubscribe = watchInterventions(options, run.id, stop);
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
@@ -61,7 +65,7 @@ export async function runCodingAgent(options: CodingAgentOptions): Promise<StepO
     onGate: (id: string, g: { type: string } | null) => step.waiting(id, g?.type ?? null),
   };
   try {
-    await planPhase(options, step, ask, seeded);
+    await planPhase(options, step, ask, workspaceReady);
     await implementPhase(options, step, ask);
     await finish(options, step, ask);
     await gate.completeRun(run.id, { signal: ask.signal, onGate: ask.onGate });
@@ -69,5 +73,7 @@ export async function runCodingAgent(options: CodingAgentOptions): Promise<StepO
     return outcomes;
   } finally {
     unsubscribe();
+    // Nothing of the agent keeps running in its workspace once it is done.
+    await workspaceReady.catch(() => undefined);
   }
 }

@@ -43,7 +43,10 @@ async function pushPlan(
   return pushPhase(options, what);
 }
 
-/** Gate 0: the plan, with its design and tasks, goes to a person before any implementation; a steered or rejected plan is revised once. */
+/**
+ * Gate 0: the plan, with its design and tasks, goes to a person before any implementation; a
+ * steered or rejected plan is revised once, and the answer goes into PLAN.md (`revisions`).
+ */
 async function approveIntent(
   options: CodingAgentOptions,
   step: Step,
@@ -64,10 +67,7 @@ async function approveIntent(
   if (intent.outcome === 'approved') return;
   step.start('reintent', 'planning_complete again: the plan revised with the answer');
   const answer = intent.instructions ?? intent.reason ?? null;
-  if (answer !== null) {
-    revisions.push(printable(answer));
-    await pushPlan(options, revisions);
-  }
+  if (answer !== null) revisions.push(printable(answer));
   const again = await announce(answer);
   step.answer('reintent', again);
   if (again.outcome !== 'approved') throw new Error('the plan was not approved; nothing was implemented');
@@ -91,25 +91,31 @@ async function checkpoint(
   return result;
 }
 
-/** Phase 1 (strategic): the plan on `phase-1-strategic`, approved as intent, then reviewed as a pull request. */
+/**
+ * Phase 1 (strategic): the plan approved as intent (Gate 0), then written on `phase-1-strategic`,
+ * pushed and reviewed as a pull request. `workspaceReady` settles once the run's repository is
+ * cloned: true when its main already holds the sample project.
+ */
 export async function planPhase(
   options: CodingAgentOptions,
   step: Step,
   ask: Ask,
-  seeded: boolean,
+  workspaceReady: Promise<boolean>,
 ): Promise<void> {
   const { workspace } = options;
   step.start('read', 'read_file README.md (reads need no approval)');
   const read = await options.gate.request({ ...ask, tool: 'read_file', args: { path: 'README.md' } });
   step.answer('read', read);
+  const revisions: string[] = [];
+  await approveIntent(options, step, ask, revisions);
+  // Pushed once the plan is approved: a run waiting on Gate 0 may not act, so its push would go unanalysed.
+  const seeded = await workspaceReady;
   await workspace.startPhase({ phase: 1, type: 'strategic' });
   if (!seeded) {
     for (const [path, content] of Object.entries(SAMPLE_PROJECT)) await workspace.write(path, content);
     await workspace.commit('Import the sample project');
   }
-  const revisions: string[] = [];
   let branch = await pushPlan(options, revisions);
-  await approveIntent(options, step, ask, revisions);
   step.start(
     'plan',
     `phase 1 (strategic) checkpoint: ${branch ?? 'the plan'} reviewed before implementation`,
