@@ -115,7 +115,9 @@ describe('OAuth for MCP over HTTP and per-person rules at the hosted gateway', (
       bearer_methods_supported: ['header'],
       resource_name: 'Gatehouse MCP gateway',
     });
-    const root = await (await fetch(`${server.url}/.well-known/oauth-protected-resource`)).json();
+    const root = (await (await fetch(`${server.url}/.well-known/oauth-protected-resource`)).json()) as {
+      authorization_servers: string[];
+    };
     expect(root.authorization_servers).toEqual([provider.issuer]);
 
     const refused = await initialize(null);

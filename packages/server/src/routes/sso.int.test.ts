@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseSsoRoles, type SsoConfig } from '../auth/sso-config.js';
+import type { Json } from '../testing/http-client.js';
 import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';
 import { type OidcProviderProcess, startOidcProvider } from '../testing/oidc-provider-process.js';
 import { createProviderBrowser, type ProviderBrowser } from '../testing/provider-sign-in.js';
@@ -25,6 +26,11 @@ function ssoConfig(): SsoConfig {
     roles: parseSsoRoles('gatehouse-admins: admin, leads: tech_lead, engineering: developer'),
     providerName: 'Test ID',
   };
+}
+
+/** A fetch answer's JSON body, loosely typed as the tests read it. */
+function jsonOf(response: Response): Promise<Json> {
+  return response.json();
 }
 
 function cookieOf(response: Response, name: string): string | null {
@@ -67,7 +73,7 @@ describe.each(dialects)(
     }
 
     async function me(session: string) {
-      return (await fetch(`${server.url}/v1/me`, { headers: { cookie: session } })).json();
+      return jsonOf(await fetch(`${server.url}/v1/me`, { headers: { cookie: session } }));
     }
 
     async function auditOf(kind: string) {
@@ -88,7 +94,7 @@ describe.each(dialects)(
       for (const name of ['state', 'nonce', 'code_challenge'])
         expect(url.searchParams.get(name)).toMatch(/.{20,}/);
       expect(cookie).toMatch(/^gatehouse_sso=/);
-      const settings = await (await fetch(`${server.url}/v1/auth/sso`)).json();
+      const settings = await jsonOf(await fetch(`${server.url}/v1/auth/sso`));
       expect(settings).toEqual({ enabled: true, providerName: 'Test ID' });
     });
 
@@ -171,7 +177,7 @@ describe.each(dialects)(
       const before = await userCount();
       const { response } = await signIn('olga');
       expect(response.status).toBe(403);
-      const body = await response.json();
+      const body = await jsonOf(response);
       expect(body.error.code).toBe('FORBIDDEN');
       expect(body.error.message).toContain('contractors');
       expect(body.error.message).toContain('GATEHOUSE_SSO_ROLES');
@@ -195,7 +201,7 @@ describe.each(dialects)(
       expect(disabled.statusCode).toBe(200);
       const { response } = await signIn('dana');
       expect(response.status).toBe(403);
-      expect((await response.json()).error.message).toContain('disabled');
+      expect((await jsonOf(response)).error.message).toContain('disabled');
       expect(cookieOf(response, 'gatehouse_session')).toBeNull();
     });
 
@@ -204,7 +210,7 @@ describe.each(dialects)(
       const before = await userCount();
       const { response } = await signIn('mallory');
       expect(response.status).toBe(401);
-      const body = await response.json();
+      const body = await jsonOf(response);
       expect(body.error.code).toBe('UNAUTHENTICATED');
       expect(body.error.message).toContain('"aud" (audience)');
       expect(await userCount()).toBe(before);
@@ -224,7 +230,7 @@ describe.each(dialects)(
       expect(first.status).toBe(302);
       const replay = await callback(back, cookie);
       expect(replay.status).toBe(401);
-      expect((await replay.json()).error.message).toContain('start again');
+      expect((await jsonOf(replay)).error.message).toContain('start again');
     });
 
     it('refuses a code replayed into a new sign-in: the provider does not redeem it twice', async () => {
@@ -236,7 +242,7 @@ describe.each(dialects)(
       replayed.searchParams.set('state', new URL(fresh.location).searchParams.get('state') as string);
       const response = await callback(replayed, fresh.cookie);
       expect(response.status).toBe(401);
-      expect((await response.json()).error.message).toContain('refused');
+      expect((await jsonOf(response)).error.message).toContain('refused');
       expect(cookieOf(response, 'gatehouse_session')).toBeNull();
     });
 
@@ -250,7 +256,7 @@ describe.each(dialects)(
         headers: { cookie: session, origin: server.url },
       });
       expect(out.status).toBe(200);
-      const body = await out.json();
+      const body = await jsonOf(out);
       expect(body).toEqual(expect.objectContaining({ ok: true, hasPassword: false }));
       const signOut = new URL(body.signOutUrl);
       expect(signOut.origin).toBe(provider.issuer);
@@ -277,12 +283,12 @@ describe('without single sign-on configured', () => {
 
   it('says so to the sign-in screen and refuses a start with 404', async () => {
     server = await startListeningApp({ dialect: 'sqlite' });
-    expect(await (await fetch(`${server.url}/v1/auth/sso`)).json()).toEqual({
+    expect(await jsonOf(await fetch(`${server.url}/v1/auth/sso`))).toEqual({
       enabled: false,
       providerName: null,
     });
     const start = await fetch(`${server.url}/v1/auth/sso/start`, { redirect: 'manual' });
     expect(start.status).toBe(404);
-    expect((await start.json()).error.message).toContain('GATEHOUSE_SSO_ISSUER');
+    expect((await jsonOf(start)).error.message).toContain('GATEHOUSE_SSO_ISSUER');
   });
 });
