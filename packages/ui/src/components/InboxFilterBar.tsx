@@ -10,6 +10,8 @@ export interface InboxFilterBarProps {
   types: readonly string[];
   agents: readonly { id: string; name: string }[];
   runs: readonly string[];
+  /** What a person calls a run: its title (the id only for a run without one). */
+  runName(runId: string): string;
 }
 
 const RISK_LABEL: Record<RiskLevel, string> = {
@@ -57,7 +59,7 @@ function FilterSelect({
 }
 
 /** The inbox filters: type, risk, agent, run, assigned to me. */
-export function InboxFilterBar({ filters, onChange, types, agents, runs }: InboxFilterBarProps) {
+export function InboxFilterBar({ filters, onChange, types, agents, runs, runName }: InboxFilterBarProps) {
   const set = (patch: Partial<InboxFilters>) => onChange({ ...filters, ...patch });
   const agentOptions =
     filters.agentId !== null && !agents.some((agent) => agent.id === filters.agentId)
@@ -101,7 +103,7 @@ export function InboxFilterBar({ filters, onChange, types, agents, runs }: Inbox
         label="Run"
         all="All runs"
         value={filters.runId}
-        options={withCurrent(runs, filters.runId).map((run) => ({ value: run, text: run }))}
+        options={withCurrent(runs, filters.runId).map((run) => ({ value: run, text: runName(run) }))}
         onChange={(runId) => set({ runId })}
       />
       <div className="inbox-filter inbox-filter-check">

@@ -170,6 +170,7 @@ export function InboxScreen() {
               types={types}
               agents={agents}
               runs={runs}
+              runName={(runId) => runTitle(runId) ?? `Untitled run ${runId}`}
             />
           )}
           {batch.status === 'failed' && (

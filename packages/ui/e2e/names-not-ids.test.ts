@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { expectAccessible } from './a11y.js';
+import { withE2e } from './harness.js';
+
+const e2e = withE2e();
+
+describe('names where a person reads them, not raw ids', () => {
+  it('offers the inbox Run filter by run title, and filters by it', async () => {
+    const env = e2e();
+    const titled = await env.agent.sdk.createRun({
+      title: 'Migrate the billing database',
+      approvalMode: 'manual',
+    });
+    await env.approvePlan(titled.id);
+    const other = await env.agent.sdk.createRun({ title: 'Tidy the docs', approvalMode: 'manual' });
+    await env.approvePlan(other.id);
+    await env.openGate({
+      runId: titled.id,
+      tool: 'shell_execute',
+      args: { command: 'rm -rf tmp/' },
+      title: 'Clear tmp',
+    });
+    await env.openGate({
+      runId: other.id,
+      tool: 'shell_execute',
+      args: { command: 'rm -rf old/' },
+      title: 'Clear old',
+    });
+
+    const page = await env.pageAs(env.developer);
+    await page.goto('/inbox');
+    const filter = page.getByLabel('Run', { exact: true });
+    await filter
+      .locator('option', { hasText: 'Migrate the billing database' })
+      .waitFor({ state: 'attached' });
+    const texts = await filter.locator('option').allTextContents();
+    expect(texts).toContain('Tidy the docs');
+    expect(texts.some((text) => text.includes(titled.id) || text.includes(other.id))).toBe(false);
+    await filter.selectOption({ label: 'Migrate the billing database' });
+    expect(new URL(page.url()).searchParams.get('run')).toBe(titled.id);
+    await page.getByRole('link', { name: /^Clear tmp/ }).waitFor();
+    expect(await page.getByRole('link', { name: /^Clear old/ }).count()).toBe(0);
+    await expectAccessible(page, 'the inbox filtered by a run named by its title');
+  });
+});
