@@ -50,6 +50,10 @@ export interface ReviewCommentRecord {
   resolved: boolean;
   /** In its author's pending review: seen by them only until they submit it. */
   pending: boolean;
+  /** The first line of a multi-line comment (`line` is the last); null for one line. */
+  startLine?: number | null;
+  /** Replacement text for the lines `startLine`..`line` of the new side; null when none. */
+  suggestion?: string | null;
   createdAt: number;
 }
 

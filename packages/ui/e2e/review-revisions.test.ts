@@ -169,3 +169,47 @@ describe('a review over two revisions', () => {
     expect(message).toContain(`Gatehouse-Review: ${reviewId}`);
   });
 });
+
+describe('a suggestion on a range of lines', () => {
+  it('comments on lines 2-3 with a suggestion and applies it with one click as the person’s commit', async () => {
+    const env = e2e();
+    const other = await ReviewAgent.start(env, 'Suggestions');
+    try {
+      await other.branch('phase-1-strategic', 'origin/main');
+      await other.commit({ 'src/app.ts': 'const a = 1;\nconst b = 2;\nconst c = 3;\n' }, 'App');
+      await other.push('phase-1-strategic');
+      const answer = await other.checkpoint({ phase: 1, type: 'strategic', branch: 'phase-1-strategic' });
+      await page.goto(`/reviews/${answer.review?.id}`);
+      await page.getByRole('heading', { name: 'Files changed (1)' }).waitFor();
+      await page.getByRole('button', { name: 'Comment on line 3 of src/app.ts', exact: true }).click();
+      await page.getByRole('textbox', { name: 'Comment on line 3 of src/app.ts' }).fill('Fold b and c.');
+      await page.getByRole('spinbutton', { name: 'From line' }).fill('2');
+      await page.getByRole('button', { name: 'Suggest a change' }).click();
+      const suggested = page.getByRole('textbox', { name: 'Suggested lines' });
+      expect(await suggested.inputValue()).toBe('const b = 2;\nconst c = 3;');
+      await suggested.fill('const bc = 5;');
+      await expectAccessible(page, 'a line comment with a suggestion being written');
+      await suggested
+        .locator('xpath=ancestor::form')
+        .getByRole('button', { name: 'Comment', exact: true })
+        .click();
+
+      const thread = page.getByRole('article', { name: 'Thread on lines 2-3 of src/app.ts' });
+      await thread.getByText('Suggested change').waitFor();
+      await expectAccessible(page, 'a thread with a suggestion');
+      await thread.getByRole('button', { name: 'Apply suggestion' }).click();
+      await page.getByRole('cell', { name: 'const bc = 5;' }).waitFor();
+      await page.getByText('Resolved', { exact: true }).first().waitFor();
+
+      await other.git(['fetch', '--quiet', 'origin']);
+      expect(await other.git(['log', '-1', '--format=%an', 'origin/phase-1-strategic'])).toBe(
+        env.developer.name,
+      );
+      expect(await other.git(['show', 'origin/phase-1-strategic:src/app.ts'])).toBe(
+        'const a = 1;\nconst bc = 5;',
+      );
+    } finally {
+      other.close();
+    }
+  });
+});

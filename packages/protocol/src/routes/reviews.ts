@@ -2,6 +2,17 @@ import { z } from 'zod';
 import { phaseTypeSchema } from '../enums.js';
 import { defineRoute } from '../route-table/define.js';
 import { runIdSchema } from './ids.js';
+import {
+  reviewRevisionSchema,
+  reviewSubmissionBodySchema,
+  reviewSubmissionResponseSchema,
+  reviewSummarySchema,
+  squashMessageBodySchema,
+  squashMessageResponseSchema,
+  squashMessageSchema,
+} from './review-timeline.js';
+
+export * from './review-timeline.js';
 
 /** Review ids as the server makes them: `rev_…`. */
 export const reviewIdSchema = z
@@ -40,13 +51,6 @@ export const reviewStatusSchema = z
   .describe('open (waiting for a decision), changes_requested, merged, closed (rejected, cancelled)');
 
 export const reviewVerdictSchema = z.enum(['approve', 'request_changes']);
-
-/** One revision of a review: `-rev-M` branches after requests for changes. */
-export const reviewRevisionSchema = z.object({
-  revision: z.number(),
-  branch: z.string(),
-  headCommit: z.string().describe('The head it ended on (the live head for the current revision)'),
-});
 
 /** A phase's pull request against `main`. */
 export const reviewDocumentSchema = z
@@ -113,10 +117,21 @@ export const reviewCommentSchema = z
     reviewId: z.string(),
     parentId: z.string().nullable().describe('The thread’s first comment, for a reply'),
     path: z.string().nullable().describe('Null for a general comment'),
-    line: z.number().nullable().describe('Line number on `side`, null for a file or general comment'),
+    line: z
+      .number()
+      .nullable()
+      .describe('Line number on `side` (the last of a range), null for a file or general comment'),
+    startLine: z.number().nullable().describe('The first line of a range; null for one line'),
+    suggestion: z
+      .string()
+      .nullable()
+      .describe('Replacement text for the commented lines, applied with one click; null when none'),
     side: z.enum(['new', 'old']).nullable(),
     commit: z.string().describe('The head the comment was written on'),
-    lineText: z.string().nullable().describe('The line as it read then'),
+    lineText: z
+      .string()
+      .nullable()
+      .describe('The line (the lines of a range, joined by newlines) as it read then'),
     author: z.string().describe('`user:<id>` or `agent:<id>`'),
     authorName: z.string(),
     body: z.string(),
@@ -136,24 +151,6 @@ export const reviewVerdictDocumentSchema = z.object({
   createdAt: z.number(),
 });
 
-export const reviewSubmissionVerdictSchema = z
-  .enum(['approve', 'comment', 'request_changes'])
-  .describe('approve, comment (no verdict) or request_changes');
-
-/** An entry of the review's timeline: a submitted review's summary, or a request for changes. */
-export const reviewSummarySchema = z
-  .object({
-    id: z.string(),
-    revision: z.number().describe('The revision it was given on'),
-    kind: reviewSubmissionVerdictSchema,
-    body: z.string().describe('The summary, or the feedback of a request for changes'),
-    author: z.string().describe('`user:<id>`'),
-    authorName: z.string(),
-    commit: z.string().describe('The head it was given on'),
-    createdAt: z.number(),
-  })
-  .describe('A submitted review or a request for changes, kept in the conversation');
-
 /** `/v1/reviews/:id…`. */
 export const reviewParamsSchema = z.strictObject({ id: reviewIdSchema });
 export const reviewCommentParamsSchema = z.strictObject({
@@ -165,14 +162,6 @@ export const reviewCommentParamsSchema = z.strictObject({
 export const reviewListResponseSchema = z.object({ items: z.array(reviewDocumentSchema) });
 
 /** `GET /v1/reviews/:id`. */
-export const squashMessageSchema = z
-  .object({
-    title: z.string(),
-    body: z.string(),
-    edited: z.boolean().describe('A person edited it; else the default from the phase'),
-  })
-  .describe('The squash commit’s message (trailers are added on merge)');
-
 export const reviewResponseSchema = z.object({
   review: reviewDocumentSchema,
   verdicts: z.array(reviewVerdictDocumentSchema),
@@ -241,7 +230,18 @@ export const reviewCommentBodySchema = z
     body: z.string().trim().min(1).max(20_000).describe('The comment'),
     parentId: reviewCommentIdSchema.optional().describe('Reply to this thread'),
     path: repoPathSchema.optional().describe('The file, for a file or line comment'),
-    line: z.number().int().min(1).optional().describe('The line on `side`, for a line comment'),
+    line: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('The line on `side` (the last of a range), for a line comment'),
+    startLine: z.number().int().min(1).optional().describe('The first line of a multi-line comment'),
+    suggestion: z
+      .string()
+      .max(1024 * 1024)
+      .optional()
+      .describe('Replacement text for the lines (new side), applied with one click as a commit'),
     side: z.enum(['new', 'old']).default('new'),
     pending: z
       .boolean()
@@ -251,6 +251,17 @@ export const reviewCommentBodySchema = z
   .refine((body) => body.line === undefined || body.path !== undefined, {
     message: 'a line comment needs its path',
     path: ['path'],
+  })
+  .refine(
+    (body) => body.startLine === undefined || (body.line !== undefined && body.startLine <= body.line),
+    {
+      message: 'a range needs its last line (line) at or after startLine',
+      path: ['startLine'],
+    },
+  )
+  .refine((body) => body.suggestion === undefined || (body.line !== undefined && body.side === 'new'), {
+    message: 'a suggestion replaces lines of the new side: give line (and startLine for a range)',
+    path: ['suggestion'],
   });
 export const reviewCommentResponseSchema = z.object({ comment: reviewCommentSchema });
 
@@ -259,40 +270,15 @@ export const reviewResolveBodySchema = z.strictObject({
   resolved: z.boolean().default(true).describe('false reopens the thread'),
 });
 
+/** `POST /v1/reviews/:id/comments/:commentId/apply`: commits a suggestion to the phase branch. */
+export const reviewApplyResponseSchema = z.object({ commit: z.string(), comment: reviewCommentSchema });
+
 /** `POST /v1/reviews/:id/verdicts`: approve or request changes on one file, or on the whole review. */
 export const reviewVerdictBodySchema = z.strictObject({
   path: repoPathSchema.optional().describe('The file; omitted for the whole review'),
   verdict: reviewVerdictSchema,
 });
 export const reviewVerdictResponseSchema = z.object({ verdicts: z.array(reviewVerdictDocumentSchema) });
-
-/** `POST /v1/reviews/:id/submissions`: submits the person's pending review with a summary. */
-export const reviewSubmissionBodySchema = z.strictObject({
-  verdict: reviewSubmissionVerdictSchema,
-  body: z
-    .string()
-    .trim()
-    .max(20_000)
-    .default('')
-    .describe('The summary; required to request changes, and to comment without pending comments'),
-});
-export const reviewSubmissionResponseSchema = z.object({
-  summary: reviewSummarySchema,
-  published: z.number().describe('Pending comments published with it'),
-});
-
-/** `PUT /v1/reviews/:id/squash-message`: the title and body the squash commit will carry. */
-export const squashMessageBodySchema = z.strictObject({
-  title: z
-    .string()
-    .trim()
-    .min(1, 'the title is required')
-    .max(200)
-    .refine((title) => !/[\r\n]/.test(title), 'the title is one line')
-    .describe('The commit’s first line'),
-  body: z.string().max(20_000).default('').describe('The commit’s body, before the trailers'),
-});
-export const squashMessageResponseSchema = z.object({ squashMessage: squashMessageSchema });
 
 /** What a resumed agent reads after its review asked for changes. */
 export const reviewFeedbackSchema = z.object({
@@ -309,7 +295,6 @@ export const reviewFeedbackSchema = z.object({
 export const runReviewsParamsSchema = z.strictObject({ id: runIdSchema });
 
 export type ReviewDocument = z.infer<typeof reviewDocumentSchema>;
-export type ReviewRevision = z.infer<typeof reviewRevisionSchema>;
 export type ReviewFile = z.infer<typeof reviewFileSchema>;
 export type DiffLine = z.infer<typeof diffLineSchema>;
 export type DiffHunk = z.infer<typeof diffHunkSchema>;
@@ -330,11 +315,6 @@ export type ReviewCommentListResponse = z.infer<typeof reviewCommentListResponse
 export type ReviewVerdictBody = z.input<typeof reviewVerdictBodySchema>;
 export type ReviewVerdictResponse = z.infer<typeof reviewVerdictResponseSchema>;
 export type ReviewFeedback = z.infer<typeof reviewFeedbackSchema>;
-export type ReviewSummary = z.infer<typeof reviewSummarySchema>;
-export type SquashMessage = z.infer<typeof squashMessageSchema>;
-export type SquashMessageBody = z.input<typeof squashMessageBodySchema>;
-export type ReviewSubmissionBody = z.input<typeof reviewSubmissionBodySchema>;
-export type ReviewSubmissionResponse = z.infer<typeof reviewSubmissionResponseSchema>;
 
 const tags = ['reviews'];
 const params = reviewParamsSchema;
@@ -409,6 +389,13 @@ export const reviewRoutes = {
     params: reviewCommentParamsSchema,
     body: reviewResolveBodySchema,
     response: { 200: reviewCommentResponseSchema },
+  }),
+  applySuggestion: defineRoute({
+    method: 'POST',
+    path: '/v1/reviews/:id/comments/:commentId/apply',
+    tags,
+    params: reviewCommentParamsSchema,
+    response: { 200: reviewApplyResponseSchema },
   }),
   verdict: defineRoute({
     method: 'POST',

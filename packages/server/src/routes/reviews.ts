@@ -86,6 +86,17 @@ export async function reviewRoutes(
 
   registerRoute(
     app,
+    routes.applySuggestion,
+    async (request) =>
+      reviews.applySuggestion(requireAuthenticated(request), {
+        reviewId: request.params.id,
+        commentId: request.params.commentId,
+      }),
+    developer,
+  );
+
+  registerRoute(
+    app,
     routes.verdict,
     async (request) => ({
       verdicts: await reviews.verdict(requireAuthenticated(request), request.params.id, request.body),

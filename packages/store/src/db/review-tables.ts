@@ -26,6 +26,8 @@ export interface ReviewCommentsTable {
   resolved: number;
   /** 1 while the comment waits in its author's pending review. */
   pending: number;
+  start_line: number | null;
+  suggestion: string | null;
   created_at: number;
 }
 

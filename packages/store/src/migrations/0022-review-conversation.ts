@@ -3,7 +3,7 @@ import type { Migration } from 'kysely/migration';
 /**
  * A review's timeline and pending comments: each submitted review (its summary and verdict) and each
  * request for changes is a row of `review_summaries`; a comment stays `pending`, seen by its author
- * only, until they submit their review.
+ * only, until they submit their review; a comment may cover a range of lines and carry a suggestion.
  */
 export function reviewConversationMigration(): Migration {
   return {
@@ -29,6 +29,9 @@ export function reviewConversationMigration(): Migration {
         .alterTable('review_comments')
         .addColumn('pending', 'integer', (c) => c.notNull().defaultTo(0))
         .execute();
+      // A comment on a range of lines starts at start_line; a suggestion replaces that range.
+      await db.schema.alterTable('review_comments').addColumn('start_line', 'integer').execute();
+      await db.schema.alterTable('review_comments').addColumn('suggestion', 'text').execute();
     },
   };
 }

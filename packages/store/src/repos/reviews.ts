@@ -102,6 +102,8 @@ export async function insertReviewComment({ db }: TxContext, comment: ReviewComm
       body: comment.body,
       resolved: comment.resolved ? 1 : 0,
       pending: comment.pending ? 1 : 0,
+      start_line: comment.startLine ?? null,
+      suggestion: comment.suggestion ?? null,
       created_at: comment.createdAt,
     })
     .execute();
@@ -124,6 +126,8 @@ function commentOf(row: CommentRow): ReviewCommentRecord {
     body: row.body,
     resolved: int(row.resolved) === 1,
     pending: int(row.pending) === 1,
+    startLine: intOrNull(row.start_line),
+    suggestion: row.suggestion,
     createdAt: int(row.created_at),
   };
 }

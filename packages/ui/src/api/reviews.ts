@@ -121,3 +121,8 @@ export async function editSquashMessage(id: string, body: SquashMessageBody): Pr
   const answer = await callApi(reviewRoutes.squashMessage, { params: { id }, body });
   return answer.squashMessage;
 }
+
+/** Applies a comment's suggestion as a commit in the person's name on the phase branch. */
+export function applyReviewSuggestion(id: string, commentId: string): Promise<{ commit: string }> {
+  return callApi(reviewRoutes.applySuggestion, { params: { id, commentId } });
+}

@@ -22,6 +22,10 @@ export interface CommentInput {
   parentId?: string | undefined;
   path?: string | undefined;
   line?: number | undefined;
+  /** The first line of a range ending at `line`. */
+  startLine?: number | undefined;
+  /** Replacement text for the range (new side). */
+  suggestion?: string | undefined;
   side: 'new' | 'old';
   /** Kept in the author's pending review until they submit it. */
   pending?: boolean | undefined;
@@ -79,15 +83,22 @@ export function createSideReader(ctx: AppContext, review: ReviewRecord) {
 type SideReader = ReturnType<typeof createSideReader>;
 
 /** The comment as the API shows it: outdated when its line reads differently now, or its file is gone. */
+/** The text of lines `first`..`last` (1-based), joined by newlines. */
+export function rangeText(lines: readonly string[], first: number, last: number): string {
+  return lines.slice(first - 1, last).join('\n');
+}
+
 async function commentView(reader: SideReader, comment: ReviewCommentRecord): Promise<ReviewComment> {
   let outdated = false;
+  const startLine = comment.startLine ?? null;
   if (comment.path !== null) {
     const lines = await reader.lines(comment.side ?? 'new', comment.path);
     if (lines === null) outdated = true;
     else if (comment.line !== null)
-      outdated = lines === 'binary' || lines[comment.line - 1] !== comment.lineText;
+      outdated =
+        lines === 'binary' || rangeText(lines, startLine ?? comment.line, comment.line) !== comment.lineText;
   }
-  return { ...comment, outdated };
+  return { ...comment, startLine, suggestion: comment.suggestion ?? null, outdated };
 }
 
 /** Every comment of a review, oldest first, with `outdated` computed against the current head. */
@@ -110,7 +121,7 @@ async function anchorOf(reader: SideReader, input: CommentInput): Promise<string
   if (text === undefined || (input.line === lines.length && text === '')) {
     throw invalid('line', `${input.path} has no line ${input.line} on the ${input.side} side`);
   }
-  return text;
+  return rangeText(lines, input.startLine ?? input.line, input.line);
 }
 
 /** Adds a comment (developer+, or the run's own agent); a line must exist on its side now. */
@@ -144,6 +155,8 @@ export async function addComment(
   const reader = createSideReader(ctx, review);
   const lineText = await anchorOf(reader, input);
   const line = input.path === undefined ? null : (input.line ?? null);
+  const startLine =
+    line === null || input.startLine === undefined || input.startLine === line ? null : input.startLine;
   const record: ReviewCommentRecord = {
     id: ctx.ids.next('cmt'),
     reviewId: review.id,
@@ -153,6 +166,8 @@ export async function addComment(
     side: line === null ? null : input.side,
     commit: await reader.head(),
     lineText,
+    startLine,
+    suggestion: line === null ? null : (input.suggestion ?? null),
     author: actorId(actor),
     authorName: actor.name,
     body: input.body,
@@ -169,8 +184,10 @@ export async function addComment(
         commentId: record.id,
         path: record.path,
         line: record.line,
+        startLine: record.startLine,
         parentId: record.parentId,
         pending: record.pending,
+        suggestion: record.suggestion !== null,
       },
     });
   });

@@ -27,6 +27,7 @@ import { editFile, reviewDiff, reviewFile, reviewFiles } from './review-files.js
 import { effectiveStatus, liveHead, loadReview, repoOf, viewOf } from './review-records.js';
 import { editSquashMessage, squashMessageOf } from './review-squash.js';
 import { type SubmissionVerdict, submitReview, summaryView } from './review-submissions.js';
+import { applySuggestion } from './review-suggestions.js';
 
 /** Reviews (pull requests of phase branches): reading, comments, verdicts and edits. */
 export interface ReviewService {
@@ -77,6 +78,11 @@ export interface ReviewService {
     reviewId: string,
     input: { path?: string | undefined; verdict: 'approve' | 'request_changes' },
   ): Promise<ReviewVerdictDocument[]>;
+  /** Commits a comment's suggestion to the phase branch in the person's name. */
+  applySuggestion(
+    principal: Principal,
+    input: { reviewId: string; commentId: string },
+  ): Promise<{ commit: string; comment: ReviewComment }>;
   /** A person's title and body for the squash commit. */
   editSquashMessage(
     principal: Principal,
@@ -224,6 +230,7 @@ export function createReviewService(ctx: AppContext): ReviewService {
     verdict: (principal, reviewId, input) => putVerdict(ctx, principal, reviewId, input),
     submit: (principal, reviewId, input) => submitReview(ctx, principal, reviewId, input),
     editSquashMessage: (principal, reviewId, input) => editSquashMessage(ctx, principal, reviewId, input),
+    applySuggestion: (principal, input) => applySuggestion(ctx, principal, input),
     openBranch: async (runId) => (await reviewUnderWay(ctx, runId))?.branch ?? null,
     frozenBranch: async (runId) => (await reviewUnderWay(ctx, runId, ['open']))?.branch ?? null,
     async openReviewId(principal, runId) {

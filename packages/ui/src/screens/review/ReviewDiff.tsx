@@ -1,7 +1,7 @@
-import { Fragment, useState } from 'react';
+import { Fragment, useMemo, useState } from 'react';
 import type { DiffLine, FileDiff } from '../../api/reviews.js';
 import { Revealed } from '../../components/Revealed.js';
-import { ReviewCommentForm } from './ReviewCommentForm.js';
+import { type LineCommentInput, ReviewLineCommentForm } from './ReviewLineCommentForm.js';
 import { ReviewThreadView } from './ReviewThreadView.js';
 import { lineKey, type ReviewThread } from './review-threads.js';
 
@@ -20,7 +20,11 @@ export interface ReviewDiffProps {
   /** Current line threads of this file, by `lineKey`. */
   threads: Map<string, ReviewThread[]>;
   canComment: boolean;
-  onComment(anchor: { side: 'new' | 'old'; line: number }, body: string, pending: boolean): Promise<void>;
+  onComment(
+    anchor: { side: 'new' | 'old'; line: number },
+    input: LineCommentInput,
+    pending: boolean,
+  ): Promise<void>;
   onChanged(): void;
 }
 
@@ -30,6 +34,13 @@ export interface ReviewDiffProps {
  */
 export function ReviewDiff({ reviewId, diff, threads, canComment, onComment, onChanged }: ReviewDiffProps) {
   const [composing, setComposing] = useState<string | null>(null);
+  const lineTexts = useMemo(() => {
+    const texts = new Map<number, string>();
+    for (const hunk of diff.hunks) {
+      for (const line of hunk.lines) if (line.newLine !== null) texts.set(line.newLine, line.text);
+    }
+    return texts;
+  }, [diff.hunks]);
   if (diff.binary) return <p className="review-binary">Binary file</p>;
   if (diff.hunks.length === 0) return <p className="muted">No line changes (mode or name only).</p>;
 
@@ -104,16 +115,14 @@ export function ReviewDiff({ reviewId, diff, threads, canComment, onComment, onC
                             />
                           ))}
                           {composing === key && (
-                            <ReviewCommentForm
+                            <ReviewLineCommentForm
                               label={`Comment on ${anchor.side === 'old' ? 'old line' : 'line'} ${anchor.line} of ${diff.path}`}
-                              autoFocus
+                              line={anchor.line}
+                              side={anchor.side}
+                              lineTexts={lineTexts}
                               onCancel={() => setComposing(null)}
-                              onSubmit={async (body) => {
-                                await onComment(anchor, body, false);
-                                setComposing(null);
-                              }}
-                              onAddToReview={async (body) => {
-                                await onComment(anchor, body, true);
+                              onSubmit={async (input, pending) => {
+                                await onComment(anchor, input, pending);
                                 setComposing(null);
                               }}
                             />

@@ -12,6 +12,7 @@ import { useResource } from '../../lib/use-resource.js';
 import { ReviewCommentForm } from './ReviewCommentForm.js';
 import { ReviewDiff } from './ReviewDiff.js';
 import { ReviewEditor } from './ReviewEditor.js';
+import type { LineCommentInput } from './ReviewLineCommentForm.js';
 import { ReviewMarkdown } from './ReviewMarkdown.js';
 import { ReviewThreadView } from './ReviewThreadView.js';
 import { ReviewVerdictControls } from './ReviewVerdictControls.js';
@@ -51,8 +52,8 @@ function FileDiff(props: ReviewFileSectionProps & { rendered: boolean }) {
   // A new head (the agent pushed, someone edited) reads the diff afresh.
   const { resource } = useResource(`${file.path}@${review.headCommit}~${since ?? ''}`, loadDiff);
   const comment = useCallback(
-    async (anchor: { side: 'new' | 'old'; line: number }, body: string, pending: boolean) => {
-      await addReviewComment(review.id, { body, path: file.path, ...anchor, pending });
+    async (anchor: { side: 'new' | 'old'; line: number }, input: LineCommentInput, pending: boolean) => {
+      await addReviewComment(review.id, { ...input, path: file.path, ...anchor, pending });
       props.onChanged();
     },
     [review.id, file.path, props.onChanged],

@@ -1,12 +1,17 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { errorText } from '../../api/client.js';
-import { addReviewComment, type ReviewComment, resolveReviewThread } from '../../api/reviews.js';
+import {
+  addReviewComment,
+  applyReviewSuggestion,
+  type ReviewComment,
+  resolveReviewThread,
+} from '../../api/reviews.js';
 import { RelativeTime } from '../../components/RelativeTime.js';
 import { Revealed } from '../../components/Revealed.js';
 import { ReviewCommentForm } from './ReviewCommentForm.js';
 import type { ReviewThread } from './review-threads.js';
 
-function CommentBody({ comment }: { comment: ReviewComment }) {
+function CommentBody({ comment, children }: { comment: ReviewComment; children?: ReactNode }) {
   return (
     <li className="review-comment">
       <p className="review-comment-meta">
@@ -19,13 +24,64 @@ function CommentBody({ comment }: { comment: ReviewComment }) {
       <p className="review-comment-body">
         <Revealed text={comment.body} />
       </p>
+      {children}
     </li>
   );
 }
 
 function where(root: ReviewComment): string {
   if (root.path === null) return 'the review';
-  return root.line === null ? root.path : `line ${root.line} of ${root.path}`;
+  if (root.line === null) return root.path;
+  return root.startLine === null
+    ? `line ${root.line} of ${root.path}`
+    : `lines ${root.startLine}-${root.line} of ${root.path}`;
+}
+
+/** A comment's suggested lines, with "Apply suggestion" for people while it can still apply. */
+function Suggestion({
+  reviewId,
+  comment,
+  canApply,
+  onChanged,
+}: {
+  reviewId: string;
+  comment: ReviewComment;
+  canApply: boolean;
+  onChanged(): void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (comment.suggestion === null) return null;
+  async function apply(): Promise<void> {
+    setBusy(true);
+    setError(null);
+    try {
+      await applyReviewSuggestion(reviewId, comment.id);
+      onChanged();
+    } catch (caught) {
+      setError(errorText(caught));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <div className="review-suggestion">
+      <p className="muted small">Suggested change</p>
+      <pre className="mono">
+        <Revealed text={comment.suggestion} />
+      </pre>
+      {canApply && !comment.outdated && (
+        <button type="button" onClick={() => void apply()} disabled={busy}>
+          {busy ? 'Applying…' : 'Apply suggestion'}
+        </button>
+      )}
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
 }
 
 /**
@@ -91,7 +147,9 @@ export function ReviewThreadView({
       </div>
       {open && (
         <ol className="review-comments">
-          <CommentBody comment={root} />
+          <CommentBody comment={root}>
+            <Suggestion reviewId={reviewId} comment={root} canApply={canReply} onChanged={onChanged} />
+          </CommentBody>
           {thread.replies.map((reply) => (
             <CommentBody key={reply.id} comment={reply} />
           ))}

@@ -28,6 +28,8 @@ function comment(id: string, fields: Partial<ReviewComment> = {}): ReviewComment
     body: id,
     resolved: false,
     pending: false,
+    startLine: null,
+    suggestion: null,
     outdated: false,
     createdAt: clock,
     ...fields,
