@@ -115,6 +115,7 @@ describe.each(STORES)(
       expect(phase1Gate.context).toMatchObject({ branch: 'phase-1-strategic', reviewId: expect.any(String) });
       const reviewId = phase1Gate.context.reviewId as string;
       const { review } = await call(server, session, `/v1/reviews/${reviewId}`);
+      expect(server.output()).toContain(`its review (files and diff): /reviews/${reviewId}`);
       expect(review).toMatchObject({ branch: 'phase-1-strategic', status: 'open', phase: 1 });
       const { files } = await call(server, session, `/v1/reviews/${reviewId}/files`);
       expect(files).toEqual(

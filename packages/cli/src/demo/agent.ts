@@ -1,7 +1,7 @@
 import type { Gatehouse, RunEvent } from 'gatehouse-hitl-sdk';
 import { type Ask, finish, implementPhase, planPhase } from './phases.js';
 import { SAMPLE_PROJECT } from './sample-project.js';
-import { type Log, printable, type StepOutcomes, stepper } from './steps.js';
+import { type Log, printable, type StepOutcomes, stepper, type WaitingGate } from './steps.js';
 import type { Workspace } from './workspace.js';
 
 export type { Log, StepOutcomes } from './steps.js';
@@ -62,7 +62,7 @@ export async function runCodingAgent(options: CodingAgentOptions): Promise<StepO
   const ask: Ask = {
     runId: run.id,
     signal,
-    onGate: (id: string, g: { type: string } | null) => step.waiting(id, g?.type ?? null),
+    onGate: (id: string, g: WaitingGate | null) => step.waiting(id, g),
   };
   try {
     await planPhase(options, step, ask, workspaceReady);

@@ -12,13 +12,13 @@ import {
   SLUGIFY,
   SLUGIFY_TEST,
 } from './sample-project.js';
-import { printable, type Step } from './steps.js';
+import { printable, type Step, type WaitingGate } from './steps.js';
 
 /** What every request of the run carries. */
 export type Ask = {
   runId: string;
   signal: AbortSignal;
-  onGate: (gateId: string, gate: { type: string } | null) => void;
+  onGate: (gateId: string, gate: WaitingGate | null) => void;
 };
 
 const PLAN = 'Readable post URLs: add src/slugify.js and its test, run the tests, remove the stale build';

@@ -38,6 +38,12 @@ const NOTES: Record<string, string> = {
 };
 
 /** The step runner: numbered steps, each printing what it asks and the answer. */
+/** What the agent knows of a gate it waits on. */
+export interface WaitingGate {
+  type: string;
+  context?: Record<string, unknown>;
+}
+
 export function stepper(log: Log, outcomes: StepOutcomes) {
   let number = 0;
   return {
@@ -54,9 +60,13 @@ export function stepper(log: Log, outcomes: StepOutcomes) {
       const note = NOTES[result.outcome];
       if (note) log(`    ${note}`);
     },
-    waiting(gateId: string, type: string | null) {
-      log(`    gate ${gateId}${type ? ` (${type})` : ''} is waiting for a person:`);
+    waiting(gateId: string, gate: WaitingGate | null) {
+      log(`    gate ${gateId}${gate ? ` (${gate.type})` : ''} is waiting for a person:`);
       log(`      answer it in \`gatehouse inbox\`, or POST /v1/gates/${gateId}/decide`);
+      const reviewId = gate?.context?.reviewId;
+      // A phase review's pull request: the branch's diff to read before Approve & merge.
+      if (typeof reviewId === 'string')
+        log(`      its review (files and diff): /reviews/${reviewId} in the web app`);
     },
   };
 }
