@@ -103,6 +103,8 @@ describe('a phase review on real git', () => {
     await link.click();
     await page.getByRole('heading', { name: 'Review of phase-1-strategic', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/reviews/${reviewId}`);
+    // The way back names the run as people know it, not by its id.
+    await page.getByRole('link', { name: 'Run Health endpoint', exact: true }).waitFor();
     await page.getByRole('heading', { name: 'Files changed (2)' }).waitFor();
     await fileSection('docs/plan.md').getByText('+10', { exact: true }).waitFor();
     await page.getByRole('cell', { name: 'The service answers health checks.' }).waitFor();

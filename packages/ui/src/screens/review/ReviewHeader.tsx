@@ -3,6 +3,7 @@ import type { StreamStatus } from '../../api/events.js';
 import type { ReviewDocument } from '../../api/reviews.js';
 import { LiveStatus } from '../../components/LiveStatus.js';
 import { RelativeTime } from '../../components/RelativeTime.js';
+import { useRunTitles } from '../../components/use-run-titles.js';
 import { phaseLabel } from '../../lib/run-labels.js';
 
 export const REVIEW_STATUS_TEXT: Record<ReviewDocument['status'], string> = {
@@ -16,10 +17,14 @@ const short = (commit: string) => commit.slice(0, 10);
 
 /** What is under review, its state, the files that conflict with main and, once merged, the commit. */
 export function ReviewHeader({ review, stream }: { review: ReviewDocument; stream: StreamStatus }) {
+  // People know a run by its title; the id stays for a run without one.
+  const runTitle = useRunTitles([review.runId]);
   return (
     <header className="review-head">
       <p className="breadcrumb">
-        <Link href={`/runs/${encodeURIComponent(review.runId)}`}>Run {review.runId}</Link>
+        <Link href={`/runs/${encodeURIComponent(review.runId)}`}>
+          Run {runTitle(review.runId) ?? review.runId}
+        </Link>
         {review.gateId && (
           <>
             {' · '}
