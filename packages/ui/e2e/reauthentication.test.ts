@@ -32,7 +32,7 @@ describe('a change that needs a recent sign-in, over 5 minutes after signing in'
     await page.getByRole('button', { name: 'Create signing key' }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'more than 5 minutes old' });
     await alert.waitFor();
-    expect(await alert.innerText()).toContain(`gatehouse admin login-link --name ${env.admin.name}`);
+    expect(await alert.textContent()).toContain(`gatehouse admin login-link --name ${env.admin.name}`);
     expect(await page.getByLabel('Your password, to register the key').count()).toBe(0);
     expect(await page.getByText('send your password').count()).toBe(0);
     await page.getByText('Not registered').waitFor();
@@ -56,7 +56,7 @@ describe('a change that needs a recent sign-in, over 5 minutes after signing in'
     await page.getByRole('button', { name: 'Set password' }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'more than 5 minutes old' });
     await alert.waitFor();
-    expect(await alert.innerText()).toContain(`gatehouse admin login-link --name ${env.admin.name}`);
+    expect(await alert.textContent()).toContain(`gatehouse admin login-link --name ${env.admin.name}`);
     expect(await page.getByLabel('Current password').count()).toBe(0);
     await expectAccessible(page, 'the account screen asking a password-less person to sign in again');
     const me = await env.api('GET', '/v1/me', { token: env.admin.token });
