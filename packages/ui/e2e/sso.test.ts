@@ -1,6 +1,7 @@
 import { type OidcProviderProcess, startOidcProvider } from 'gatehouse-hitl-server/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './a11y.js';
 import { type E2e, startE2e } from './harness.js';
 
 let provider: OidcProviderProcess;
@@ -43,6 +44,8 @@ describe('single sign-on in the browser', () => {
     await page.goto('/inbox');
     // Passwords stay for small set-ups: the form is still there beside the provider's button.
     await page.getByLabel('Name').waitFor();
+    await page.getByRole('link', { name: 'Sign in with Test ID' }).waitFor();
+    await expectAccessible(page, 'the login screen with single sign-on');
     await page.getByRole('link', { name: 'Sign in with Test ID' }).click();
     await signInAtProvider(page, 'lee');
 
