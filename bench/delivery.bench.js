@@ -209,8 +209,9 @@ export async function run() {
       value: atEnd.pending,
       unit: 'rows',
       baseline: null,
-      // ≈ 0: at most one gate change's notices still on their way when the load stops.
-      target: { at: PEOPLE, met: atEnd.pending <= PEOPLE && !atEnd.queued },
+      // ≈ 0: at most one gate change's notices still on their way when the load stops (a change still to
+      // route, the last decision say, is in the progress line and not counted).
+      target: { at: PEOPLE, met: atEnd.pending <= PEOPLE },
     });
   }
 }
