@@ -218,4 +218,27 @@ export function describeGateContract(ctx: ContractContext): void {
     const all = await store.transaction((tx) => tx.claimDueGates(10));
     expect(all.map((gate) => gate.id)).toEqual([first.id, second.id, third.id]);
   });
+
+  it('keeps a gate’s trace context beside it, out of its document, through later updates', async () => {
+    const { store } = ctx.harness();
+    const gate = makeGate();
+    const untraced = makeGate();
+    const traceContext = JSON.stringify({
+      traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+    });
+    await store.transaction(async (tx) => {
+      await tx.insertGate(gate);
+      await tx.setGateTraceContext(gate.id, traceContext);
+      await tx.insertGate(untraced);
+    });
+    expect(await store.read((tx) => tx.getGateTraceContext(gate.id))).toBe(traceContext);
+    expect(await store.read((tx) => tx.getGateTraceContext(untraced.id))).toBeNull();
+    expect(await store.read((tx) => tx.getGateTraceContext('gate_missing'))).toBeNull();
+    expect(await store.transaction((tx) => tx.updateGate(approved(gate, 'user_a'), 1))).toBe(true);
+    expect(await store.read((tx) => tx.getGateTraceContext(gate.id))).toBe(traceContext);
+    expect(await store.read((tx) => tx.getGate(gate.id))).toEqual({
+      ...approved(gate, 'user_a'),
+      version: 2,
+    });
+  });
 }
