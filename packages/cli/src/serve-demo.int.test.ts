@@ -46,6 +46,7 @@ describe('gatehouse serve --demo', () => {
     for (const step of cleanup.splice(0).reverse()) await step();
   }, 30_000);
 
+  // Between its two gates the agent clones its repository and pushes its plan: more than the default time on a busy machine.
   it('runs the demo agent: its gate is pending within seconds and it goes on when a person decides', async () => {
     const temp = tempDir();
     cleanup.push(temp.remove);
@@ -80,7 +81,7 @@ describe('gatehouse serve --demo', () => {
     );
     expect(await server.stop()).toBe(0);
     expect(server.output()).toContain('Gatehouse is shutting down');
-  });
+  }, 60_000);
 
   it('runs a person’s edited arguments when they edit & approve its write_file', async () => {
     const temp = tempDir();
