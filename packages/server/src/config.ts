@@ -88,7 +88,11 @@ const envSchema = z.object({
   GATEHOUSE_SLACK_BOT_TOKEN: z.string().min(1).optional(),
   GATEHOUSE_SLACK_SIGNING_SECRET: z.string().min(1).optional(),
   GATEHOUSE_SLACK_API_URL: z.string().url().default('https://slack.com/api/'),
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//, 'must be an http(s) URL such as http://127.0.0.1:4318')
+    .optional(),
   OTEL_SERVICE_NAME: z.string().min(1).max(200).default('gatehouse'),
   OTEL_SDK_DISABLED: booleanText.default(false),
   OTEL_METRIC_EXPORT_INTERVAL: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
