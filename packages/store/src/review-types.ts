@@ -107,6 +107,17 @@ export interface ReviewsRepo {
   publishReviewComments(reviewId: string, author: string): Promise<number>;
 
   insertReviewSummary(summary: ReviewSummaryRecord): Promise<void>;
+
+  /** Marks a file viewed by `author` at `blobId`, or (blobId null) not viewed. */
+  setReviewFileView(view: {
+    reviewId: string;
+    author: string;
+    path: string;
+    blobId: string | null;
+    at: number;
+  }): Promise<void>;
+  /** The files `author` marked viewed, with the blob each was viewed at. */
+  listReviewFileViews(reviewId: string, author: string): Promise<{ path: string; blobId: string }[]>;
   /** Oldest first. */
   listReviewSummaries(reviewId: string): Promise<ReviewSummaryRecord[]>;
 

@@ -220,6 +220,7 @@ type ReviewWrites =
   | 'setReviewCommentResolved'
   | 'publishReviewComments'
   | 'insertReviewSummary'
+  | 'setReviewFileView'
   | 'putReviewVerdict';
 
 function reviewWrites(ctx: TxContext): Pick<StoreTx, ReviewWrites> {
@@ -230,6 +231,7 @@ function reviewWrites(ctx: TxContext): Pick<StoreTx, ReviewWrites> {
     setReviewCommentResolved: (id, resolved) => reviews.setReviewCommentResolved(ctx, id, resolved),
     publishReviewComments: (reviewId, author) => reviewSummaries.publishReviewComments(ctx, reviewId, author),
     insertReviewSummary: (summary) => reviewSummaries.insertReviewSummary(ctx, summary),
+    setReviewFileView: (view) => reviewSummaries.setReviewFileView(ctx, view),
     putReviewVerdict: (verdict) => reviews.putReviewVerdict(ctx, verdict),
   };
 }
@@ -309,6 +311,7 @@ export function createStoreTx(ctx: TxContext, options: { readOnly: boolean }): S
     listReviewComments: (reviewId) => reviews.listReviewComments(ctx, reviewId),
     listReviewVerdicts: (reviewId) => reviews.listReviewVerdicts(ctx, reviewId),
     listReviewSummaries: (reviewId) => reviewSummaries.listReviewSummaries(ctx, reviewId),
+    listReviewFileViews: (reviewId, author) => reviewSummaries.listReviewFileViews(ctx, reviewId, author),
     listJournalEntries: (filter) => journal.listJournalEntries(ctx, filter),
     getJournalEntry: (runId, id) => journal.getJournalEntry(ctx, runId, id),
     getSearchIndex: (runId) => searchIndex.getSearchIndex(ctx, runId),

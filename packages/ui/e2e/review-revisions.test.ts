@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './a11y.js';
+import { eventually } from './eventually.js';
 import { withE2e } from './harness.js';
 import { ReviewAgent } from './review-agent.js';
 
@@ -170,8 +171,8 @@ describe('a review over two revisions', () => {
   });
 });
 
-describe('a suggestion on a range of lines', () => {
-  it('comments on lines 2-3 with a suggestion and applies it with one click as the person’s commit', async () => {
+describe('a suggestion on a range of lines, and files marked viewed', () => {
+  it('comments on lines 2-3 with a suggestion, applies it as the person’s commit, and counts viewed files until a commit changes them', async () => {
     const env = e2e();
     const other = await ReviewAgent.start(env, 'Suggestions');
     try {
@@ -208,6 +209,27 @@ describe('a suggestion on a range of lines', () => {
       expect(await other.git(['show', 'origin/phase-1-strategic:src/app.ts'])).toBe(
         'const a = 1;\nconst bc = 5;',
       );
+
+      // "Viewed" folds the file away and counts it, until a commit changes the file again.
+      const section = fileSection('src/app.ts');
+      await page.getByText('0 of 1 files viewed').waitFor();
+      await section.getByRole('checkbox', { name: 'Viewed' }).check();
+      await page.getByText('1 of 1 files viewed').waitFor();
+      const toggle = section.getByRole('button', { name: 'src/app.ts', exact: true });
+      await eventually(async () => (await toggle.getAttribute('aria-expanded')) === 'false', {
+        what: 'the viewed file folded away',
+      });
+      await expectAccessible(page, 'a review with a file marked viewed');
+      // Another reviewer's commit changes the file: the mark no longer holds.
+      const id = answer.review?.id ?? '';
+      const { review } = await env.api('GET', `/v1/reviews/${id}`, { token: env.reviewer.token });
+      const edited = await env.http.call('PUT', `/v1/reviews/${id}/file`, {
+        token: env.reviewer.token,
+        body: { path: 'src/app.ts', text: 'const a = 1;\nconst bc = 6;\n', expectedHead: review.headCommit },
+      });
+      expect(edited.status).toBe(200);
+      await page.getByText('0 of 1 files viewed').waitFor({ timeout: 15_000 });
+      expect(await section.getByRole('checkbox', { name: 'Viewed' }).isChecked()).toBe(false);
     } finally {
       other.close();
     }

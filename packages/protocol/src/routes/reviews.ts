@@ -174,7 +174,17 @@ export const reviewFilesResponseSchema = z.object({
   base: z.string(),
   head: z.string(),
   files: z.array(reviewFileSchema),
+  viewed: z
+    .array(z.string())
+    .describe('Paths the caller marked viewed that are unchanged since (a person’s own; empty for agents)'),
 });
+
+/** `PUT /v1/reviews/:id/viewed`: marks a file viewed (or not) for the caller. */
+export const reviewViewedBodySchema = z.strictObject({
+  path: repoPathSchema,
+  viewed: z.boolean().default(true).describe('false clears the mark'),
+});
+export const reviewViewedResponseSchema = z.object({ viewed: z.array(z.string()) });
 
 /** `since=N`: changes since revision N's head (an interdiff) instead of against main. */
 const sinceSchema = z.coerce
@@ -305,6 +315,7 @@ export type ReviewVerdictDocument = z.infer<typeof reviewVerdictDocumentSchema>;
 export type ReviewResponse = z.infer<typeof reviewResponseSchema>;
 export type ReviewListResponse = z.infer<typeof reviewListResponseSchema>;
 export type ReviewFilesResponse = z.infer<typeof reviewFilesResponseSchema>;
+export type ReviewViewedBody = z.input<typeof reviewViewedBodySchema>;
 export type ReviewDiffResponse = z.infer<typeof reviewDiffResponseSchema>;
 export type ReviewFileResponse = z.infer<typeof reviewFileResponseSchema>;
 export type ReviewEditBody = z.input<typeof reviewEditBodySchema>;
@@ -389,6 +400,14 @@ export const reviewRoutes = {
     params: reviewCommentParamsSchema,
     body: reviewResolveBodySchema,
     response: { 200: reviewCommentResponseSchema },
+  }),
+  viewed: defineRoute({
+    method: 'PUT',
+    path: '/v1/reviews/:id/viewed',
+    tags,
+    params,
+    body: reviewViewedBodySchema,
+    response: { 200: reviewViewedResponseSchema },
   }),
   applySuggestion: defineRoute({
     method: 'POST',

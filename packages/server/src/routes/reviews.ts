@@ -86,6 +86,19 @@ export async function reviewRoutes(
 
   registerRoute(
     app,
+    routes.viewed,
+    async (request) => ({
+      viewed: await reviews.markViewed(requireAuthenticated(request), request.params.id, request.body),
+    }),
+    {
+      preValidation: async (request: FastifyRequest) => {
+        requireUser(request, 'viewer');
+      },
+    },
+  );
+
+  registerRoute(
+    app,
     routes.applySuggestion,
     async (request) =>
       reviews.applySuggestion(requireAuthenticated(request), {

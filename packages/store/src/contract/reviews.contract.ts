@@ -45,6 +45,8 @@ function makeComment(reviewId: string, overrides: Partial<ReviewCommentRecord> =
     body: 'Why this step?',
     resolved: false,
     pending: false,
+    startLine: null,
+    suggestion: null,
     createdAt: 2_000,
     ...overrides,
   };
@@ -167,5 +169,24 @@ export function describeReviewContract(ctx: ContractContext): void {
       ['rsm_2', 'approve'],
     ]);
     expect(summaries[1]).toEqual({ ...summary, id: 'rsm_2', kind: 'approve', createdAt: 3_000 });
+  });
+
+  it('keeps each person’s viewed files with their blob, replaced by a later mark and cleared by null', async () => {
+    const { store } = ctx.harness();
+    const view = { reviewId: 'rev_view', author: 'user:user_a', path: 'a.md', at: 1_000 };
+    await store.transaction(async (tx) => {
+      await tx.setReviewFileView({ ...view, blobId: 'b1' });
+      await tx.setReviewFileView({ ...view, blobId: 'b2', at: 2_000 });
+      await tx.setReviewFileView({ ...view, path: 'b.md', blobId: 'b3' });
+      await tx.setReviewFileView({ ...view, author: 'user:user_b', blobId: 'b4' });
+    });
+    expect(await store.read((tx) => tx.listReviewFileViews('rev_view', 'user:user_a'))).toEqual([
+      { path: 'a.md', blobId: 'b2' },
+      { path: 'b.md', blobId: 'b3' },
+    ]);
+    await store.transaction((tx) => tx.setReviewFileView({ ...view, blobId: null }));
+    expect(await store.read((tx) => tx.listReviewFileViews('rev_view', 'user:user_a'))).toEqual([
+      { path: 'b.md', blobId: 'b3' },
+    ]);
   });
 }

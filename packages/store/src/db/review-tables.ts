@@ -53,3 +53,12 @@ export interface ReviewVerdictsTable {
   commit_id: string;
   created_at: number;
 }
+
+export interface ReviewFileViewsTable {
+  review_id: string;
+  author: string;
+  path: string;
+  /** The file's blob at the head it was viewed at; '' for a deleted file. */
+  blob_id: string;
+  viewed_at: number;
+}

@@ -5,6 +5,7 @@ import type { NotificationTables } from './notification-tables.js';
 import type { FalsePositivesTable, RecoveriesTable } from './recovery-tables.js';
 import type {
   ReviewCommentsTable,
+  ReviewFileViewsTable,
   ReviewSummariesTable,
   ReviewsTable,
   ReviewVerdictsTable,
@@ -261,6 +262,7 @@ export interface Database extends NotificationTables {
   review_comments: ReviewCommentsTable;
   review_verdicts: ReviewVerdictsTable;
   review_summaries: ReviewSummariesTable;
+  review_file_views: ReviewFileViewsTable;
   recoveries: RecoveriesTable;
   false_positives: FalsePositivesTable;
   whitelists: WhitelistsTable;

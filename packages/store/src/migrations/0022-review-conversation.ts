@@ -32,6 +32,16 @@ export function reviewConversationMigration(): Migration {
       // A comment on a range of lines starts at start_line; a suggestion replaces that range.
       await db.schema.alterTable('review_comments').addColumn('start_line', 'integer').execute();
       await db.schema.alterTable('review_comments').addColumn('suggestion', 'text').execute();
+      // "Viewed" per person and file: the blob it was viewed at, so a revision that changes the file resets it.
+      await db.schema
+        .createTable('review_file_views')
+        .addColumn('review_id', 'text', (c) => c.notNull())
+        .addColumn('author', 'text', (c) => c.notNull())
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('blob_id', 'text', (c) => c.notNull())
+        .addColumn('viewed_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('review_file_views_pk', ['review_id', 'author', 'path'])
+        .execute();
     },
   };
 }

@@ -59,3 +59,44 @@ export async function publishReviewComments(
     .executeTakeFirst();
   return changed(result.numUpdatedRows);
 }
+
+export async function setReviewFileView(
+  { db }: TxContext,
+  view: { reviewId: string; author: string; path: string; blobId: string | null; at: number },
+): Promise<void> {
+  const key = { review_id: view.reviewId, author: view.author, path: view.path };
+  if (view.blobId === null) {
+    await db
+      .deleteFrom('review_file_views')
+      .where('review_id', '=', key.review_id)
+      .where('author', '=', key.author)
+      .where('path', '=', key.path)
+      .execute();
+    return;
+  }
+  const row = { ...key, blob_id: view.blobId, viewed_at: view.at };
+  await db
+    .insertInto('review_file_views')
+    .values(row)
+    .onConflict((conflict) =>
+      conflict
+        .columns(['review_id', 'author', 'path'])
+        .doUpdateSet({ blob_id: row.blob_id, viewed_at: row.viewed_at }),
+    )
+    .execute();
+}
+
+export async function listReviewFileViews(
+  { db }: TxContext,
+  reviewId: string,
+  author: string,
+): Promise<{ path: string; blobId: string }[]> {
+  const rows = await db
+    .selectFrom('review_file_views')
+    .select(['path', 'blob_id'])
+    .where('review_id', '=', reviewId)
+    .where('author', '=', author)
+    .orderBy('path')
+    .execute();
+  return rows.map((row) => ({ path: row.path, blobId: row.blob_id }));
+}

@@ -126,3 +126,9 @@ export async function editSquashMessage(id: string, body: SquashMessageBody): Pr
 export function applyReviewSuggestion(id: string, commentId: string): Promise<{ commit: string }> {
   return callApi(reviewRoutes.applySuggestion, { params: { id, commentId } });
 }
+
+/** Marks a changed file viewed (or not) for the signed-in person; answers every path they viewed. */
+export async function markReviewFileViewed(id: string, path: string, viewed: boolean): Promise<string[]> {
+  const answer = await callApi(reviewRoutes.viewed, { params: { id }, body: { path, viewed } });
+  return answer.viewed;
+}

@@ -29,16 +29,18 @@ interface LoadedReview {
   summaries: ReviewSummary[];
   squashMessage: SquashMessage;
   files: ReviewFile[];
+  /** The files the person marked viewed (unchanged since). */
+  viewed: string[];
   comments: ReviewComment[];
 }
 
 async function loadReview(id: string, signal: AbortSignal): Promise<LoadedReview> {
-  const [{ review, verdicts, summaries, squashMessage }, { files }, comments] = await Promise.all([
+  const [{ review, verdicts, summaries, squashMessage }, { files, viewed }, comments] = await Promise.all([
     getReview(id, signal),
     listReviewFiles(id, signal),
     listReviewComments(id, signal),
   ]);
-  return { review, verdicts, summaries, squashMessage, files, comments };
+  return { review, verdicts, summaries, squashMessage, files, viewed, comments };
 }
 
 /** Events that change what a review shows: a push, a comment or verdict, the gate decided. */
@@ -114,6 +116,8 @@ function Loaded({ value, reload, stream }: { value: LoadedReview; reload(): void
           <ReviewFileList
             review={review}
             files={files}
+            viewed={value.viewed}
+            canMarkViewed
             threads={threads}
             verdicts={verdicts}
             myAuthor={myAuthor}

@@ -17,6 +17,7 @@ import {
   type StoredReview,
   viewOf,
 } from './review-records.js';
+import { viewedPaths } from './review-views.js';
 
 interface Sides {
   repo: string;
@@ -67,9 +68,13 @@ export async function reviewFiles(
   principal: Principal,
   reviewId: string,
   since?: number | undefined,
-): Promise<{ base: string; head: string; files: ReviewFile[] }> {
-  const { repo, base, head, exact } = await sidesOf(ctx, principal, reviewId, since);
-  return { base, head, files: await changedFiles(repo, base, head, { exact }) };
+): Promise<{ base: string; head: string; files: ReviewFile[]; viewed: string[] }> {
+  const { repo, review, base, head, exact } = await sidesOf(ctx, principal, reviewId, since);
+  const [files, viewed] = await Promise.all([
+    changedFiles(repo, base, head, { exact }),
+    viewedPaths(ctx, principal, review, head),
+  ]);
+  return { base, head, files, viewed };
 }
 
 export async function reviewDiff(

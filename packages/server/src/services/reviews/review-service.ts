@@ -28,6 +28,7 @@ import { effectiveStatus, liveHead, loadReview, repoOf, viewOf } from './review-
 import { editSquashMessage, squashMessageOf } from './review-squash.js';
 import { type SubmissionVerdict, submitReview, summaryView } from './review-submissions.js';
 import { applySuggestion } from './review-suggestions.js';
+import { markViewed } from './review-views.js';
 
 /** Reviews (pull requests of phase branches): reading, comments, verdicts and edits. */
 export interface ReviewService {
@@ -46,7 +47,13 @@ export interface ReviewService {
     principal: Principal,
     reviewId: string,
     since?: number | undefined,
-  ): Promise<{ base: string; head: string; files: ReviewFile[] }>;
+  ): Promise<{ base: string; head: string; files: ReviewFile[]; viewed: string[] }>;
+  /** Marks a changed file viewed (or not) for the person; answers every path they viewed. */
+  markViewed(
+    principal: Principal,
+    reviewId: string,
+    input: { path: string; viewed: boolean },
+  ): Promise<string[]>;
   diff(
     principal: Principal,
     reviewId: string,
@@ -231,6 +238,7 @@ export function createReviewService(ctx: AppContext): ReviewService {
     submit: (principal, reviewId, input) => submitReview(ctx, principal, reviewId, input),
     editSquashMessage: (principal, reviewId, input) => editSquashMessage(ctx, principal, reviewId, input),
     applySuggestion: (principal, input) => applySuggestion(ctx, principal, input),
+    markViewed: (principal, reviewId, input) => markViewed(ctx, principal, reviewId, input),
     openBranch: async (runId) => (await reviewUnderWay(ctx, runId))?.branch ?? null,
     frozenBranch: async (runId) => (await reviewUnderWay(ctx, runId, ['open']))?.branch ?? null,
     async openReviewId(principal, runId) {

@@ -63,6 +63,8 @@ function useSinceFiles(review: ReviewDocument, since: number | null) {
 export function ReviewFileList(props: {
   review: ReviewDocument;
   files: readonly ReviewFile[];
+  viewed: readonly string[];
+  canMarkViewed: boolean;
   threads: ThreadIndex;
   verdicts: ReviewVerdictDocument[];
   myAuthor: string;
@@ -94,6 +96,8 @@ export function ReviewFileList(props: {
 function FileList({
   review,
   files,
+  viewed,
+  canMarkViewed,
   threads,
   verdicts,
   myAuthor,
@@ -105,6 +109,8 @@ function FileList({
 }: {
   review: ReviewDocument;
   files: readonly ReviewFile[];
+  viewed: readonly string[];
+  canMarkViewed: boolean;
   threads: ThreadIndex;
   verdicts: ReviewVerdictDocument[];
   myAuthor: string;
@@ -125,6 +131,8 @@ function FileList({
   const added = files.reduce((sum, file) => sum + file.added, 0);
   const removed = files.reduce((sum, file) => sum + file.removed, 0);
   const positions = useMemo(() => new Map(files.map((file, index) => [file.path, index])), [files]);
+  const viewedSet = useMemo(() => new Set(viewed), [viewed]);
+  const viewedCount = files.filter((file) => viewedSet.has(file.path)).length;
 
   return (
     <section className="review-files" aria-labelledby={`${id}-heading`}>
@@ -152,6 +160,16 @@ function FileList({
           </>
         )}
         {picker}
+        {canMarkViewed && files.length > 0 && (
+          <span className="review-viewed-progress">
+            <progress
+              max={files.length}
+              value={viewedCount}
+              aria-label={`${viewedCount} of ${files.length} files viewed`}
+            />{' '}
+            {viewedCount} of {files.length} files viewed
+          </span>
+        )}
       </div>
       {since !== null && (
         <p className="muted small">
@@ -175,7 +193,9 @@ function FileList({
           review={review}
           file={file}
           since={since}
-          startOpen={!startsCollapsed(file, positions.get(file.path) ?? 0)}
+          viewed={viewedSet.has(file.path)}
+          canMarkViewed={canMarkViewed}
+          startOpen={!viewedSet.has(file.path) && !startsCollapsed(file, positions.get(file.path) ?? 0)}
           fileThreads={threads.byFile.get(file.path) ?? []}
           lineThreads={threads.byLine.get(file.path) ?? NO_THREADS}
           openThreads={openThreadCount(threads, file.path)}

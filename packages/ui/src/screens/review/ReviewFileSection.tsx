@@ -1,9 +1,10 @@
-import { memo, useCallback, useState } from 'react';
+import { memo, useCallback, useEffect, useId, useState } from 'react';
 import { errorText } from '../../api/client.js';
 import {
   addReviewComment,
   getReviewDiff,
   getReviewFile,
+  markReviewFileViewed,
   type ReviewDocument,
   type ReviewFile,
   type ReviewVerdictDocument,
@@ -32,6 +33,9 @@ export interface ReviewFileSectionProps {
   file: ReviewFile;
   /** Show the changes since this earlier revision's head instead of against main. */
   since: number | null;
+  /** The person marked the file viewed, and it is unchanged since. */
+  viewed: boolean;
+  canMarkViewed: boolean;
   startOpen: boolean;
   fileThreads: ReviewThread[];
   lineThreads: Map<string, ReviewThread[]>;
@@ -103,6 +107,52 @@ function RenderedMarkdown({ review, path }: { review: ReviewDocument; path: stri
   return <ReviewMarkdown text={text} label={`${path} rendered`} />;
 }
 
+/** "Viewed": the person's own mark that they read the file; checking it folds the file away. */
+function ViewedBox({
+  reviewId,
+  path,
+  viewed,
+  onChange,
+}: {
+  reviewId: string;
+  path: string;
+  viewed: boolean;
+  onChange(viewed: boolean): void;
+}) {
+  const id = useId();
+  const [checked, setChecked] = useState(viewed);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => setChecked(viewed), [viewed]);
+  return (
+    <span className="review-viewed">
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={async (event) => {
+          const next = event.target.checked;
+          setChecked(next);
+          setError(null);
+          try {
+            await markReviewFileViewed(reviewId, path, next);
+            onChange(next);
+          } catch (caught) {
+            setChecked(!next);
+            setError(errorText(caught));
+          }
+        }}
+      />
+      <label htmlFor={id}>Viewed</label>
+      {error && (
+        <span id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </span>
+      )}
+    </span>
+  );
+}
+
 /**
  * One changed file: a header that opens and closes its diff, the counts, verdict controls and
  * "Edit"; inside, comments on the file, then the diff (and for markdown, the rendered file beside it).
@@ -140,6 +190,17 @@ export const ReviewFileSection = memo(function ReviewFileSection(props: ReviewFi
         )}
         {props.openThreads > 0 && (
           <span className="badge badge-warn">{props.openThreads} open thread(s)</span>
+        )}
+        {props.canMarkViewed && (
+          <ViewedBox
+            reviewId={review.id}
+            path={file.path}
+            viewed={props.viewed}
+            onChange={(viewed) => {
+              if (viewed) setOpen(false);
+              props.onChanged();
+            }}
+          />
         )}
         <ReviewVerdictControls
           reviewId={review.id}
