@@ -28,6 +28,7 @@ function record(publicKey: string, revokedAt: number | null = null): SigningKeyR
     name: null,
     createdAt: 0,
     revokedAt,
+    lastUsedAt: null,
   };
 }
 
