@@ -251,18 +251,31 @@ describe.each(dialects)('change analysis on every push of a phase branch on %s',
     expect(gate?.context).toMatchObject({ testsRemoved: 1, files: ['src/cart.test.ts'] });
   });
 
-  it('audits an analysis that fails without failing the push', async () => {
+  it('analyses a push to a run frozen for its phase review: the destructive gate still opens', async () => {
     const { runId, work } = await runWithSpec();
     await checkpoint(runId);
-    // A frozen run records no analysis: the push still lands, the failure is audited.
+    // The agent pushes (or its push is analysed) after the run froze: the change is still judged.
     await mustGit(['checkout', '--quiet', '-b', 'phase-2-tactical'], { cwd: work });
-    const head = await commitFiles(work, { 'src/cart.test.ts': SPEC_CUT.join('\n') });
+    await commitFiles(work, { 'src/cart.test.ts': SPEC_CUT.join('\n') });
     await push(work, server.test.tokens.agent, 'phase-2-tactical');
+
+    expect(await auditOf(runId, 'analysis.push_failed')).toEqual([]);
+    const [gate] = await gatesOf(runId);
+    expect(gate).toMatchObject({ status: 'pending', runId });
+    expect(gate?.context).toMatchObject({ testsRemoved: 1, files: ['src/cart.test.ts'] });
+  });
+
+  it('audits an analysis that fails without failing the push', async () => {
+    const { runId } = await runWithSpec();
+    const missing = 'f'.repeat(40);
+    server.test.services.pushAnalysis.afterAgentPush(runId, server.test.ids.agentId, [
+      { ref: `refs/heads/${BRANCH}`, branch: BRANCH, old: null, new: missing },
+    ]);
+    await server.test.services.pushAnalysis.idle();
 
     const [failed, ...others] = await auditOf(runId, 'analysis.push_failed');
     expect(others).toEqual([]);
     expect(failed?.actor).toBe(`agent:${server.test.ids.agentId}`);
-    expect(failed?.data).toMatchObject({ runId, branch: 'phase-2-tactical', new: head });
-    expect(failed?.data).toHaveProperty('error', expect.stringContaining('frozen'));
+    expect(failed?.data).toMatchObject({ runId, branch: BRANCH, new: missing });
   });
 });

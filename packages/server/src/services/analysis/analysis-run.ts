@@ -33,6 +33,11 @@ export interface RunChange {
   action?: { tool: string; args: Record<string, unknown> } | undefined;
   /** Test results the agent saw after the change. */
   tests?: readonly ReportedTest[] | undefined;
+  /**
+   * The server analyses what the agent pushed: not an act of the agent, so a run frozen for its phase
+   * review still has the change judged (a push analysed late must never escape its gates).
+   */
+  pushed?: boolean | undefined;
 }
 
 async function advanceRecoveries(
@@ -133,7 +138,7 @@ export async function recordRunChange(
   const run = await loadRun(tx, change.runId);
   const agentId = assertOwnRun(principal, run);
   assertActive(run);
-  assertRunMayAct(run.id, currentHold(run), 'confidence_report');
+  if (change.pushed !== true) assertRunMayAct(run.id, currentHold(run), 'confidence_report');
   const origin = { runId: run.id, agentId, requestedBy: `agent:${agentId}`, action: change.action };
   const confirmed = new Set(
     (await tx.listFalsePositives({ runId: run.id })).map((record) => record.findingKey),

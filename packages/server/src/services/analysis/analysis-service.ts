@@ -61,7 +61,8 @@ export interface AnalyzeResult {
 
 /** Change analysis wired into the gates, and the recovery state it keeps per run and finding. */
 export interface AnalysisService {
-  analyze(principal: Principal, input: AnalyzeInput): Promise<AnalyzeResult>;
+  /** `pushed`: the server's own analysis of a pushed phase branch (see RunChange.pushed). */
+  analyze(principal: Principal, input: AnalyzeInput, options?: { pushed?: boolean }): Promise<AnalyzeResult>;
   reportFinding(principal: Extract<Principal, { kind: 'user' }>, input: FindingReportInput): Promise<Gate>;
   recoveries(principal: Principal, runId: string): Promise<ReturnType<typeof recoveryDocument>[]>;
   /** Stops the analysis workers; analyses still running fail with SERVICE_UNAVAILABLE. */
@@ -141,7 +142,7 @@ export function createAnalysisService(
 ): AnalysisService {
   const engine = deps.engine ?? workerEngine(ctx);
   return {
-    async analyze(principal, input) {
+    async analyze(principal, input, options = {}) {
       if (principal.kind === 'anonymous')
         throw new GatehouseError('UNAUTHENTICATED', 'log in or send a bearer token');
       const change = changeOf(engine, input);
@@ -174,6 +175,7 @@ export function createAnalysisService(
             destructive,
             action: input.action,
             tests: input.tests,
+            pushed: options.pushed,
           });
         }),
       );

@@ -76,6 +76,7 @@ export function createPushAnalysis(
     await deps.analysis.analyze(
       { kind: 'agent', id: agentId },
       { runId, files, action: { tool: 'git_push', args: { branch: ref.branch, from, to: ref.new } } },
+      { pushed: true },
     );
   }
 
