@@ -235,3 +235,28 @@ describe('a suggestion on a range of lines, and files marked viewed', () => {
     }
   });
 });
+
+describe('syntax highlighting', () => {
+  it('highlights code by its file extension and keeps markup in the code as text', async () => {
+    const env = e2e();
+    const other = await ReviewAgent.start(env, 'Highlighting');
+    try {
+      await other.branch('phase-1-strategic', 'origin/main');
+      const code = "const answer = 42; // the answer\nconst html = '<img src=x onerror=alert(1)>';\n";
+      await other.commit({ 'src/x.ts': code, 'notes.txt': 'const plain = 1;\n' }, 'Code');
+      await other.push('phase-1-strategic');
+      const answer = await other.checkpoint({ phase: 1, type: 'strategic', branch: 'phase-1-strategic' });
+      await page.goto(`/reviews/${answer.review?.id}`);
+      const ts = fileSection('src/x.ts');
+      await ts.locator('.hljs-keyword').filter({ hasText: 'const' }).first().waitFor();
+      await ts.locator('.hljs-comment').filter({ hasText: '// the answer' }).waitFor();
+      await ts.getByRole('cell', { name: "const html = '<img src=x onerror=alert(1)>';" }).waitFor();
+      expect(await page.locator('.review-diff img').count()).toBe(0);
+      await fileSection('notes.txt').getByRole('cell', { name: 'const plain = 1;' }).waitFor();
+      expect(await fileSection('notes.txt').locator('[class^="hljs-"]').count()).toBe(0);
+      await expectAccessible(page, 'a review with highlighted code');
+    } finally {
+      other.close();
+    }
+  });
+});

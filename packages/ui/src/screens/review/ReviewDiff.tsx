@@ -1,9 +1,18 @@
 import { Fragment, useMemo, useState } from 'react';
 import type { DiffLine, FileDiff } from '../../api/reviews.js';
 import { Revealed } from '../../components/Revealed.js';
+import { highlightLine, languageOf } from './highlight.js';
 import { type LineCommentInput, ReviewLineCommentForm } from './ReviewLineCommentForm.js';
 import { ReviewThreadView } from './ReviewThreadView.js';
 import { lineKey, type ReviewThread } from './review-threads.js';
+
+/** A line of code, highlighted when its language is known; highlight.js escapes the text it returns. */
+function CodeText({ language, text }: { language: string | null; text: string }) {
+  const html = highlightLine(language, text);
+  if (html === null) return <Revealed text={text} />;
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: highlight.js's output, which escapes the line's text
+  return <span dangerouslySetInnerHTML={{ __html: html }} />;
+}
 
 const MARKER: Record<DiffLine['kind'], string> = { context: ' ', add: '+', del: '-' };
 const KIND_TEXT: Record<DiffLine['kind'], string> = { context: '', add: 'added', del: 'removed' };
@@ -41,6 +50,7 @@ export function ReviewDiff({ reviewId, diff, threads, canComment, onComment, onC
     }
     return texts;
   }, [diff.hunks]);
+  const language = languageOf(diff.path);
   if (diff.binary) return <p className="review-binary">Binary file</p>;
   if (diff.hunks.length === 0) return <p className="muted">No line changes (mode or name only).</p>;
 
@@ -99,7 +109,7 @@ export function ReviewDiff({ reviewId, diff, threads, canComment, onComment, onC
                         {KIND_TEXT[line.kind] && (
                           <span className="visually-hidden">{KIND_TEXT[line.kind]}: </span>
                         )}
-                        <Revealed text={line.text} />
+                        <CodeText language={language} text={line.text} />
                       </td>
                     </tr>
                     {(lineThreads.length > 0 || (key !== null && composing === key)) && anchor && (
