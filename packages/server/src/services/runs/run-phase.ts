@@ -121,15 +121,17 @@ async function openReview(
   boundary: PhaseBoundary,
   branch: PreparedBranch | null = null,
 ): Promise<Gate> {
-  const label = boundary.jobCompleteCalled
-    ? `Final review of run ${run.id}`
-    : `Review of phase ${boundary.phaseNumber} (${boundary.phaseType}) of run ${run.id}`;
+  // People know a run by its title; only an untitled run is named by its id.
+  const of = run.title ? `“${run.title}”` : `run ${run.id}`;
+  const title = boundary.jobCompleteCalled
+    ? `Final review of ${of}`
+    : `Review of phase ${boundary.phaseNumber} (${boundary.phaseType}) of ${of}`;
   return gates.openInCommit(tools, {
     type: 'phase_review',
     runId: run.id,
     agentId: run.agentId,
     requestedBy: `agent:${run.agentId}`,
-    title: run.title ? `${label}: ${run.title}` : label,
+    title,
     context: reviewContext(run, boundary, branch),
   });
 }
