@@ -42,4 +42,22 @@ describe('names where a person reads them, not raw ids', () => {
     expect(await page.getByRole('link', { name: /^Clear old/ }).count()).toBe(0);
     await expectAccessible(page, 'the inbox filtered by a run named by its title');
   });
+
+  it('names a gate in the audit by what it asks, with its id one hover away', async () => {
+    const env = e2e();
+    const gate = await env.openGate({
+      tool: 'shell_execute',
+      args: { command: 'rm -rf cache/' },
+      title: 'Clear cache',
+    });
+    const view = await env.api('GET', `/v1/gates/${gate.id}`, { token: env.admin.token });
+    const headline: string = view.briefing.summary;
+    const page = await env.pageAs(env.admin);
+    await page.goto(`/audit?subject=${gate.id}`);
+    const link = page.getByRole('link', { name: `Gate: ${headline}` }).first();
+    await link.waitFor();
+    expect(await link.getAttribute('title')).toBe(gate.id);
+    expect(await page.getByRole('link', { name: gate.id, exact: true }).count()).toBe(0);
+    await expectAccessible(page, 'the audit naming gates by their headline');
+  });
 });

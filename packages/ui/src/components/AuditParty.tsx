@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import type { AuditEvent } from '../api/audit.js';
 import { useAgentNames } from './use-agent-names.js';
+import { useGateTitles } from './use-gate-titles.js';
 import { usePersonNames } from './use-person-names.js';
 import { useRunTitles } from './use-run-titles.js';
 
@@ -9,6 +10,7 @@ export interface AuditNames {
   person(id: string): string;
   agent(id: string): string | null;
   run(id: string): string | null;
+  gate(id: string): string | null;
 }
 
 const bare = (id: string) => id.replace(/^(user|agent):/, '');
@@ -19,7 +21,8 @@ export function useAuditNames(events: readonly AuditEvent[]): AuditNames {
   const person = usePersonNames(ids.filter((id) => id.startsWith('user_')));
   const agent = useAgentNames(ids.filter((id) => id.startsWith('agent_')));
   const run = useRunTitles(ids.filter((id) => id.startsWith('run_')));
-  return { person, agent, run };
+  const gate = useGateTitles(ids.filter((id) => id.startsWith('gate_')));
+  return { person, agent, run, gate };
 }
 
 /**
@@ -49,8 +52,8 @@ export function AuditParty({ id, names }: { id: string; names: AuditNames }) {
   }
   if (plain.startsWith('gate_')) {
     return (
-      <Link href={`/gates/${encodeURIComponent(plain)}`} className="mono">
-        {plain}
+      <Link href={`/gates/${encodeURIComponent(plain)}`} title={plain}>
+        Gate: {names.gate(plain) ?? plain}
       </Link>
     );
   }
