@@ -236,8 +236,8 @@ describe('a suggestion on a range of lines, and files marked viewed', () => {
   });
 });
 
-describe('syntax highlighting', () => {
-  it('highlights code by its file extension and keeps markup in the code as text', async () => {
+describe('syntax highlighting and the split view', () => {
+  it('highlights code by its file extension, keeps markup in the code as text, and remembers the split view per person', async () => {
     const env = e2e();
     const other = await ReviewAgent.start(env, 'Highlighting');
     try {
@@ -255,6 +255,28 @@ describe('syntax highlighting', () => {
       await fileSection('notes.txt').getByRole('cell', { name: 'const plain = 1;' }).waitFor();
       expect(await fileSection('notes.txt').locator('[class^="hljs-"]').count()).toBe(0);
       await expectAccessible(page, 'a review with highlighted code');
+
+      // Side by side, remembered for this person in this browser, not for another person.
+      const split = page.getByRole('button', { name: 'Split view' });
+      await split.click();
+      await ts.locator('table.review-diff-split').waitFor();
+      expect(await ts.getByRole('columnheader', { name: 'New text' }).count()).toBe(1);
+      await ts.getByRole('cell', { name: 'added: const answer = 42; // the answer' }).waitFor();
+      await expectAccessible(page, 'a review in the split view');
+      await page.reload();
+      await ts.locator('table.review-diff-split').waitFor();
+      expect(await page.getByRole('button', { name: 'Split view' }).getAttribute('aria-pressed')).toBe(
+        'true',
+      );
+      await split.click();
+      await ts.locator('table.review-diff:not(.review-diff-split)').waitFor();
+      await split.click();
+      const reviewer = await env.pageAs(env.reviewer);
+      await reviewer.goto(`/reviews/${answer.review?.id}`);
+      await reviewer.getByRole('heading', { name: 'Files changed (2)' }).waitFor();
+      expect(await reviewer.getByRole('button', { name: 'Split view' }).getAttribute('aria-pressed')).toBe(
+        'false',
+      );
     } finally {
       other.close();
     }

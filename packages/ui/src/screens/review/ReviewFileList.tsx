@@ -14,6 +14,30 @@ import { openThreadCount, startsCollapsed, type ThreadIndex } from './review-thr
 const PAGE = 100;
 const NO_THREADS = new Map();
 
+/** The person's choice of a side-by-side diff, remembered in this browser. */
+function useSplitView(person: string): [boolean, (split: boolean) => void] {
+  const key = `gatehouse.review.split.${person}`;
+  const [split, setSplit] = useState(() => {
+    try {
+      return localStorage.getItem(key) === '1';
+    } catch {
+      return false;
+    }
+  });
+  const remember = useCallback(
+    (next: boolean) => {
+      setSplit(next);
+      try {
+        localStorage.setItem(key, next ? '1' : '0');
+      } catch {
+        // Storage refused (private mode): the choice lasts for this page only.
+      }
+    },
+    [key],
+  );
+  return [split, remember];
+}
+
 /** "Changes since revision N": the earlier revisions to compare the current head with. */
 function SinceSelect({
   review,
@@ -73,11 +97,19 @@ export function ReviewFileList(props: {
   onChanged(): void;
 }) {
   const [since, setSince] = useState<number | null>(null);
+  const [split, setSplit] = useSplitView(props.myAuthor);
   const sinceFiles = useSinceFiles(props.review, since);
-  const picker = <SinceSelect review={props.review} since={since} onChange={setSince} />;
-  if (since === null) return <FileList {...props} since={null} picker={picker} />;
+  const picker = (
+    <>
+      <SinceSelect review={props.review} since={since} onChange={setSince} />
+      <button type="button" aria-pressed={split} onClick={() => setSplit(!split)}>
+        Split view
+      </button>
+    </>
+  );
+  if (since === null) return <FileList {...props} since={null} split={split} picker={picker} />;
   if (sinceFiles.status === 'ready' && sinceFiles.value !== null) {
-    return <FileList {...props} files={sinceFiles.value} since={since} picker={picker} />;
+    return <FileList {...props} files={sinceFiles.value} since={since} split={split} picker={picker} />;
   }
   return (
     <section className="review-files" aria-label="Files changed">
@@ -105,6 +137,7 @@ function FileList({
   canEdit,
   onChanged,
   since,
+  split,
   picker,
 }: {
   review: ReviewDocument;
@@ -118,6 +151,7 @@ function FileList({
   canEdit: boolean;
   onChanged(): void;
   since: number | null;
+  split: boolean;
   picker: ReactNode;
 }) {
   const id = useId();
@@ -193,6 +227,7 @@ function FileList({
           review={review}
           file={file}
           since={since}
+          split={split}
           viewed={viewedSet.has(file.path)}
           canMarkViewed={canMarkViewed}
           startOpen={!viewedSet.has(file.path) && !startsCollapsed(file, positions.get(file.path) ?? 0)}

@@ -33,6 +33,8 @@ export interface ReviewFileSectionProps {
   file: ReviewFile;
   /** Show the changes since this earlier revision's head instead of against main. */
   since: number | null;
+  /** Diffs side by side rather than unified. */
+  split: boolean;
   /** The person marked the file viewed, and it is unchanged since. */
   viewed: boolean;
   canMarkViewed: boolean;
@@ -76,6 +78,7 @@ function FileDiff(props: ReviewFileSectionProps & { rendered: boolean }) {
       diff={resource.value}
       threads={since === null ? props.lineThreads : NO_THREADS}
       canComment={props.canComment && since === null}
+      split={props.split}
       onComment={comment}
       onChanged={props.onChanged}
     />
