@@ -160,6 +160,8 @@ describe('the phase-review example agent, reviewed in the browser', () => {
     await added(EDITED_STEP).waitFor();
 
     await page.getByRole('button', { name: 'Approve & merge' }).click();
+    // Both threads were answered but not resolved: the merge asks first, naming how many.
+    await page.getByRole('button', { name: 'Merge with 2 open threads' }).click();
     await page.getByText(/Squash-merged into main as/).waitFor();
   });
 
