@@ -16,6 +16,9 @@ const NOT_JSON = new Set([
   // The emailed link's confirmation page and its form's answer are HTML.
   'GET /v1/email-actions',
   'POST /v1/email-actions',
+  // Single sign-on redirects the browser to the provider and back (302).
+  'GET /v1/auth/sso/start',
+  'GET /v1/auth/sso/callback',
 ]);
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;

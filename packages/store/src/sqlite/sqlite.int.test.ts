@@ -73,6 +73,7 @@ describe('SQLite store', () => {
       '0019_autonomy_proposals',
       '0020_gate_trace_context',
       '0021_sso_identities',
+      '0022_review_conversation',
       '0023_signing_key_last_use',
     ]);
   });
@@ -127,6 +128,7 @@ describe('SQLite store', () => {
         '0019_autonomy_proposals',
         '0020_gate_trace_context',
         '0021_sso_identities',
+        '0022_review_conversation',
         '0023_signing_key_last_use',
       ],
     });
