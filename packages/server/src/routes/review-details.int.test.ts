@@ -1,10 +1,10 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeReview } from '../services/reviews/review-merge.js';
 import { decideTestGate } from '../testing/gates.js';
+import { callAs, type TestMethod } from '../testing/phase-review.js';
 import { bareGit, cloneRepo } from '../testing/review-git.js';
 import { approveTestPlan, createRunViaApi } from '../testing/runs.js';
-import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
+import { createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 import { ensureRepo, reposDirOf } from '../workspace/repos.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -20,17 +20,8 @@ describe.each(dialects)('review threads, verdicts, binary files and merge retrie
     await test?.close();
   });
 
-  function call(
-    method: 'GET' | 'POST',
-    url: string,
-    token: string,
-    payload?: Record<string, unknown>,
-  ): Promise<LightMyRequestResponse> {
-    const headers = bearer(token);
-    return payload === undefined
-      ? test.app.inject({ method, url, headers })
-      : test.app.inject({ method, url, headers, payload });
-  }
+  const call = (method: TestMethod, url: string, token: string, payload?: Record<string, unknown>) =>
+    callAs(test, method, url, token, payload);
 
   /** A dependent run frozen on its first phase with `files` pushed on phase-1-strategic. */
   async function frozenReview(files: Record<string, string | Uint8Array>) {

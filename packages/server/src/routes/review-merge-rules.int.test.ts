@@ -1,13 +1,11 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideTestGate, TEST_POLICY_YAML } from '../testing/gates.js';
-import { bareGit, cloneRepo } from '../testing/review-git.js';
-import { approveTestPlan, createRunViaApi } from '../testing/runs.js';
-import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
-import { ensureRepo, reposDirOf } from '../workspace/repos.js';
+import { callAs, openPhaseReview, type TestMethod } from '../testing/phase-review.js';
+import { bareGit } from '../testing/review-git.js';
+import { createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
-const AGENT = { name: 'alpha', email: 'alpha@agents.invalid' };
+const _AGENT = { name: 'alpha', email: 'alpha@agents.invalid' };
 const RESOLVED_THREADS_POLICY = `${TEST_POLICY_YAML}reviews:\n  requireResolvedThreads: true\n`;
 
 describe.each(dialects)('merging a review: open threads and the squash message on %s', (dialect) => {
@@ -20,32 +18,13 @@ describe.each(dialects)('merging a review: open threads and the squash message o
     await test?.close();
   });
 
-  function call(
-    method: 'GET' | 'POST' | 'PUT',
-    url: string,
-    token: string,
-    payload?: Record<string, unknown>,
-  ): Promise<LightMyRequestResponse> {
-    const headers = bearer(token);
-    return payload === undefined
-      ? test.app.inject({ method, url, headers })
-      : test.app.inject({ method, url, headers, payload });
-  }
+  const call = (method: TestMethod, url: string, token: string, payload?: Record<string, unknown>) =>
+    callAs(test, method, url, token, payload);
 
   async function openReview(title = 'Merge rules') {
-    const run = await createRunViaApi(test, { autonomy: 'dependent', title });
-    await approveTestPlan(test, run.id);
-    const repo = await ensureRepo(reposDirOf(test.config), run.id);
-    const clone = cloneRepo(repo, { author: AGENT, branch: 'phase-1-strategic' });
-    clone.commit({ 'plan.md': 'a\nb\nc\n' }, 'plan');
-    clone.push('phase-1-strategic');
-    clone.remove();
-    const answer = await call('POST', `/v1/runs/${run.id}/checkpoint`, test.tokens.agent, {
-      phase: 1,
-      type: 'strategic',
-      branch: 'phase-1-strategic',
-    });
-    return { run, repo, review: answer.json().review, gate: answer.json().gate };
+    const opened = await openPhaseReview(test, { title, files: { 'plan.md': 'a\nb\nc\n' } });
+    opened.clone.remove();
+    return opened;
   }
 
   async function setPolicy(source: string) {

@@ -1,13 +1,11 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideTestGate } from '../testing/gates.js';
-import { cloneRepo } from '../testing/review-git.js';
-import { approveTestPlan, createRunViaApi } from '../testing/runs.js';
-import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
-import { ensureRepo, reposDirOf } from '../workspace/repos.js';
+import { callAs, openPhaseReview, type TestMethod } from '../testing/phase-review.js';
+import { createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
-const AGENT = { name: 'alpha', email: 'alpha@agents.invalid' };
+const _AGENT = { name: 'alpha', email: 'alpha@agents.invalid' };
 
 describe.each(dialects)('pending reviews submitted with a summary on %s', (dialect) => {
   let test: TestApp<{ now(): number }>;
@@ -19,32 +17,13 @@ describe.each(dialects)('pending reviews submitted with a summary on %s', (diale
     await test?.close();
   });
 
-  function call(
-    method: 'GET' | 'POST',
-    url: string,
-    token: string,
-    payload?: Record<string, unknown>,
-  ): Promise<LightMyRequestResponse> {
-    const headers = bearer(token);
-    return payload === undefined
-      ? test.app.inject({ method, url, headers })
-      : test.app.inject({ method, url, headers, payload });
-  }
+  const call = (method: TestMethod, url: string, token: string, payload?: Record<string, unknown>) =>
+    callAs(test, method, url, token, payload);
 
   async function openReview() {
-    const run = await createRunViaApi(test, { autonomy: 'dependent', title: 'Pending' });
-    await approveTestPlan(test, run.id);
-    const repo = await ensureRepo(reposDirOf(test.config), run.id);
-    const clone = cloneRepo(repo, { author: AGENT, branch: 'phase-1-strategic' });
-    clone.commit({ 'plan.md': 'a\nb\nc\n' }, 'plan');
-    clone.push('phase-1-strategic');
-    clone.remove();
-    const answer = await call('POST', `/v1/runs/${run.id}/checkpoint`, test.tokens.agent, {
-      phase: 1,
-      type: 'strategic',
-      branch: 'phase-1-strategic',
-    });
-    return { run, review: answer.json().review, gate: answer.json().gate };
+    const opened = await openPhaseReview(test, { title: 'Pending', files: { 'plan.md': 'a\nb\nc\n' } });
+    opened.clone.remove();
+    return opened;
   }
 
   const bodies = (response: LightMyRequestResponse) =>

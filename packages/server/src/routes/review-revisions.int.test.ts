@@ -1,9 +1,9 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideTestGate } from '../testing/gates.js';
+import { callAs, type TestMethod } from '../testing/phase-review.js';
 import { cloneRepo } from '../testing/review-git.js';
 import { approveTestPlan, createRunViaApi } from '../testing/runs.js';
-import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
+import { createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 import { ensureRepo, reposDirOf } from '../workspace/repos.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -19,17 +19,8 @@ describe.each(dialects)('review revisions and their timeline on %s', (dialect) =
     await test?.close();
   });
 
-  function call(
-    method: 'GET' | 'POST',
-    url: string,
-    token: string,
-    payload?: Record<string, unknown>,
-  ): Promise<LightMyRequestResponse> {
-    const headers = bearer(token);
-    return payload === undefined
-      ? test.app.inject({ method, url, headers })
-      : test.app.inject({ method, url, headers, payload });
-  }
+  const call = (method: TestMethod, url: string, token: string, payload?: Record<string, unknown>) =>
+    callAs(test, method, url, token, payload);
 
   /**
    * A review on its second revision: revision 1 adds a.md and b.md, the person requests changes

@@ -1,12 +1,10 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bareGit, cloneRepo } from '../testing/review-git.js';
-import { approveTestPlan, createRunViaApi } from '../testing/runs.js';
-import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
-import { ensureRepo, reposDirOf } from '../workspace/repos.js';
+import { callAs, openPhaseReview, type TestMethod } from '../testing/phase-review.js';
+import { bareGit } from '../testing/review-git.js';
+import { createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
-const AGENT = { name: 'alpha', email: 'alpha@agents.invalid' };
+const _AGENT = { name: 'alpha', email: 'alpha@agents.invalid' };
 
 describe.each(dialects)('multi-line comments and suggestions on %s', (dialect) => {
   let test: TestApp<{ now(): number }>;
@@ -18,31 +16,11 @@ describe.each(dialects)('multi-line comments and suggestions on %s', (dialect) =
     await test?.close();
   });
 
-  function call(
-    method: 'GET' | 'POST',
-    url: string,
-    token: string,
-    payload?: Record<string, unknown>,
-  ): Promise<LightMyRequestResponse> {
-    const headers = bearer(token);
-    return payload === undefined
-      ? test.app.inject({ method, url, headers })
-      : test.app.inject({ method, url, headers, payload });
-  }
+  const call = (method: TestMethod, url: string, token: string, payload?: Record<string, unknown>) =>
+    callAs(test, method, url, token, payload);
 
-  async function openReview() {
-    const run = await createRunViaApi(test, { autonomy: 'dependent', title: 'Suggestions' });
-    await approveTestPlan(test, run.id);
-    const repo = await ensureRepo(reposDirOf(test.config), run.id);
-    const clone = cloneRepo(repo, { author: AGENT, branch: 'phase-1-strategic' });
-    clone.commit({ 'plan.md': 'a\nb\nc\nd\n' }, 'plan');
-    clone.push('phase-1-strategic');
-    const answer = await call('POST', `/v1/runs/${run.id}/checkpoint`, test.tokens.agent, {
-      phase: 1,
-      type: 'strategic',
-      branch: 'phase-1-strategic',
-    });
-    return { repo, clone, review: answer.json().review };
+  function openReview() {
+    return openPhaseReview(test, { title: 'Suggestions', files: { 'plan.md': 'a\nb\nc\nd\n' } });
   }
 
   it('comments on a range of lines and refuses a backwards range or a suggestion on the old side', async () => {

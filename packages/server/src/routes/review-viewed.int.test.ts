@@ -1,9 +1,9 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideTestGate } from '../testing/gates.js';
+import { callAs, type TestMethod } from '../testing/phase-review.js';
 import { cloneRepo } from '../testing/review-git.js';
 import { approveTestPlan, createRunViaApi } from '../testing/runs.js';
-import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
+import { createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 import { ensureRepo, reposDirOf } from '../workspace/repos.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -19,19 +19,8 @@ describe.each(dialects)('files marked viewed on %s', (dialect) => {
     await test?.close();
   });
 
-  function call(
-    method: 'GET' | 'PUT' | 'POST',
-    url: string,
-    token: string,
-    payload?: Record<string, unknown>,
-  ) {
-    const headers = bearer(token);
-    return (
-      payload === undefined
-        ? test.app.inject({ method, url, headers })
-        : test.app.inject({ method, url, headers, payload })
-    ) as Promise<LightMyRequestResponse>;
-  }
+  const call = (method: TestMethod, url: string, token: string, payload?: Record<string, unknown>) =>
+    callAs(test, method, url, token, payload);
 
   it('keeps each person’s viewed files, and forgets a file a new revision changes', async () => {
     const run = await createRunViaApi(test, { autonomy: 'dependent', title: 'Viewed' });
