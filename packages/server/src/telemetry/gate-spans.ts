@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { type Context, type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { Gate } from 'gatehouse-hitl-core';
 import type { NotificationRecord, StreamEvent } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
@@ -26,17 +26,9 @@ async function recordGateSpan(ctx: AppContext, telemetry: Telemetry, event: Stre
   const [gate, stored] = await ctx.store.read(
     async (tx) => [await tx.getGate(gateId), await tx.getGateTraceContext(gateId)] as const,
   );
-  const parent = gateParentOf(telemetry, stored);
-  if (gate === null || gate.decision === null || parent === null) return;
-  const spanContext = gateSpanContextOf(parent, gateId);
-  if (spanContext === null) return;
+  if (gate === null || gate.decision === null) return;
   const decidedAt = Math.max(gate.decision.decidedAt, gate.createdAt);
-  const span = telemetry.startSpanWithId(
-    spanContext.spanId,
-    `gate ${gate.type}`,
-    { kind: SpanKind.INTERNAL, startTime: gate.createdAt, attributes: gateAttributes(gate) },
-    parent,
-  );
+  const span = startGateSpan(telemetry, gate, gateParentOf(telemetry, stored));
   span.addEvent('opened', { 'gatehouse.gate.risk': gate.risk }, gate.createdAt);
   for (const notice of await sentNotices(ctx, gateId, decidedAt)) {
     span.addEvent(
@@ -58,6 +50,19 @@ async function recordGateSpan(ctx: AppContext, telemetry: Telemetry, event: Stre
   span.setAttribute('gatehouse.gate.outcome', gate.decision.outcome);
   span.setStatus({ code: SpanStatusCode.OK });
   span.end(decidedAt);
+}
+
+/**
+ * The gate's span under the id its opening request announced; a gate opened without a trace (by the
+ * server itself, or through a route that carries none) gets a trace of its own.
+ */
+function startGateSpan(telemetry: Telemetry, gate: Gate, parent: Context | null): Span {
+  const name = `gate ${gate.type}`;
+  const options = { kind: SpanKind.INTERNAL, startTime: gate.createdAt, attributes: gateAttributes(gate) };
+  const spanContext = parent === null ? null : gateSpanContextOf(parent, gate.id);
+  if (parent === null || spanContext === null)
+    return telemetry.tracer.startSpan(name, { ...options, root: true });
+  return telemetry.startSpanWithId(spanContext.spanId, name, options, parent);
 }
 
 function gateAttributes(gate: Gate): Record<string, string> {

@@ -138,6 +138,25 @@ describe.each(dialects)('OpenTelemetry traces on %s', { timeout: 60_000 }, (dial
     expect(decision.links.map((link) => link.context.spanId)).toEqual([gateSpanId]);
   });
 
+  it('records the span of a gate the server opens itself, in a trace of its own', async () => {
+    await start();
+    const gate = await test.services.gates.open({
+      type: 'tool_call',
+      tool: 'deploy',
+      args: {},
+      agentId: test.ids.agentId,
+      requestedBy: `agent:${test.ids.agentId}`,
+    });
+    await decide(test.app, gate.id);
+    const span = await until(() =>
+      spans().find(
+        (candidate) => isGateSpan(candidate) && candidate.attributes['gatehouse.gate.id'] === gate.id,
+      ),
+    );
+    expect(span.parentSpanContext).toBeUndefined();
+    expect(span.events.map((event) => event.name)).toEqual(['opened', 'decided']);
+  });
+
   it('marks each notice sent before the decision on the gate’s span, and records a span per notice delivery', async () => {
     const channel = createFixtureChannel({ configured: true });
     await start({ notificationChannels: [...NOTIFICATION_CHANNEL_DEFINITIONS, channel.definition] });
