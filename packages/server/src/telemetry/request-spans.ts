@@ -22,7 +22,17 @@ interface RequestTrace {
   gateSpan: SpanContext | null;
 }
 
-const traces = new WeakMap<FastifyRequest, RequestTrace>();
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request's trace while tracing is on (decorated by registerRequestSpans); absent otherwise. */
+    gatehouseTrace?: RequestTrace | null;
+  }
+}
+
+/** The trace `request` carries, when tracing is on. */
+function traceOf(request: FastifyRequest): RequestTrace | undefined {
+  return request.gatehouseTrace ?? undefined;
+}
 
 /** Route parameters that name a gate or a run, by the route's prefix. */
 function idsOf(route: string, request: FastifyRequest, traced: RequestTrace): Record<string, string> {
@@ -47,6 +57,7 @@ export function registerRequestSpans(app: FastifyInstance, telemetry: Telemetry)
     description: 'Duration of HTTP requests, by method, route template and status.',
     unit: 's',
   });
+  app.decorateRequest('gatehouseTrace', null);
   app.addHook('onRequest', async (request) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const incoming = telemetry.extract(request.headers);
@@ -58,19 +69,19 @@ export function registerRequestSpans(app: FastifyInstance, telemetry: Telemetry)
       },
       incoming,
     );
-    traces.set(request, { span, incoming, startedAt: performance.now(), gateId: null, gateSpan: null });
+    request.gatehouseTrace = { span, incoming, startedAt: performance.now(), gateId: null, gateSpan: null };
   });
   app.addHook('onSend', async (request, reply, payload) => {
-    const traced = traces.get(request);
+    const traced = traceOf(request);
     if (traced === undefined) return payload;
     const { traceparent } = telemetry.headersOf(traced.gateSpan ?? traced.span.spanContext());
     if (traceparent !== undefined) void reply.header('traceresponse', traceparent);
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
-    const traced = traces.get(request);
+    const traced = traceOf(request);
     if (traced === undefined) return;
-    traces.delete(request);
+    request.gatehouseTrace = null;
     const route = request.routeOptions.url ?? 'unmatched';
     const status = reply.statusCode;
     traced.span.setAttributes({ 'http.response.status_code': status, ...idsOf(route, request, traced) });
@@ -87,7 +98,7 @@ export function registerRequestSpans(app: FastifyInstance, telemetry: Telemetry)
 
 /** The context work done for `request` starts its spans in: under the request's span. */
 export function requestContext(request: FastifyRequest): Context | null {
-  const traced = traces.get(request);
+  const traced = traceOf(request);
   return traced === undefined ? null : trace.setSpan(traced.incoming, traced.span);
 }
 
@@ -96,7 +107,7 @@ export function requestContext(request: FastifyRequest): Context | null {
  * `traceparent`, else the request's own span.
  */
 export function gateParentSpanOf(request: FastifyRequest): SpanContext | null {
-  const traced = traces.get(request);
+  const traced = traceOf(request);
   if (traced === undefined) return null;
   const caller = trace.getSpanContext(traced.incoming);
   return caller !== undefined && isSpanContextValid(caller) ? caller : traced.span.spanContext();
@@ -104,7 +115,7 @@ export function gateParentSpanOf(request: FastifyRequest): SpanContext | null {
 
 /** Notes that `request` answered with gate `gateId`, whose span the response then names. */
 export function noteGate(request: FastifyRequest, gateId: string, gateParent: Context | null): void {
-  const traced = traces.get(request);
+  const traced = traceOf(request);
   if (traced === undefined) return;
   traced.gateId = gateId;
   traced.gateSpan = gateParent === null ? null : gateSpanContextOf(gateParent, gateId);
