@@ -88,6 +88,8 @@ export async function startSmtpInbox(options: { refuse?: (to: string) => boolean
   const waiters = new Set<() => void>();
   let connections = 0;
   const server = new SMTPServer({
+    // The server keeps pooled connections open: closing the inbox first must not wait 30 s for them.
+    closeTimeout: 100,
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
