@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { McpOAuthConfig } from './auth/mcp-oauth.js';
-import { parseSsoRoles, type SsoConfig } from './auth/sso-config.js';
+import { mcpOAuthConfigFromEnv, type SsoConfig, ssoConfigFromEnv } from './auth/sso-config.js';
 import type { TelemetryConfig } from './telemetry/telemetry.js';
 
 const booleanText = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -313,54 +313,6 @@ function webhookLease(timeoutMs: number, leaseMs: number | undefined): number {
   return leaseMs;
 }
 
-type ParsedEnv = z.infer<typeof envSchema>;
-
-/** An issuer over plain http is only for a provider on this host (a test or a laptop). */
-function ssoConfig(e: ParsedEnv): SsoConfig | null {
-  if (e.GATEHOUSE_SSO_ISSUER === undefined) {
-    if (e.GATEHOUSE_SSO_CLIENT_ID !== undefined || e.GATEHOUSE_SSO_ROLES !== undefined) {
-      throw new Error(
-        'invalid environment: GATEHOUSE_SSO_ISSUER: required when GATEHOUSE_SSO_CLIENT_ID or _ROLES is set',
-      );
-    }
-    return null;
-  }
-  const issuer = new URL(e.GATEHOUSE_SSO_ISSUER);
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(issuer.hostname);
-  if (issuer.protocol !== 'https:' && !(issuer.protocol === 'http:' && loopback)) {
-    throw new Error(
-      'invalid environment: GATEHOUSE_SSO_ISSUER: must be https:// (http:// only on 127.0.0.1 or localhost)',
-    );
-  }
-  for (const name of ['GATEHOUSE_SSO_CLIENT_ID', 'GATEHOUSE_SSO_ROLES'] as const) {
-    if (e[name] === undefined)
-      throw new Error(`invalid environment: ${name}: required with GATEHOUSE_SSO_ISSUER`);
-  }
-  const scopes = e.GATEHOUSE_SSO_SCOPES.split(/\s+/).filter((scope) => scope !== '');
-  if (!scopes.includes('openid')) {
-    throw new Error('invalid environment: GATEHOUSE_SSO_SCOPES: must include openid');
-  }
-  return {
-    issuer: e.GATEHOUSE_SSO_ISSUER,
-    clientId: e.GATEHOUSE_SSO_CLIENT_ID as string,
-    clientSecret: e.GATEHOUSE_SSO_CLIENT_SECRET ?? null,
-    scopes: scopes.join(' '),
-    groupsClaim: e.GATEHOUSE_SSO_GROUPS_CLAIM,
-    roles: parseSsoRoles(e.GATEHOUSE_SSO_ROLES as string),
-    providerName: e.GATEHOUSE_SSO_NAME,
-  };
-}
-
-function mcpOAuthConfig(e: ParsedEnv): McpOAuthConfig | null {
-  if (e.GATEHOUSE_MCP_OAUTH_AGENT === undefined) return null;
-  if (e.GATEHOUSE_SSO_ISSUER === undefined) {
-    throw new Error(
-      'invalid environment: GATEHOUSE_MCP_OAUTH_AGENT: needs GATEHOUSE_SSO_ISSUER, the provider whose tokens MCP clients bring',
-    );
-  }
-  return { agentName: e.GATEHOUSE_MCP_OAUTH_AGENT };
-}
-
 /** Reads the environment once, with command-line overrides on top. */
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
@@ -457,8 +409,8 @@ export function loadConfig(
       checkIntervalMs: e.GATEHOUSE_REVIEW_CHECK_INTERVAL_MS,
       digestIntervalMs: e.GATEHOUSE_REVIEW_DIGEST_INTERVAL_MS,
     },
-    sso: ssoConfig(e),
-    mcpOAuth: mcpOAuthConfig(e),
+    sso: ssoConfigFromEnv(e),
+    mcpOAuth: mcpOAuthConfigFromEnv(e),
     slack: {
       botToken: e.GATEHOUSE_SLACK_BOT_TOKEN ?? null,
       signingSecret: e.GATEHOUSE_SLACK_SIGNING_SECRET ?? null,

@@ -1,4 +1,5 @@
 import { hasRole, ROLES, type Role } from 'gatehouse-hitl-core';
+import type { McpOAuthConfig } from './mcp-oauth.js';
 
 /** One line of the group → role mapping: people in `group` (or anyone, for `*`) get `role`. */
 export interface SsoRoleMapping {
@@ -56,4 +57,63 @@ export function roleForGroups(mapping: readonly SsoRoleMapping[], groups: readon
     if (best === null || !hasRole(best, role)) best = role;
   }
   return best;
+}
+
+/** The environment variables single sign-on and OAuth for MCP read, as the server's config parsed them. */
+export interface SsoEnv {
+  GATEHOUSE_SSO_ISSUER?: string | undefined;
+  GATEHOUSE_SSO_CLIENT_ID?: string | undefined;
+  GATEHOUSE_SSO_CLIENT_SECRET?: string | undefined;
+  GATEHOUSE_SSO_SCOPES: string;
+  GATEHOUSE_SSO_GROUPS_CLAIM: string;
+  GATEHOUSE_SSO_ROLES?: string | undefined;
+  GATEHOUSE_SSO_NAME: string;
+  GATEHOUSE_MCP_OAUTH_AGENT?: string | undefined;
+}
+
+/** An issuer over plain http is only for a provider on this host (a test or a laptop). */
+export function ssoConfigFromEnv(e: SsoEnv): SsoConfig | null {
+  if (e.GATEHOUSE_SSO_ISSUER === undefined) {
+    if (e.GATEHOUSE_SSO_CLIENT_ID !== undefined || e.GATEHOUSE_SSO_ROLES !== undefined) {
+      throw new Error(
+        'invalid environment: GATEHOUSE_SSO_ISSUER: required when GATEHOUSE_SSO_CLIENT_ID or _ROLES is set',
+      );
+    }
+    return null;
+  }
+  const issuer = new URL(e.GATEHOUSE_SSO_ISSUER);
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(issuer.hostname);
+  if (issuer.protocol !== 'https:' && !(issuer.protocol === 'http:' && loopback)) {
+    throw new Error(
+      'invalid environment: GATEHOUSE_SSO_ISSUER: must be https:// (http:// only on 127.0.0.1 or localhost)',
+    );
+  }
+  for (const name of ['GATEHOUSE_SSO_CLIENT_ID', 'GATEHOUSE_SSO_ROLES'] as const) {
+    if (e[name] === undefined)
+      throw new Error(`invalid environment: ${name}: required with GATEHOUSE_SSO_ISSUER`);
+  }
+  const scopes = e.GATEHOUSE_SSO_SCOPES.split(/\s+/).filter((scope) => scope !== '');
+  if (!scopes.includes('openid')) {
+    throw new Error('invalid environment: GATEHOUSE_SSO_SCOPES: must include openid');
+  }
+  return {
+    issuer: e.GATEHOUSE_SSO_ISSUER,
+    clientId: e.GATEHOUSE_SSO_CLIENT_ID as string,
+    clientSecret: e.GATEHOUSE_SSO_CLIENT_SECRET ?? null,
+    scopes: scopes.join(' '),
+    groupsClaim: e.GATEHOUSE_SSO_GROUPS_CLAIM,
+    roles: parseSsoRoles(e.GATEHOUSE_SSO_ROLES as string),
+    providerName: e.GATEHOUSE_SSO_NAME,
+  };
+}
+
+/** OAuth for MCP over HTTP: the agent MCP clients act as, with tokens from the sign-on provider. */
+export function mcpOAuthConfigFromEnv(e: SsoEnv): McpOAuthConfig | null {
+  if (e.GATEHOUSE_MCP_OAUTH_AGENT === undefined) return null;
+  if (e.GATEHOUSE_SSO_ISSUER === undefined) {
+    throw new Error(
+      'invalid environment: GATEHOUSE_MCP_OAUTH_AGENT: needs GATEHOUSE_SSO_ISSUER, the provider whose tokens MCP clients bring',
+    );
+  }
+  return { agentName: e.GATEHOUSE_MCP_OAUTH_AGENT };
 }
