@@ -3,36 +3,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startTestPostgres } from 'gatehouse-hitl-store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ServeProcess, startServe, tempDir } from './testing/cli-process.js';
+import { startServe, tempDir } from './testing/cli-process.js';
+import { callServe, signInByLoginLink } from './testing/serve-session.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: test-only view of response bodies
 type Json = any;
 
 const execGit = promisify(execFile);
-
-async function call(server: ServeProcess, token: string, path: string, body?: unknown): Promise<Json> {
-  const response = await fetch(`${server.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  expect(response.status, `${path}: ${await response.clone().text()}`).toBe(200);
-  return (await response.json()) as Json;
-}
-
-async function signIn(server: ServeProcess): Promise<string> {
-  const token = /#token=(\S+)/.exec(server.loginLink ?? '')?.[1];
-  const response = await fetch(`${server.url}/v1/auth/link`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { token: string }).token;
-}
 
 /** Git as the signed-in person, the session token passed through the environment only. */
 async function git(token: string, cwd: string, ...args: string[]): Promise<string> {
@@ -81,14 +58,14 @@ describe.each(STORES)(
       cleanup.push(database.stop);
       const server = await startServe(join(temp.dir, 'data'), { args: ['--demo'], env: database.env });
       cleanup.push(() => server.stop());
-      const session = await signIn(server);
+      const session = await signInByLoginLink(server);
       const seen: unknown[] = [];
       const pending = async (type: string): Promise<Json> => {
         const deadline = Date.now() + 30_000;
         for (;;) {
           const stopped = /the demo agent stopped: .*/.exec(server.output());
           if (stopped) throw new Error(stopped[0]);
-          const { items } = await call(server, session, `/v1/gates?status=pending&type=${type}`);
+          const { items } = await callServe(server, session, `/v1/gates?status=pending&type=${type}`);
           const gate = (items as Json[]).find((item) => !seen.includes(item.id));
           if (gate !== undefined) {
             seen.push(gate.id);
@@ -99,11 +76,11 @@ describe.each(STORES)(
         }
       };
       const approve = (gate: Json) =>
-        call(server, session, `/v1/gates/${gate.id as string}/decide`, { option: 'approve' });
+        callServe(server, session, `/v1/gates/${gate.id as string}/decide`, { option: 'approve' });
 
       // Gate 0 carries the plan: its design and tasks, and PLAN.md as the artifact.
       const intent = await pending('intent_approval');
-      const { gate: intentGate } = await call(server, session, `/v1/gates/${intent.id as string}`);
+      const { gate: intentGate } = await callServe(server, session, `/v1/gates/${intent.id as string}`);
       expect(intentGate.context).toMatchObject({ design: expect.stringContaining('slugify(title)') });
       expect(intentGate.context.tasks.length).toBeGreaterThanOrEqual(3);
       expect(intentGate.artifacts).toContain('PLAN.md');
@@ -111,13 +88,13 @@ describe.each(STORES)(
 
       // Phase 1's review: a pushed branch, a diff against the sample project on main, the plan in it.
       const phase1 = await pending('phase_review');
-      const { gate: phase1Gate } = await call(server, session, `/v1/gates/${phase1.id as string}`);
+      const { gate: phase1Gate } = await callServe(server, session, `/v1/gates/${phase1.id as string}`);
       expect(phase1Gate.context).toMatchObject({ branch: 'phase-1-strategic', reviewId: expect.any(String) });
       const reviewId = phase1Gate.context.reviewId as string;
-      const { review } = await call(server, session, `/v1/reviews/${reviewId}`);
+      const { review } = await callServe(server, session, `/v1/reviews/${reviewId}`);
       expect(server.output()).toContain(`its review (files and diff): /reviews/${reviewId}`);
       expect(review).toMatchObject({ branch: 'phase-1-strategic', status: 'open', phase: 1 });
-      const { files } = await call(server, session, `/v1/reviews/${reviewId}/files`);
+      const { files } = await callServe(server, session, `/v1/reviews/${reviewId}/files`);
       expect(files).toEqual(
         expect.arrayContaining([
           expect.objectContaining({ path: 'PLAN.md', status: 'added' }),
@@ -126,7 +103,7 @@ describe.each(STORES)(
       );
       // Main already holds the sample project: the review shows the plan, not the project's import.
       expect(files.map((file: Json) => file.path)).not.toContain('package.json');
-      const { diff } = await call(server, session, `/v1/reviews/${reviewId}/diff?path=PLAN.md`);
+      const { diff } = await callServe(server, session, `/v1/reviews/${reviewId}/diff?path=PLAN.md`);
       const planLines = diff.hunks.flatMap((hunk: Json) => hunk.lines.map((line: Json) => line.text));
       expect(planLines).toEqual(expect.arrayContaining(['## Design', '## Tasks']));
       await approve(phase1);
@@ -135,21 +112,21 @@ describe.each(STORES)(
       for (const type of ['tool_call', 'tool_call', 'tool_call', 'tool_call', 'confidence_threshold'])
         await approve(await pending(type));
       const final = await pending('phase_review');
-      const { gate: finalGate } = await call(server, session, `/v1/gates/${final.id as string}`);
+      const { gate: finalGate } = await callServe(server, session, `/v1/gates/${final.id as string}`);
       expect(finalGate.context).toMatchObject({ branch: 'phase-2-tactical', jobComplete: true });
       const finalId = finalGate.context.reviewId as string;
-      const finalFiles = (await call(server, session, `/v1/reviews/${finalId}/files`)).files as Json[];
+      const finalFiles = (await callServe(server, session, `/v1/reviews/${finalId}/files`)).files as Json[];
       expect(finalFiles.map((file) => file.path)).toEqual(
         expect.arrayContaining(['src/slugify.js', 'test/slugify.test.js', 'build/bundle.js']),
       );
       await approve(final);
 
-      const merged = (await call(server, session, `/v1/reviews/${finalId}`)).review as Json;
+      const merged = (await callServe(server, session, `/v1/reviews/${finalId}`)).review as Json;
       expect(merged).toMatchObject({
         status: 'merged',
         mergeCommit: expect.stringMatching(/^[0-9a-f]{40}$/),
       });
-      const { gitUrl } = await call(server, session, `/v1/runs/${merged.runId as string}/workspace`);
+      const { gitUrl } = await callServe(server, session, `/v1/runs/${merged.runId as string}/workspace`);
       await git(session, temp.dir, 'clone', '--quiet', gitUrl, 'repo');
       const repo = join(temp.dir, 'repo');
       // main: the sample project, one squash commit per phase, no merge commits.
@@ -166,7 +143,7 @@ describe.each(STORES)(
       expect(await git(session, repo, 'show', 'main:PLAN.md')).toContain('## Tasks');
       expect(await git(session, repo, 'ls-tree', '--name-only', 'main', 'build')).toBe('');
       // The agent pushes once its plan is approved: a run waiting on Gate 0 may not act, not even to have a push analysed.
-      const { items: events } = await call(server, session, '/v1/audit?limit=500');
+      const { items: events } = await callServe(server, session, '/v1/audit?limit=500');
       const seqOf = (kind: string, subject: string) =>
         (events as Json[]).find((event) => event.kind === kind && event.subject === subject)?.seq as number;
       const pushes = (events as Json[]).filter((event) => event.kind === 'workspace.pushed');

@@ -1,34 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runGatehouse, type ServeProcess, startServe, tempDir } from './testing/cli-process.js';
+import { runGatehouse, startServe, tempDir } from './testing/cli-process.js';
+import { callServe, signInByLoginLink } from './testing/serve-session.js';
 
 type Json = Record<string, unknown>;
-
-async function call(server: ServeProcess, token: string, path: string, body?: unknown): Promise<Json> {
-  const response = await fetch(`${server.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  expect(response.status, `${path}: ${await response.clone().text()}`).toBe(200);
-  return (await response.json()) as Json;
-}
-
-/** Signs in with the first-start login link, as a person who opened it would. */
-async function signIn(server: ServeProcess): Promise<string> {
-  const token = /#token=(\S+)/.exec(server.loginLink ?? '')?.[1];
-  const response = await fetch(`${server.url}/v1/auth/link`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { token: string }).token;
-}
 
 async function until<T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -58,24 +34,24 @@ describe('gatehouse serve --demo', () => {
     );
     expect(output.indexOf(announced)).toBeGreaterThan(output.indexOf('/login#token='));
 
-    const session = await signIn(server);
+    const session = await signInByLoginLink(server);
     const pending = (type: string) =>
       until(`a pending ${type} gate from the demo agent`, async () => {
-        const { items } = (await call(server, session, `/v1/gates?status=pending&type=${type}`)) as {
+        const { items } = (await callServe(server, session, `/v1/gates?status=pending&type=${type}`)) as {
           items: Json[];
         };
         return items[0];
       });
     // Gate 0: the demo agent's plan is approved before it implements anything.
     const intent = await pending('intent_approval');
-    const agents = (await call(server, session, '/v1/agents')) as { agents: Json[] };
+    const agents = (await callServe(server, session, '/v1/agents')) as { agents: Json[] };
     expect(agents.agents.find((agent) => agent.id === intent.agentId)?.name).toBe('demo-agent');
-    await call(server, session, `/v1/gates/${intent.id as string}/decide`, { option: 'approve' });
+    await callServe(server, session, `/v1/gates/${intent.id as string}/decide`, { option: 'approve' });
     const gate = await pending('phase_review');
     expect(gate.agentId).toBe(intent.agentId);
     expect(gate.type).toBe('phase_review');
 
-    await call(server, session, `/v1/gates/${gate.id as string}/decide`, { option: 'approve' });
+    await callServe(server, session, `/v1/gates/${gate.id as string}/decide`, { option: 'approve' });
     await until('the demo agent going on', async () =>
       /\[3\] plan[\s\S]*-> approved by user_\w+[\s\S]*\[4\]/.test(server.output()) ? true : undefined,
     );
@@ -88,12 +64,12 @@ describe('gatehouse serve --demo', () => {
     cleanup.push(temp.remove);
     const server = await startServe(join(temp.dir, 'data'), { args: ['--demo'] });
     cleanup.push(() => server.stop());
-    const session = await signIn(server);
+    const session = await signInByLoginLink(server);
     const pending = (type: string, skip: readonly unknown[] = []) =>
       until(
         `a pending ${type} gate from the demo agent`,
         async () => {
-          const { items } = (await call(server, session, `/v1/gates?status=pending&type=${type}`)) as {
+          const { items } = (await callServe(server, session, `/v1/gates?status=pending&type=${type}`)) as {
             items: Json[];
           };
           const stopped = /the demo agent stopped: .*/.exec(server.output());
@@ -104,13 +80,13 @@ describe('gatehouse serve --demo', () => {
       );
     for (const type of ['intent_approval', 'phase_review']) {
       const gate = await pending(type);
-      await call(server, session, `/v1/gates/${gate.id as string}/decide`, { option: 'approve' });
+      await callServe(server, session, `/v1/gates/${gate.id as string}/decide`, { option: 'approve' });
     }
     const write = await pending('tool_call');
     const action = write.action as { tool: string; args: { path: string; content: string } };
     expect(action.tool).toBe('write_file');
     const edited = `${action.args.content}// reviewed by a person\n`;
-    await call(server, session, `/v1/gates/${write.id as string}/decide`, {
+    await callServe(server, session, `/v1/gates/${write.id as string}/decide`, {
       option: 'approve',
       editedArgs: { path: action.args.path, content: edited },
     });
