@@ -1,5 +1,6 @@
-export type { SignedDecisionFields } from 'gatehouse-hitl-protocol';
+export type { SignedDecisionFields, SignedWhitelistScope } from 'gatehouse-hitl-protocol';
 export {
+  decisionWhitelistScope,
   KEY_PROOF_PREFIX,
   keyProofText,
   SIGNED_DECISION_PREFIX,

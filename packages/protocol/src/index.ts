@@ -49,6 +49,7 @@ export type {
   RevealedText,
   RevealOptions,
   SignedDecisionFields,
+  SignedWhitelistScope,
   StreamEventName,
   WireErrorContext,
 } from './rules.js';
@@ -56,6 +57,7 @@ export {
   CANONICAL_JSON_MAX_DEPTH,
   canonicalJson,
   canonicalJsonV2,
+  decisionWhitelistScope,
   decodeWireError,
   ERROR_CODES,
   errorFromResponse,

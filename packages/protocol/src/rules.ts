@@ -72,8 +72,9 @@ export type {
 export { fillPath, queryString, routeRequest } from './route-table/define.js';
 export type { LightRoute } from './route-table/light-routes.js';
 export { lightRoutes } from './route-table/light-routes.js';
-export type { CanonicalJsonVersion, SignedDecisionFields } from './signed-decision.js';
+export type { CanonicalJsonVersion, SignedDecisionFields, SignedWhitelistScope } from './signed-decision.js';
 export {
+  decisionWhitelistScope,
   KEY_PROOF_PREFIX,
   keyProofText,
   SIGNED_DECISION_PREFIX,

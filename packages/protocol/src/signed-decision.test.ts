@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson } from './canonical-json.js';
 import { revealText } from './reveal-text.js';
 import {
+  decisionWhitelistScope,
   keyProofText,
   SIGNED_DECISION_PREFIX,
   SIGNED_DECISION_V3_PREFIX,
@@ -115,5 +116,47 @@ describe('signedDecisionText in canonical JSON v2', () => {
     );
     expect(signedDecisionText(input, 1)).toBe(signedDecisionText(input));
     expect(signedDecisionText(input).startsWith(SIGNED_DECISION_PREFIX)).toBe(true);
+  });
+});
+
+describe('the whitelist scope in a signed decision', () => {
+  const finding = { type: 'false_positive_override', context: { findingKey: 'k1' } };
+
+  it('binds the scope a person chose for Whitelist on a finding, its defaults filled in', () => {
+    const whitelist = decisionWhitelistScope(finding, 'whitelist', {
+      path: 'src/legacy/**',
+      agents: 'every',
+    });
+    expect(whitelist).toEqual({ path: 'src/legacy/**', agents: 'every', expiresInDays: 90 });
+    expect(decisionWhitelistScope(finding, 'whitelist', undefined)).toEqual({
+      path: null,
+      agents: 'this',
+      expiresInDays: 90,
+    });
+    const text = signedDecisionText({ gateId: 'gate_1', option: 'whitelist', payloadHash: null, whitelist });
+    expect(text).toBe(
+      'gatehouse-decision-v2\n{"feedback":null,"gateId":"gate_1","instructions":null,"option":"whitelist","payloadHash":null,"reason":null,"whitelist":{"agents":"every","expiresInDays":90,"path":"src/legacy/**"}}',
+    );
+  });
+
+  it('changes when any part of the scope changes', () => {
+    const base = { gateId: 'g', option: 'whitelist', payloadHash: null };
+    const scope = { path: null, agents: 'this', expiresInDays: 90 } as const;
+    const texts = new Set([
+      signedDecisionText(base),
+      signedDecisionText({ ...base, whitelist: scope }),
+      signedDecisionText({ ...base, whitelist: { ...scope, path: 'src/**' } }),
+      signedDecisionText({ ...base, whitelist: { ...scope, agents: 'every' } }),
+      signedDecisionText({ ...base, whitelist: { ...scope, expiresInDays: 30 } }),
+    ]);
+    expect(texts.size).toBe(5);
+  });
+
+  it.each([
+    ['another option', finding, 'legitimate'],
+    ['a re-review of an entry', { ...finding, context: { whitelistReview: 'wl_1' } }, 'whitelist'],
+    ['another gate type', { type: 'destructive_action', context: {} }, 'whitelist'],
+  ])('is left out for %s, so those texts stay as they were', (_what, gate, option) => {
+    expect(decisionWhitelistScope(gate, option, { agents: 'every' })).toBeUndefined();
   });
 });

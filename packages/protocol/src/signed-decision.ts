@@ -1,5 +1,6 @@
 import { canonicalJson } from './canonical-json.js';
 import { canonicalJsonV2 } from './canonical-json-v2.js';
+import { WHITELIST_DAYS } from './limits.js';
 import { revealText } from './reveal-text.js';
 
 /** The first line of a signed decision text in canonical JSON v1, the default; a new layout gets a new version. */
@@ -28,6 +29,38 @@ export interface SignedDecisionFields {
   reason?: string | null | undefined;
   feedback?: string | null | undefined;
   instructions?: string | null | undefined;
+  /** Only for Whitelist on a finding (`decisionWhitelistScope`): the entry's scope as the person chose it. */
+  whitelist?: SignedWhitelistScope | undefined;
+}
+
+/** The scope of the entry a Whitelist decision creates, as signed: `path` null means the finding's own file. */
+export interface SignedWhitelistScope {
+  path: string | null;
+  agents: 'this' | 'every';
+  expiresInDays: number;
+}
+
+/**
+ * The whitelist scope a decision signs: for Whitelist on a finding's false_positive_override gate
+ * (not a re-review of an entry), the person's choice with its defaults filled in; otherwise
+ * undefined, and the signed text is exactly what it was before scopes were signed.
+ * @example
+ * decisionWhitelistScope(gate, 'whitelist', { path: 'src/legacy/**' }) // { path: 'src/legacy/**', agents: 'this', expiresInDays: 90 }
+ */
+export function decisionWhitelistScope(
+  gate: { type: string; context: Record<string, unknown> },
+  option: string,
+  choice:
+    | { path?: string | undefined; agents?: 'this' | 'every' | undefined; expiresInDays?: number | undefined }
+    | undefined,
+): SignedWhitelistScope | undefined {
+  if (option !== 'whitelist' || gate.type !== 'false_positive_override') return undefined;
+  if (typeof gate.context.whitelistReview === 'string') return undefined;
+  return {
+    path: choice?.path?.trim() || null,
+    agents: choice?.agents ?? 'this',
+    expiresInDays: choice?.expiresInDays ?? WHITELIST_DAYS,
+  };
 }
 
 // The server keeps free text with hidden characters shown as markers, so the signed words are the stored words.
@@ -37,7 +70,8 @@ function clean(text: string | null | undefined): string | null {
 
 /**
  * The exact text a signed decision's Ed25519 signature covers: a version line, then canonical JSON
- * of the gate id, option, payload hash, reason, feedback and instructions (absent ones as null).
+ * of the gate id, option, payload hash, reason, feedback and instructions (absent ones as null),
+ * and for a Whitelist decision on a finding its `whitelist` scope (no key at all for any other).
  * `canonical` picks the JSON: v1 (`gatehouse-decision-v2`) or RFC 8785 (`gatehouse-decision-v3`).
  * @default canonical 1
  * @example
@@ -54,6 +88,7 @@ export function signedDecisionText(
     reason: clean(fields.reason),
     feedback: clean(fields.feedback),
     instructions: clean(fields.instructions),
+    ...(fields.whitelist === undefined ? {} : { whitelist: { ...fields.whitelist } }),
   };
   return canonical === 2
     ? `${SIGNED_DECISION_V3_PREFIX}${canonicalJsonV2(body)}`
