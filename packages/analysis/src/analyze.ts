@@ -55,7 +55,8 @@ function scanFile({ file, languages, before, after }: ParsedFile): ScannedFile {
   const beforeScan = scanSide(languages.before, before, file.before);
   const scannedAfter = scanSide(languages.after, after, file.after);
   const afterScan = disabled && scannedAfter ? { ...scannedAfter, tests: NO_TESTS } : scannedAfter;
-  const hasTests = (beforeScan?.tests.tests.length ?? 0) + (afterScan?.tests.tests.length ?? 0) > 0;
+  // Unit tests beside the code they test do not make their file a test file.
+  const hasTests = [beforeScan, afterScan].some((side) => side?.tests.tests.some((test) => !test.besideCode));
   return {
     path: file.path,
     oldPath: file.oldPath ?? null,

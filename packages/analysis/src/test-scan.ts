@@ -30,6 +30,8 @@ export interface TestCase {
   byLine?: boolean;
   /** Runs once per row of a table (`it.each`, `@pytest.mark.parametrize`, `@ParameterizedTest`). */
   parameterised?: boolean;
+  /** Sits in a module compiled only for tests, beside the code it tests (Rust's `#[cfg(test)] mod tests`). */
+  besideCode?: boolean;
 }
 
 /** A skip: a marker on a test or suite, or a skip call in a body. */

@@ -213,10 +213,56 @@ function attributesOf(item: Node): Node[] {
   return attributes;
 }
 
-const RUST_TEST = /^#\[\s*(test|[\w:]*::test|rstest|test_case|quickcheck|proptest)\b/;
+/** `#[test]`, a runner's own (`#[tokio::test]`, `#[wasm_bindgen_test]`), or a case generator's. */
+const RUST_TEST = /^#\[\s*(?:[\w:]*::)?(test|\w+_test|rstest|test_case|quickcheck|proptest)\b/;
 const RUST_ASSERT = /^(debug_)?assert\w*$|^\w+_(eq|ne)$/;
+/** A helper that asserts: `te.assert_output(…)`, `assert_parses(…)`, assert_cmd's `.assert()`. */
+const RUST_ASSERT_CALL = /^assert(_\w+)?$/;
 
-/** Rust: fns with `#[test]`/`#[tokio::test]`/`#[rstest]`, `#[ignore]`; `assert!`, `assert_eq!`, `assert_ne!`. */
+/** Whether an item sits in a module compiled only for tests (`#[cfg(test)] mod tests`). */
+function inTestModule(item: Node): boolean {
+  for (let node = item.parent; node; node = node.parent) {
+    if (node.type !== 'mod_item') continue;
+    if (attributesOf(node).some((attribute) => /^#\[\s*cfg\(\s*test\s*\)\s*\]/.test(attribute.text)))
+      return true;
+  }
+  return false;
+}
+
+/** The call in a statement-level chain that is named like an assertion, and the chain's receiver. */
+function assertingCall(call: Node): { call: Node; receiver: string } | null {
+  for (let node: Node | null = call; node?.type === 'call_expression'; ) {
+    const callee = node.childForFieldName('function');
+    const field = callee?.type === 'field_expression' ? callee.childForFieldName('field') : null;
+    const name = field?.text ?? (callee?.type === 'identifier' ? callee.text : '');
+    if (RUST_ASSERT_CALL.test(name)) {
+      return { call: node, receiver: callee?.childForFieldName('value')?.text ?? '' };
+    }
+    node = callee?.type === 'field_expression' ? callee.childForFieldName('value') : null;
+  }
+  return null;
+}
+
+/** Assertions made by calling a helper, at statement level (or as a block's last expression). */
+function rustHelperAssertions(root: Node): RawScan['assertions'] {
+  const found: RawScan['assertions'] = [];
+  for (const call of root.descendantsOfType('call_expression')) {
+    const parent = call?.parent;
+    if (!call || !(parent?.type === 'expression_statement' || parent?.type === 'block')) continue;
+    const asserting = assertingCall(call);
+    if (!asserting) continue;
+    const args = asserting.call.childForFieldName('arguments');
+    found.push({
+      line: lineOf(call),
+      text: normalise(call.text),
+      subject: squeeze(args?.namedChildren[0]?.text ?? asserting.receiver),
+      strength: 2,
+    });
+  }
+  return found;
+}
+
+/** Rust: fns with `#[test]`/`#[tokio::test]`/`#[rstest]`, `#[ignore]`; `assert!`, `assert_eq!`, `assert_ne!`, `x.assert_y(…)`. */
 export function rustTests(root: Node): RawScan {
   const scan: RawScan = { tests: [], assertions: [], skips: [] };
   for (const fn of root.descendantsOfType('function_item')) {
@@ -240,8 +286,10 @@ export function rustTests(root: Node): RawScan {
       endLine: fn.endPosition.row + 1,
       skipped: ignore !== undefined,
       body,
+      ...(inTestModule(fn) ? { besideCode: true } : {}),
     });
   }
+  scan.assertions.push(...rustHelperAssertions(root));
   for (const macro of root.descendantsOfType('macro_invocation')) {
     const name = macro?.childForFieldName('macro')?.text ?? '';
     if (!macro || !RUST_ASSERT.test(name)) continue;
