@@ -23,6 +23,7 @@ export type { ChangeCounts } from './briefing/change-facts.js';
 export { destructiveContextOfChange } from './briefing/change-facts.js';
 export type { GateDisplayOptions } from './briefing/display.js';
 export { formatDuration, formatGateDisplay, formatOptionsPrompt, optionForKey } from './briefing/display.js';
+export { agentTitleBeside } from './briefing/headline.js';
 export { canonicalJson, payloadText } from './canonical-json.js';
 export type { Clock, IdGenerator } from './clock.js';
 export { createFakeClock, createSequentialIds, toIso } from './clock.js';
@@ -129,6 +130,14 @@ export {
   defineGateType,
   QUESTION_GATE_TYPE,
 } from './gate-types/index.js';
+export type { ApprovalBindingFields } from './gates/approval-binding.js';
+export {
+  APPROVAL_BINDING_PREFIX,
+  approvalBinding,
+  approvalBindingText,
+  boundPayloadHash,
+  sha256Hex,
+} from './gates/approval-binding.js';
 export type { CustomGateBehaviour, GateCatalog, ProceedOnTimeoutInput } from './gates/catalog.js';
 export { canProceedOnTimeout, createGateCatalog, endingOptions, findOption } from './gates/catalog.js';
 export type { OptionMapping, ResolvedOption } from './gates/decide-option.js';

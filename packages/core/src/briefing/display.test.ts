@@ -276,3 +276,30 @@ describe('formatDuration', () => {
     expect(formatDuration(ms)).toBe(text);
   });
 });
+
+describe('formatGateDisplay headline and binding', () => {
+  const planGate = (id: string) =>
+    makeGate('tool_call', {
+      id,
+      title: 'plan',
+      action: { tool: 'write_file', args: {} },
+      payloadHash: 'a'.repeat(64),
+    });
+
+  it('leads with the headline lists show, the agent’s own title beside it', () => {
+    const lines = contentLines(
+      formatGateDisplay(planGate('gate_1'), { headline: 'coder-1 wants to run write_file' }),
+    );
+    expect(lines.slice(4, 6)).toEqual(['coder-1 wants to run write_file', "Agent's title: plan"]);
+  });
+
+  it('shows a binding that differs between two gates with the same action', () => {
+    const binding = (id: string) =>
+      contentLines(formatGateDisplay(planGate(id))).find((line) => line.includes('SHA-256'));
+    expect(binding('gate_1')).toMatch(
+      /^ {2}• SHA-256 [0-9a-f]{16}… \(of the gate id and the action's hash\)$/,
+    );
+    expect(binding('gate_1')).toBe(binding('gate_1'));
+    expect(binding('gate_1')).not.toBe(binding('gate_2'));
+  });
+});

@@ -1,8 +1,11 @@
+import { approvalBinding } from '../gates/approval-binding.js';
 import { bindingForKey, decisionKeys, type KeyBinding } from '../gates/decision-keys.js';
+import { revealText } from '../reveal.js';
 import { displayWidth, sanitizeText, truncateToWidth, wrapToWidth } from '../sanitize.js';
 import type { Gate, GateOption } from '../schemas.js';
 import { type Briefing, type BriefingSection, buildBriefing } from './briefing.js';
 import { titleCase } from './briefing-fields.js';
+import { agentTitleBeside } from './headline.js';
 
 /** How to lay out a gate for a terminal. */
 export interface GateDisplayOptions {
@@ -10,6 +13,8 @@ export interface GateDisplayOptions {
   width?: number | undefined;
   /** Current time in epoch milliseconds; with it the display counts down to the gate's timeout. */
   now?: number | undefined;
+  /** The gate's headline as the server gives it (`headline`, with the agent's registered name); default the briefing's summary. */
+  headline?: string | undefined;
 }
 
 const DEFAULT_WIDTH = 80;
@@ -99,10 +104,31 @@ function timeoutLines(gate: Gate, now: number | undefined, inner: number): strin
   return ['Timeout:', ...hang(BULLET, when, inner), ...hang(BULLET, `Then: ${timeoutOutcome(gate)}`, inner)];
 }
 
+// The headline lists show, the agent's own title beside it when it says more.
+function headlineLines(briefing: Briefing, gate: Gate, options: GateDisplayOptions, inner: number): string[] {
+  const headline = revealText(options.headline ?? briefing.summary);
+  const title = agentTitleBeside(gate, headline);
+  return [
+    ...hang('', headline, inner),
+    ...(title ? hang('', `Agent's title: ${revealText(title)}`, inner) : []),
+  ];
+}
+
+/** The first 16 hex digits of the value an approval binds to, enough to tell two gates apart at a glance. */
+function bindingLines(gate: Gate, inner: number): string[] {
+  const binding = approvalBinding(gate);
+  if (binding === null) return [];
+  return [
+    'Approval binds to this gate and this exact action:',
+    ...hang(BULLET, `SHA-256 ${binding.slice(0, 16)}… (of the gate id and the action's hash)`, inner),
+  ];
+}
+
 function bodyLines(briefing: Briefing, gate: Gate, options: GateDisplayOptions, inner: number): string[] {
   const blocks = [
-    hang('', briefing.summary, inner),
+    headlineLines(briefing, gate, options, inner),
     ...briefing.sections.map((section) => sectionLines(section, inner)),
+    bindingLines(gate, inner),
     artifactLines(briefing, inner),
     timeoutLines(gate, options.now, inner),
   ].filter((block) => block.length > 0);
