@@ -1,11 +1,14 @@
 import { sign } from 'node:crypto';
-import { signedDecisionText } from 'gatehouse-hitl-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideTestGate } from '../testing/gates.js';
-import { createRunViaApi } from '../testing/runs.js';
 import { registerTestKey, type TestSigningKey } from '../testing/signing-keys.js';
-import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
-import { listWhitelists } from '../testing/whitelists.js';
+import { createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
+import {
+  decisionTextFor,
+  listWhitelists,
+  openUnsureFinding,
+  type TestDecision,
+} from '../testing/whitelists.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
 const DAY_MS = 86_400_000;
@@ -26,39 +29,16 @@ describe.each(dialects)('the scope a person chooses in a Whitelist decision on %
   async function decide(token: string, gateId: string, body: Record<string, unknown>) {
     const key = keys.get(token) ?? (await registerTestKey(test.app, token));
     keys.set(token, key);
-    const stored = await test.store.read((tx) => tx.getGate(gateId));
-    const { option, reason } = body as { option: string; reason?: string };
-    const text = signedDecisionText({
-      gateId,
-      option,
-      payloadHash: stored?.payloadHash ?? null,
-      ...(reason === undefined ? {} : { reason }),
-    });
+    const text = await decisionTextFor(test, gateId, body as TestDecision);
     const signature = sign(null, Buffer.from(text), key.privateKey).toString('base64');
     return decideTestGate(test, token, gateId, { ...body, signature });
   }
 
   /** An unsure finding of the analysis in a folder of its own, its false_positive_override gate, file and folder. */
   async function unsureFinding(): Promise<{ gateId: string; path: string; folder: string }> {
-    const run = await createRunViaApi(test);
     file += 1;
     const folder = `src/legacy-${file}`;
-    const path = `${folder}/cart.rb`;
-    const analyzed = await test.app.inject({
-      method: 'POST',
-      url: '/v1/analyze',
-      headers: bearer(test.tokens.agent),
-      payload: {
-        runId: run.id,
-        files: [
-          { path, before: 'def total\n  1\nend\n', after: 'def total\n  raise NotImplementedError\nend\n' },
-        ],
-      },
-    });
-    expect(analyzed.statusCode, analyzed.body).toBe(200);
-    const [gate] = analyzed.json().gates;
-    expect(gate?.type).toBe('false_positive_override');
-    return { gateId: gate.id, path, folder };
+    return { folder, ...(await openUnsureFinding(test, folder)) };
   }
 
   async function entriesFrom(gateId: string) {

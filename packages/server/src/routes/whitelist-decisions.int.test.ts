@@ -1,11 +1,10 @@
 import { sign } from 'node:crypto';
-import { signedDecisionText } from 'gatehouse-hitl-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideTestGate, openTestGate } from '../testing/gates.js';
 import { createRunViaApi } from '../testing/runs.js';
 import { registerTestKey, type TestSigningKey } from '../testing/signing-keys.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
-import { decideSignedGate, listWhitelists, postWhitelist } from '../testing/whitelists.js';
+import { decideSignedGate, decisionTextFor, listWhitelists, postWhitelist } from '../testing/whitelists.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
 
@@ -24,8 +23,7 @@ describe.each(dialects)('whitelist decisions on %s', (dialect) => {
   async function decide(token: string, gateId: string, body: { option: string; reason?: string }) {
     const key = keys.get(token) ?? (await registerTestKey(test.app, token));
     keys.set(token, key);
-    const stored = await test.store.read((tx) => tx.getGate(gateId));
-    const text = signedDecisionText({ gateId, payloadHash: stored?.payloadHash ?? null, ...body });
+    const text = await decisionTextFor(test, gateId, body);
     const signature = sign(null, Buffer.from(text), key.privateKey).toString('base64');
     return decideTestGate(test, token, gateId, { ...body, signature });
   }

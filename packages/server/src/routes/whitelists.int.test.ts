@@ -1,11 +1,10 @@
 import { sign } from 'node:crypto';
-import { signedDecisionText } from 'gatehouse-hitl-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideTestGate } from '../testing/gates.js';
 import { createRunViaApi } from '../testing/runs.js';
 import { registerTestKey } from '../testing/signing-keys.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
-import { decideSignedGate, listWhitelists, postWhitelist } from '../testing/whitelists.js';
+import { decideSignedGate, decisionTextFor, listWhitelists, postWhitelist } from '../testing/whitelists.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
 
@@ -159,12 +158,7 @@ describe.each(dialects)('whitelists on %s', (dialect) => {
     });
     const gate = report.json().gate;
     const { privateKey } = await registerTestKey(test.app, test.tokens.developer);
-    const text = signedDecisionText({
-      gateId: gate.id,
-      option: 'whitelist',
-      payloadHash: null,
-      reason: 'a developer says so',
-    });
+    const text = await decisionTextFor(test, gate.id, { option: 'whitelist', reason: 'a developer says so' });
     const refused = await decideTestGate(test, test.tokens.developer, gate.id, {
       option: 'whitelist',
       reason: 'a developer says so',

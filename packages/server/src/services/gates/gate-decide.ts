@@ -2,6 +2,7 @@ import {
   applyGateEvent,
   authorizeDecision,
   batchEligibility,
+  decisionWhitelistScope,
   type Gate,
   GatehouseError,
   type GateTransition,
@@ -11,6 +12,7 @@ import {
   needsSignature,
   redactForAudit,
   rememberOf,
+  type SignedWhitelistScope,
   TIMEOUT_ACTOR,
   toIso,
 } from 'gatehouse-hitl-core';
@@ -114,6 +116,8 @@ async function recordEnd(
     channel: NonNullable<DecideInput['channel']>;
     merge: ApprovedMerge | null;
     whitelist: DecideInput['whitelist'];
+    /** The whitelist scope the decision signs, when it is a Whitelist decision on a finding. */
+    signedScope: SignedWhitelistScope | undefined;
   },
 ): Promise<RememberedRule | null> {
   const decision = next.decision;
@@ -147,10 +151,11 @@ async function recordEnd(
           : decisionTextOf(
               next,
               extra.option,
-              decision,
+              { ...decision, whitelist: extra.signedScope },
               decision.payloadHash ?? next.payloadHash,
               extra.signature.canonical,
             ),
+      ...(extra.signedScope === undefined ? {} : { whitelist: extra.signedScope }),
       channel: extra.channel,
     },
   });
@@ -213,11 +218,17 @@ async function decideInCommit(
   if (!transition.changed) return { gate, decision: null, rule: null };
   await assertDelegateExists(tx, input.delegateTo);
   const rule = rememberOf(gate, user, input);
+  const signedScope = decisionWhitelistScope(gate, input.option, input.whitelist);
   const signature = needsSignature(gate)
     ? verifyDecisionSignature({
         gate,
         option: input.option,
-        words: { reason: input.reason, feedback: input.feedback, instructions: input.instructions },
+        words: {
+          reason: input.reason,
+          feedback: input.feedback,
+          instructions: input.instructions,
+          whitelist: signedScope,
+        },
         signature: input.signature,
         payloadHash: edit?.payloadHash ?? gate.payloadHash,
         keys: await tx.listSigningKeys(user.id),
@@ -244,6 +255,7 @@ async function decideInCommit(
     channel,
     merge: request.merge ?? null,
     whitelist: input.whitelist,
+    signedScope,
   });
   return { gate: next, decision: next.decision, rule: created };
 }

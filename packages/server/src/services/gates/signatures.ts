@@ -1,8 +1,10 @@
 import { verify } from 'node:crypto';
 import {
+  decisionWhitelistScope,
   type Gate,
   GatehouseError,
   type SignedDecisionFields,
+  type SignedWhitelistScope,
   signedDecisionText,
 } from 'gatehouse-hitl-core';
 import { type CanonicalJsonVersion, SIGNED_DECISION_VERSIONS } from 'gatehouse-hitl-protocol/rules';
@@ -32,8 +34,8 @@ function verifiesWith(key: SigningKeyRecord, message: Buffer, signature: Buffer)
   }
 }
 
-/** The words sent with a decision, as the person typed them. */
-export type DecisionWords = Pick<SignedDecisionFields, 'reason' | 'feedback' | 'instructions'>;
+/** The words sent with a decision, as the person typed them, and a Whitelist decision's scope. */
+export type DecisionWords = Pick<SignedDecisionFields, 'reason' | 'feedback' | 'instructions' | 'whitelist'>;
 
 /** The signed text of a decision on `gate`: core's one builder, so every signer and verifier agree. */
 export function decisionTextOf(
@@ -78,10 +80,42 @@ function acceptedTexts(
 }
 
 /**
+ * For a signature that does not verify over the whitelist scope sent: SIGNATURE_INVALID naming
+ * `whitelist` when it verifies over the same decision with no scope or the narrowest one, so the
+ * scope is what differs; null when it does not.
+ */
+function scopeMismatch(
+  request: { gate: Gate; option: string; words: DecisionWords; payloadHash: string | null },
+  verifies: (texts: readonly { text: string; canonical: CanonicalJsonVersion }[]) => boolean,
+): GatehouseError | null {
+  const { gate, option, words, payloadHash } = request;
+  const sent = words.whitelist;
+  if (sent === undefined) return null;
+  const others = [
+    { scope: undefined, what: 'no scope' },
+    { scope: decisionWhitelistScope(gate, option, undefined), what: 'the narrowest scope' },
+  ].filter(({ scope }) => JSON.stringify(scope) !== JSON.stringify(sent));
+  const signed = others.find(({ scope }) =>
+    verifies(acceptedTexts(gate, option, { ...words, whitelist: scope }, payloadHash)),
+  );
+  if (signed === undefined) return null;
+  return new GatehouseError(
+    'SIGNATURE_INVALID',
+    `whitelist: the signature covers ${signed.what}, not the scope sent (${scopeWords(sent)}); sign details.signedText, which holds the scope, and send the scope you signed`,
+    { field: 'whitelist', gateId: gate.id, signedText: decisionTextOf(gate, option, words, payloadHash) },
+  );
+}
+
+function scopeWords(scope: SignedWhitelistScope): string {
+  const files = scope.path ?? "the finding's file";
+  return `path ${files}, agents ${scope.agents}, ${scope.expiresInDays} days`;
+}
+
+/**
  * Checks a decision's Ed25519 signature over core's `signedDecisionText` (gate, option, payload
- * hash, reason, feedback, instructions), in canonical JSON v1 or v2, against the person's own
- * unrevoked keys; throws
- * SIGNATURE_REQUIRED or SIGNATURE_INVALID.
+ * hash, reason, feedback, instructions, and a Whitelist decision's scope), in canonical JSON v1 or
+ * v2, against the person's own unrevoked keys; throws SIGNATURE_REQUIRED or SIGNATURE_INVALID
+ * (naming `whitelist` when only the scope differs from the one signed).
  */
 export function verifyDecisionSignature(options: {
   gate: Gate;
@@ -105,15 +139,20 @@ export function verifyDecisionSignature(options: {
   }
   const bytes = decodeSignature(signature.trim());
   const active = keys.filter((key) => key.revokedAt === null);
-  const verified =
-    bytes === null ? undefined : verifiedBy(active, acceptedTexts(gate, option, words, payloadHash), bytes);
+  const verifies = (texts: readonly { text: string; canonical: CanonicalJsonVersion }[]) =>
+    bytes === null ? undefined : verifiedBy(active, texts, bytes);
+  const verified = verifies(acceptedTexts(gate, option, words, payloadHash));
   if (verified === undefined) {
-    throw new GatehouseError(
-      'SIGNATURE_INVALID',
-      active.length === 0
-        ? 'signature: you have no registered signing key; register one with POST /v1/me/keys'
-        : 'signature: does not verify with any of your registered keys over details.signedText',
-      { field: 'signature', gateId: gate.id, signedText: text, keys: active.length },
+    const request = { gate, option, words, payloadHash };
+    throw (
+      scopeMismatch(request, (texts) => verifies(texts) !== undefined) ??
+      new GatehouseError(
+        'SIGNATURE_INVALID',
+        active.length === 0
+          ? 'signature: you have no registered signing key; register one with POST /v1/me/keys'
+          : `signature: does not verify with any of your registered keys over details.signedText${words.whitelist === undefined ? '' : `, which holds the whitelist scope sent (${scopeWords(words.whitelist)})`}`,
+        { field: 'signature', gateId: gate.id, signedText: text, keys: active.length },
+      )
     );
   }
   return {
