@@ -1,5 +1,6 @@
 import { isSafeDevice, isSecretPath, isWorkspacePath } from './protected-paths.js';
 import { type ArgsCheck, isHelpOrVersion, LISTING_PROGRAMS, NAME_OPERANDS } from './read-only-listings.js';
+import { awkPrintsOnly, sedPrintsOnly } from './read-only-scripts.js';
 import { parseShellScript, programName, type ShellCommand } from './shell-command.js';
 import { unwrapCommand } from './shell-invocation.js';
 
@@ -27,19 +28,11 @@ function findActionsRead(args: readonly string[]): boolean {
     const command = args.slice(i + 1, end === -1 ? args.length : end).filter((word) => word !== '{}');
     const check = READ_ONLY_PROGRAMS[command[0] ?? ''];
     if (end === -1 || command[0] === 'find' || check === undefined || !check(command.slice(1))) return false;
+    if (!pathsStayInside(command[0] as string, command.slice(1))) return false;
     i = end;
   }
   return true;
 }
-const SED_PRINT = /^((\d+|\$)(,(\d+|\$))?|\/[^/]*\/)p$/;
-
-/** `sed -n '1,20p' file`: prints lines, nothing else (no `w`, `e` or in-place editing). */
-const sedPrints: ArgsCheck = (args) => {
-  if (!args.includes('-n') || args.some((arg) => arg.startsWith('-') && arg !== '-n')) return false;
-  const script = args.find((arg) => !arg.startsWith('-'));
-  return script !== undefined && SED_PRINT.test(script);
-};
-
 const GIT_READ = new Set([
   'status',
   'diff',
@@ -55,7 +48,23 @@ const GIT_READ = new Set([
   'cat-file',
   'whatchanged',
   'reflog',
+  'rev-list',
+  'merge-base',
+  'name-rev',
+  'for-each-ref',
+  'show-ref',
+  'show-branch',
+  'count-objects',
+  'check-ignore',
+  'check-attr',
+  'cherry',
+  'range-diff',
+  'diff-tree',
+  'diff-files',
+  'diff-index',
 ]);
+/** `git branch` options whose value names a commit to filter by. */
+const GIT_BRANCH_FILTER = /^--(contains|no-contains|merged|no-merged|points-at)$/;
 const GIT_BRANCH_LIST = new Set([
   '-a',
   '-r',
@@ -69,10 +78,23 @@ const GIT_BRANCH_LIST = new Set([
   '--no-color',
 ]);
 
+/** Index of the subcommand after `--no-pager`, `-P` and `-C <dir inside the workspace>`; -1 for any other option. */
+function gitSubcommandAt(args: readonly string[]): number {
+  let i = 0;
+  while (args[i] === '--no-pager' || args[i] === '-P' || args[i] === '-C') {
+    if (args[i] === '-C') {
+      const dir = args[++i] ?? '';
+      if (!isWorkspacePath(dir) || isSecretPath(dir)) return -1;
+    }
+    i++;
+  }
+  return args[i]?.startsWith('-') ? -1 : i;
+}
+
 /** `git status`, `git diff`, `git log`…, and `git branch`/`tag`/`remote`/`stash` only when they list. */
 const gitReads: ArgsCheck = (args) => {
-  let i = 0;
-  while (args[i] === '--no-pager' || args[i] === '-P') i++;
+  const i = gitSubcommandAt(args);
+  if (i === -1) return false;
   const sub = args[i] ?? '';
   const rest = args.slice(i + 1);
   if (rest.some((arg) => /^--(output|ext-diff|textconv|exec|upload-pack|open-files-in-pager)/.test(arg)))
@@ -80,11 +102,17 @@ const gitReads: ArgsCheck = (args) => {
   if (GIT_READ.has(sub)) return sub !== 'reflog' || rest.length === 0 || rest[0] === 'show';
   if (sub === 'branch')
     return rest.every(
-      (arg, i) => GIT_BRANCH_LIST.has(arg) || /^--(contains|merged|no-merged)$/.test(rest[i - 1] ?? ''),
+      (arg, i) =>
+        GIT_BRANCH_LIST.has(arg) || GIT_BRANCH_FILTER.test(arg) || GIT_BRANCH_FILTER.test(rest[i - 1] ?? ''),
     );
   if (sub === 'clean') return rest.some((arg) => arg === '-n' || arg === '--dry-run') && !rest.includes('-f');
   if (sub === 'tag') return rest.every((arg) => arg === '-l' || arg === '--list' || arg === '-n');
-  if (sub === 'remote') return rest.every((arg) => arg === '-v' || arg === '--verbose');
+  if (sub === 'remote')
+    return (
+      rest.every((arg) => arg === '-v' || arg === '--verbose') || (rest[0] === 'get-url' && rest.length === 2)
+    );
+  if (sub === 'worktree')
+    return rest[0] === 'list' && rest.slice(1).every((arg) => /^(--porcelain|--verbose|-v)$/.test(arg));
   if (sub === 'stash') return rest[0] === 'list' || (rest[0] === 'show' && rest.length <= 3);
   if (sub === 'config')
     return (
@@ -150,7 +178,12 @@ const READ_ONLY_PROGRAMS: Readonly<Record<string, ArgsCheck>> = {
   fold: anyArgs,
   expand: anyArgs,
   paste: anyArgs,
-  sed: sedPrints,
+  sed: sedPrintsOnly,
+  awk: awkPrintsOnly,
+  gawk: awkPrintsOnly,
+  mawk: awkPrintsOnly,
+  join: anyArgs,
+  base64: without(/^-o/, /^--output/),
   find: (args) => findActionsRead(args),
   uniq: (args) => args.filter((arg) => !arg.startsWith('-')).length <= 1,
   ps: anyArgs,
@@ -165,8 +198,37 @@ const READ_ONLY_PROGRAMS: Readonly<Record<string, ArgsCheck>> = {
 
 /** Programs whose first operand is a pattern, not a file. */
 const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag']);
-/** Programs whose operands are text, not files. */
-const TEXT_OPERANDS = new Set(['echo', 'seq', 'tr', 'test', '[', 'date', 'which', 'whereis', 'type', 'jq']);
+/** Programs whose operands are text, not files, or whose check reads its own operands. */
+const TEXT_OPERANDS = new Set([
+  'echo',
+  'seq',
+  'tr',
+  'test',
+  '[',
+  'date',
+  'which',
+  'whereis',
+  'type',
+  'jq',
+  'sed',
+  'awk',
+  'gawk',
+  'mawk',
+]);
+/** `find` expressions that read a file's names or contents, not only its metadata. */
+const FIND_READS = new Set(['-files0-from']);
+
+/** The paths `find` searches (the words before its expression) and the files its expression reads. */
+function findPaths(args: readonly string[]): string[] {
+  let start = 0;
+  while (/^-([HLP]|O\d)$/.test(args[start] ?? '')) start++;
+  // `-D` takes debug options before the paths; not read, so not proven.
+  if (args[start] === '-D') return ['/'];
+  const end = args.findIndex((arg, i) => i >= start && /^[-(!]/.test(arg));
+  const paths = args.slice(start, end === -1 ? args.length : end);
+  for (const [i, arg] of args.entries()) if (FIND_READS.has(arg)) paths.push(args[i + 1] ?? '/');
+  return paths;
+}
 
 /** The operands that name files: no `..`, no absolute path or home, no secret file. */
 function pathsStayInside(name: string, args: readonly string[]): boolean {
@@ -175,8 +237,7 @@ function pathsStayInside(name: string, args: readonly string[]): boolean {
   if (name === 'git') operands = operands.filter((arg) => arg.includes('/') || arg.includes('.'));
   if (PATTERN_FIRST.has(name) && !args.some((arg) => arg === '-e' || arg === '-f'))
     operands = operands.slice(1);
-  if (name === 'sed') operands = operands.slice(1);
-  if (name === 'find') operands = operands.filter((arg, i) => i === 0 || !arg.startsWith('('));
+  if (name === 'find') operands = findPaths(args);
   return operands.every((path) => (isWorkspacePath(path) || path === '.') && !isSecretPath(path));
 }
 
@@ -198,7 +259,9 @@ export function isReadOnlyCommand(command: ShellCommand): boolean {
   if (unwrapped.argv.length !== command.words.length || unwrapped.scripts.length > 0) return false;
   const [program, ...args] = command.words;
   if (program === undefined || program !== programName(program)) return false;
-  if (args.some((arg) => /[$`\uE000\uE001]/.test(arg))) return false;
+  // A `$` from single quotes is literal (`grep 'x$'`); any other may expand to what no check saw.
+  const expands = (arg: string, i: number) => arg.includes('$') && command.expanding?.[i + 1] !== false;
+  if (args.some((arg, i) => /[`\uE000\uE001]/.test(arg) || expands(arg, i))) return false;
   if (isHelpOrVersion(program, args)) return redirectsAreHarmless(command);
   const check = READ_ONLY_PROGRAMS[program] ?? LISTING_PROGRAMS[program];
   if (check === undefined) return false;

@@ -13,6 +13,8 @@ export interface ShellCommand {
   redirects: ShellRedirect[];
   /** Text fed on standard input by a heredoc or a here-string. */
   input: string[];
+  /** Per word, whether it holds a `$` the shell expands (one outside single quotes); absent when not known. */
+  expanding?: boolean[];
 }
 
 /** Commands joined by `|`; each later one reads what the one before it writes. */
@@ -36,7 +38,12 @@ const PIPES = new Set(['|', '|&']);
 const REDIRECTS = new Set(['<', '>', '>>', '>|', '<>', '&>', '&>>', '>&', '<&', '<<', '<<-', '<<<']);
 
 function emptyCommand(): ShellCommand {
-  return { words: [], redirects: [], input: [] };
+  return { words: [], redirects: [], input: [], expanding: [] };
+}
+
+function expands(token: Token | undefined): boolean {
+  if (typeof token === 'string') return token.includes(DOLLAR);
+  return token !== undefined && 'op' in token && token.op === 'glob' && token.pattern.includes(DOLLAR);
 }
 
 function wordOf(token: Token | undefined): string | null {
@@ -74,14 +81,19 @@ function splitScanned(scanned: ScannedShell): Pick<ShellScript, 'pipelines' | 'f
     if (word !== null && isOp(tokens[i + 1], '(') && isOp(tokens[i + 2], ')')) {
       functions.push(word);
       i += 2;
-    } else if (word !== null) command.words.push(word);
-    else if (op === null) continue;
+    } else if (word !== null) {
+      command.words.push(word);
+      command.expanding?.push(expands(token));
+    } else if (op === null) continue;
     else if (PIPES.has(op)) endCommand();
     else if (REDIRECTS.has(op)) {
       const target = wordOf(tokens[i + 1]);
       if (target !== null) i++;
       // `2>` splits into the word `2` and the operator: the number is a file descriptor, not an argument.
-      if (/^\d+$/.test(command.words[command.words.length - 1] ?? '')) command.words.pop();
+      if (/^\d+$/.test(command.words[command.words.length - 1] ?? '')) {
+        command.words.pop();
+        command.expanding?.pop();
+      }
       if (op === '<<' || op === '<<-') command.input.push(scanned.heredocs[heredoc++] ?? '');
       else if (op === '<<<') command.input.push(target ?? '');
       else command.redirects.push({ op, target: target ?? '' });
