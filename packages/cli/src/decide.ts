@@ -33,14 +33,15 @@ export function readSigningKey(file: string): ReturnType<typeof createPrivateKey
 
 /**
  * The Ed25519 signature (base64) that signed gates need: over the protocol's `signedDecisionText` of the
- * gate, the option, the payload hash and the words sent with the decision, so send `body` as signed.
+ * gate, the option, the payload hash, the words sent with the decision and a Whitelist decision's
+ * scope, so send `body` as signed.
  */
 export async function signDecision(
   key: ReturnType<typeof createPrivateKey>,
-  gate: Pick<Gate, 'id' | 'payloadHash'>,
-  body: Pick<DecisionBody, 'option' | 'reason' | 'feedback' | 'instructions'>,
+  gate: Pick<Gate, 'id' | 'payloadHash' | 'type' | 'context'>,
+  body: Pick<DecisionBody, 'option' | 'reason' | 'feedback' | 'instructions' | 'whitelist'>,
 ): Promise<string> {
-  const { signedDecisionText } = await import('gatehouse-hitl-protocol/rules');
+  const { decisionWhitelistScope, signedDecisionText } = await import('gatehouse-hitl-protocol/rules');
   const message = signedDecisionText({
     gateId: gate.id,
     option: body.option,
@@ -48,6 +49,7 @@ export async function signDecision(
     reason: body.reason,
     feedback: body.feedback,
     instructions: body.instructions,
+    whitelist: decisionWhitelistScope(gate, body.option, body.whitelist),
   });
   return sign(null, Buffer.from(message, 'utf8'), key).toString('base64');
 }

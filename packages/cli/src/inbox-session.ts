@@ -266,7 +266,7 @@ export class InboxSession {
     }
     const body: DecisionBody = { option: 'approve', editedArgs: edit.args };
     if (gate.signatureRequired && this.#signingKey) {
-      const signed = { id: gate.id, payloadHash: editedPayloadHash(gate, edit.args) };
+      const signed = { ...gate, payloadHash: editedPayloadHash(gate, edit.args) };
       body.signature = await signDecision(this.#signingKey, signed, body);
     }
     await this.#send(gate, body);

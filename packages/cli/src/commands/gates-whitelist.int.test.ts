@@ -111,6 +111,14 @@ describe('gatehouse gates decide --option whitelist with a chosen scope, against
     expect((entry?.expiresAt ?? 0) - (entry?.createdAt ?? 0)).toBe(30 * 86_400_000);
   });
 
+  it('signs the narrowest scope when no scope is given', async () => {
+    const { gateId, dir } = await unsureFinding();
+    const result = await decide(gateId, []);
+    expect(result.stderr).toBe("whitelisting the finding's file, for the gate's agent only, for 90 days\n");
+    expect(result.code, result.stderr).toBe(0);
+    expect(await entryFrom(gateId)).toMatchObject({ path: `${dir}/cart.rb` });
+  });
+
   it('passes the server’s refusal of a glob matching every file through, naming whitelist.path', async () => {
     const { gateId } = await unsureFinding();
     const result = await decide(gateId, ['--whitelist-path', '**']);

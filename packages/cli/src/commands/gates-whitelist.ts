@@ -34,8 +34,12 @@ export function whitelistOf(context: ActionContext, option: string): DecisionBod
 }
 
 /** The chosen scope in one line, said before the decision is sent. */
-export function whitelistLine(choice: NonNullable<DecisionBody['whitelist']>): string {
-  const files = choice.path === undefined ? "the finding's file" : `files matching ${choice.path}`;
+export function whitelistLine(choice: {
+  path?: string | null | undefined;
+  agents?: 'this' | 'every' | undefined;
+  expiresInDays?: number | undefined;
+}): string {
+  const files = choice.path == null ? "the finding's file" : `files matching ${choice.path}`;
   const agents = choice.agents === 'every' ? 'every agent' : "the gate's agent only";
   return `whitelisting ${files}, for ${agents}, for ${choice.expiresInDays ?? MAX_WHITELIST_DAYS} days`;
 }

@@ -7,7 +7,7 @@ import {
   type RuleScope,
   type StandingScopeDocument,
 } from 'gatehouse-hitl-protocol';
-import { GATE_STATUSES as STATUSES } from 'gatehouse-hitl-protocol/rules';
+import { decisionWhitelistScope, GATE_STATUSES as STATUSES } from 'gatehouse-hitl-protocol/rules';
 import {
   choiceOption,
   durationOption,
@@ -183,9 +183,13 @@ async function decisionBody(context: ActionContext, client: ApiClient, id: strin
     const key = readSigningKey(keyFile);
     const { gate } = await client.call(gateRoutes.get, { params: { id } });
     // An edited approval signs the edited action's hash, as the server checks it.
-    const signed = editedArgs === undefined ? gate : { id, payloadHash: editedPayloadHash(gate, editedArgs) };
+    const signed =
+      editedArgs === undefined ? gate : { ...gate, payloadHash: editedPayloadHash(gate, editedArgs) };
+    // The scope the signature covers, said before it is sent (on stderr, so --json stays one document).
+    const scope = decisionWhitelistScope(gate, body.option, body.whitelist);
+    if (scope !== undefined) context.io.stderr.write(`${whitelistLine(scope)}\n`);
     body.signature = await signDecision(key, signed, body);
-  }
+  } else if (body.whitelist !== undefined) context.io.stderr.write(`${whitelistLine(body.whitelist)}\n`);
   return body;
 }
 
@@ -207,8 +211,6 @@ async function decide(context: ActionContext): Promise<number> {
   const id = context.positionals[0] as string;
   const client = context.client();
   const body = await decisionBody(context, client, id);
-  // The scope the person chose, said before it is sent (on stderr, so --json stays one document).
-  if (body.whitelist !== undefined) context.io.stderr.write(`${whitelistLine(body.whitelist)}\n`);
   try {
     const response = await postDecision(client, id, body);
     if (context.json) printJson(context.io, response);
