@@ -27,9 +27,14 @@ function confidenceOf(language: LanguageId, file: FileChange, trees: (Tree | nul
   return trees.some((tree) => tree?.rootNode.hasError) ? CONFIDENCE.broken : CONFIDENCE.whole;
 }
 
-function scanSide(language: LanguageId, tree: Tree | null, text: string | null): SideScan | null {
+function scanSide(
+  language: LanguageId,
+  tree: Tree | null,
+  side: { text: string | null; path: string },
+): SideScan | null {
+  const { text, path } = side;
   if (text === null) return null;
-  return { tests: scanTests(language, tree, text), exports: findExports(language, tree, text) };
+  return { tests: scanTests(language, tree, text), exports: findExports(language, tree, text, path) };
 }
 
 /** A test file renamed where its runner no longer collects it (`.test.ts` → `.test.txt`): its tests stop running. */
@@ -52,8 +57,11 @@ interface ParsedFile {
 
 function scanFile({ file, languages, before, after }: ParsedFile): ScannedFile {
   const disabled = isTestFileDisabled(file);
-  const beforeScan = scanSide(languages.before, before, file.before);
-  const scannedAfter = scanSide(languages.after, after, file.after);
+  const beforeScan = scanSide(languages.before, before, {
+    text: file.before,
+    path: file.oldPath ?? file.path,
+  });
+  const scannedAfter = scanSide(languages.after, after, { text: file.after, path: file.path });
   const afterScan = disabled && scannedAfter ? { ...scannedAfter, tests: NO_TESTS } : scannedAfter;
   // Unit tests beside the code they test do not make their file a test file.
   const hasTests = [beforeScan, afterScan].some((side) => side?.tests.tests.some((test) => !test.besideCode));

@@ -1,4 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
+import { pythonExports } from './exports-python.js';
 import type { LanguageId } from './types.js';
 
 /** A name a file offers to other code. */
@@ -61,6 +62,10 @@ function jsExports(root: Node): ExportedName[] {
     } else if (isDefault) {
       names.push({ name: 'default', line: line(statement), kind: 'value' });
     }
+    const namespace = statement.namedChildren.find((child) => child?.type === 'namespace_export');
+    const alias = namespace?.namedChildren.at(-1);
+    if (alias)
+      names.push({ name: alias.text.replace(/^['"]|['"]$/g, ''), line: line(statement), kind: 'value' });
     for (const specifier of statement.descendantsOfType('export_specifier')) {
       const name = specifier?.childForFieldName('alias') ?? specifier?.childForFieldName('name');
       if (specifier && name) names.push({ name: name.text, line: line(specifier), kind: 'value' });
@@ -96,28 +101,6 @@ function commonJsExports(root: Node): ExportedName[] {
         ? moduleExportNames(assignment.childForFieldName('right'))
         : [];
     for (const name of listed) names.push({ name, line: line(assignment), kind: 'function' });
-  }
-  return names;
-}
-
-/** Python: top-level public defs and classes, limited to `__all__` when the module declares it. */
-function pythonExports(root: Node): ExportedName[] {
-  const names: ExportedName[] = [];
-  let declared: Set<string> | null = null;
-  for (const assignment of root.descendantsOfType('assignment')) {
-    if (assignment?.startPosition.column !== 0 || assignment.childForFieldName('left')?.text !== '__all__')
-      continue;
-    declared = new Set([...assignment.text.matchAll(/['"]([\w.]+)['"]/g)].map((match) => match[1] as string));
-  }
-  for (const type of ['function_definition', 'class_definition'] as const) {
-    for (const definition of root.descendantsOfType(type)) {
-      if (!definition) continue;
-      const holder = definition.parent?.type === 'decorated_definition' ? definition.parent : definition;
-      if (holder.startPosition.column !== 0) continue;
-      const name = nameOf(definition);
-      if (name.startsWith('_') || (declared && !declared.has(name))) continue;
-      names.push({ name, line: line(definition), kind: type === 'class_definition' ? 'class' : 'function' });
-    }
   }
   return names;
 }
@@ -193,23 +176,51 @@ const RUST_KINDS: Record<string, ExportedName['kind']> = {
   macro_definition: 'function',
 };
 
-/** Rust: `pub` items (not `pub(crate)`), methods as `Type::method`, outside `#[cfg(test)]` modules. */
+const isPub = (item: Node) =>
+  item.namedChildren.find((child) => child?.type === 'visibility_modifier')?.text === 'pub';
+
+/** The impl an item belongs to (`''` for none), or null when it sits in a `#[cfg(test)]` module. */
+function rustOwner(item: Node): string | null {
+  let owner = '';
+  for (let node = item.parent; node; node = node.parent) {
+    if (node.type === 'impl_item' && owner === '') owner = node.childForFieldName('type')?.text ?? '';
+    if (node.type === 'mod_item' && /#\[cfg\(test\)\]/.test(node.previousNamedSibling?.text ?? ''))
+      return null;
+  }
+  return owner;
+}
+
+/** The names a `pub use` offers: `a::B` → `B`, `B as C` → `C`, each of `{…}`; none for a glob. */
+function usedNames(node: Node | null): Node[] {
+  switch (node?.type) {
+    case 'identifier':
+      return [node];
+    case 'scoped_identifier':
+      return usedNames(node.childForFieldName('name'));
+    case 'use_as_clause':
+      return usedNames(node.childForFieldName('alias'));
+    case 'scoped_use_list':
+      return usedNames(node.childForFieldName('list'));
+    case 'use_list':
+      return node.namedChildren.flatMap(usedNames);
+    default:
+      return [];
+  }
+}
+
+/** Rust: `pub` items (not `pub(crate)`) and `pub use` re-exports, methods as `Type::method`, outside `#[cfg(test)]` modules. */
 function rustExports(root: Node): ExportedName[] {
   const names: ExportedName[] = [];
   for (const item of root.descendantsOfType(Object.keys(RUST_KINDS))) {
-    if (!item) continue;
-    const visibility = item.namedChildren.find((child) => child?.type === 'visibility_modifier');
-    if (visibility?.text !== 'pub') continue;
-    let owner = '';
-    let inTests = false;
-    for (let node = item.parent; node; node = node.parent) {
-      if (node.type === 'impl_item' && owner === '') owner = node.childForFieldName('type')?.text ?? '';
-      if (node.type === 'mod_item' && /#\[cfg\(test\)\]/.test(node.previousNamedSibling?.text ?? ''))
-        inTests = true;
-    }
-    if (inTests) continue;
+    const owner = item && isPub(item) ? rustOwner(item) : null;
+    if (!item || owner === null) continue;
     const name = owner ? `${owner}::${nameOf(item)}` : nameOf(item);
     names.push({ name, line: line(item), kind: RUST_KINDS[item.type] ?? 'value' });
+  }
+  for (const use of root.descendantsOfType('use_declaration')) {
+    if (!use || !isPub(use) || rustOwner(use) === null) continue;
+    for (const name of usedNames(use.childForFieldName('argument')))
+      names.push({ name: name.text, line: line(name), kind: 'value' });
   }
   return names;
 }
@@ -231,7 +242,12 @@ function lineExports(text: string): ExportedName[] {
   return names;
 }
 
-function declaredExports(language: LanguageId, tree: Tree | null, text: string): ExportedName[] {
+function declaredExports(
+  language: LanguageId,
+  tree: Tree | null,
+  text: string,
+  path: string,
+): ExportedName[] {
   if (language === 'other' || tree === null) return lineExports(text);
   const root = tree.rootNode;
   switch (language) {
@@ -240,7 +256,7 @@ function declaredExports(language: LanguageId, tree: Tree | null, text: string):
     case 'javascript':
       return [...jsExports(root), ...commonJsExports(root)];
     case 'python':
-      return pythonExports(root);
+      return pythonExports(root, path);
     case 'go':
       return goExports(root);
     case 'java':
@@ -254,8 +270,13 @@ function declaredExports(language: LanguageId, tree: Tree | null, text: string):
 const isPrivateName = (name: string) => /^_/.test(name.split(/\.|::/).pop() ?? name);
 
 /** The public API one side of a file declares, without the names its convention marks internal. */
-export function findExports(language: LanguageId, tree: Tree | null, text: string): ExportedName[] {
-  return declaredExports(language, tree, text).filter((item) => !isPrivateName(item.name));
+export function findExports(
+  language: LanguageId,
+  tree: Tree | null,
+  text: string,
+  path = '',
+): ExportedName[] {
+  return declaredExports(language, tree, text, path).filter((item) => !isPrivateName(item.name));
 }
 
 /**
