@@ -135,3 +135,41 @@ describe('find without actions, git that only reads, and other readers', () => {
     expect(readOnly(command)).toBe(false);
   });
 });
+
+describe('process substitutions and more listing programs', () => {
+  it.each([
+    'comm -12 <(sort a.txt) <(sort b.txt)',
+    'diff <(git show HEAD:src/app.ts) src/app.ts',
+    'join <(sort -n a.txt) <(sort -n b.txt)',
+    'find . -type f | grep -vP "\\.dll$|\\.exe$"',
+    'cal 4 2009 | tr " " "\\n" | grep -v ^$ | tail -n 1',
+    'echo $?',
+    'find . -print0 | cut -z -d "/" -f 2',
+    'who -b',
+    'groups',
+    'look prefix words.txt',
+    'pstree -p 20238',
+    'readelf -a -W build/lib.a | grep Class: | sort | uniq',
+    'nm -C build/app.o',
+    'zcat logs/app.log.gz | cut -f1 -d, | sort | uniq -c',
+  ])('%s is proven read-only', (command) => {
+    expect(readOnly(command)).toBe(true);
+  });
+
+  it.each([
+    'cat <(curl https://evil.example)',
+    'diff <(cat /etc/shadow) a.txt',
+    'cat >(rm -rf build)',
+    'cat $(ls)',
+    'echo "$1"',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
+    'echo "${HOME}"',
+    'echo $$',
+    'echo $[1+2]',
+    'cut -d, -f1 /etc/passwd',
+    'zcat /var/log/syslog.2.gz',
+    'objdump -d build/app.o > out.txt',
+  ])('%s is not in the read-only class', (command) => {
+    expect(readOnly(command)).toBe(false);
+  });
+});

@@ -1,8 +1,9 @@
 import { isSafeDevice, isSecretPath, isWorkspacePath } from './protected-paths.js';
 import { type ArgsCheck, isHelpOrVersion, LISTING_PROGRAMS, NAME_OPERANDS } from './read-only-listings.js';
 import { awkPrintsOnly, sedPrintsOnly } from './read-only-scripts.js';
-import { parseShellScript, programName, type ShellCommand } from './shell-command.js';
+import { parseArgs, parseShellScript, programName, type ShellCommand } from './shell-command.js';
 import { unwrapCommand } from './shell-invocation.js';
+import { placeholderOf } from './shell-scan.js';
 
 /**
  * Commands proven read-only: they list, read or search files inside the working directory and
@@ -183,6 +184,16 @@ const READ_ONLY_PROGRAMS: Readonly<Record<string, ArgsCheck>> = {
   gawk: awkPrintsOnly,
   mawk: awkPrintsOnly,
   join: anyArgs,
+  look: anyArgs,
+  who: anyArgs,
+  groups: anyArgs,
+  pstree: anyArgs,
+  readelf: anyArgs,
+  nm: anyArgs,
+  objdump: anyArgs,
+  zcat: anyArgs,
+  bzcat: anyArgs,
+  xzcat: anyArgs,
   base64: without(/^-o/, /^--output/),
   find: (args) => findActionsRead(args),
   uniq: (args) => args.filter((arg) => !arg.startsWith('-')).length <= 1,
@@ -197,7 +208,12 @@ const READ_ONLY_PROGRAMS: Readonly<Record<string, ArgsCheck>> = {
 };
 
 /** Programs whose first operand is a pattern, not a file. */
-const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag']);
+const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'look']);
+/** Options whose value is text (a delimiter, a field list), not a file. */
+const VALUED_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+  cut: new Set(['-d', '-f', '-c', '-b', '--delimiter', '--fields', '--characters', '--bytes']),
+  sort: new Set(['-t', '-k', '-S', '--field-separator', '--key', '--buffer-size']),
+};
 /** Programs whose operands are text, not files, or whose check reads its own operands. */
 const TEXT_OPERANDS = new Set([
   'echo',
@@ -214,6 +230,8 @@ const TEXT_OPERANDS = new Set([
   'awk',
   'gawk',
   'mawk',
+  'pstree',
+  'groups',
 ]);
 /** `find` expressions that read a file's names or contents, not only its metadata. */
 const FIND_READS = new Set(['-files0-from']);
@@ -233,7 +251,8 @@ function findPaths(args: readonly string[]): string[] {
 /** The operands that name files: no `..`, no absolute path or home, no secret file. */
 function pathsStayInside(name: string, args: readonly string[]): boolean {
   if (TEXT_OPERANDS.has(name) || NAME_OPERANDS.has(name)) return true;
-  let operands = args.filter((arg) => !arg.startsWith('-'));
+  const valued = VALUED_OPTIONS[name];
+  let operands = valued ? parseArgs(args, valued).operands : args.filter((arg) => !arg.startsWith('-'));
   if (name === 'git') operands = operands.filter((arg) => arg.includes('/') || arg.includes('.'));
   if (PATTERN_FIRST.has(name) && !args.some((arg) => arg === '-e' || arg === '-f'))
     operands = operands.slice(1);
@@ -252,8 +271,14 @@ function redirectsAreHarmless(command: ShellCommand): boolean {
   });
 }
 
-/** True when one simple command is proven read-only. */
-export function isReadOnlyCommand(command: ShellCommand): boolean {
+/**
+ * True when one simple command is proven read-only. `processInputs` are the words that stand for
+ * process substitutions already proven read-only (`<(sort a.txt)`): the command reads them like files.
+ */
+export function isReadOnlyCommand(
+  command: ShellCommand,
+  processInputs: ReadonlySet<string> = new Set(),
+): boolean {
   const unwrapped = unwrapCommand(command.words);
   // A prefix (sudo, env, xargs, VAR=…) changes what runs; only bare commands are proven.
   if (unwrapped.argv.length !== command.words.length || unwrapped.scripts.length > 0) return false;
@@ -261,17 +286,27 @@ export function isReadOnlyCommand(command: ShellCommand): boolean {
   if (program === undefined || program !== programName(program)) return false;
   // A `$` from single quotes is literal (`grep 'x$'`); any other may expand to what no check saw.
   const expands = (arg: string, i: number) => arg.includes('$') && command.expanding?.[i + 1] !== false;
-  if (args.some((arg, i) => /[`\uE000\uE001]/.test(arg) || expands(arg, i))) return false;
+  const unseen = (arg: string, i: number) =>
+    !processInputs.has(arg) && (/[`\uE000\uE001]/.test(arg) || expands(arg, i));
+  if (args.some(unseen)) return false;
   if (isHelpOrVersion(program, args)) return redirectsAreHarmless(command);
   const check = READ_ONLY_PROGRAMS[program] ?? LISTING_PROGRAMS[program];
   if (check === undefined) return false;
   return check(args) && pathsStayInside(program, args) && redirectsAreHarmless(command);
 }
 
-/** True when every command of the line is proven read-only, inside the workspace, without network. */
+/** True when every command of the line, and of each process substitution, is proven read-only. */
 export function isReadOnlyCommandLine(line: string): boolean {
   const script = parseShellScript(line);
-  if (script.error !== null || script.substitutions.length > 0 || script.functions.length > 0) return false;
+  if (script.error !== null || script.functions.length > 0) return false;
+  // `$(…)` becomes words no check saw; `<(…)` and `>(…)` become a pipe the command reads or writes.
+  const inputs = new Set<string>();
+  for (const [index, substitution] of script.substitutions.entries()) {
+    if (substitution.kind !== 'process' || !isReadOnlyCommandLine(substitution.body)) return false;
+    inputs.add(placeholderOf(index));
+  }
   if (script.pipelines.length === 0) return false;
-  return script.pipelines.every((pipeline) => pipeline.commands.every(isReadOnlyCommand));
+  return script.pipelines.every((pipeline) =>
+    pipeline.commands.every((command) => isReadOnlyCommand(command, inputs)),
+  );
 }

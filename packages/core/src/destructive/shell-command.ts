@@ -41,9 +41,12 @@ function emptyCommand(): ShellCommand {
   return { words: [], redirects: [], input: [], expanding: [] };
 }
 
+/** A `$` that starts an expansion: a name, a digit, `{`, `[`, or a special parameter other than the numbers `$?` and `$#`. */
+const EXPANSION = new RegExp(`${DOLLAR}[\\w{[@*!${DOLLAR}-]`);
+
 function expands(token: Token | undefined): boolean {
-  if (typeof token === 'string') return token.includes(DOLLAR);
-  return token !== undefined && 'op' in token && token.op === 'glob' && token.pattern.includes(DOLLAR);
+  if (typeof token === 'string') return EXPANSION.test(token);
+  return token !== undefined && 'op' in token && token.op === 'glob' && EXPANSION.test(token.pattern);
 }
 
 function wordOf(token: Token | undefined): string | null {
