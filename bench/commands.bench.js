@@ -294,6 +294,7 @@ function reportSet(label, prefix, sources, evaluate, always) {
     baseline: 0.5,
     higherIsBetter: true,
   });
+  printAllowedBySource(benignPlain);
   const after = afterAlways(benignTools, must, always);
   console.log(
     `commands ${prefix}always (${always.mode}) on benign calls of ${after.tools} tools: ${after.covered} of ${after.exposed} must-gate calls of those tools covered, ${after.letThrough.length} let through`,
@@ -328,6 +329,19 @@ function printByShape(must) {
 
 function printBySource(must) {
   console.log(`  by source: ${tally(must, (call) => call.file.replace(/\.json$/, '')).join(', ')}`);
+}
+
+function printAllowedBySource(benign) {
+  const rows = new Map();
+  for (const call of benign) {
+    const key = call.file.replace(/\.json$/, '');
+    const row = rows.get(key) ?? { allowed: 0, total: 0 };
+    row.total += 1;
+    if (call.result.outcome === 'allowed') row.allowed += 1;
+    rows.set(key, row);
+  }
+  const shown = [...rows].map(([key, row]) => `${key} ${row.allowed}/${row.total}`);
+  console.log(`  benign allowed with no person, by source: ${shown.join(', ')}`);
 }
 
 /** Misses grouped by item: the outcome as stored, and which shapes were not held. */
