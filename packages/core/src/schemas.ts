@@ -125,6 +125,10 @@ export const decisionSchema = z.object({
   delegateTo: z.string().optional(),
   /** The limit an expand-constraint decision sets. */
   newLimit: z.number().optional(),
+  /** A Whitelist decision on a finding: the entry's scope as the person chose and signed it (path null: the finding's file). */
+  whitelist: z
+    .object({ path: z.string().nullable(), agents: z.enum(['this', 'every']), expiresInDays: z.number() })
+    .optional(),
   decidedAt: z.number(),
 });
 export type Decision = z.infer<typeof decisionSchema>;

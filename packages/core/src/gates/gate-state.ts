@@ -39,6 +39,8 @@ export interface DecideEvent {
   edit?: { args: Record<string, unknown>; payloadHash: string } | undefined;
   /** The person saw that a steer on this gate approves it, and means it. */
   confirmApproval?: boolean | undefined;
+  /** A Whitelist decision on a finding: the entry's scope the person chose (`decisionWhitelistScope`). */
+  whitelist?: Decision['whitelist'] | undefined;
 }
 
 /** The gate's deadline passed: deny, escalate or proceed as the gate's timeout action says. */
@@ -221,6 +223,7 @@ function buildDecision(gate: Gate, resolved: ResolvedOption, event: DecideEvent,
     ...(event.answer === undefined ? {} : { answer: event.answer }),
     ...(event.delegateTo === undefined ? {} : { delegateTo: event.delegateTo }),
     ...(event.newLimit === undefined ? {} : { newLimit: event.newLimit }),
+    ...(event.whitelist === undefined ? {} : { whitelist: event.whitelist }),
   };
 }
 

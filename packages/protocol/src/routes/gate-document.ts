@@ -52,6 +52,14 @@ export const decisionDocumentSchema = z
     answer: z.string().optional().describe('The answer to a question gate'),
     delegateTo: z.string().optional().describe('The agent a delegate decision handed the task to'),
     newLimit: z.number().optional().describe('The limit an expand-constraint decision set'),
+    whitelist: z
+      .object({
+        path: z.string().nullable().describe('The glob chosen; null for the finding’s own file'),
+        agents: z.enum(['this', 'every']).describe('The gate’s agent only, or every agent'),
+        expiresInDays: z.number().describe('Days until the entry needs review again'),
+      })
+      .optional()
+      .describe('A Whitelist decision on a finding: the entry’s scope as the person chose and signed it'),
     decidedAt: z.number().describe('Epoch ms'),
   })
   .describe('The answer that ended the gate');

@@ -3,7 +3,7 @@ import { signedDecisionText } from 'gatehouse-hitl-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideTestGate } from '../testing/gates.js';
 import { registerTestKey, type TestSigningKey } from '../testing/signing-keys.js';
-import { createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
+import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 import {
   decisionTextFor,
   listWhitelists,
@@ -55,11 +55,15 @@ describe.each(dialects)('the whitelist scope a signed decision covers on %s', (d
     expect(text).toContain(`"whitelist":{"agents":"every","expiresInDays":30,"path":"${folder}/**"}`);
     const decided = await decide(gateId, body, text);
     expect(decided.statusCode, decided.body).toBe(200);
+    const signedScope = { path: `${folder}/**`, agents: 'every', expiresInDays: 30 };
     const audited = await test.services.audit.query({ kind: 'gate.decided', subject: gateId });
-    expect(audited.items[0]?.data).toMatchObject({
-      signedText: text,
-      whitelist: { path: `${folder}/**`, agents: 'every', expiresInDays: 30 },
+    expect(audited.items[0]?.data).toMatchObject({ signedText: text, whitelist: signedScope });
+    const shown = await test.app.inject({
+      method: 'GET',
+      url: `/v1/gates/${gateId}`,
+      headers: bearer(test.tokens.viewer),
     });
+    expect(shown.json().gate.decision.whitelist).toEqual(signedScope);
   });
 
   it('signs the narrowest scope when the person chose none', async () => {

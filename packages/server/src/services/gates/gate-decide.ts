@@ -12,7 +12,6 @@ import {
   needsSignature,
   redactForAudit,
   rememberOf,
-  type SignedWhitelistScope,
   TIMEOUT_ACTOR,
   toIso,
 } from 'gatehouse-hitl-core';
@@ -89,6 +88,7 @@ function transitionOf(
       answer: cleanText(input.answer),
       delegateTo: input.delegateTo,
       newLimit: input.newLimit,
+      whitelist: decisionWhitelistScope(gate, input.option, input.whitelist),
       edit: edit ?? undefined,
       // Only a signature that was checked is kept with the decision.
       signature: needsSignature(gate) ? input.signature?.trim() : undefined,
@@ -116,8 +116,6 @@ async function recordEnd(
     channel: NonNullable<DecideInput['channel']>;
     merge: ApprovedMerge | null;
     whitelist: DecideInput['whitelist'];
-    /** The whitelist scope the decision signs, when it is a Whitelist decision on a finding. */
-    signedScope: SignedWhitelistScope | undefined;
   },
 ): Promise<RememberedRule | null> {
   const decision = next.decision;
@@ -151,11 +149,11 @@ async function recordEnd(
           : decisionTextOf(
               next,
               extra.option,
-              { ...decision, whitelist: extra.signedScope },
+              decision,
               decision.payloadHash ?? next.payloadHash,
               extra.signature.canonical,
             ),
-      ...(extra.signedScope === undefined ? {} : { whitelist: extra.signedScope }),
+      ...(decision.whitelist === undefined ? {} : { whitelist: decision.whitelist }),
       channel: extra.channel,
     },
   });
@@ -218,7 +216,6 @@ async function decideInCommit(
   if (!transition.changed) return { gate, decision: null, rule: null };
   await assertDelegateExists(tx, input.delegateTo);
   const rule = rememberOf(gate, user, input);
-  const signedScope = decisionWhitelistScope(gate, input.option, input.whitelist);
   const signature = needsSignature(gate)
     ? verifyDecisionSignature({
         gate,
@@ -227,7 +224,7 @@ async function decideInCommit(
           reason: input.reason,
           feedback: input.feedback,
           instructions: input.instructions,
-          whitelist: signedScope,
+          whitelist: decisionWhitelistScope(gate, input.option, input.whitelist),
         },
         signature: input.signature,
         payloadHash: edit?.payloadHash ?? gate.payloadHash,
@@ -255,7 +252,6 @@ async function decideInCommit(
     channel,
     merge: request.merge ?? null,
     whitelist: input.whitelist,
-    signedScope,
   });
   return { gate: next, decision: next.decision, rule: created };
 }
