@@ -16,6 +16,7 @@ describe('sed scripts that only print', () => {
     "sed -E 's/(a+)b/\\1/g' src/app.ts",
     "sed -n '/start/{p;q}' src/app.ts",
     "sed 'y/abc/xyz/' notes.txt",
+    "sed -n '/^[[:space:]]*def [^(]*(/p' src/app.py",
     'echo "a;b" | sed -e \'s/;/\\n/g\'',
     "nl -ba src/app.py | sed -n '/def run/,+20p'",
   ])('%s is proven read-only', (command) => {
@@ -34,6 +35,9 @@ describe('sed scripts that only print', () => {
     "sed 'R .env' src/app.ts",
     'sed -f script.sed src/app.ts',
     "sed 's/[/]/x/;s/a/w/' src/app.ts",
+    "sed 's/[]/]/g;s/w x/y/' src/app.ts",
+    "sed 's/[[:alpha:]/]/g;s/w x/y/' src/app.ts",
+    "sed 's/[\\]/]/g;s/w x/y/' src/app.ts",
     'sed -n --expression=1p /etc/passwd',
     'sed -n -e 1p .env',
     "sed -n '1,5p' ../other/file",

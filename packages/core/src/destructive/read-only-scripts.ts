@@ -8,19 +8,39 @@ import { isSecretPath, isWorkspacePath } from './protected-paths.js';
 const insideWorkspace = (files: readonly string[]) =>
   files.every((file) => file === '-' || (isWorkspacePath(file) && !isSecretPath(file)));
 
+/** Index of the `]` that closes the bracket expression opening at `open` (`[^]a-z[:digit:]]`); -1 when none. */
+function bracketEnd(script: string, open: number): number {
+  let j = open + 1;
+  if (script[j] === '^') j++;
+  if (script[j] === ']') j++;
+  while (j < script.length) {
+    const class_ = script[j] === '[' ? /^[:.=]/.exec(script.slice(j + 1)) : null;
+    if (class_ !== null) {
+      const close = script.indexOf(`${class_[0]}]`, j + 2);
+      if (close === -1) return -1;
+      j = close + 2;
+    } else if (script[j] === ']') return j;
+    else j++;
+  }
+  return -1;
+}
+
 /**
- * Index just past the text that `delimiter` closes, from `start`; -1 when it is not closed, or when
- * the delimiter sits in a bracket expression, where sed implementations disagree about where it ends.
+ * Index just past the text that `delimiter` closes, from `start`; -1 when it is not closed, or when a
+ * bracket expression holds the delimiter or a backslash, where sed implementations disagree about
+ * where the expression ends.
  */
 function closedAt(script: string, start: number, delimiter: string): number {
-  let bracket = false;
   for (let i = start; i < script.length; i++) {
     const ch = script[i];
     if (ch === '\\') i++;
     else if (ch === '\n') return -1;
-    else if (bracket && ch === ']') bracket = false;
-    else if (ch === '[') bracket = true;
-    else if (ch === delimiter) return bracket ? -1 : i + 1;
+    else if (ch === '[') {
+      const end = bracketEnd(script, i);
+      const inside = script.slice(i + 1, end);
+      if (end === -1 || /[\\\n]/.test(inside) || inside.includes(delimiter)) return -1;
+      i = end;
+    } else if (ch === delimiter) return i + 1;
   }
   return -1;
 }
