@@ -120,7 +120,9 @@ describe('change-analysis corpus', () => {
     expect(third.length).toBeGreaterThanOrEqual(120);
     const repositories = new Set(third.map((change) => change.repository));
     expect(repositories.size).toBeGreaterThanOrEqual(6);
-    const elsewhere = labels.filter((label) => label.set !== 'holdout-3' && repositories.has(label.repository));
+    const elsewhere = labels.filter(
+      (label) => label.set !== 'holdout-3' && repositories.has(label.repository),
+    );
     expect(elsewhere.map((label) => label.id)).toEqual([]);
     const languages = new Set(
       third.flatMap((change) =>

@@ -117,6 +117,12 @@ async function accuracy(analysis, corpus) {
     outcomes.filter(({ change }) => change.set === 'holdout-2'),
     patterns,
   );
+  // A third held-out set from seven more repositories, labelled before the analysis ran on it.
+  reportSet(
+    'held-out-3 ',
+    outcomes.filter(({ change }) => change.set === 'holdout-3'),
+    patterns,
+  );
   // Whole files before and after, as a coding agent's edit reaches the hook.
   reportPercentiles('analysis one corpus change', perChange, perChangeBaseline);
 }
