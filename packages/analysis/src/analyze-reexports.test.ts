@@ -115,4 +115,21 @@ describe('public names offered through re-exports', () => {
     );
     expect(names.map((name) => name.split(' ')[0])).toEqual(['perimeter']);
   });
+
+  it('reports a class its package re-exports as the class it is, where it was declared', async () => {
+    const { findings } = await analyzeChange({
+      files: [
+        change('geo/__init__.py', pyInit(['Circle', 'Square']), pyInit(['Circle'])),
+        change(
+          'geo/shapes.py',
+          'class Circle:\n    pass\n\n\nclass Square:\n    pass\n',
+          'class Circle:\n    pass\n',
+        ),
+      ],
+    });
+    const removed = findings.filter((item) => item.kind === 'export_removed');
+    expect(removed.map(({ pattern, severity, file, name }) => ({ pattern, severity, file, name }))).toEqual([
+      { pattern: 'export.class_removed', severity: 'high', file: 'geo/shapes.py', name: 'Square' },
+    ]);
+  });
 });

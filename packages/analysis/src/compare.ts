@@ -1,5 +1,13 @@
 import type { ExportedName } from './exports.js';
-import { indexBy, type Located, matchReplacements, normaliseName, pairInFile, take } from './match-tests.js';
+import {
+  indexBy,
+  isRewritten,
+  type Located,
+  matchReplacements,
+  normaliseName,
+  pairInFile,
+  take,
+} from './match-tests.js';
 import type { Assertion, TestCase, TestScan } from './test-scan.js';
 import type { Finding } from './types.js';
 
@@ -123,7 +131,11 @@ function disabledFileFindings(files: readonly ScannedFile[]): Finding[] {
  * A test moved or renamed; one that lost assertions on the way (an empty test under the old name)
  * replaces nothing, so it counts as removed.
  */
-function replacementFinding([old, next]: [Located, Located], lostAssertions: number): Finding {
+function replacementFinding(
+  [old, next]: [Located, Located],
+  lostAssertions: number,
+  rewritten: boolean,
+): Finding {
   const where = old.file === next.file ? '' : ` in ${next.file.path}`;
   const fields = {
     confidence: confidenceOf(next.file, old.test, next.test),
@@ -131,12 +143,15 @@ function replacementFinding([old, next]: [Located, Located], lostAssertions: num
     line: next.test.line,
     name: old.test.key,
   };
-  if (lostAssertions === 0) {
+  if (lostAssertions === 0 && !rewritten) {
     const message = `Test "${old.test.key}" was moved or renamed to "${next.test.key}"${where}.`;
     return finding({ ...fields, kind: 'test_replaced', pattern: 'test.replaced', severity: 'low', message });
   }
   const total = old.test.assertions.length;
-  const message = `Test "${old.test.key}" was replaced by "${next.test.key}"${where}, which lost ${lostAssertions} of its ${total} assertion(s).`;
+  const message =
+    lostAssertions === 0
+      ? `Test "${old.test.key}" was replaced by "${next.test.key}"${where}, which checks something else: its name drops words of the old one and its assertions differ.`
+      : `Test "${old.test.key}" was replaced by "${next.test.key}"${where}, which lost ${lostAssertions} of its ${total} assertion(s).`;
   return finding({ ...fields, kind: 'test_removed', pattern: 'test.removed', severity: 'high', message });
 }
 
@@ -188,6 +203,7 @@ function testFindings(files: readonly ScannedFile[]): Finding[] {
     for (const assertion of test.assertions)
       movedTo.set(assertion.text, (movedTo.get(assertion.text) ?? 0) + 1);
   }
+  const movedTexts = new Set(movedTo.keys());
   const assertionFindings = [...kept, ...replaced].map(([old, next]) => {
     const confidence = confidenceOf(next.file, old.test, next.test);
     return compareAssertions(next.file, old.test.assertions, next.test.assertions, {
@@ -205,7 +221,9 @@ function testFindings(files: readonly ScannedFile[]): Finding[] {
     const lostAssertions = (assertionFindings[kept.length + index] ?? []).filter(
       (item) => item.kind === 'assertion_removed',
     ).length;
-    findings.push(replacementFinding(pair, lostAssertions));
+    findings.push(
+      replacementFinding(pair, lostAssertions, isRewritten(pair[0].test, pair[1].test, movedTexts)),
+    );
   });
   for (const { file, test } of added) {
     findings.push(
@@ -289,35 +307,36 @@ function skipFindings(files: readonly ScannedFile[]): Finding[] {
   return findings;
 }
 
-/** Public names gone from the change's non-test files and not declared again anywhere in it. */
+/**
+ * Public names gone from the change's non-test files and not declared again anywhere in it, once each:
+ * where the name was declared as a class rather than re-exported, when both are known.
+ */
 function exportFindings(files: readonly ScannedFile[]): Finding[] {
   const keyOf = (file: ScannedFile, name: string) => (name === 'default' ? `default@${file.path}` : name);
   const after = new Set<string>();
   for (const file of files) for (const item of file.after?.exports ?? []) after.add(keyOf(file, item.name));
-  const reported = new Set<string>();
-  const findings: Finding[] = [];
+  const removed = new Map<string, { file: ScannedFile; item: ExportedName }>();
   for (const file of files) {
     if (file.isTestFile || file.isPrivateModule) continue;
     for (const item of file.before?.exports ?? []) {
       const key = keyOf(file, item.name);
-      if (after.has(key) || reported.has(key)) continue;
-      reported.add(key);
-      const severity = item.kind === 'class' ? 'high' : 'medium';
-      findings.push(
-        finding({
-          kind: 'export_removed',
-          pattern: item.kind === 'class' ? 'export.class_removed' : 'export.removed',
-          severity,
-          confidence: file.confidence,
-          file: file.path,
-          line: item.line,
-          name: item.name,
-          message: `Public ${item.kind} \`${item.name}\` was removed.`,
-        }),
-      );
+      const known = removed.get(key);
+      if (after.has(key) || (known && (known.item.kind === 'class' || item.kind !== 'class'))) continue;
+      removed.set(key, { file, item });
     }
   }
-  return findings;
+  return [...removed.values()].map(({ file, item }) =>
+    finding({
+      kind: 'export_removed',
+      pattern: item.kind === 'class' ? 'export.class_removed' : 'export.removed',
+      severity: item.kind === 'class' ? 'high' : 'medium',
+      confidence: file.confidence,
+      file: file.path,
+      line: item.line,
+      name: item.name,
+      message: `Public ${item.kind} \`${item.name}\` was removed.`,
+    }),
+  );
 }
 
 /** The destructive findings of a change: tests, assertions, skips and public API compared before and after. */

@@ -1,5 +1,5 @@
 import type { ScannedFile } from './compare.js';
-import type { TestCase } from './test-scan.js';
+import type { Assertion, TestCase } from './test-scan.js';
 import { squeeze } from './test-scan.js';
 
 /** A test on one side of a changed file. */
@@ -194,4 +194,65 @@ export function matchReplacements(
   }
   added.splice(0, added.length, ...added.filter((entry) => !used.has(entry)));
   return unmatched;
+}
+
+const TOKEN = /[A-Za-z_$][\w$]*|\d[\w.]*|\S/g;
+const IDENTIFIER = /^[A-Za-z_$]/;
+
+/** Whether `after` is `before` with names consistently renamed (the code under test renamed), nothing else. */
+function isRenaming(before: string, after: string): boolean {
+  const left = before.match(TOKEN) ?? [];
+  const right = after.match(TOKEN) ?? [];
+  if (left.length !== right.length) return false;
+  const renamed = new Map<string, string>();
+  const renamedFrom = new Map<string, string>();
+  return left.every((token, index) => {
+    const other = right[index] as string;
+    if (token === other) return !renamed.has(token) || renamed.get(token) === other;
+    if (!IDENTIFIER.test(token) || !IDENTIFIER.test(other)) return false;
+    if ((renamed.get(token) ?? other) !== other || (renamedFrom.get(other) ?? token) !== token) return false;
+    renamed.set(token, other);
+    renamedFrom.set(other, token);
+    return true;
+  });
+}
+
+/** The words of a test's name (`testHostHeader`, `host header`), `test` left out. */
+function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== '' && word !== 'test' && word !== 'tests');
+}
+
+/**
+ * A test renamed into another one: its new name drops words of the old one, and some old assertion is
+ * neither kept, nor moved to a test the change adds, nor replaced by a stronger one. What the old test
+ * checked is then checked under neither name.
+ */
+export function isRewritten(old: TestCase, next: TestCase, movedTexts: ReadonlySet<string>): boolean {
+  if (next.parameterised || isRenaming(old.body, next.body)) return false;
+  const words = new Set(nameWords(next.name));
+  if (nameWords(old.name).some((word) => words.has(word))) return false;
+  const left = new Map<string, number>();
+  for (const assertion of next.assertions) left.set(assertion.text, (left.get(assertion.text) ?? 0) + 1);
+  const gone = old.assertions.filter((assertion) => {
+    const count = left.get(assertion.text) ?? 0;
+    if (count > 0) left.set(assertion.text, count - 1);
+    return count === 0 && !movedTexts.has(assertion.text);
+  });
+  const added = next.assertions.filter((assertion) => {
+    const count = left.get(assertion.text) ?? 0;
+    if (count > 0) left.set(assertion.text, count - 1);
+    return count > 0;
+  });
+  const used = new Set<Assertion>();
+  return gone.some((assertion) => {
+    const replacement =
+      added.find((other) => !used.has(other) && other.subject === assertion.subject) ??
+      added.find((other) => !used.has(other));
+    if (replacement) used.add(replacement);
+    return !replacement || replacement.strength <= assertion.strength;
+  });
 }
