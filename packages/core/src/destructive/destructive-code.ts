@@ -69,18 +69,24 @@ const RULES: Record<ScriptLanguage, LanguageRules> = {
   },
 };
 
+/** Line and tab escapes: in a shell command they separate commands, so `"a\nrm x"` is two commands. */
+const ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t' };
+
 /** Reads the string literal at `start` (quotes, Python prefixes and triple quotes allowed). */
 function readString(code: string, start: number): { value: string; end: number } | null {
   let i = start;
   while (/[rRbBuUfF]/.test(code[i] ?? '') && i - start < 2) i++;
+  const raw = /[rR]/.test(code.slice(start, i));
   const quote = code[i];
   if (quote !== "'" && quote !== '"' && quote !== '`') return null;
   const delimiter = code.startsWith(quote.repeat(3), i) ? quote.repeat(3) : quote;
   let value = '';
   let j = i + delimiter.length;
   while (j < code.length && !code.startsWith(delimiter, j)) {
-    if (code[j] === '\\' && j + 1 < code.length) j++;
-    value += code[j];
+    if (code[j] === '\\' && j + 1 < code.length) {
+      j++;
+      value += (raw ? undefined : ESCAPES[code[j] ?? '']) ?? code[j];
+    } else value += code[j];
     j++;
   }
   return { value, end: j + delimiter.length };
