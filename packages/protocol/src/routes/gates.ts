@@ -86,8 +86,17 @@ export const gateListQuerySchema = z.strictObject({
   cursor: idCursorSchema.optional(),
 });
 
+const headlineSchema = z
+  .string()
+  .describe(
+    'The line the gate’s page leads with (its Summary of Action, the agent named by its registered name); lists show it, the agent’s own words stay in `title`',
+  );
+
+/** A gate in a list, with the headline its page leads with, so every list names it the same way. */
+export const gateListItemSchema = gateDocumentSchema.extend({ headline: headlineSchema });
+
 export const gateListResponseSchema = z.object({
-  items: z.array(gateDocumentSchema),
+  items: z.array(gateListItemSchema),
   nextCursor: nextCursorSchema,
 });
 
@@ -96,6 +105,7 @@ export const gateParamsSchema = z.strictObject({ id: gateIdSchema });
 
 export const gateViewResponseSchema = z.object({
   gate: gateDocumentSchema,
+  headline: headlineSchema,
   briefing: z.record(z.string(), z.unknown()).nullable().describe('Summary of Action'),
   consumedAt: z.number().nullable().describe('When a one-off approval was used'),
   separatedOwner: z
@@ -131,6 +141,7 @@ export const gateWaitResponseSchema = z.object({
 export type GateRequestBody = z.input<typeof gateRequestBodySchema>;
 export type GateRequestResponse = z.infer<typeof gateRequestResponseSchema>;
 export type GateListQuery = z.input<typeof gateListQuerySchema>;
+export type GateListItem = z.infer<typeof gateListItemSchema>;
 export type GateListResponse = z.infer<typeof gateListResponseSchema>;
 export type GateViewResponse = z.infer<typeof gateViewResponseSchema>;
 export type GateWaitResponse = z.infer<typeof gateWaitResponseSchema>;

@@ -132,6 +132,7 @@ export {
   interventionNoticeSchema,
 } from './gate-document.js';
 export type {
+  GateListItem,
   GateListQuery,
   GateListResponse,
   GateRequestBody,
@@ -140,6 +141,7 @@ export type {
   GateWaitResponse,
 } from './gates.js';
 export {
+  gateListItemSchema,
   gateListQuerySchema,
   gateListResponseSchema,
   gateParamsSchema,

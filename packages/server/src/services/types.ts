@@ -13,6 +13,7 @@ import type { GateFilter, IdempotencyRepo, Page, RememberedRule, RunFilter } fro
 import type { Principal } from '../http/principal.js';
 import type { CommitTools } from './commit.js';
 import type { GateDecidedHandler } from './gates/gate-ended.js';
+import type { ListedGate } from './gates/gate-headline.js';
 import type { InterventionInput, InterventionResult } from './runs/interventions.js';
 import type { CheckpointInput, CheckpointResult, CompleteResult, ResumeView } from './runs/run-phase.js';
 import type { RunView } from './runs/run-records.js';
@@ -117,6 +118,8 @@ export interface BatchDecideItem {
 /** A gate with its Summary of Action. */
 export interface GateView {
   gate: Gate;
+  /** The line the gate's page leads with, as lists show it. */
+  headline: string;
   briefing: unknown;
   /** When a one-off approval was used; null while unused. */
   consumedAt: number | null;
@@ -156,7 +159,7 @@ export interface GateService {
   get(principal: Principal, gateId: string): Promise<Gate>;
   view(principal: Principal, gateId: string): Promise<GateView>;
   /** Agents see only their own gates. */
-  list(principal: Principal, filter: GateFilter): Promise<Page<Gate>>;
+  list(principal: Principal, filter: GateFilter): Promise<Page<ListedGate>>;
   decide(principal: Principal, gateId: string, input: DecideInput): Promise<DecideResult>;
   /** Each gate in its own commit. */
   decideBatch(

@@ -1,4 +1,4 @@
-import { buildBriefing, type Gate, type GateCatalog, GatehouseError } from 'gatehouse-hitl-core';
+import { type Gate, type GateCatalog, GatehouseError } from 'gatehouse-hitl-core';
 import type { GateFilter } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/principal.js';
@@ -10,6 +10,7 @@ import { consumedAt, consumeGate } from './gate-consume.js';
 import { decideGate, decideGates } from './gate-decide.js';
 import { createGateEndedHandlers } from './gate-ended.js';
 import { autoProceedDelayOf } from './gate-evaluate.js';
+import { briefingOf, withHeadlines } from './gate-headline.js';
 import { assignGate, extendGate, steerFailed, withdrawGate } from './gate-manage.js';
 import { openDirectGate } from './gate-opening.js';
 import { requestGate } from './gate-request.js';
@@ -28,19 +29,6 @@ async function readGate(ctx: AppContext, principal: Principal, gateId: string): 
   const gate = withoutVersion(await ctx.store.read((tx) => loadGate(tx, gateId)));
   assertCanRead(principal, gate);
   return gate;
-}
-
-// People read the agent's registered name in the briefing, never its id.
-async function briefingOf(ctx: AppContext, catalog: GateCatalog, gate: Gate): Promise<unknown> {
-  try {
-    const agentId = gate.agentId;
-    const agent = agentId === null ? null : await ctx.store.read((tx) => tx.getAgent(agentId));
-    const builder = catalog.has(gate.type) ? catalog.spec(gate.type).briefing : undefined;
-    return buildBriefing(gate, { agent: agent?.name ?? null }, builder);
-  } catch (error) {
-    ctx.log.warn({ err: error, gateId: gate.id }, 'briefing could not be built');
-    return null;
-  }
 }
 
 function listFilter(principal: Principal, filter: GateFilter): GateFilter {
@@ -87,10 +75,14 @@ export function createGateService(ctx: AppContext, options: GateServiceOptions):
       const gate = await readGate(ctx, principal, gateId);
       const used = gate.status === 'approved' ? await consumedAt(deps, gateId) : null;
       const separatedOwner = await ctx.store.read((tx) => separatedOwnerOf(deps, tx, gate));
-      return { gate, briefing: await briefingOf(ctx, deps.catalog, gate), consumedAt: used, separatedOwner };
+      const { briefing, headline } = await briefingOf(ctx, deps.catalog, gate);
+      return { gate, headline, briefing, consumedAt: used, separatedOwner };
     },
 
-    list: (principal, filter) => ctx.store.read((tx) => tx.listGates(listFilter(principal, filter))),
+    async list(principal, filter) {
+      const page = await ctx.store.read((tx) => tx.listGates(listFilter(principal, filter)));
+      return { ...page, items: await withHeadlines(ctx, deps.catalog, page.items) };
+    },
     decide: (principal, gateId, input) => decideGate(deps, principal, gateId, input),
     decideBatch: (principal, input) => decideGates(deps, principal, input),
     wait: (principal, gateId, timeoutMs, signal) =>
