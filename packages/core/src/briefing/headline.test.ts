@@ -21,6 +21,11 @@ describe('agentTitleBeside', () => {
     ['the tool and its arguments, as the server names an untitled gate', 'bash command=ls', { tool: 'bash' }],
     ['the operation', 'deploy web', { operation: 'deploy web' }],
     ['nothing', '  ', null],
+    [
+      'a tool name with hidden characters',
+      'invoice_⟨U+202E⟩fdp.sh command=ls',
+      { tool: 'invoice_\u202efdp.sh' },
+    ],
   ])('leaves out a title that only repeats %s', (_what, title, action) => {
     expect(agentTitleBeside(gate(title, action), 'coder-1 wants to run bash')).toBeNull();
   });

@@ -1,9 +1,11 @@
 import { BUILTIN_GATE_TYPES } from '../gate-types/index.js';
+import { revealText } from '../reveal.js';
 import type { Gate } from '../schemas.js';
 
 const DEFAULT_TITLES = new Set(BUILTIN_GATE_TYPES.map((definition) => definition.title.toLowerCase()));
 
-const words = (text: string) => text.toLowerCase().replace(/_/g, ' ').trim();
+// Titles keep hidden characters as markers, so what they are compared with shows them the same way.
+const words = (text: string) => revealText(text).toLowerCase().replace(/_/g, ' ').trim();
 
 /**
  * The agent's own title of `gate` when it tells a reviewer more than `headline` (the briefing's
