@@ -55,8 +55,8 @@ const DESTRUCTIVE: readonly (readonly [string, string])[] = [
   ['python3 -c "import os; os.system(\'rm -rf /\')"', 'file_delete'],
   ["python3 -c \"import subprocess; subprocess.run(['rm', '-rf', '/'])\"", 'file_delete'],
   // The shell hands `\n` through; Python's string literal makes it a newline, so `rm` is a command of its own.
-  ["python3 -c 'import os; os.system(\"echo hi\\nrm a.txt\")'", 'file_delete'],
-  ["node -e 'require(\"child_process\").execSync(\"echo hi\\nrm -rf /\")'", 'file_delete'],
+  ['python3 -c \'import os; os.system("echo hi\\nrm a.txt")\'', 'file_delete'],
+  ['node -e \'require("child_process").execSync("echo hi\\nrm -rf /")\'', 'file_delete'],
   ['python3 -c "from pathlib import Path; Path(\'a.txt\').unlink()"', 'file_delete'],
   ["node -e \"require('fs').rmSync('dist', { recursive: true })\"", 'file_delete'],
   ["node -e \"require('child_process').execSync('rm -rf /')\"", 'file_delete'],
