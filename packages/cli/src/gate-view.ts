@@ -5,8 +5,11 @@ import { printFields } from './output.js';
 
 /** Core's terminal display functions, loaded on first use. */
 export interface GateDisplay {
-  /** The box-drawn display of a gate for a terminal `width` columns wide. */
-  render(gate: Gate, options: { width: number | undefined; now: number }): string;
+  /** The box-drawn display of a gate for a terminal `width` columns wide, led by the server's `headline` when given. */
+  render(
+    gate: Gate,
+    options: { width: number | undefined; now: number; headline?: string | undefined },
+  ): string;
   /** What `key` does on the gate in the one key map, or null. */
   bindingForKey(gate: Gate, key: string): KeyBinding | null;
   /** One line per key of the gate, then `?`. */
@@ -17,7 +20,8 @@ export interface GateDisplay {
 export async function loadGateDisplay(): Promise<GateDisplay> {
   const { bindingForKey, formatGateDisplay, keyHelpLines } = await import('gatehouse-hitl-core');
   return {
-    render: (gate, options) => formatGateDisplay(gate, { width: options.width || 80, now: options.now }),
+    render: (gate, options) =>
+      formatGateDisplay(gate, { width: options.width || 80, now: options.now, headline: options.headline }),
     bindingForKey,
     helpLines: keyHelpLines,
   };
@@ -34,11 +38,12 @@ function alwaysLine(scopes: StandingScopes): string {
 /** Prints a gate's display, what "approve always" may cover while it waits, and its decision once it has one. */
 export async function showGate(
   io: Io,
-  body: { gate: Gate; standingScopes?: StandingScopes | null },
+  body: { gate: Gate; headline?: string; standingScopes?: StandingScopes | null },
 ): Promise<void> {
   const { gate } = body;
   const display = await loadGateDisplay();
-  io.stdout.write(`${display.render(gate, { width: io.stdout.columns, now: io.now() })}\n`);
+  const options = { width: io.stdout.columns, now: io.now(), headline: body.headline };
+  io.stdout.write(`${display.render(gate, options)}\n`);
   if (gate.status === 'pending' && body.standingScopes) {
     io.stdout.write('\n');
     printFields(io.stdout, [['Always', alwaysLine(body.standingScopes)]]);

@@ -1,4 +1,4 @@
-import { type GateDocument as Gate, gateRoutes, runRoutes } from 'gatehouse-hitl-protocol';
+import { type GateListItem, gateRoutes, runRoutes } from 'gatehouse-hitl-protocol';
 import type { ApiClient } from './http.js';
 
 const PAGE = 200;
@@ -6,8 +6,8 @@ const PAGE = 200;
 export const INBOX_LIMIT = 1000;
 
 /** Every pending gate the signed-in person may see, in the server's order, up to INBOX_LIMIT. */
-export async function fetchPendingGates(client: ApiClient): Promise<Gate[]> {
-  const gates: Gate[] = [];
+export async function fetchPendingGates(client: ApiClient): Promise<GateListItem[]> {
+  const gates: GateListItem[] = [];
   let cursor: string | undefined;
   do {
     const page = await client.call(gateRoutes.list, { query: { status: 'pending', limit: PAGE, cursor } });

@@ -1,5 +1,10 @@
 import type { KeyObject } from 'node:crypto';
-import { type Gate, type GateOption, type KeyBinding, keyNeedsConfirmation } from 'gatehouse-hitl-core';
+import {
+  type Gate as CoreGate,
+  type GateOption,
+  type KeyBinding,
+  keyNeedsConfirmation,
+} from 'gatehouse-hitl-core';
 import { gateRoutes } from 'gatehouse-hitl-protocol';
 import type { Io } from './command.js';
 import {
@@ -35,6 +40,9 @@ const FIELD_LABELS: Readonly<Record<string, string>> = {
 };
 const REFRESH_DEBOUNCE_MS = 50;
 const PAUSED_RUN_NOTE = 'Run paused: the agent goes ahead only when the run is resumed.';
+
+/** A pending gate as the list gives it, with the headline its page leads with. */
+type Gate = CoreGate & { headline: string };
 
 const SCREEN = {
   enter: '\x1b[?1049h\x1b[?25l',
@@ -425,7 +433,8 @@ export class InboxSession {
     if (this.#detail !== null) lines.push(...terminalSafeBlock(this.#detail).split('\n'));
     else if (gate) {
       if (this.#isRunPaused(gate)) lines.push(PAUSED_RUN_NOTE, '');
-      lines.push(...this.#display.render(gate, { width, now: this.#io.now() }).split('\n'));
+      const shown = this.#display.render(gate, { width, now: this.#io.now(), headline: gate.headline });
+      lines.push(...shown.split('\n'));
       void this.#reportShown(gate);
     } else lines.push('Nothing is waiting for you. New gates appear here as agents ask.');
     lines.push('', this.#footer(gate), this.#message);

@@ -75,7 +75,7 @@ async function list(context: ActionContext): Promise<number> {
   const agents = await agentNames(client);
   printTable(
     io.stdout,
-    ['ID', 'TYPE', 'RISK', 'STATUS', 'AGENT', 'DEADLINE', 'TITLE'],
+    ['ID', 'TYPE', 'RISK', 'STATUS', 'AGENT', 'DEADLINE', 'HEADLINE'],
     page.items.map((gate) => [
       gate.id,
       gate.type,
@@ -83,7 +83,7 @@ async function list(context: ActionContext): Promise<number> {
       gate.status,
       gate.agentId === null ? '-' : (agents.get(gate.agentId) ?? gate.agentId),
       gate.status === 'pending' ? relativeTime(gate.timeoutAt, now) : '-',
-      gate.title,
+      gate.headline,
     ]),
     'no gates',
   );

@@ -19,7 +19,9 @@ async function inbox(context: ActionContext): Promise<number> {
   if (!io.stdin.isTTY || !io.stdout.isTTY) {
     // Scripts and pipes get the pending gates once, as the interactive inbox would show them.
     const now = io.now();
-    const displays = gates.map((gate) => display.render(gate, { width: io.stdout.columns, now }));
+    const displays = gates.map((gate) =>
+      display.render(gate, { width: io.stdout.columns, now, headline: gate.headline }),
+    );
     const header =
       gates.length === 0
         ? 'no pending gates'
