@@ -17,6 +17,8 @@ export interface SmtpInbox {
   messages: ReceivedMail[];
   /** SMTP connections opened to this inbox so far. */
   connections(): number;
+  /** The most messages that were being received at once (each from its DATA to the inbox's answer). */
+  busiest(): number;
   /** Resolves once `count` messages reached `to` (any recipient when omitted). */
   waitFor(count: number, to?: string, timeoutMs?: number): Promise<ReceivedMail[]>;
   close(): Promise<void>;
@@ -82,11 +84,18 @@ function partsOf(raw: string): { headers: Record<string, string>; text: string |
   return { headers, text, html };
 }
 
-/** A real SMTP server on 127.0.0.1 (random port) that keeps every message; `refuse` rejects recipients with 550. */
-export async function startSmtpInbox(options: { refuse?: (to: string) => boolean } = {}): Promise<SmtpInbox> {
+/**
+ * A real SMTP server on 127.0.0.1 (random port) that keeps every message; `refuse` rejects recipients
+ * with 550, and `answerAfterMs` answers each message that long after its data ended (a slow relay).
+ */
+export async function startSmtpInbox(
+  options: { refuse?: (to: string) => boolean; answerAfterMs?: number } = {},
+): Promise<SmtpInbox> {
   const messages: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
   let connections = 0;
+  let receiving = 0;
+  let busiest = 0;
   const server = new SMTPServer({
     // The server keeps pooled connections open: closing the inbox first must not wait 30 s for them.
     closeTimeout: 100,
@@ -105,13 +114,20 @@ export async function startSmtpInbox(options: { refuse?: (to: string) => boolean
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
+      receiving += 1;
+      busiest = Math.max(busiest, receiving);
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
         const from = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
-        messages.push({ from, to: session.envelope.rcptTo.map((r) => r.address), raw, ...partsOf(raw) });
-        for (const wake of waiters) wake();
-        callback();
+        const answer = () => {
+          receiving -= 1;
+          messages.push({ from, to: session.envelope.rcptTo.map((r) => r.address), raw, ...partsOf(raw) });
+          for (const wake of waiters) wake();
+          callback();
+        };
+        if (options.answerAfterMs === undefined) answer();
+        else setTimeout(answer, options.answerAfterMs);
       });
     },
   });
@@ -121,6 +137,7 @@ export async function startSmtpInbox(options: { refuse?: (to: string) => boolean
     url: `smtp://127.0.0.1:${port}`,
     messages,
     connections: () => connections,
+    busiest: () => busiest,
     waitFor(count, to, timeoutMs = 15_000) {
       const matching = () => messages.filter((m) => to === undefined || m.to.includes(to));
       return new Promise((resolve, reject) => {

@@ -6,8 +6,8 @@ import { createTestApp, type TestApp, type TestDialect } from '../../testing/tes
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
 const PEOPLE = 20;
-/** The most SMTP connections the email channel keeps open. */
-const POOLED = 8;
+/** The most SMTP connections the email channel keeps open: one gate change's fan-out to 20 people. */
+const POOLED = 20;
 
 /** 20 people who may decide a shell gate, each hearing by email. */
 async function seedPeople(test: TestApp<{ now(): number }>): Promise<void> {
@@ -39,6 +39,42 @@ describe.each(dialects)('email connections on %s', (dialect) => {
   const cleanup: (() => Promise<unknown>)[] = [];
   afterEach(async () => {
     for (const step of cleanup.splice(0).reverse()) await step();
+  });
+
+  it('sends the notices of one gate change to 20 people at once, so a slow SMTP server answers them in one round', {
+    timeout: 60_000,
+  }, async () => {
+    const inbox = await startSmtpInbox({ answerAfterMs: 500 });
+    cleanup.push(() => inbox.close());
+    const test = await createTestApp({
+      dialect,
+      config: {
+        notifications: { ...loadConfig({}).notifications, smtpUrl: inbox.url, pollIntervalMs: 20 },
+      },
+    });
+    cleanup.push(() => test.close());
+    await useTestPolicy(test);
+    await seedPeople(test);
+    await openTestGate(test, { tool: 'shell', args: { command: 'make' } });
+    await inbox.waitFor(PEOPLE, undefined, 30_000);
+    expect(inbox.busiest()).toBe(PEOPLE);
+  });
+
+  it('keeps no more connections than the SMTP URL allows (maxConnections)', { timeout: 60_000 }, async () => {
+    const inbox = await startSmtpInbox({ answerAfterMs: 100 });
+    cleanup.push(() => inbox.close());
+    const smtpUrl = `${inbox.url}?maxConnections=4`;
+    const test = await createTestApp({
+      dialect,
+      config: { notifications: { ...loadConfig({}).notifications, smtpUrl, pollIntervalMs: 20 } },
+    });
+    cleanup.push(() => test.close());
+    await useTestPolicy(test);
+    await seedPeople(test);
+    await openTestGate(test, { tool: 'shell', args: { command: 'make' } });
+    await inbox.waitFor(PEOPLE, undefined, 30_000);
+    expect(inbox.busiest()).toBe(4);
+    expect(inbox.connections()).toBeLessThanOrEqual(4);
   });
 
   it('sends many notices over a few kept connections, and opens them again after a restart', {

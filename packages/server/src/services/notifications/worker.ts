@@ -9,7 +9,8 @@ import { configuredChannels } from './channels.js';
 import { dispatchTriggers, queueTimeoutWarnings } from './dispatch.js';
 import { noticeOf, reviewNoticeOf } from './notice.js';
 
-const CONCURRENCY = 16;
+/** Two gate changes' notices to 20 people: while one is sent, the next waits for a free connection. */
+const CONCURRENCY = 40;
 /**
  * Outcomes recorded within this long of each other share one transaction: on a durable store a
  * commit per notice costs more than sending it, and under load those commits hold up everything else.

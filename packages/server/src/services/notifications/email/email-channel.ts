@@ -15,8 +15,11 @@ function permanent(error: unknown): boolean {
   return typeof code === 'number' && code >= 500 && code < 600;
 }
 
-/** SMTP connections kept open at most; notices sent while all are busy wait for the next free one. */
-const POOLED_CONNECTIONS = 8;
+/**
+ * SMTP connections kept open at most: a gate change's notices to 20 people go out at once instead of
+ * in waves, each wave waiting a whole SMTP answer. `?maxConnections=` in the SMTP URL overrides it.
+ */
+const POOLED_CONNECTIONS = 20;
 
 type Transport = ReturnType<typeof nodemailer.createTransport>;
 
