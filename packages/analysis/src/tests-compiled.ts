@@ -6,6 +6,8 @@ import { lineOf, normalise, squeeze, stringValue } from './test-scan.js';
 const GO_TEST = /^(Test|Benchmark|Fuzz)([A-Z0-9_]|$)/;
 const GO_ASSERT = /^(Error|Errorf|Fatal|Fatalf|Fail|FailNow)$/;
 const GO_SKIP = /^(Skip|Skipf|SkipNow)$/;
+/** A helper that asserts, called on its own: `assertTotal(t, cart, 6)`. */
+const GO_ASSERT_HELPER = /^assert[A-Z_]/;
 
 /** The condition of the `if` a call sits in, when it is the only reason the call runs. */
 function ifCondition(node: Node): string | null {
@@ -68,6 +70,18 @@ export function goTests(root: Node): RawScan {
   const calls = root.descendantsOfType('call_expression');
   for (const call of calls) {
     const callee = call?.childForFieldName('function');
+    if (call && callee?.type === 'identifier' && GO_ASSERT_HELPER.test(callee.text)) {
+      const args = call.childForFieldName('arguments')?.namedChildren ?? [];
+      // The helper's first argument is the test's `t`; the second is what it checks.
+      const subject = args.find((arg) => arg.text !== 't' && arg.text !== 'b') ?? null;
+      scan.assertions.push({
+        line: lineOf(call),
+        text: normalise(call.text),
+        subject: squeeze(subject?.text ?? ''),
+        strength: 2,
+      });
+      continue;
+    }
     if (!call || callee?.type !== 'selector_expression') continue;
     const operand = callee.childForFieldName('operand')?.text ?? '';
     // testify: `assert.X`, `require.X`, and in suites `s.X`, `s.Require().X`, `s.Assert().X`.

@@ -139,17 +139,20 @@ function baseAt(source: string, index: number): string {
 }
 
 const CONDITIONAL = /^[\w$]+\.(skipIf|runIf)\(/;
+/** A helper that asserts, called on its own: `assertTotal(cart, 6)`. */
+const ASSERT_HELPER = /^assert[A-Z_]/;
 const SHOULD = /^[^;{}]*\.should\b/;
 
 /** Whether a call starting with `base` can be a test, a suite, an assertion or a skip (read from the source, no node access). */
 function isCandidate(base: string, lineText: string): boolean {
   if (TESTS.has(base) || SUITES.has(base) || CONTEXT_SKIP.has(base)) return true;
-  return base.startsWith('expect') || base === 'assert' || SHOULD.test(lineText);
+  return base.startsWith('expect') || base === 'assert' || ASSERT_HELPER.test(base) || SHOULD.test(lineText);
 }
 
 function isAssertion(names: string[]): boolean {
   const root = names[0] ?? '';
   if (root === 't' && names.length === 2) return T_ASSERTIONS.has(names[1] ?? '');
+  if (names.length === 1 && ASSERT_HELPER.test(root)) return true;
   return root.startsWith('expect') || root === 'assert' || names[1] === 'assert' || names.includes('should');
 }
 

@@ -1,11 +1,23 @@
 import type { Node } from 'web-tree-sitter';
 import { pytestRaisesStrength, pythonAssertStrength, pythonCallStrength } from './assertion-strength.js';
-import type { RawScan, SkipMarker } from './test-scan.js';
+import type { Assertion, RawScan, SkipMarker } from './test-scan.js';
 import { lineOf, normalise, squeeze } from './test-scan.js';
 
 const SKIP_DECORATOR =
   /^@\s*(pytest\.mark\.(skip|skipif|xfail)|unittest\.(skip|skipIf|skipUnless|expectedFailure)|(skip|skipIf|skipUnless|expectedFailure))\b/;
 const SKIP_CALL = /^(pytest\.(skip|xfail)|self\.skipTest|unittest\.skip)\b/;
+/** A helper that asserts, called on its own: `assert_total(cart, 6)`, `assert_frame_equal(a, b)`. */
+const ASSERT_HELPER = /^assert(_|[A-Z])/;
+
+function helperAssertion(call: Node): Assertion {
+  const args = call.childForFieldName('arguments');
+  return {
+    line: lineOf(call),
+    text: normalise(call.text),
+    subject: squeeze(args?.namedChildren[0]?.text ?? ''),
+    strength: 2,
+  };
+}
 
 function decoratorsOf(definition: Node): Node[] {
   const parent = definition.parent;
@@ -98,6 +110,10 @@ export function pythonTests(root: Node): RawScan {
   }
   for (const call of root.descendantsOfType('call')) {
     const callee = call?.childForFieldName('function');
+    if (call && callee?.type === 'identifier' && ASSERT_HELPER.test(callee.text)) {
+      scan.assertions.push(helperAssertion(call));
+      continue;
+    }
     if (!call || callee?.type !== 'attribute') continue;
     const method = callee.childForFieldName('attribute')?.text ?? '';
     const args = call.childForFieldName('arguments');
