@@ -510,6 +510,7 @@ export {
   revokesLearnedRule,
   trustThresholdsOf,
 } from './trust/trust-proposals.js';
+export { broadGlobRefusal } from './trust/whitelist-glob.js';
 export type {
   Suppressed,
   SuppressibleFacts,

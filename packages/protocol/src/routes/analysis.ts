@@ -141,7 +141,11 @@ export const analyzeResponseSchema = z.object({
 export const findingReportBodySchema = z.strictObject({
   runId: runIdSchema.optional().describe('The run the finding was made in'),
   finding: z.strictObject({
-    pattern: z.string().min(1).max(200),
+    pattern: z
+      .string()
+      .min(1)
+      .max(200)
+      .describe('A pattern id of the analysis (GET /v1/analysis/patterns); an unknown id is refused'),
     file: z.string().min(1).max(1000),
     line: z.number().int().min(1).nullable().optional(),
     name: z.string().min(1).max(500).nullable().optional(),

@@ -47,7 +47,14 @@ export const createWhitelistBodySchema = z
       .max(200)
       .describe('A pattern id of the analysis (GET /v1/analysis/patterns); an unknown id is refused'),
     scope: whitelistScopeSchema,
-    path: z.string().min(1).max(1000).optional().describe('Required for scope file; a glob is fine'),
+    path: z
+      .string()
+      .min(1, 'path is empty; type the glob of the files the pattern is fine in')
+      .max(1000)
+      .optional()
+      .describe(
+        'Required for scope file: a glob relative to the repository root that names a folder or a file (`src/legacy/**`, `**/*.gen.ts`); one matching every file, or made only of wildcards and an extension (`*`, `**/*.ts`), is refused',
+      ),
     agentId: z.string().min(1).max(200).optional(),
     justification: z
       .string()

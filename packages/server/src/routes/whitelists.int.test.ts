@@ -210,7 +210,8 @@ describe.each(dialects)('whitelists on %s', (dialect) => {
   });
 
   it('announces a pattern whose false-positive rate passes 10 %, once per crossing', async () => {
-    const pattern = `lazy.rate_${dialect}`;
+    // A pattern no other test here reports, so its rate is this test's alone.
+    const pattern = 'export.class_removed';
     const now = test.clock.now();
     await test.store.transaction((tx) =>
       tx.insertDetections(

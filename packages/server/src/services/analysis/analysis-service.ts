@@ -14,6 +14,7 @@ import { invalidInput } from '../gates/gate-input.js';
 import { retryLostUpdates } from '../lost-update.js';
 import { assertCanReadRun, loadRun } from '../runs/run-records.js';
 import type { GateService } from '../types.js';
+import { checkPatternId } from '../whitelists/whitelist-decisions.js';
 import type { WhitelistService } from '../whitelists/whitelist-service.js';
 import type { ReportedTest } from './analysis-flaky.js';
 import { openFalsePositiveGate } from './analysis-gates.js';
@@ -182,6 +183,7 @@ export function createAnalysisService(
       return { ...answer, gates };
     },
     reportFinding(principal, input) {
+      checkPatternId(input.finding.pattern, 'finding.pattern');
       return commit(ctx, async (tools) => {
         const run = input.runId === undefined ? null : await loadRun(tools.tx, input.runId);
         const finding = {

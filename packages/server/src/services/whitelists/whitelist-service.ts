@@ -1,5 +1,6 @@
 import type { FileChange } from 'gatehouse-hitl-analysis';
 import {
+  broadGlobRefusal,
   type Gate,
   GatehouseError,
   isWhitelistActive,
@@ -13,6 +14,7 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/principal.js';
 import type { KeyedFinding } from '../analysis/findings.js';
 import { type CommitTools, commit, type WorkTx } from '../commit.js';
+import { invalidInput } from '../gates/gate-input.js';
 import { retryLostUpdates } from '../lost-update.js';
 import type { GateService } from '../types.js';
 import { learnedConfidence, snippetOf } from './learning.js';
@@ -138,6 +140,8 @@ export function createWhitelistService(ctx: AppContext, deps: { gates: GateServi
     },
     create(user, body) {
       const pattern = checkPatternId(body.pattern);
+      const tooBroad = body.path === undefined ? null : broadGlobRefusal(body.path);
+      if (tooBroad !== null) throw invalidInput('path', tooBroad);
       return commit(ctx, async ({ tx, audit }) => {
         const entry: WhitelistRecord = {
           id: ctx.ids.next('wl'),
