@@ -1,4 +1,4 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 /** A new bearer token: 256 random bits, URL-safe, with a prefix that tells what it is. */
 export function generateToken(prefix: 'gha' | 'ghs' | 'ghl' | 'ghk'): string {
@@ -7,11 +7,12 @@ export function generateToken(prefix: 'gha' | 'ghs' | 'ghl' | 'ghk'): string {
 
 /** Tokens are stored only as their SHA-256. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return sha256Hex(token);
 }
 
+/** SHA-256 of the UTF-8 text, hex. One-shot `hash()`: per request, a Hash object costs more than the hashing. */
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 } as const;
