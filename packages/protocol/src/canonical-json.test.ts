@@ -3,7 +3,49 @@ import { describe, expect, it } from 'vitest';
 import { CANONICAL_JSON_MAX_DEPTH, canonicalJson, payloadText } from './canonical-json.js';
 import { GatehouseApiError } from './wire-error.js';
 
+/** The definition: sorted copies with null prototypes, written by JSON.stringify. */
+function sortedCopy(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(sortedCopy);
+  const source = value as Record<string, unknown>;
+  const sorted: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(source).sort()) {
+    if (source[key] !== undefined) sorted[key] = sortedCopy(source[key]);
+  }
+  return sorted;
+}
+
 describe('canonicalJson', () => {
+  it('writes what JSON.stringify writes of sorted copies, for any value', () => {
+    const odd = fc.oneof(
+      fc.date(),
+      fc.constant(undefined),
+      fc.constant(() => 1),
+      fc.constant({ toJSON: () => 'replaced' }),
+      fc.constant(new Map([['a', 1]])),
+      fc.constant(Object.assign([] as unknown[], { 0: 1, 2: 3 })),
+      fc.double(),
+    );
+    const values = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.jsonValue(),
+        odd,
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.dictionary(fc.string(), tie('value'), { maxKeys: 4 }),
+        fc.dictionary(fc.constantFrom('toJSON', '__proto__', 'b', 'a', '10', '7'), tie('value'), {
+          maxKeys: 3,
+        }),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(values, (value) => {
+        expect(canonicalJson(value)).toBe(JSON.stringify(sortedCopy(value)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('gives the same text whatever the key order', () => {
     expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: 2 } })).toBe(
       canonicalJson({ a: { c: 2, d: [1, { y: 2, z: 1 }] }, b: 1 }),
