@@ -42,6 +42,7 @@ describe('the scope of a Whitelist decision', () => {
 
     const form = page.locator('form').filter({ hasText: 'Whitelist: choose what the entry allows' });
     await form.getByText('Allows lazy.placeholder_body in lib/legacy/cart.rb, for only agent').waitFor();
+    await form.getByText('Your signature covers this scope').waitFor();
     await form.getByLabel('Files matching a glob I type').check();
     await form.getByLabel('Glob', { exact: true }).fill('**');
     await form.getByRole('button', { name: 'Whitelist with this scope' }).click();
@@ -65,6 +66,16 @@ describe('the scope of a Whitelist decision', () => {
       },
       { what: 'the gate decided' },
     );
+    const summary = page.locator('.decision-summary');
+    await summary.getByText('Whitelist scope').waitFor();
+    await summary.getByText('files matching lib/legacy/**, every agent, 30 days').waitFor();
+    await expectAccessible(page, 'the decided gate with its whitelist scope');
+    const view = await env.api('GET', `/v1/gates/${gateId}`, { token: env.admin.token });
+    expect(view.gate.decision.whitelist).toEqual({
+      path: 'lib/legacy/**',
+      agents: 'every',
+      expiresInDays: 30,
+    });
     const list = await env.api('GET', '/v1/whitelists', { token: env.admin.token });
     const entry = list.whitelists.find((row: { sourceGateId: string }) => row.sourceGateId === gateId);
     expect(entry).toMatchObject({ scope: 'file', path: 'lib/legacy/**', agentId: null });

@@ -145,7 +145,7 @@ export function DecisionPanel(props: DecisionPanelProps) {
         }
         // An edited approval signs the edited action's hash, as the server checks it.
         const signed = body.editedArgs
-          ? { id: gate.id, payloadHash: await editedPayloadHash(gate.action ?? {}, body.editedArgs) }
+          ? { ...gate, payloadHash: await editedPayloadHash(gate.action ?? {}, body.editedArgs) }
           : gate;
         body.signature = await signDecision(state.key, signed, body);
       }
@@ -338,6 +338,7 @@ export function DecisionPanel(props: DecisionPanelProps) {
       {form?.kind === 'whitelist' && (
         <WhitelistScopeForm
           gate={gate}
+          signed={gate.signatureRequired}
           option={form.option}
           values={whitelistScope}
           onChange={(values) => {

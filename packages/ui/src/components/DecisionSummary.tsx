@@ -32,6 +32,12 @@ export function DecisionSummary({ gate, nameOf }: { gate: Gate; nameOf(id: strin
   if (decision.answer) rows.push(['Answer', <pre key="answer">{decision.answer}</pre>]);
   if (decision.delegateTo) rows.push(['Delegated to', agentName(decision.delegateTo) ?? decision.delegateTo]);
   if (decision.newLimit !== undefined) rows.push(['New limit', String(decision.newLimit)]);
+  const scope = decision.whitelist;
+  if (scope) {
+    const files = scope.path === null ? 'the finding’s file' : `files matching ${scope.path}`;
+    const agents = scope.agents === 'every' ? 'every agent' : 'this gate’s agent only';
+    rows.push(['Whitelist scope', `${files}, ${agents}, ${scope.expiresInDays} days`]);
+  }
   if (decision.feedback) rows.push(['Feedback', <pre key="feedback">{decision.feedback}</pre>]);
   if (decision.instructions)
     rows.push(['Instructions', <pre key="instructions">{decision.instructions}</pre>]);

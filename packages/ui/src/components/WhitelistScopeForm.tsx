@@ -82,6 +82,8 @@ export function entrySentence(gate: Pick<Gate, 'context' | 'agentId'>, values: W
 export function WhitelistScopeForm(props: {
   gate: Pick<Gate, 'context' | 'agentId'>;
   option: GateOption;
+  /** The decision is signed: the signature covers this scope. */
+  signed: boolean;
   values: WhitelistScopeValues;
   onChange(values: WhitelistScopeValues): void;
   /** The server's refusal of the scope (a glob matching every file, say). */
@@ -189,6 +191,7 @@ export function WhitelistScopeForm(props: {
       </Field>
       <p id={`${id}-entry`} className="always-allowed">
         {entrySentence(gate, values)}
+        {props.signed && ' Your signature covers this scope; no other can be sent under it.'}
       </p>
       {props.error && values.files !== 'glob' && (
         <p className="field-error" role="alert">

@@ -32,7 +32,11 @@ describe('signed decisions', () => {
   ])("sign core's v2 text the server verifies, with %s", async (_, payloadHash) => {
     const key = await memoryKey();
     const words = { option: 'steer', reason: 'too wide', instructions: 'only build/' };
-    const signature = await signDecision(key, { id: 'gate_1', payloadHash }, words);
+    const signature = await signDecision(
+      key,
+      { id: 'gate_1', payloadHash, type: 'tool_call', context: {} },
+      words,
+    );
     expect(fromBase64(signature)).toHaveLength(64);
     const text = signedDecisionText({ gateId: 'gate_1', payloadHash, ...words });
     expect(text.startsWith('gatehouse-decision-v2\n')).toBe(true);
@@ -41,7 +45,7 @@ describe('signed decisions', () => {
 
   it('binds the option and the words: another option or reason does not verify', async () => {
     const key = await memoryKey();
-    const gate = { id: 'gate_1', payloadHash: null };
+    const gate = { id: 'gate_1', payloadHash: null, type: 'tool_call', context: {} };
     const signature = await signDecision(key, gate, { option: 'approve', reason: 'ok' });
     const base = { gateId: 'gate_1', payloadHash: null };
     expect(
@@ -49,6 +53,23 @@ describe('signed decisions', () => {
     ).toBe(false);
     expect(
       await verifies(key, signature, signedDecisionText({ ...base, option: 'approve', reason: 'changed' })),
+    ).toBe(false);
+  });
+
+  it('binds a Whitelist decision’s scope on a finding: another scope does not verify', async () => {
+    const key = await memoryKey();
+    const gate = { id: 'gate_1', payloadHash: null, type: 'false_positive_override', context: {} };
+    const whitelist = { path: 'lib/legacy/**', agents: 'every' as const, expiresInDays: 30 };
+    const signature = await signDecision(key, gate, { option: 'whitelist', whitelist });
+    const base = { gateId: 'gate_1', option: 'whitelist', payloadHash: null };
+    expect(await verifies(key, signature, signedDecisionText({ ...base, whitelist }))).toBe(true);
+    expect(await verifies(key, signature, signedDecisionText(base))).toBe(false);
+    expect(
+      await verifies(
+        key,
+        signature,
+        signedDecisionText({ ...base, whitelist: { ...whitelist, path: null } }),
+      ),
     ).toBe(false);
   });
 
