@@ -54,12 +54,12 @@ export const decisionDocumentSchema = z
     newLimit: z.number().optional().describe('The limit an expand-constraint decision set'),
     whitelist: z
       .object({
-        path: z.string().nullable().describe('The glob chosen; null for the finding’s own file'),
-        agents: z.enum(['this', 'every']).describe('The gate’s agent only, or every agent'),
-        expiresInDays: z.number().describe('Days until the entry needs review again'),
+        path: z.string().nullable().describe('null: the finding’s file'),
+        agents: z.enum(['this', 'every']),
+        expiresInDays: z.number(),
       })
       .optional()
-      .describe('A Whitelist decision on a finding: the entry’s scope as the person chose and signed it'),
+      .describe('A Whitelist decision’s signed scope'),
     decidedAt: z.number().describe('Epoch ms'),
   })
   .describe('The answer that ended the gate');

@@ -53,7 +53,7 @@ export const createWhitelistBodySchema = z
       .max(1000)
       .optional()
       .describe(
-        'Required for scope file: a glob relative to the repository root that names a folder or a file (`src/legacy/**`, `**/*.gen.ts`); one matching every file, or made only of wildcards and an extension (`*`, `**/*.ts`), is refused',
+        'Required for scope file: a glob naming a folder or file (`src/legacy/**`, `**/*.gen.ts`); `**`, `*.ts` and the like are refused',
       ),
     agentId: z.string().min(1).max(200).optional(),
     justification: z
