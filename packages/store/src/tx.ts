@@ -24,6 +24,11 @@ import * as webhooks from './repos/webhooks.js';
 import * as whitelists from './repos/whitelists.js';
 import type { StoreTx } from './types.js';
 
+/** Each of `K`'s methods as the repository function that takes the context first. */
+type RepoTable<K extends keyof StoreTx> = {
+  [P in K]: StoreTx[P] extends (...args: infer A) => infer R ? (ctx: TxContext, ...args: A) => R : never;
+};
+
 type WebhookWrites =
   | 'insertWebhook'
   | 'updateWebhook'
@@ -76,44 +81,44 @@ type Writes = Pick<
   | 'updateTrustProposal'
 >;
 
-function writes(ctx: TxContext): Writes {
+function writes(): RepoTable<keyof Writes> {
   return {
-    insertAgent: (agent) => people.insertAgent(ctx, agent),
-    updateAgentAutonomy: (id, autonomy) => people.updateAgentAutonomy(ctx, id, autonomy),
-    insertUser: (user) => people.insertUser(ctx, user),
-    updateUser: (user) => people.updateUser(ctx, user),
-    insertToken: (token) => people.insertToken(ctx, token),
-    revokeToken: (hash, at) => people.revokeToken(ctx, hash, at),
-    revokeTokensOf: (subjectId, kind, at) => people.revokeTokensOf(ctx, subjectId, kind, at),
-    insertSigningKey: (key) => people.insertSigningKey(ctx, key),
-    renameSigningKey: (key) => people.renameSigningKey(ctx, key),
-    revokeSigningKey: (key) => people.revokeSigningKey(ctx, key),
-    touchSigningKey: (key) => people.touchSigningKey(ctx, key),
-    insertRun: (run) => runs.insertRun(ctx, run),
-    updateRun: (run, version) => runs.updateRun(ctx, run, version),
-    insertGate: (gate) => gates.insertGate(ctx, gate),
-    updateGate: (gate, version, options) => gates.updateGate(ctx, gate, version, options),
-    recordGateView: (view) => gateViews.recordGateView(ctx, view),
-    claimDueGates: (limit) => gates.claimDueGates(ctx, limit),
-    setGateTraceContext: (gateId, traceContext) => gates.setGateTraceContext(ctx, gateId, traceContext),
-    putIdempotency: (record) => rules.putIdempotency(ctx, record),
-    insertRememberedRule: (rule) => rules.insertRememberedRule(ctx, rule),
-    revokeRememberedRule: (id, by, at) => rules.revokeRememberedRule(ctx, id, by, at),
-    insertConfidenceReport: (report) => reports.insertConfidenceReport(ctx, report),
-    insertIntervention: (intervention) => reports.insertIntervention(ctx, intervention),
-    insertPolicyVersion: (policy) => rules.insertPolicyVersion(ctx, policy),
-    appendAudit: (event) => audit.appendAudit(ctx, event),
-    appendStreamEvent: (event) => stream.appendStreamEvent(ctx, event),
-    ...webhookWrites(ctx),
-    ...reviewWrites(ctx),
-    ...searchWrites(ctx),
-    ...recoveryWrites(ctx),
-    ...whitelistWrites(ctx),
-    ...slackWrites(ctx),
-    insertSsoIdentity: (identity) => ssoIdentities.insertSsoIdentity(ctx, identity),
-    ...notificationWrites(ctx),
-    insertTrustProposal: (record) => trust.insertTrustProposal(ctx, record),
-    updateTrustProposal: (record, status) => trust.updateTrustProposal(ctx, record, status),
+    insertAgent: people.insertAgent,
+    updateAgentAutonomy: people.updateAgentAutonomy,
+    insertUser: people.insertUser,
+    updateUser: people.updateUser,
+    insertToken: people.insertToken,
+    revokeToken: people.revokeToken,
+    revokeTokensOf: people.revokeTokensOf,
+    insertSigningKey: people.insertSigningKey,
+    renameSigningKey: people.renameSigningKey,
+    revokeSigningKey: people.revokeSigningKey,
+    touchSigningKey: people.touchSigningKey,
+    insertRun: runs.insertRun,
+    updateRun: runs.updateRun,
+    insertGate: gates.insertGate,
+    updateGate: gates.updateGate,
+    recordGateView: gateViews.recordGateView,
+    claimDueGates: gates.claimDueGates,
+    setGateTraceContext: gates.setGateTraceContext,
+    putIdempotency: rules.putIdempotency,
+    insertRememberedRule: rules.insertRememberedRule,
+    revokeRememberedRule: rules.revokeRememberedRule,
+    insertConfidenceReport: reports.insertConfidenceReport,
+    insertIntervention: reports.insertIntervention,
+    insertPolicyVersion: rules.insertPolicyVersion,
+    appendAudit: audit.appendAudit,
+    appendStreamEvent: stream.appendStreamEvent,
+    ...webhookWrites(),
+    ...reviewWrites(),
+    ...searchWrites(),
+    ...recoveryWrites(),
+    ...whitelistWrites(),
+    ...slackWrites(),
+    insertSsoIdentity: ssoIdentities.insertSsoIdentity,
+    ...notificationWrites(),
+    insertTrustProposal: trust.insertTrustProposal,
+    updateTrustProposal: trust.updateTrustProposal,
   };
 }
 
@@ -134,34 +139,33 @@ type NotificationWrites =
   | 'useEmailActionLink'
   | 'releaseEmailActionLink';
 
-function notificationWrites(ctx: TxContext): Pick<StoreTx, NotificationWrites> {
+function notificationWrites(): RepoTable<NotificationWrites> {
   return {
-    insertNotificationRule: (rule) => notifications.insertNotificationRule(ctx, rule),
-    updateNotificationRule: (rule) => notifications.updateNotificationRule(ctx, rule),
-    deleteNotificationRule: (id) => notifications.deleteNotificationRule(ctx, id),
-    putNotificationPreference: (pref) => notifications.putNotificationPreference(ctx, pref),
-    insertNotificationTrigger: (trigger) => notifications.insertNotificationTrigger(ctx, trigger),
-    claimNotificationTriggers: (limit) => notifications.claimNotificationTriggers(ctx, limit),
-    deleteNotificationTriggers: (ids) => notifications.deleteNotificationTriggers(ctx, ids),
-    markTimeoutWarned: (gateId, at) => notifications.markTimeoutWarned(ctx, gateId, at),
-    insertNotification: (n) => notices.insertNotification(ctx, n),
-    claimNotifications: (options) => notices.claimNotifications(ctx, options),
-    finishNotification: (id, token, outcome) => notices.finishNotification(ctx, id, token, outcome),
-    releaseNotification: (id, token) => notices.releaseNotification(ctx, id, token),
-    ensureNotificationSecret: (name, value) => notifications.ensureNotificationSecret(ctx, name, value),
-    useEmailActionLink: (id, gateId, userId) => notifications.useEmailActionLink(ctx, id, gateId, userId),
-    releaseEmailActionLink: (id) => notifications.releaseEmailActionLink(ctx, id),
+    insertNotificationRule: notifications.insertNotificationRule,
+    updateNotificationRule: notifications.updateNotificationRule,
+    deleteNotificationRule: notifications.deleteNotificationRule,
+    putNotificationPreference: notifications.putNotificationPreference,
+    insertNotificationTrigger: notifications.insertNotificationTrigger,
+    claimNotificationTriggers: notifications.claimNotificationTriggers,
+    deleteNotificationTriggers: notifications.deleteNotificationTriggers,
+    markTimeoutWarned: notifications.markTimeoutWarned,
+    insertNotification: notices.insertNotification,
+    claimNotifications: notices.claimNotifications,
+    finishNotification: notices.finishNotification,
+    releaseNotification: notices.releaseNotification,
+    ensureNotificationSecret: notifications.ensureNotificationSecret,
+    useEmailActionLink: notifications.useEmailActionLink,
+    releaseEmailActionLink: notifications.releaseEmailActionLink,
   };
 }
 
 type SlackWrites = 'putSlackUser' | 'deleteSlackUser' | 'claimSlackRequest';
 
-function slackWrites(ctx: TxContext): Pick<StoreTx, SlackWrites> {
+function slackWrites(): RepoTable<SlackWrites> {
   return {
-    putSlackUser: (link) => slack.putSlackUser(ctx, link),
-    deleteSlackUser: (userId) => slack.deleteSlackUser(ctx, userId),
-    claimSlackRequest: (signature, seenAt, forgetBefore) =>
-      slack.claimSlackRequest(ctx, signature, seenAt, forgetBefore),
+    putSlackUser: slack.putSlackUser,
+    deleteSlackUser: slack.deleteSlackUser,
+    claimSlackRequest: slack.claimSlackRequest,
   };
 }
 
@@ -174,25 +178,25 @@ type WhitelistWrites =
   | 'insertDetections'
   | 'setPatternAlert';
 
-function whitelistWrites(ctx: TxContext): Pick<StoreTx, WhitelistWrites> {
+function whitelistWrites(): RepoTable<WhitelistWrites> {
   return {
-    insertWhitelist: (entry) => whitelists.insertWhitelist(ctx, entry),
-    updateWhitelist: (entry) => whitelists.updateWhitelist(ctx, entry),
-    setWhitelistReviewGate: (id, gateId) => whitelists.setWhitelistReviewGate(ctx, id, gateId),
-    addWhitelistSuppressed: (id, by) => whitelists.addWhitelistSuppressed(ctx, id, by),
-    deleteWhitelist: (id) => whitelists.deleteWhitelist(ctx, id),
-    insertDetections: (records) => whitelists.insertDetections(ctx, records),
-    setPatternAlert: (pattern, at) => whitelists.setPatternAlert(ctx, pattern, at),
+    insertWhitelist: whitelists.insertWhitelist,
+    updateWhitelist: whitelists.updateWhitelist,
+    setWhitelistReviewGate: whitelists.setWhitelistReviewGate,
+    addWhitelistSuppressed: whitelists.addWhitelistSuppressed,
+    deleteWhitelist: whitelists.deleteWhitelist,
+    insertDetections: whitelists.insertDetections,
+    setPatternAlert: whitelists.setPatternAlert,
   };
 }
 
 type RecoveryWrites = 'insertRecovery' | 'updateRecovery' | 'insertFalsePositive';
 
-function recoveryWrites(ctx: TxContext): Pick<StoreTx, RecoveryWrites> {
+function recoveryWrites(): RepoTable<RecoveryWrites> {
   return {
-    insertRecovery: (recovery) => recoveries.insertRecovery(ctx, recovery),
-    updateRecovery: (recovery, version) => recoveries.updateRecovery(ctx, recovery, version),
-    insertFalsePositive: (record) => recoveries.insertFalsePositive(ctx, record),
+    insertRecovery: recoveries.insertRecovery,
+    updateRecovery: recoveries.updateRecovery,
+    insertFalsePositive: recoveries.insertFalsePositive,
   };
 }
 
@@ -203,13 +207,13 @@ type SearchWrites =
   | 'failSearchIndex'
   | 'dropSearchIndex';
 
-function searchWrites(ctx: TxContext): Pick<StoreTx, SearchWrites> {
+function searchWrites(): RepoTable<SearchWrites> {
   return {
-    insertJournalEntries: (entries) => journal.insertJournalEntries(ctx, entries),
-    beginSearchIndex: (input) => searchIndex.beginSearchIndex(ctx, input),
-    replaceSearchIndex: (input) => searchIndex.replaceSearchIndex(ctx, input),
-    failSearchIndex: (input) => searchIndex.failSearchIndex(ctx, input),
-    dropSearchIndex: (runId) => searchIndex.dropSearchIndex(ctx, runId),
+    insertJournalEntries: journal.insertJournalEntries,
+    beginSearchIndex: searchIndex.beginSearchIndex,
+    replaceSearchIndex: searchIndex.replaceSearchIndex,
+    failSearchIndex: searchIndex.failSearchIndex,
+    dropSearchIndex: searchIndex.dropSearchIndex,
   };
 }
 
@@ -223,31 +227,31 @@ type ReviewWrites =
   | 'setReviewFileView'
   | 'putReviewVerdict';
 
-function reviewWrites(ctx: TxContext): Pick<StoreTx, ReviewWrites> {
+function reviewWrites(): RepoTable<ReviewWrites> {
   return {
-    insertReview: (review) => reviews.insertReview(ctx, review),
-    updateReview: (review, version) => reviews.updateReview(ctx, review, version),
-    insertReviewComment: (comment) => reviews.insertReviewComment(ctx, comment),
-    setReviewCommentResolved: (id, resolved) => reviews.setReviewCommentResolved(ctx, id, resolved),
-    publishReviewComments: (reviewId, author) => reviewSummaries.publishReviewComments(ctx, reviewId, author),
-    insertReviewSummary: (summary) => reviewSummaries.insertReviewSummary(ctx, summary),
-    setReviewFileView: (view) => reviewSummaries.setReviewFileView(ctx, view),
-    putReviewVerdict: (verdict) => reviews.putReviewVerdict(ctx, verdict),
+    insertReview: reviews.insertReview,
+    updateReview: reviews.updateReview,
+    insertReviewComment: reviews.insertReviewComment,
+    setReviewCommentResolved: reviews.setReviewCommentResolved,
+    publishReviewComments: reviewSummaries.publishReviewComments,
+    insertReviewSummary: reviewSummaries.insertReviewSummary,
+    setReviewFileView: reviewSummaries.setReviewFileView,
+    putReviewVerdict: reviews.putReviewVerdict,
   };
 }
 
-function webhookWrites(ctx: TxContext): Pick<StoreTx, WebhookWrites> {
+function webhookWrites(): RepoTable<WebhookWrites> {
   return {
-    insertWebhook: (webhook) => webhooks.insertWebhook(ctx, webhook),
-    updateWebhook: (webhook) => webhooks.updateWebhook(ctx, webhook),
-    deleteWebhook: (id) => webhooks.deleteWebhook(ctx, id),
-    insertOutboxEvent: (event) => webhooks.insertOutboxEvent(ctx, event),
-    claimOutboxEvents: (limit) => webhooks.claimOutboxEvents(ctx, limit),
-    deleteOutboxEvents: (ids) => webhooks.deleteOutboxEvents(ctx, ids),
-    insertWebhookDelivery: (delivery) => deliveries.insertWebhookDelivery(ctx, delivery),
-    claimWebhookDeliveries: (options) => deliveries.claimWebhookDeliveries(ctx, options),
-    finishWebhookAttempt: (input) => deliveries.finishWebhookAttempt(ctx, input),
-    releaseWebhookDelivery: (id, token) => deliveries.releaseWebhookDelivery(ctx, id, token),
+    insertWebhook: webhooks.insertWebhook,
+    updateWebhook: webhooks.updateWebhook,
+    deleteWebhook: webhooks.deleteWebhook,
+    insertOutboxEvent: webhooks.insertOutboxEvent,
+    claimOutboxEvents: webhooks.claimOutboxEvents,
+    deleteOutboxEvents: webhooks.deleteOutboxEvents,
+    insertWebhookDelivery: deliveries.insertWebhookDelivery,
+    claimWebhookDeliveries: deliveries.claimWebhookDeliveries,
+    finishWebhookAttempt: deliveries.finishWebhookAttempt,
+    releaseWebhookDelivery: deliveries.releaseWebhookDelivery,
   };
 }
 
@@ -260,88 +264,114 @@ function createRefusedWrites(): Writes {
         `${name} is a write: call it inside store.transaction(), not store.read()`,
       ),
     );
-  const names = Object.keys(writes({} as TxContext)) as (keyof Writes)[];
+  const names = Object.keys(writes()) as (keyof Writes)[];
   return Object.fromEntries(names.map((name) => [name, refuse(name)])) as unknown as Writes;
 }
 
-const refusedWrites = createRefusedWrites();
+function reads(): RepoTable<Exclude<keyof StoreTx, keyof Writes | 'now'>> {
+  return {
+    getAgent: people.getAgent,
+    listAgents: people.listAgents,
+    getUser: people.getUser,
+    getUserByName: people.getUserByName,
+    listUsers: people.listUsers,
+    getToken: people.getToken,
+    getCredentials: credentials.getCredentials,
+    listSigningKeys: people.listSigningKeys,
+    getSigningKeyByFingerprint: people.getSigningKeyByFingerprint,
+    getRun: runs.getRun,
+    listRuns: runs.listRuns,
+    getGate: gates.getGate,
+    listGates: gates.listGates,
+    countGates: gates.countGates,
+    getGateTraceContext: gates.getGateTraceContext,
+    listGateViews: gateViews.listGateViews,
+    getIdempotency: rules.getIdempotency,
+    getRememberedRule: rules.getRememberedRule,
+    listRememberedRules: rules.listRememberedRules,
+    listConfidenceReports: reports.listConfidenceReports,
+    listInterventions: reports.listInterventions,
+    getActivePolicy: rules.getActivePolicy,
+    getPolicyVersion: rules.getPolicyVersion,
+    listPolicyVersions: rules.listPolicyVersions,
+    getAuditHead: audit.getAuditHead,
+    listAuditEvents: audit.auditBatch,
+    getAuditCheckpoint: audit.getAuditCheckpoint,
+    getWebhook: webhooks.getWebhook,
+    listWebhooks: webhooks.listWebhooks,
+    listWebhooksFor: webhooks.listWebhooksFor,
+    getWebhookDelivery: deliveries.getWebhookDelivery,
+    listWebhookDeliveries: deliveries.listWebhookDeliveries,
+    listWebhookAttempts: deliveries.listWebhookAttempts,
+    hasWebhookWork: deliveries.hasWebhookWork,
+    getReview: reviews.getReview,
+    findReview: reviews.findReview,
+    listReviews: reviews.listReviews,
+    getReviewComment: reviews.getReviewComment,
+    listReviewComments: reviews.listReviewComments,
+    listReviewVerdicts: reviews.listReviewVerdicts,
+    listReviewSummaries: reviewSummaries.listReviewSummaries,
+    listReviewFileViews: reviewSummaries.listReviewFileViews,
+    listJournalEntries: journal.listJournalEntries,
+    getJournalEntry: journal.getJournalEntry,
+    getSearchIndex: searchIndex.getSearchIndex,
+    searchChunksText: searchIndex.searchChunksText,
+    listChunkVectors: searchIndex.listChunkVectors,
+    getRecovery: recoveries.getRecovery,
+    listRecoveries: recoveries.listRecoveries,
+    listFalsePositives: recoveries.listFalsePositives,
+    getWhitelist: whitelists.getWhitelist,
+    listWhitelists: whitelists.listWhitelists,
+    listDetections: whitelists.listDetections,
+    countDetections: whitelists.countDetections,
+    getPatternAlert: whitelists.getPatternAlert,
+    getSlackUser: slack.getSlackUser,
+    getSlackUserBySlackId: slack.getSlackUserBySlackId,
+    getSsoIdentity: ssoIdentities.getSsoIdentity,
+    listSsoIdentitiesOf: ssoIdentities.listSsoIdentitiesOf,
+    getNotificationRule: notifications.getNotificationRule,
+    listNotificationRules: notifications.listNotificationRules,
+    getNotificationPreference: notifications.getNotificationPreference,
+    listNotificationPreferences: notifications.listNotificationPreferences,
+    listWarningDueGates: notifications.listWarningDueGates,
+    getNotification: notices.getNotification,
+    listNotifications: notices.listNotifications,
+    countNotifications: notices.countNotifications,
+    listNotifiedOf: notices.listNotifiedOf,
+    hasNotificationWork: notices.hasNotificationWork,
+    isEmailActionLinkUsed: notifications.isEmailActionLinkUsed,
+    getTrustProposal: trust.getTrustProposal,
+    listTrustProposals: trust.listTrustProposals,
+  };
+}
+
+/** The unit's context, on each transaction object; the methods, shared by all, find it there. */
+const CTX = Symbol('ctx');
+
+interface Bound {
+  readonly [CTX]: TxContext;
+}
+
+/** Methods that call each repository function with the context of the transaction they are called on. */
+function methodsOf(table: Record<string, (ctx: TxContext, ...args: never[]) => unknown>): object {
+  const methods: Record<string, (this: Bound, ...args: never[]) => unknown> = {};
+  for (const [name, repo] of Object.entries(table)) {
+    methods[name] = function (this: Bound, ...args: never[]) {
+      return repo(this[CTX], ...args);
+    };
+  }
+  return methods;
+}
+
+// Built once: a unit of work gets an object with its context and time, not a closure per method.
+const readMethods = methodsOf(reads());
+const readOnlyTx = { ...readMethods, ...createRefusedWrites() };
+const writeTx = { ...readMethods, ...methodsOf(writes()) };
 
 /** The StoreTx for one unit of work (or one read). */
 export function createStoreTx(ctx: TxContext, options: { readOnly: boolean }): StoreTx {
-  return {
-    now: ctx.now,
-    getAgent: (id) => people.getAgent(ctx, id),
-    listAgents: () => people.listAgents(ctx),
-    getUser: (id) => people.getUser(ctx, id),
-    getUserByName: (name) => people.getUserByName(ctx, name),
-    listUsers: () => people.listUsers(ctx),
-    getToken: (hash) => people.getToken(ctx, hash),
-    getCredentials: (hashes) => credentials.getCredentials(ctx, hashes),
-    listSigningKeys: (userId) => people.listSigningKeys(ctx, userId),
-    getSigningKeyByFingerprint: (fingerprint) => people.getSigningKeyByFingerprint(ctx, fingerprint),
-    getRun: (id) => runs.getRun(ctx, id),
-    listRuns: (filter) => runs.listRuns(ctx, filter),
-    getGate: (id) => gates.getGate(ctx, id),
-    listGates: (filter) => gates.listGates(ctx, filter),
-    countGates: (filter) => gates.countGates(ctx, filter),
-    getGateTraceContext: (gateId) => gates.getGateTraceContext(ctx, gateId),
-    listGateViews: (gateIds) => gateViews.listGateViews(ctx, gateIds),
-    getIdempotency: (scope, key) => rules.getIdempotency(ctx, scope, key),
-    getRememberedRule: (id) => rules.getRememberedRule(ctx, id),
-    listRememberedRules: (opts) => rules.listRememberedRules(ctx, opts),
-    listConfidenceReports: (runId) => reports.listConfidenceReports(ctx, runId),
-    listInterventions: (runId, after) => reports.listInterventions(ctx, runId, after),
-    getActivePolicy: () => rules.getActivePolicy(ctx),
-    getPolicyVersion: (version) => rules.getPolicyVersion(ctx, version),
-    listPolicyVersions: () => rules.listPolicyVersions(ctx),
-    getAuditHead: () => audit.getAuditHead(ctx),
-    listAuditEvents: (fromSeq, limit) => audit.auditBatch(ctx, fromSeq, limit),
-    getAuditCheckpoint: () => audit.getAuditCheckpoint(ctx),
-    getWebhook: (id) => webhooks.getWebhook(ctx, id),
-    listWebhooks: () => webhooks.listWebhooks(ctx),
-    listWebhooksFor: (eventType) => webhooks.listWebhooksFor(ctx, eventType),
-    getWebhookDelivery: (id) => deliveries.getWebhookDelivery(ctx, id),
-    listWebhookDeliveries: (filter) => deliveries.listWebhookDeliveries(ctx, filter),
-    listWebhookAttempts: (deliveryId) => deliveries.listWebhookAttempts(ctx, deliveryId),
-    hasWebhookWork: (dueBy) => deliveries.hasWebhookWork(ctx, dueBy),
-    getReview: (id) => reviews.getReview(ctx, id),
-    findReview: (boundary) => reviews.findReview(ctx, boundary),
-    listReviews: (runId) => reviews.listReviews(ctx, runId),
-    getReviewComment: (id) => reviews.getReviewComment(ctx, id),
-    listReviewComments: (reviewId) => reviews.listReviewComments(ctx, reviewId),
-    listReviewVerdicts: (reviewId) => reviews.listReviewVerdicts(ctx, reviewId),
-    listReviewSummaries: (reviewId) => reviewSummaries.listReviewSummaries(ctx, reviewId),
-    listReviewFileViews: (reviewId, author) => reviewSummaries.listReviewFileViews(ctx, reviewId, author),
-    listJournalEntries: (filter) => journal.listJournalEntries(ctx, filter),
-    getJournalEntry: (runId, id) => journal.getJournalEntry(ctx, runId, id),
-    getSearchIndex: (runId) => searchIndex.getSearchIndex(ctx, runId),
-    searchChunksText: (input) => searchIndex.searchChunksText(ctx, input),
-    listChunkVectors: (runId) => searchIndex.listChunkVectors(ctx, runId),
-    getRecovery: (runId, key) => recoveries.getRecovery(ctx, runId, key),
-    listRecoveries: (runId) => recoveries.listRecoveries(ctx, runId),
-    listFalsePositives: (filter) => recoveries.listFalsePositives(ctx, filter),
-    getWhitelist: (id) => whitelists.getWhitelist(ctx, id),
-    listWhitelists: () => whitelists.listWhitelists(ctx),
-    listDetections: (filter) => whitelists.listDetections(ctx, filter),
-    countDetections: () => whitelists.countDetections(ctx),
-    getPatternAlert: (pattern) => whitelists.getPatternAlert(ctx, pattern),
-    getSlackUser: (userId) => slack.getSlackUser(ctx, userId),
-    getSlackUserBySlackId: (slackUserId) => slack.getSlackUserBySlackId(ctx, slackUserId),
-    getSsoIdentity: (issuer, subject) => ssoIdentities.getSsoIdentity(ctx, issuer, subject),
-    listSsoIdentitiesOf: (userId) => ssoIdentities.listSsoIdentitiesOf(ctx, userId),
-    getNotificationRule: (id) => notifications.getNotificationRule(ctx, id),
-    listNotificationRules: () => notifications.listNotificationRules(ctx),
-    getNotificationPreference: (userId) => notifications.getNotificationPreference(ctx, userId),
-    listNotificationPreferences: () => notifications.listNotificationPreferences(ctx),
-    listWarningDueGates: (limit) => notifications.listWarningDueGates(ctx, limit),
-    getNotification: (id) => notices.getNotification(ctx, id),
-    listNotifications: (filter) => notices.listNotifications(ctx, filter),
-    countNotifications: () => notices.countNotifications(ctx),
-    listNotifiedOf: (gateId) => notices.listNotifiedOf(ctx, gateId),
-    hasNotificationWork: (dueBy) => notices.hasNotificationWork(ctx, dueBy),
-    isEmailActionLinkUsed: (linkId) => notifications.isEmailActionLinkUsed(ctx, linkId),
-    getTrustProposal: (id) => trust.getTrustProposal(ctx, id),
-    listTrustProposals: (filter) => trust.listTrustProposals(ctx, filter),
-    ...(options.readOnly ? refusedWrites : writes(ctx)),
-  };
+  const tx = Object.create(options.readOnly ? readOnlyTx : writeTx) as StoreTx & { [CTX]: TxContext };
+  (tx as { now: number }).now = ctx.now;
+  tx[CTX] = ctx;
+  return tx;
 }

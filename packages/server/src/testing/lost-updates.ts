@@ -7,19 +7,19 @@ import type { Store, StoreTx } from 'gatehouse-hitl-store';
 export function loseRunUpdates(store: Store, runId: string): () => void {
   const transaction = store.transaction;
   const interfering = <T>(work: (tx: StoreTx) => Promise<T>): Promise<T> =>
-    transaction.call(store, (tx: StoreTx) =>
-      work({
-        ...tx,
-        async updateRun(run, expectedVersion) {
-          const current = run.id === runId ? await tx.getRun(runId) : null;
-          if (current !== null) {
-            const { version, ...stored } = current;
-            await tx.updateRun(stored, version);
-          }
-          return tx.updateRun(run, expectedVersion);
-        },
-      }),
-    ) as Promise<T>;
+    transaction.call(store, (tx: StoreTx) => {
+      // The transaction's methods live on its prototype: derive from it rather than copy it.
+      const interfered: StoreTx = Object.create(tx);
+      interfered.updateRun = async (run, expectedVersion) => {
+        const current = run.id === runId ? await tx.getRun(runId) : null;
+        if (current !== null) {
+          const { version, ...stored } = current;
+          await tx.updateRun(stored, version);
+        }
+        return tx.updateRun(run, expectedVersion);
+      };
+      return work(interfered);
+    }) as Promise<T>;
   store.transaction = interfering;
   return () => {
     store.transaction = transaction;
