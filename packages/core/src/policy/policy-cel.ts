@@ -289,9 +289,53 @@ interface Compiler {
   env: Environment;
   models: CostModels;
   matcher: LinearMatcher;
+  /** The request under evaluation, for conditions run without the evaluator. */
+  current(): ConditionContext;
 }
 
-function compileWith({ env, models, matcher }: Compiler, source: string): ConditionCompileResult {
+type AstLike = { op?: unknown; args?: unknown };
+
+function isCallOf(node: unknown, name: string): boolean {
+  const { op, args } = (node ?? {}) as AstLike;
+  return op === 'call' && Array.isArray(args) && args[0] === name && (args[1] as unknown[]).length === 0;
+}
+
+function stringLiteral(node: unknown): string | null {
+  const { op, args } = (node ?? {}) as AstLike;
+  return op === 'value' && typeof args === 'string' ? args : null;
+}
+
+/** What a condition of a shape every request meets in the default policy asks, answered directly. */
+function directTest(ast: unknown): ((context: ConditionContext) => boolean) | null {
+  if (isCallOf(ast, 'hasHiddenCharacters')) return (context) => requestHasHiddenCharacters(context.request);
+  const { op, args } = (ast ?? {}) as AstLike;
+  if (op !== 'in' || !Array.isArray(args) || !isCallOf(args[1], 'alwaysGatedCategories')) return null;
+  const category = stringLiteral(args[0]);
+  return category === null
+    ? null
+    : (context) => (alwaysGatedCategoriesOf(context) as string[]).includes(category);
+}
+
+/**
+ * `hasHiddenCharacters()` and `"…" in alwaysGatedCategories()` without walking the CEL tree: the
+ * default policy runs seven such conditions on every request. Should the direct answer throw, CEL
+ * runs instead, so the error reads as it always did.
+ */
+function directCondition(parsed: CompiledCondition & { ast: unknown }, compiler: Compiler) {
+  const test = directTest(parsed.ast);
+  if (test === null) return parsed;
+  const condition: CompiledCondition = (activation) => {
+    try {
+      return test(compiler.current());
+    } catch {
+      return parsed(activation);
+    }
+  };
+  return condition;
+}
+
+function compileWith(compiler: Compiler, source: string): ConditionCompileResult {
+  const { env, models, matcher } = compiler;
   const tooLong = conditionTextViolations(source)[0];
   if (tooLong !== undefined) return overBudget(tooLong);
   let parsed: ReturnType<Environment['parse']>;
@@ -317,7 +361,7 @@ function compileWith({ env, models, matcher }: Compiler, source: string): Condit
       message: `riskAtLeast: unknown risk level "${badRisk[0]}"; use ${RISK_LEVELS.join(', ')}`,
     };
   }
-  const condition = parsed as CompiledCondition;
+  const condition = directCondition(parsed as CompiledCondition & { ast: unknown }, compiler);
   models.set(condition, conditionCostModel(parsed.ast));
   return { ok: true, condition };
 }
@@ -330,8 +374,12 @@ export function createConditionEnvironment(): ConditionEnvironment {
   const matcher = createLinearMatcher();
   const env = registerMatches(registerAll(new Environment(options), scope), matcher);
   const models: CostModels = new WeakMap();
+  const current = (): ConditionContext => {
+    if (scope.current === null) throw new Error('policy functions run only while a request is evaluated');
+    return scope.current;
+  };
   return {
-    compile: (source) => compileWith({ env, models, matcher }, source),
+    compile: (source) => compileWith({ env, models, matcher, current }, source),
     run(condition, context) {
       const model = models.get(condition);
       if (model !== undefined) charge(context, model);
