@@ -16,7 +16,7 @@ export type {
   BriefingSection,
   ProposedAction,
 } from './briefing/briefing.js';
-export { briefingConfidenceBand, buildBriefing } from './briefing/briefing.js';
+export { briefingConfidenceBand, buildBriefing, gateConfidence } from './briefing/briefing.js';
 export type { GateFinding } from './briefing/briefing-findings.js';
 export { FINDINGS_SHOWN, findingLines, findingPlace, gateFindings } from './briefing/briefing-findings.js';
 export type { ChangeCounts } from './briefing/change-facts.js';

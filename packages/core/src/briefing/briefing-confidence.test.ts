@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeGate } from '../testing/gates.js';
-import { type Briefing, briefingConfidenceBand, buildBriefing } from './briefing.js';
+import { type Briefing, briefingConfidenceBand, buildBriefing, gateConfidence } from './briefing.js';
 
 describe('briefing confidence', () => {
   it.each([
@@ -24,6 +24,8 @@ describe('briefing confidence', () => {
     ['an out-of-range score', { context: { score: 250 } }, { score: 100, value: 1, band: 'high' }],
   ] as const)('reads confidence from %s', (_name, overrides, expected) => {
     expect(buildBriefing(makeGate('code_review', overrides)).confidence).toEqual(expected);
+    // Lists read it on its own, the same as the briefing.
+    expect(gateConfidence(makeGate('code_review', overrides))).toEqual(expected);
   });
 
   it('has no confidence when none was given', () => {

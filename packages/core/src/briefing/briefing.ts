@@ -119,6 +119,11 @@ function readConfidence(gate: Gate, context: Context): BriefingConfidence | null
   return confidence === null ? null : toConfidence(confidence > 1 ? confidence / 100 : confidence);
 }
 
+/** The agent's confidence in `gate` as its briefing shows it, without building the rest (lists show it per row). */
+export function gateConfidence(gate: Gate): BriefingConfidence | null {
+  return readConfidence(gate, isRecord(gate.context) ? gate.context : {});
+}
+
 function historyEntry(item: unknown, index: number): string | null {
   if (!isRecord(item)) {
     const text = describe(item);

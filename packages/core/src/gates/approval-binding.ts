@@ -18,11 +18,14 @@ export function approvalBindingText(fields: ApprovalBindingFields): string {
   return `${APPROVAL_BINDING_PREFIX}${canonicalJson({ gateId: fields.gateId, payloadHash: fields.payloadHash })}`;
 }
 
-const K = Uint32Array.from(
-  '428a2f98 71374491 b5c0fbcf e9b5dba5 3956c25b 59f111f1 923f82a4 ab1c5ed5 d807aa98 12835b01 243185be 550c7dc3 72be5d74 80deb1fe 9bdc06a7 c19bf174 e49b69c1 efbe4786 0fc19dc6 240ca1cc 2de92c6f 4a7484aa 5cb0a9dc 76f988da 983e5152 a831c66d b00327c8 bf597fc7 c6e00bf3 d5a79147 06ca6351 14292967 27b70a85 2e1b2138 4d2c6dfc 53380d13 650a7354 766a0abb 81c2c92e 92722c85 a2bfe8a1 a81a664b c24b8b70 c76c51a3 d192e819 d6990624 f40e3585 106aa070 19a4c116 1e376c08 2748774c 34b0bcb5 391c0cb3 4ed8aa4a 5b9cca4f 682e6ff3 748f82ee 78a5636f 84c87814 8cc70208 90befffa a4506ceb bef9a3f7 c67178f2'
-    .split(' ')
-    .map((word) => Number.parseInt(word, 16)),
-);
+// The first 32 bits of the fractional parts of the cube roots of the first 64 primes (FIPS 180-4, 4.2.2).
+const PRIMES = [
+  2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 101, 103,
+  107, 109, 113, 127, 131, 137, 139, 149, 151, 157, 163, 167, 173, 179, 181, 191, 193, 197, 199, 211, 223,
+  227, 229, 233, 239, 241, 251, 257, 263, 269, 271, 277, 281, 283, 293, 307, 311,
+];
+const fraction = (x: number) => (x - Math.floor(x)) * 2 ** 32;
+const K = Uint32Array.from(PRIMES, (p) => fraction(Math.cbrt(p)));
 
 const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
 // Reads a word the loops below keep in range (the index check is for noUncheckedIndexedAccess).
@@ -51,9 +54,8 @@ export function sha256Hex(text: string): string {
   const view = new DataView(data.buffer);
   view.setUint32(data.length - 8, Math.floor(bytes.length / 0x20000000));
   view.setUint32(data.length - 4, bytes.length * 8);
-  const h = Uint32Array.from([
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-  ]);
+  // The square roots' fractions of the first 8 primes (4.2.2).
+  const h = Uint32Array.from(PRIMES.slice(0, 8), (p) => fraction(Math.sqrt(p)));
   const w = new Uint32Array(64);
   for (let block = 0; block < data.length; block += 64) {
     for (let i = 0; i < 64; i += 1) {
