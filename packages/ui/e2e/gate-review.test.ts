@@ -229,10 +229,10 @@ describe('the gate review screen', () => {
       args: { command: 'npm run build:docs' },
       title,
     });
-    await pending.gateId;
+    const view = await env.api('GET', `/v1/gates/${await pending.gateId}`, { token: env.admin.token });
     const page = await env.pageAs(env.techLead);
     await page.goto('/inbox');
-    const link = page.getByRole('link', { name: new RegExp(`^${title}`) });
+    const link = page.getByRole('link', { name: view.headline, exact: true });
     await link.waitFor();
 
     let focused = false;

@@ -1,5 +1,5 @@
 import { DEFAULT_POLICY_YAML } from 'gatehouse-hitl-core';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectAccessible } from './a11y.js';
 import { eventually } from './eventually.js';
@@ -17,7 +17,25 @@ const POLICY_WITH_SIGNED_PAYMENTS = `${DEFAULT_POLICY_YAML}
     reason: Money moves need a signed decision.
 `;
 
-const row = (page: Page, title: string) => page.getByRole('link', { name: new RegExp(`^${title}`) });
+/** A gate's inbox row link, named by the headline its page leads with. */
+const row = (page: Page, headline: string) => page.getByRole('link', { name: headline, exact: true });
+
+/** The headline the server gives the gate the agent titled `title` (titles are unique in this file). */
+async function headlineOf(title: string): Promise<string> {
+  const page = await e2e().api('GET', '/v1/gates?limit=500', { token: e2e().admin.token });
+  const gate = page.items.find((item: { title: string }) => item.title === title);
+  if (!gate) throw new Error(`no gate titled ${title}`);
+  expect(gate.headline).not.toBe(title);
+  return gate.headline;
+}
+
+/** The batch's left-out line for the gate named `headline`, with the reason it gives. */
+function leftOut(excluded: Locator, headline: string, reason: RegExp): Locator {
+  return excluded
+    .getByRole('listitem')
+    .filter({ has: excluded.page().getByRole('link', { name: headline, exact: true }) })
+    .filter({ hasText: reason });
+}
 
 async function openInbox(page: Page): Promise<void> {
   await page.goto('/inbox');
@@ -51,7 +69,8 @@ describe('the inbox', () => {
       args: { command: 'rm -rf dist/' },
       title: 'Delete the dist folder',
     });
-    await row(page, 'Delete the dist folder').waitFor();
+    const deleting = await headlineOf('Delete the dist folder');
+    await row(page, deleting).waitFor();
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(
       true,
     );
@@ -63,7 +82,7 @@ describe('the inbox', () => {
       body: { option: 'reject', reason: 'not today' },
     });
     expect(decided.gate.status).toBe('rejected');
-    await row(page, 'Delete the dist folder').waitFor({ state: 'detached' });
+    await row(page, deleting).waitFor({ state: 'detached' });
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(
       true,
     );
@@ -83,20 +102,24 @@ describe('the inbox', () => {
       title: 'Apply the infrastructure plan',
       risk: 'critical',
     });
+    const [listing, applying] = [
+      await headlineOf('List the files'),
+      await headlineOf('Apply the infrastructure plan'),
+    ];
     const page = await env.pageAs(env.developer);
     await openInbox(page);
-    await row(page, 'List the files').waitFor();
+    await row(page, listing).waitFor();
 
     await page.getByLabel('Risk').selectOption('critical');
-    await row(page, 'List the files').waitFor({ state: 'detached' });
-    await row(page, 'Apply the infrastructure plan').waitFor();
+    await row(page, listing).waitFor({ state: 'detached' });
+    await row(page, applying).waitFor();
     expect(new URL(page.url()).searchParams.get('risk')).toBe('critical');
 
     // The address is shareable: opened afresh, the filter holds.
     const again = await env.pageAs(env.reviewer);
     await again.goto(new URL(page.url()).pathname + new URL(page.url()).search);
-    await row(again, 'Apply the infrastructure plan').waitFor();
-    expect(await row(again, 'List the files').count()).toBe(0);
+    await row(again, applying).waitFor();
+    expect(await row(again, listing).count()).toBe(0);
   });
 
   it('approves several gates with one reason and reports the gate it refused', async () => {
@@ -119,17 +142,22 @@ describe('the inbox', () => {
     const signed = await env.openGate({ tool: 'wire_money', args: { amount: 100 }, title: 'Batch signed' });
     expect(signed.signatureRequired).toBe(true);
 
+    const [one, two, signing] = [
+      await headlineOf('Batch one'),
+      await headlineOf('Batch two'),
+      await headlineOf('Batch signed'),
+    ];
     const page = await env.pageAs(env.developer);
     await openInbox(page);
-    await row(page, 'Batch signed').waitFor();
+    await row(page, signing).waitFor();
     await screenshot(page, 'inbox');
-    for (const title of ['Batch one', 'Batch two', 'Batch signed']) {
-      await page.getByRole('checkbox', { name: `Select ${title}` }).check();
+    for (const headline of [one, two, signing]) {
+      await page.getByRole('checkbox', { name: `Select ${headline}`, exact: true }).check();
     }
     await page.getByLabel('Reason').fill('routine maintenance');
     await expectAccessible(page, 'the inbox with a batch selected');
     const excluded = page.getByRole('list', { name: 'Left out of the batch' });
-    await excluded.getByText(/Batch signed.*needs a signed decision/).waitFor();
+    await leftOut(excluded, signing, /needs a signed decision/).waitFor();
     await page.getByRole('button', { name: 'Approve 2 selected' }).click();
 
     await eventually(async () => (await gateStatus(first.id)) === 'approved', {
@@ -137,8 +165,8 @@ describe('the inbox', () => {
     });
     expect(await gateStatus(second.id)).toBe('approved');
     expect(await gateStatus(signed.id)).toBe('pending');
-    await row(page, 'Batch one').waitFor({ state: 'detached' });
-    await row(page, 'Batch signed').waitFor();
+    await row(page, one).waitFor({ state: 'detached' });
+    await row(page, signing).waitFor();
 
     const decision = await env.api('GET', `/v1/gates/${first.id}`, { token: env.admin.token });
     expect(decision.gate.decision).toMatchObject({
@@ -173,17 +201,23 @@ describe('the inbox', () => {
     });
     expect(recovery.type).toBe('recovery_escalation');
 
+    const [linting, deploying, wiping, recovering] = [
+      await headlineOf('Mixed lint'),
+      await headlineOf('Mixed deploy'),
+      await headlineOf('Mixed wipe'),
+      await headlineOf('Mixed recovery'),
+    ];
     const page = await env.pageAs(env.developer);
     await openInbox(page);
-    for (const title of ['Mixed lint', 'Mixed deploy', 'Mixed wipe', 'Mixed recovery']) {
-      await row(page, title).waitFor();
-      await page.getByRole('checkbox', { name: `Select ${title}` }).check();
+    for (const headline of [linting, deploying, wiping, recovering]) {
+      await row(page, headline).waitFor();
+      await page.getByRole('checkbox', { name: `Select ${headline}`, exact: true }).check();
     }
     const excluded = page.getByRole('list', { name: 'Left out of the batch' });
-    await excluded.getByText(/Mixed deploy.*deployment_approval gates are decided one at a time/).waitFor();
-    await excluded.getByText(/Mixed wipe.*(always gated|risk is)/).waitFor();
-    await excluded.getByText(/Mixed recovery.*recovery_escalation gates are decided one at a time/).waitFor();
-    expect(await excluded.getByText(/Mixed lint/).count()).toBe(0);
+    await leftOut(excluded, deploying, /deployment_approval gates are decided one at a time/).waitFor();
+    await leftOut(excluded, wiping, /always gated|risk is/).waitFor();
+    await leftOut(excluded, recovering, /recovery_escalation gates are decided one at a time/).waitFor();
+    expect(await excluded.getByRole('link', { name: linting, exact: true }).count()).toBe(0);
     await page.getByText('1 of 4 selected can be decided together').waitFor();
     await expectAccessible(page, 'the inbox with gates left out of a batch');
     await page.getByRole('button', { name: 'Approve 1 selected' }).click();
@@ -193,13 +227,13 @@ describe('the inbox', () => {
     });
     await page.getByText('1 approved, 0 refused').waitFor();
     for (const gate of [deploy, wipe, recovery]) expect(await gateStatus(gate.id)).toBe('pending');
-    await row(page, 'Mixed deploy').waitFor();
+    await row(page, deploying).waitFor();
   });
 
   it('shows a viewer no batch controls', async () => {
     const page = await e2e().pageAs(e2e().viewer);
     await openInbox(page);
-    await row(page, 'Batch signed').waitFor();
+    await row(page, await headlineOf('Batch signed')).waitFor();
     expect(await page.getByRole('button', { name: /^Approve \d+ selected$/ }).count()).toBe(0);
     expect(await page.getByRole('checkbox', { name: /^Select / }).count()).toBe(0);
   });

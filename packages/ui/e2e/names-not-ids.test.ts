@@ -14,18 +14,23 @@ describe('names where a person reads them, not raw ids', () => {
     await env.approvePlan(titled.id);
     const other = await env.agent.sdk.createRun({ title: 'Tidy the docs', approvalMode: 'manual' });
     await env.approvePlan(other.id);
-    await env.openGate({
-      runId: titled.id,
-      tool: 'shell_execute',
-      args: { command: 'rm -rf tmp/' },
-      title: 'Clear tmp',
-    });
-    await env.openGate({
-      runId: other.id,
-      tool: 'shell_execute',
-      args: { command: 'rm -rf old/' },
-      title: 'Clear old',
-    });
+    const gates = [
+      await env.openGate({
+        runId: titled.id,
+        tool: 'shell_execute',
+        args: { command: 'rm -rf tmp/' },
+        title: 'Clear tmp',
+      }),
+      await env.openGate({
+        runId: other.id,
+        tool: 'shell_execute',
+        args: { command: 'rm -rf old/' },
+        title: 'Clear old',
+      }),
+    ];
+    const [tmp, old] = await Promise.all(
+      gates.map((gate) => env.api('GET', `/v1/gates/${gate.id}`, { token: env.admin.token })),
+    );
 
     const page = await env.pageAs(env.developer);
     await page.goto('/inbox');
@@ -38,8 +43,8 @@ describe('names where a person reads them, not raw ids', () => {
     expect(texts.some((text) => text.includes(titled.id) || text.includes(other.id))).toBe(false);
     await filter.selectOption({ label: 'Migrate the billing database' });
     expect(new URL(page.url()).searchParams.get('run')).toBe(titled.id);
-    await page.getByRole('link', { name: /^Clear tmp/ }).waitFor();
-    expect(await page.getByRole('link', { name: /^Clear old/ }).count()).toBe(0);
+    await page.getByRole('link', { name: tmp.headline, exact: true }).waitFor();
+    expect(await page.getByRole('link', { name: old.headline, exact: true }).count()).toBe(0);
     await expectAccessible(page, 'the inbox filtered by a run named by its title');
   });
 

@@ -1,5 +1,5 @@
 import type { Briefing, RiskLevel } from 'gatehouse-hitl-core';
-import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
+import type { GateListItem } from 'gatehouse-hitl-protocol';
 import {
   type DecideBatchResponse,
   type GateListQuery,
@@ -12,6 +12,8 @@ import { callApi } from './client.js';
 
 export type { GateOption, GateStatus, RiskLevel } from 'gatehouse-hitl-core';
 export type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
+/** A gate as lists carry it: with `headline`, the line its page leads with, which every list shows. */
+export type ListedGate = GateListItem;
 
 /** Risks from most to least severe; the inbox sorts and counts by this order. */
 export const RISKS_BY_SEVERITY: readonly RiskLevel[] = ['critical', 'high', 'medium', 'low'];
@@ -37,8 +39,8 @@ export function listGates(filter: GateListQuery, signal?: AbortSignal): Promise<
 export async function listAllGates(
   filter: GateFilter,
   options: { max: number; signal?: AbortSignal },
-): Promise<{ gates: Gate[]; complete: boolean }> {
-  const gates: Gate[] = [];
+): Promise<{ gates: ListedGate[]; complete: boolean }> {
+  const gates: ListedGate[] = [];
   let cursor: string | undefined;
   for (;;) {
     const limit = Math.min(MAX_GATE_PAGE, options.max - gates.length);

@@ -9,6 +9,6 @@ export function isForMe(gate: Pick<Gate, 'minRole' | 'assignees'>, me: { id: str
 }
 
 /** The gates for me now that were not for me before: each deserves one notification. */
-export function newlyForMe(before: ReadonlySet<string>, now: readonly Gate[]): Gate[] {
+export function newlyForMe<G extends Gate>(before: ReadonlySet<string>, now: readonly G[]): G[] {
   return now.filter((gate) => !before.has(gate.id));
 }

@@ -17,9 +17,9 @@ export interface PendingWatch {
   more: boolean;
 }
 
-function notify(gate: { id: string; title: string }, open: (id: string) => void): void {
+function notify(gate: { id: string; headline: string }, open: (id: string) => void): void {
   const notification = new Notification('A gate is waiting for you', {
-    body: revealText(gate.title),
+    body: revealText(gate.headline),
     tag: gate.id,
   });
   notification.onclick = () => {

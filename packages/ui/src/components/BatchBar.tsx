@@ -25,7 +25,7 @@ function ExcludedList({ excluded }: { excluded: readonly ExcludedGate[] }) {
       <ul aria-label="Left out of the batch">
         {excluded.map(({ gate, reason }) => (
           <li key={gate.id}>
-            <Link href={`/gates/${gate.id}`}>{gate.title}</Link>: {reason}
+            <Link href={`/gates/${gate.id}`}>{gate.headline}</Link>: {reason}
           </li>
         ))}
       </ul>

@@ -1,7 +1,7 @@
-import { BUILTIN_GATE_TYPES, buildBriefing, gateHasHiddenCharacters } from 'gatehouse-hitl-core';
+import { agentTitleBeside, gateConfidence, gateHasHiddenCharacters } from 'gatehouse-hitl-core';
 import { memo, useMemo } from 'react';
 import { Link } from 'wouter';
-import type { Gate } from '../api/gates.js';
+import type { ListedGate } from '../api/gates.js';
 import { Countdown } from './Countdown.js';
 import { approvalProgress, gateTypeLabel } from './inbox-labels.js';
 import { RelativeTime } from './RelativeTime.js';
@@ -9,7 +9,7 @@ import { Revealed } from './Revealed.js';
 import { RiskBadge } from './RiskBadge.js';
 
 export interface InboxRowProps {
-  gate: Gate;
+  gate: ListedGate;
   /** The agent's name, or null while it is unknown. */
   agentName: string | null;
   /** The run's title, or null while it is unknown or the run has none. */
@@ -23,18 +23,6 @@ export interface InboxRowProps {
   onToggle(id: string): void;
 }
 
-const DEFAULT_TITLES = new Set(BUILTIN_GATE_TYPES.map((definition) => definition.title.toLowerCase()));
-
-/** A title that only repeats the gate type or the tool's name says nothing a reviewer can act on. */
-function isGenericTitle(gate: Gate): boolean {
-  const title = gate.title.trim().toLowerCase();
-  return (
-    DEFAULT_TITLES.has(title) ||
-    title === gateTypeLabel(gate.type).toLowerCase() ||
-    (gate.action?.tool !== undefined && title === gate.action.tool.toLowerCase())
-  );
-}
-
 /** One pending gate in the inbox: a link to its review with what matters at a glance. */
 export const InboxRow = memo(function InboxRow({
   gate,
@@ -46,12 +34,10 @@ export const InboxRow = memo(function InboxRow({
   onToggle,
 }: InboxRowProps) {
   const progress = approvalProgress(gate);
-  const briefing = useMemo(() => buildBriefing(gate), [gate]);
-  // The agent's own title when it wrote one; else the Summary of Action's line, with the agent's name.
-  const summary =
-    gate.agentId && agentName ? briefing.summary.split(gate.agentId).join(agentName) : briefing.summary;
-  const headline = isGenericTitle(gate) ? summary : gate.title;
-  const confidence = briefing.confidence;
+  const confidence = useMemo(() => gateConfidence(gate), [gate]);
+  // The headline its page leads with; the agent's own title beside it when it says more.
+  const headline = gate.headline;
+  const agentTitle = agentTitleBeside(gate, headline);
   return (
     <div className="inbox-row-body">
       {selected !== null && (
@@ -68,6 +54,12 @@ export const InboxRow = memo(function InboxRow({
           <Revealed text={headline} multiline={false} />
         </Link>
         <div className="inbox-row-meta">
+          {agentTitle && (
+            <span>
+              <span className="muted">Agent’s title </span>
+              <Revealed text={agentTitle} multiline={false} />
+            </span>
+          )}
           {confidence && (
             <span className={`badge band-${confidence.band}`}>Confidence {confidence.score}/100</span>
           )}

@@ -1,6 +1,6 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { Gate } from '../api/gates.js';
+import type { ListedGate as Gate } from '../api/gates.js';
 import { InboxRow } from './InboxRow.js';
 
 export interface PendingGateListProps {

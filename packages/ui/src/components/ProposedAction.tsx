@@ -76,14 +76,15 @@ function CodeBlock({ label, text }: { label: string; text: string }) {
 /**
  * The tool call or operation the gate is about: command in a code block, paths, every argument.
  * `edited` when a person approved it with edited arguments: `action` is then what they approved.
+ * `binding` is core's `approvalBinding` of the gate: what an approval binds to, this gate and this action.
  */
 export function ProposedAction({
   action,
-  payloadHash,
+  binding,
   edited = false,
 }: {
   action: Action;
-  payloadHash: string | null;
+  binding: string | null;
   edited?: boolean;
 }) {
   const args = action.args ?? {};
@@ -161,10 +162,12 @@ export function ProposedAction({
         </div>
       )}
       {keys.length === 0 && <p className="muted">No arguments.</p>}
-      {payloadHash && (
-        <p className="muted small">
-          Approvals bind to this exact action: SHA-256{' '}
-          <code className="hash">{payloadHash.slice(0, 16)}…</code>
+      {binding && (
+        <p className="muted small approval-binding">
+          {edited ? 'The approval binds' : 'An approval binds'} to this gate and this exact action:{' '}
+          <code className="hash" title={`SHA-256 of the gate id and the action’s hash: ${binding}`}>
+            {binding.slice(0, 16)}…
+          </code>
         </p>
       )}
     </section>

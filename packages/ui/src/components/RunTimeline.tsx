@@ -1,4 +1,4 @@
-import type { GateDocument as Gate } from 'gatehouse-hitl-protocol';
+import type { GateListItem as Gate } from 'gatehouse-hitl-protocol';
 import { Link } from 'wouter';
 import type { AuditEvent } from '../api/audit.js';
 import type { Intervention } from '../api/runs.js';
@@ -44,7 +44,7 @@ function gateEntries(gate: Gate, nameOf: (actor: string) => string): TimelineEnt
       body: (
         <>
           <Link href={`/gates/${gate.id}`}>
-            <Revealed text={gate.title} multiline={false} />
+            <Revealed text={gate.headline} multiline={false} />
           </Link>{' '}
           <span className="row inline-meta">
             <RiskBadge risk={gate.risk} />
@@ -68,7 +68,7 @@ function gateEntries(gate: Gate, nameOf: (actor: string) => string): TimelineEnt
         tone: 'decision',
         body: (
           <p>
-            {nameOf(vote.by)} approved “{gate.title}” ({gate.approvals.length} of {gate.requiredApprovals}{' '}
+            {nameOf(vote.by)} approved “{gate.headline}” ({gate.approvals.length} of {gate.requiredApprovals}{' '}
             needed){vote.reason ? `: ${vote.reason}` : ''}
           </p>
         ),
@@ -86,13 +86,13 @@ function gateEntries(gate: Gate, nameOf: (actor: string) => string): TimelineEnt
       body: (
         <>
           <p>
-            {nameOf(decision.decidedBy)} chose <strong>{decision.option}</strong> on “{gate.title}”
+            {nameOf(decision.decidedBy)} chose <strong>{decision.option}</strong> on “{gate.headline}”
             {edited ? ', with edited arguments:' : ''}
           </p>
           {edited ? (
             <ArgumentChanges
               changes={changesOf(gate.action?.args ?? {}, edited)}
-              label={`Arguments edited on “${gate.title}”`}
+              label={`Arguments edited on “${gate.headline}”`}
             />
           ) : null}
           {decision.reason ? <p>Reason: {decision.reason}</p> : null}

@@ -15,7 +15,7 @@ export function useGateTitles(gateIds: readonly string[]): (gateId: string) => s
     void Promise.all(
       unknown.split(',').map((id) =>
         getGate(id, controller.signal).then(
-          (view) => titles.set(id, view.briefing?.summary ?? view.gate.title),
+          (view) => titles.set(id, view.headline),
           // A headline is a nicety: the id still shows.
           () => titles.set(id, null),
         ),

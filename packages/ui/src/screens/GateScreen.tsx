@@ -1,4 +1,5 @@
 import {
+  approvalBinding,
   type GateOption,
   gateHasHiddenCharacters,
   HIDDEN_CHARACTERS_WARNING,
@@ -164,10 +165,7 @@ function LoadedGate({
           <RelativeTime at={gate.createdAt} />
         </p>
         <h1>
-          <Revealed
-            text={withAgentName(briefing?.summary ?? gate.title, gate.agentId, agentName)}
-            multiline={false}
-          />
+          <Revealed text={withAgentName(view.headline, gate.agentId, agentName)} multiline={false} />
         </h1>
         <div className="row gate-badges">
           <RiskBadge risk={gate.risk} />
@@ -219,7 +217,7 @@ function LoadedGate({
             <div ref={views.watch.arguments}>
               <ProposedAction
                 action={editedArgs ? { ...gate.action, args: editedArgs } : gate.action}
-                payloadHash={editedArgs ? (gate.decision?.payloadHash ?? gate.payloadHash) : gate.payloadHash}
+                binding={approvalBinding(gate)}
                 edited={editedArgs !== undefined}
               />
             </div>
@@ -344,8 +342,8 @@ function GateReview({ gateId }: { gateId: string }) {
   );
   useEventStream(INBOX_EVENTS_PATH, onEvent, onStatus);
 
-  const summary = view?.briefing?.summary ?? view?.gate.title;
-  useScreenDetail(summary ? `Gate: ${revealText(summary)}` : null);
+  const headline = view?.headline;
+  useScreenDetail(headline ? `Gate: ${revealText(headline)}` : null);
 
   const missing = error instanceof ApiError && error.status === 404;
   return (

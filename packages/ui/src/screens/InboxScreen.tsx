@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { errorText } from '../api/client.js';
-import { decideBatch, type Gate } from '../api/gates.js';
+import { decideBatch, type ListedGate as Gate } from '../api/gates.js';
 import { useSession } from '../app/session.js';
 import { BatchBar } from '../components/BatchBar.js';
 import { type BatchOutcome, BatchResults } from '../components/BatchResults.js';
@@ -95,7 +95,7 @@ export function InboxScreen() {
     // Only the gates a batch may end are sent; the server refuses the others anyway.
     const chosen = split.eligible;
     if (chosen.length === 0) return;
-    const titles = new Map(chosen.map((gate) => [gate.id, gate.title]));
+    const titles = new Map(chosen.map((gate) => [gate.id, gate.headline]));
     setBatch({ status: 'busy' });
     try {
       const trimmed = reason.trim();

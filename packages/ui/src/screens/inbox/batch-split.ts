@@ -1,5 +1,5 @@
 import { batchEligibility } from 'gatehouse-hitl-core';
-import type { Gate } from '../../api/gates.js';
+import type { ListedGate as Gate } from '../../api/gates.js';
 
 /** A selected gate a batch leaves out, and why. */
 export interface ExcludedGate {

@@ -19,6 +19,6 @@ export function compareUrgency(a: Gate, b: Gate): number {
 }
 
 /** The gates in inbox order, as a new array. */
-export function byUrgency(gates: Iterable<Gate>): Gate[] {
+export function byUrgency<G extends Gate>(gates: Iterable<G>): G[] {
   return [...gates].sort(compareUrgency);
 }

@@ -2,7 +2,7 @@ import type { StreamEventName } from 'gatehouse-hitl-protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, errorText } from '../../api/client.js';
 import { INBOX_EVENTS_PATH, type StreamEvent, type StreamStatus, useEventStream } from '../../api/events.js';
-import { type Gate, getGate, listAllGates } from '../../api/gates.js';
+import { type ListedGate as Gate, getGate, listAllGates } from '../../api/gates.js';
 import { usePausedRuns } from '../../components/use-run-status.js';
 
 /** More pending gates than this are not loaded; the inbox says so. */
@@ -147,7 +147,7 @@ export function usePendingGates(): PendingGates {
       getGate(id)
         .then(
           (view) => {
-            if (!disposed.current) upsert(view.gate);
+            if (!disposed.current) upsert({ ...view.gate, headline: view.headline });
           },
           (error: unknown) => {
             if (!disposed.current && error instanceof ApiError && error.status === 404) remove(id);
