@@ -37,9 +37,9 @@ export function trackWrites(
 ): { store: Store; health: WriteHealth } {
   let failing = false;
   let probe: { at: number; result: Promise<boolean> } | null = null;
-  const transaction: Store['transaction'] = async (work) => {
+  const transaction: Store['transaction'] = async (work, unit) => {
     try {
-      const result = await store.transaction(work);
+      const result = await store.transaction(work, unit);
       failing = false;
       return result;
     } catch (error) {

@@ -77,7 +77,18 @@ function settle(units: QueuedUnit[], outcomes: Outcome[]): void {
   });
 }
 
-async function runBatch(scope: Scope, units: QueuedUnit[], dialect: BatchDialect): Promise<Outcome[]> {
+/** The first unit of a batch run without savepoints that threw: the batch was rolled back. */
+interface Failed {
+  index: number;
+  outcome: Outcome;
+}
+
+async function runBatch(
+  scope: Scope,
+  units: QueuedUnit[],
+  dialect: BatchDialect,
+  savepoints: boolean,
+): Promise<Outcome[] | Failed> {
   let clock: () => number;
   try {
     clock = await dialect.begin(scope.db);
@@ -96,16 +107,18 @@ async function runBatch(scope: Scope, units: QueuedUnit[], dialect: BatchDialect
   });
   const outcomes: Outcome[] = [];
   try {
-    if (units.length === 1 && units[0]) {
-      const outcome = await attempt(units[0], context());
-      if (!outcome.ok) {
-        await run(scope, 'rollback');
-        scope.memo.auditHead = null;
-        return [outcome];
-      }
-      outcomes.push(outcome);
-    } else {
+    if (savepoints) {
       for (const unit of units) outcomes.push(await runInSavepoint(scope, unit, context()));
+    } else {
+      for (const unit of units) {
+        const outcome = await attempt(unit, context());
+        if (!outcome.ok) {
+          await run(scope, 'rollback');
+          scope.memo.auditHead = null;
+          return { index: outcomes.length, outcome };
+        }
+        outcomes.push(outcome);
+      }
     }
     await run(scope, 'commit');
   } catch (error) {
@@ -116,8 +129,24 @@ async function runBatch(scope: Scope, units: QueuedUnit[], dialect: BatchDialect
 }
 
 /**
+ * A lone unit, or a batch of replayable ones, runs without savepoints. When one of those throws,
+ * the batch is rolled back: that unit is rejected and the others run again, each in a savepoint.
+ */
+async function runUnits(scope: Scope, units: QueuedUnit[], dialect: BatchDialect): Promise<Outcome[]> {
+  const optimistic = units.length === 1 || units.every((unit) => unit.replayable);
+  const ran = await runBatch(scope, units, dialect, !optimistic);
+  if (Array.isArray(ran)) return ran;
+  const rest = units.filter((_, i) => i !== ran.index);
+  const again = rest.length === 0 ? [] : await runBatch(scope, rest, dialect, true);
+  if (!Array.isArray(again)) throw new Error('a unit in a savepoint stopped its batch');
+  again.splice(ran.index, 0, ran.outcome);
+  return again;
+}
+
+/**
  * Group commit: every unit of the batch runs one after another in ONE transaction, each in its
- * own savepoint; one COMMIT makes them all durable, and only then are their callers answered.
+ * own savepoint (or, replayable units, none); one COMMIT makes them all durable, and only then are
+ * their callers answered.
  */
 export async function executeBatch(
   db: Kysely<Database>,
@@ -134,7 +163,7 @@ export async function executeBatch(
   }
   let outcomes: Outcome[];
   try {
-    outcomes = await runBatch(scope, units, dialect);
+    outcomes = await runUnits(scope, units, dialect);
   } finally {
     // Even a failed COMMIT may have landed (a dropped connection): caches look again either way.
     if (scope.memo.credentialsChanged) shared.onCredentialsChanged();

@@ -1,12 +1,15 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { GatehouseError } from 'gatehouse-hitl-core';
 import type { TxContext } from './db/schema.js';
+import type { UnitOptions } from './types.js';
 
 /** One caller's work, waiting for a batch. */
 export interface QueuedUnit {
   work: (ctx: TxContext) => Promise<unknown>;
   resolve(value: unknown): void;
   reject(error: unknown): void;
+  /** `work` touches nothing outside the transaction, so it may run again should its batch roll back. */
+  replayable: boolean;
 }
 
 /** How batches are run and how large they may grow. */
@@ -19,7 +22,7 @@ export interface GroupCommitOptions {
 
 /** Queues units of work and runs them in batches, one batch at a time. */
 export interface GroupCommit {
-  enqueue<T>(work: (ctx: TxContext) => Promise<T>): Promise<T>;
+  enqueue<T>(work: (ctx: TxContext) => Promise<T>, options?: UnitOptions): Promise<T>;
   /** Refuses new work, then waits until everything queued has settled. */
   close(): Promise<void>;
 }
@@ -43,7 +46,7 @@ class GroupCommitQueue implements GroupCommit {
     private readonly maxBatch: number,
   ) {}
 
-  enqueue<T>(work: (ctx: TxContext) => Promise<T>): Promise<T> {
+  enqueue<T>(work: (ctx: TxContext) => Promise<T>, options: UnitOptions = {}): Promise<T> {
     if (this.closed) return Promise.reject(new GatehouseError('SERVICE_UNAVAILABLE', 'the store is closed'));
     if (insideUnit.getStore()) {
       return Promise.reject(
@@ -51,7 +54,8 @@ class GroupCommitQueue implements GroupCommit {
       );
     }
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      const replayable = options.replayable === true;
+      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject, replayable });
       this.schedule();
     });
   }

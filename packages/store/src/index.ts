@@ -95,6 +95,7 @@ export type {
   TokenRecord,
   TokensRepo,
   TxClock,
+  UnitOptions,
   UserRecord,
   UsersRepo,
   WarningDueGate,

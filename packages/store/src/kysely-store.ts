@@ -108,7 +108,8 @@ export function createKyselyStore<D extends Store['dialect']>(
   return {
     dialect: adapter.dialect,
     credentialsVersion: () => credentialsVersion,
-    transaction: (work) => commits.enqueue((ctx) => work(createStoreTx(ctx, { readOnly: false }))),
+    transaction: (work, options) =>
+      commits.enqueue((ctx) => work(createStoreTx(ctx, { readOnly: false })), options),
     read: (work) => read((ctx) => work(createStoreTx(ctx, { readOnly: true }))),
     queryAudit: (filter) => read((ctx) => audit.queryAudit(ctx, filter)),
     ...createAuditReader(read),

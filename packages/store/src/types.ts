@@ -277,6 +277,16 @@ export interface ExecutedStatement {
 }
 
 /** Gatehouse's storage port: SQLite and Postgres implement it and pass one contract suite. */
+/** How a unit of work is run. */
+export interface UnitOptions {
+  /**
+   * `work` keeps no state of its own between runs (or resets it when it starts): a batch of such
+   * units runs without a savepoint per unit, and a failure rolls the batch back and runs the others again.
+   * @default false
+   */
+  replayable?: boolean;
+}
+
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   /**
@@ -291,7 +301,7 @@ export interface Store {
    * resolves only once the commit is durable. `work` must touch nothing but `tx` and must
    * not call `transaction()` again (that would wait for itself, so it throws).
    */
-  transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: StoreTx) => Promise<T>, options?: UnitOptions): Promise<T>;
   /** A read-only view outside any write transaction; write methods throw. */
   read<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>;
 

@@ -5,6 +5,7 @@ import type {
   NotificationsRepo,
   StoreTx,
   StreamEvent,
+  UnitOptions,
   WebhooksRepo,
 } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
@@ -65,9 +66,14 @@ export function auditedTx(tx: StoreTx): AuditedTx {
 
 /**
  * Runs `work` in one transaction with its audit events and stream events, then wakes the
- * bus and each worker that has new work. Nothing is announced for a unit of work that rolled back.
+ * bus and each worker that has new work. Nothing is announced for a unit of work that rolled back;
+ * a `replayable` one (see UnitOptions) may run twice, and only its last run is announced.
  */
-export async function commit<T>(ctx: AppContext, work: (tools: CommitTools) => Promise<T>): Promise<T> {
+export async function commit<T>(
+  ctx: AppContext,
+  work: (tools: CommitTools) => Promise<T>,
+  unit: UnitOptions = {},
+): Promise<T> {
   const emitted: StreamEvent[] = [];
   const notify = notifiesAnyone(ctx);
   const queued: Queued = { webhook: false, notice: false };
@@ -87,7 +93,7 @@ export async function commit<T>(ctx: AppContext, work: (tools: CommitTools) => P
         emitted.push(await tx.appendStreamEvent(event));
       },
     });
-  });
+  }, unit);
   for (const event of emitted) ctx.bus.publish(event);
   if (queued.webhook) ctx.outbox.notify();
   if (queued.notice) ctx.notices.notify();

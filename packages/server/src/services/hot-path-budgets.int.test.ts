@@ -99,13 +99,15 @@ describe.each(dialects)('statement budgets on %s', (dialect) => {
       await operation();
       await settled(trace);
       const ran = trace.splice(0);
+      savepoints = ran.filter((statement) => /^savepoint/i.test(statement.sql)).length;
       return {
         statements: ran.length,
         commits: ran.filter((statement) => isCommit(statement.sql)).length,
         rowsWritten: ran.reduce((sum, statement) => sum + statement.rowsWritten, 0),
       };
     }
-    return { test, measure };
+    let savepoints = 0;
+    return { test, measure, savepoints: () => savepoints };
   }
 
   /** Waits until nothing ran for 100 ms. */
@@ -180,6 +182,19 @@ describe.each(dialects)('statement budgets on %s', (dialect) => {
       costs.decision.push(await measure(() => decide(gateId)));
     }
     for (const [name, measured] of Object.entries(costs)) expectWithin(name, measured);
+  }, 30_000);
+
+  it('runs allowed calls that share a commit without a savepoint each', async () => {
+    const { test, measure, savepoints } = await start(null);
+    const allowed = async (i: number) => {
+      const response = await postGate(test, { tool: 'read_file', args: { path: `src/${i}.ts` } });
+      expect(response.json()).toMatchObject({ outcome: 'allowed' });
+    };
+    await allowed(-1);
+    const calls = 20;
+    const cost = await measure(() => Promise.all(Array.from({ length: calls }, (_, i) => allowed(i))));
+    expect(cost.rowsWritten).toBe(calls * BUDGETS[dialect].allowedCall.rowsWritten);
+    expect(savepoints()).toBe(0);
   }, 30_000);
 
   it('keeps an opened gate and a decision within budget with email for 20 people', async () => {

@@ -342,7 +342,8 @@ async function attemptInCommit(deps: GateDeps, tools: CommitTools, prepared: Pre
 
 async function attempt(deps: GateDeps, prepared: Prepared): Promise<Attempt> {
   try {
-    return await commit(deps.ctx, (tools) => attemptInCommit(deps, tools, prepared));
+    // Reads and writes nothing but the transaction, so concurrent requests share a commit without savepoints.
+    return await commit(deps.ctx, (tools) => attemptInCommit(deps, tools, prepared), { replayable: true });
   } catch (error) {
     if (!(error instanceof LostIdempotencyRace) || prepared.key === null) throw error;
     const key = prepared.key;
