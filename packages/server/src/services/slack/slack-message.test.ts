@@ -85,6 +85,19 @@ describe('Slack messages', () => {
     expect(blocksOf(message)[0]).toMatchObject({ type: 'header', text: { type: 'plain_text' } });
   });
 
+  it('leads with the headline the gate’s page leads with, the agent’s own title beside it', () => {
+    const message = pendingMessage(gate({ title: 'Tidy up' }), { agentName: 'build-bot' }, 'u');
+    const headline = 'build-bot wants to run delete_file: build/<@U123>';
+    expect(blocksOf(message)[0]).toMatchObject({ type: 'header', text: { text: headline } });
+    expect(JSON.stringify(blocksOf(message)[1])).toContain("Agent's title: Tidy up");
+    expect(message.text).toBe(`Gate waiting for you: ${headline}`);
+    const closed = closedMessage(gate({ title: 'delete_file' }), { agentName: 'build-bot' }, 'u', {
+      text: 'Done',
+    });
+    expect(closed.text).toBe(`Done: ${headline}`);
+    expect(JSON.stringify(closed.blocks)).not.toContain("Agent's title");
+  });
+
   it('marks hidden characters and warns about them', () => {
     const message = pendingMessage(gate({ title: 'rm\u202Efdp.exe' }), { agentName: null }, 'u');
     const text = JSON.stringify(message.blocks);

@@ -1,4 +1,4 @@
-import { findingLines, gateFindings } from 'gatehouse-hitl-core';
+import { agentTitleBeside, buildBriefing, findingLines, type Gate, gateFindings } from 'gatehouse-hitl-core';
 import type { GateDocument, GateOptionDocument } from 'gatehouse-hitl-protocol';
 import { HIDDEN_CHARACTERS_WARNING } from 'gatehouse-hitl-protocol';
 import { agentText, escapeMrkdwn, plainAgentText, showsHidden } from './slack-text.js';
@@ -47,7 +47,18 @@ function actionText(gate: GateDocument): string {
   return `${what} ${JSON.stringify(gate.action.args, null, 2)}`;
 }
 
+// The line the gate's page and lists lead with; a custom gate type's own briefing lives in the catalog, so it reads as a generic one here.
+function headlineOf(gate: GateDocument, names: MessageNames): string {
+  try {
+    return buildBriefing(gate as unknown as Gate, { agent: names.agentName }).summary;
+  } catch {
+    return gate.title;
+  }
+}
+
 function summaryBlocks(gate: GateDocument, names: MessageNames): Block[] {
+  const headline = headlineOf(gate, names);
+  const title = agentTitleBeside(gate, headline);
   const hidden = showsHidden(gate.title) || showsHidden(JSON.stringify([gate.action, gate.context]));
   const fields = [
     `*Risk:* ${escapeMrkdwn(gate.risk)}`,
@@ -58,7 +69,15 @@ function summaryBlocks(gate: GateDocument, names: MessageNames): Block[] {
     `*Decided by:* ${escapeMrkdwn(gate.minRole)} or higher`,
   ];
   const blocks: Block[] = [
-    { type: 'header', text: { type: 'plain_text', text: plainAgentText(gate.title, 150), emoji: false } },
+    { type: 'header', text: { type: 'plain_text', text: plainAgentText(headline, 150), emoji: false } },
+    ...(title === null
+      ? []
+      : [
+          {
+            type: 'context',
+            elements: [{ type: 'plain_text', text: plainAgentText(`Agent's title: ${title}`, 300) }],
+          },
+        ]),
     { type: 'section', fields: fields.map((text) => ({ type: 'mrkdwn', text })) },
     {
       type: 'section',
@@ -142,7 +161,7 @@ export function pendingMessage(
   gateUrl: string,
 ): { text: string; blocks: Block[] } {
   return {
-    text: `Gate waiting for you: ${plainAgentText(gate.title, 200)}`,
+    text: `Gate waiting for you: ${plainAgentText(headlineOf(gate, names), 200)}`,
     blocks: [...summaryBlocks(gate, names), ...decisionBlocks(gate, gateUrl)],
   };
 }
@@ -155,7 +174,7 @@ export function closedMessage(
   outcome: MessageOutcome,
 ): { text: string; blocks: Block[] } {
   return {
-    text: `${outcome.text}: ${plainAgentText(gate.title, 200)}`,
+    text: `${outcome.text}: ${plainAgentText(headlineOf(gate, names), 200)}`,
     blocks: [
       ...summaryBlocks(gate, names),
       { type: 'section', text: { type: 'mrkdwn', text: outcome.text } },
