@@ -13,7 +13,7 @@ const KINDS = [
   'export_removed',
   'laziness',
 ];
-const SETS = [undefined, 'holdout', 'holdout-2', 'holdout-3'];
+const SETS = [undefined, 'holdout', 'holdout-2', 'holdout-3', 'holdout-4'];
 const MIN_CHANGES = 800;
 const MIN_REPOSITORIES = 34;
 const MIN_LANGUAGES = 5;
