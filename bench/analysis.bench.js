@@ -123,6 +123,12 @@ async function accuracy(analysis, corpus) {
     outcomes.filter(({ change }) => change.set === 'holdout-3'),
     patterns,
   );
+  // A fourth held-out set from eight more repositories, labelled before the analysis ran on it.
+  reportSet(
+    'held-out-4 ',
+    outcomes.filter(({ change }) => change.set === 'holdout-4'),
+    patterns,
+  );
   // Whole files before and after, as a coding agent's edit reaches the hook.
   reportPercentiles('analysis one corpus change', perChange, perChangeBaseline);
 }
