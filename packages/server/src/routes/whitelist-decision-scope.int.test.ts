@@ -26,10 +26,10 @@ describe.each(dialects)('the scope a person chooses in a Whitelist decision on %
   });
 
   /** A signed decision as the holder of `token`, with any further body fields. */
-  async function decide(token: string, gateId: string, body: Record<string, unknown>) {
+  async function decide(token: string, gateId: string, body: TestDecision) {
     const key = keys.get(token) ?? (await registerTestKey(test.app, token));
     keys.set(token, key);
-    const text = await decisionTextFor(test, gateId, body as TestDecision);
+    const text = await decisionTextFor(test, gateId, body);
     const signature = sign(null, Buffer.from(text), key.privateKey).toString('base64');
     return decideTestGate(test, token, gateId, { ...body, signature });
   }
