@@ -26,10 +26,12 @@ export interface OutboxPollerOptions<Job> {
   concurrency: number;
   /** Subscribes `wake` to the signal a commit of this work sends; null when nothing will queue any. */
   subscribe: ((wake: () => void) => () => void) | null;
-  /** Moves queued work into claimable rows; false when nothing is due, so no claim is made. */
+  /** Says whether anything is due or queued; false ends the round without a claim. */
   prepare(round: PollRound): Promise<boolean>;
   /** Claims up to `limit` due rows for this node. */
   claim(limit: number): Promise<Job[]>;
+  /** Moves queued work into claimable rows, after the claim so rows already due never wait behind it. */
+  route?(round: PollRound): Promise<void>;
   /** Delivers one claimed row and records its outcome; `signal` aborts on `stop()`. */
   attempt(job: Job, signal: AbortSignal): Promise<void>;
   /** An attempt whose outcome could not be recorded: its claim runs out and a node tries again. */
@@ -72,8 +74,8 @@ export function createOutboxPoller<Job>(options: OutboxPollerOptions<Job>): Outb
   async function work(): Promise<void> {
     if (!(await options.prepare(pollRound))) return;
     const free = options.concurrency - inFlight.size;
-    if (!running || free <= 0) return;
-    for (const job of await options.claim(free)) track(job);
+    if (running && free > 0) for (const job of await options.claim(free)) track(job);
+    if (running) await options.route?.(pollRound);
   }
 
   function schedule(): void {

@@ -156,13 +156,15 @@ export function createNotificationWorker(
     return outcome;
   }
 
-  async function prepare(round: PollRound): Promise<boolean> {
+  async function prepare(): Promise<boolean> {
     if (configured.length > 0) await queueTimeoutWarnings(ctx);
     const dueBy = await ctx.store.databaseNow();
-    if (!(await ctx.store.read((tx) => tx.hasNotificationWork(dueBy)))) return false;
-    // One batch of triggers, then deliveries: while triggers keep coming, notices still go out.
-    if (round.running && (await dispatchTriggers(ctx)) > 0) round.again();
-    return true;
+    return ctx.store.read((tx) => tx.hasNotificationWork(dueBy));
+  }
+
+  // Due notices are claimed first, then one batch of triggers is routed: routing never holds up a send.
+  async function route(round: PollRound): Promise<void> {
+    if ((await dispatchTriggers(ctx)) > 0) round.again();
   }
 
   return createOutboxPoller<ClaimedNotification>({
@@ -172,6 +174,7 @@ export function createNotificationWorker(
     // Without a channel no gate change queues a notice: only notices left from before are polled for.
     subscribe: configured.length > 0 ? (wake) => ctx.notices.subscribe(wake) : null,
     prepare,
+    route,
     claim: (limit) => {
       const token = `${node}:${randomUUID()}`;
       return ctx.store.transaction((tx) => tx.claimNotifications({ limit, leaseMs: LEASE_MS, token }));
