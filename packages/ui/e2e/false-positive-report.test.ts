@@ -1,5 +1,5 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { keyProofText, signedDecisionText } from 'gatehouse-hitl-core';
+import { decisionWhitelistScope, keyProofText, signedDecisionText } from 'gatehouse-hitl-core';
 import { placeholderCart } from 'gatehouse-hitl-server/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './a11y.js';
@@ -91,7 +91,16 @@ describe('reporting a false positive from the web app', () => {
     });
     expect(added.status, JSON.stringify(added.body)).toBe(201);
     const reason = 'the cart stub stays until pricing lands';
-    const text = signedDecisionText({ gateId: reviewGateId, option: 'whitelist', payloadHash: null, reason });
+    const { body: view } = await env.http.call('GET', `/v1/gates/${reviewGateId}`, { token });
+    // No scope chosen: the narrowest one, which the signature covers.
+    const whitelist = decisionWhitelistScope(view.gate, 'whitelist', undefined);
+    const text = signedDecisionText({
+      gateId: reviewGateId,
+      option: 'whitelist',
+      payloadHash: null,
+      reason,
+      whitelist,
+    });
     const decided = await env.http.call('POST', `/v1/gates/${reviewGateId}/decide`, {
       token,
       body: {
