@@ -131,21 +131,33 @@ export async function hasNotificationWork({ db }: TxContext, dueBy: number): Pro
   return due !== undefined;
 }
 
-async function previousRefOf({ db }: TxContext, n: Selectable<NotificationsTable>): Promise<string | null> {
-  const row = await db
+const threadKey = (gateId: string, userId: string, channel: string) =>
+  JSON.stringify([gateId, userId, channel]);
+
+/**
+ * The ref of the last notice sent to each person on each channel about each gate the rows name, in
+ * one statement: a claim of 40 notices reads them once instead of once per notice.
+ */
+async function previousRefsOf(
+  { db }: TxContext,
+  rows: Selectable<NotificationsTable>[],
+): Promise<Map<string, string>> {
+  const gateIds = [...new Set(rows.map((row) => row.gate_id))];
+  const sent = await db
     .selectFrom('notifications')
-    .select('ref')
-    .where('gate_id', '=', n.gate_id)
-    .where('user_id', '=', n.user_id)
-    .where('channel', '=', n.channel)
+    .select(['gate_id', 'user_id', 'channel', 'ref'])
+    .where('gate_id', 'in', gateIds)
     .where('status', '=', 'sent')
     .where('ref', 'is not', null)
-    .where('id', '!=', n.id)
     .orderBy('sent_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.ref ?? null;
+    .execute();
+  const refs = new Map<string, string>();
+  for (const row of sent) {
+    const key = threadKey(row.gate_id, row.user_id, row.channel);
+    if (row.ref !== null && !refs.has(key)) refs.set(key, row.ref);
+  }
+  return refs;
 }
 
 export async function claimNotifications(
@@ -198,18 +210,16 @@ export async function claimNotifications(
       rows.map((row) => row.id),
     )
     .execute();
-  const claimed: ClaimedNotification[] = [];
-  for (const row of rows) {
-    claimed.push({
-      ...toNotification(row),
-      attempts: int(row.attempts) + 1,
-      claimedUntil,
-      updatedAt: now,
-      claimToken: options.token,
-      previousRef: await previousRefOf(ctx, row),
-    });
-  }
-  return claimed;
+  // A claimed row is pending, never sent, so it is not its own previous notice.
+  const refs = await previousRefsOf(ctx, rows);
+  return rows.map((row) => ({
+    ...toNotification(row),
+    attempts: int(row.attempts) + 1,
+    claimedUntil,
+    updatedAt: now,
+    claimToken: options.token,
+    previousRef: refs.get(threadKey(row.gate_id, row.user_id, row.channel)) ?? null,
+  }));
 }
 
 export async function finishNotification(
