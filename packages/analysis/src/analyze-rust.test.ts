@@ -82,4 +82,24 @@ describe('Rust tests', () => {
       [],
     );
   });
+
+  it('reads a source file that declares a public type as source, though a test sits beside its impl', async () => {
+    const file = (methods: string) =>
+      `pub struct Header(String);\n\nimpl Header {\n    pub fn as_str(&self) -> &str {\n        &self.0\n    }\n${methods}}\n\n#[test]\nfn reads_back() {\n    assert_eq!(Header("a".into()).as_str(), "a");\n}\n`;
+    const before = file(
+      '\n    pub fn try_from_str(s: &str) -> Option<Header> {\n        Some(Header(s.into()))\n    }\n',
+    );
+    expect(await findingsOf({ path: 'src/header.rs', before, after: file('') })).toEqual([
+      'export_removed medium Header::try_from_str',
+    ]);
+  });
+
+  it('reads a module compiled for tests under a combined cfg (all(test, loom)) as tests beside the code', async () => {
+    const file = (methods: string) =>
+      `pub fn size() -> usize {\n    1\n}\n${methods}\n#[cfg(all(test, loom))]\nmod fuzz {\n    #[test]\n    fn sized() {\n        assert_eq!(super::size(), 1);\n    }\n}\n`;
+    const before = file('\npub fn make_mut() -> usize {\n    2\n}\n');
+    expect(await findingsOf({ path: 'src/bytes.rs', before, after: file('') })).toEqual([
+      'export_removed medium make_mut',
+    ]);
+  });
 });

@@ -1,5 +1,6 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { pythonExports } from './exports-python.js';
+import { isTestCfg } from './tests-compiled.js';
 import type { LanguageId } from './types.js';
 
 /** A name a file offers to other code. */
@@ -184,8 +185,7 @@ function rustOwner(item: Node): string | null {
   let owner = '';
   for (let node = item.parent; node; node = node.parent) {
     if (node.type === 'impl_item' && owner === '') owner = node.childForFieldName('type')?.text ?? '';
-    if (node.type === 'mod_item' && /#\[cfg\(test\)\]/.test(node.previousNamedSibling?.text ?? ''))
-      return null;
+    if (node.type === 'mod_item' && isTestCfg(node.previousNamedSibling?.text ?? '')) return null;
   }
   return owner;
 }

@@ -233,14 +233,29 @@ const RUST_ASSERT = /^(debug_)?assert\w*$|^\w+_(eq|ne)$/;
 /** A helper that asserts: `te.assert_output(…)`, `assert_parses(…)`, assert_cmd's `.assert()`. */
 const RUST_ASSERT_CALL = /^assert(_\w+)?$/;
 
+/** `#[cfg(test)]`, or a cfg that needs `test` among others (`#[cfg(all(test, loom))]`), not `not(test)`. */
+export const isTestCfg = (attribute: string) =>
+  /^#\[\s*cfg\(/.test(attribute) && /\btest\b/.test(attribute.replace(/\bnot\([^()]*\)/g, ''));
+
 /** Whether an item sits in a module compiled only for tests (`#[cfg(test)] mod tests`). */
 function inTestModule(item: Node): boolean {
   for (let node = item.parent; node; node = node.parent) {
     if (node.type !== 'mod_item') continue;
-    if (attributesOf(node).some((attribute) => /^#\[\s*cfg\(\s*test\s*\)\s*\]/.test(attribute.text)))
-      return true;
+    if (attributesOf(node).some((attribute) => isTestCfg(attribute.text))) return true;
   }
   return false;
+}
+
+const RUST_TYPES = new Set(['struct_item', 'enum_item', 'trait_item', 'union_item']);
+
+/** A file that declares a public type is a library's module: tests written beside it are unit tests. */
+function declaresPublicType(root: Node): boolean {
+  return root.namedChildren.some(
+    (item) =>
+      item !== null &&
+      RUST_TYPES.has(item.type) &&
+      item.namedChildren.some((child) => child?.type === 'visibility_modifier' && child.text === 'pub'),
+  );
 }
 
 /** The call in a statement-level chain that is named like an assertion, and the chain's receiver. */
@@ -279,6 +294,7 @@ function rustHelperAssertions(root: Node): RawScan['assertions'] {
 /** Rust: fns with `#[test]`/`#[tokio::test]`/`#[rstest]`, `#[ignore]`; `assert!`, `assert_eq!`, `assert_ne!`, `x.assert_y(…)`. */
 export function rustTests(root: Node): RawScan {
   const scan: RawScan = { tests: [], assertions: [], skips: [] };
+  const library = declaresPublicType(root);
   for (const fn of root.descendantsOfType('function_item')) {
     if (!fn) continue;
     const attributes = attributesOf(fn);
@@ -300,7 +316,7 @@ export function rustTests(root: Node): RawScan {
       endLine: fn.endPosition.row + 1,
       skipped: ignore !== undefined,
       body,
-      ...(inTestModule(fn) ? { besideCode: true } : {}),
+      ...(library || inTestModule(fn) ? { besideCode: true } : {}),
     });
   }
   scan.assertions.push(...rustHelperAssertions(root));
