@@ -238,6 +238,25 @@ export function jsTests(root: Node): RawScan {
   return scan;
 }
 
+const NOT_SKIPPING = /^(false|undefined|null|0|''|"")$/;
+
+/** node:test and tap options that skip a test (`{ skip: true }`, `{ skip: 'why' }`, `{ todo }`): the option's name. */
+function skipOption(call: Node): string | null {
+  const args = call.childForFieldName('arguments')?.namedChildren ?? [];
+  for (const options of args) {
+    if (options?.type !== 'object') continue;
+    for (const member of options.namedChildren) {
+      if (member?.type === 'shorthand_property_identifier' && /^(skip|todo)$/.test(member.text))
+        return member.text;
+      const key = member?.type === 'pair' ? member.childForFieldName('key')?.text : undefined;
+      const value = member?.childForFieldName('value')?.text ?? '';
+      if (key && /^['"]?(skip|todo)['"]?$/.test(key) && !NOT_SKIPPING.test(value))
+        return key.replace(/['"]/g, '');
+    }
+  }
+  return null;
+}
+
 /** Names each head after its suites (a stack over heads in document order) and records tests and skips. */
 function keyHeads(heads: Head[], scan: RawScan): (Head & { key: string })[] {
   const stack: { name: string; end: number }[] = [];
@@ -251,9 +270,11 @@ function keyHeads(heads: Head[], scan: RawScan): (Head & { key: string })[] {
     if (head.suite) stack.push({ name, end: head.end });
     const base = head.names[0] ?? '';
     const modifier = head.names.find((part) => SKIPPING.has(part));
-    const skipped = base.startsWith('x') || modifier !== undefined;
+    const option = skipOption(head.call);
+    const skipped = base.startsWith('x') || modifier !== undefined || option !== null;
     const line = lineOf(head.call);
-    if (skipped) scan.skips.push({ line, scope: key, kind: modifier ? `${base}.${modifier}` : base });
+    const kind = modifier ? `${base}.${modifier}` : option ? `${base}({ ${option} })` : base;
+    if (skipped) scan.skips.push({ line, scope: key, kind });
     if (head.suite) continue;
     scan.tests.push({
       name,
