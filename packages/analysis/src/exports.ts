@@ -137,29 +137,48 @@ function goExports(root: Node): ExportedName[] {
 }
 
 const JAVA_TYPES = ['class_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration'];
-const isPublic = (node: Node) =>
-  node.namedChildren.some((child) => child?.type === 'modifiers' && /\bpublic\b/.test(child.text));
+const hasModifier = (node: Node, modifier: RegExp) =>
+  node.namedChildren.some((child) => child?.type === 'modifiers' && modifier.test(child.text));
+const isPublic = (node: Node) => hasModifier(node, /\bpublic\b/);
+/** Protected members are API too: subclasses outside the package call them. */
+const isOffered = (node: Node) => hasModifier(node, /\b(public|protected)\b/);
 
-/** Java: public classes (and interfaces, enums, records) and their public methods and fields. */
+function insideType(node: Node): boolean {
+  for (let parent = node.parent; parent; parent = parent.parent) if (/_body$/.test(parent.type)) return true;
+  return false;
+}
+
+function javaMember(member: Node, owner: string): ExportedName[] {
+  const prefix = owner ? `${owner}.` : '';
+  if (member.type === 'method_declaration')
+    return [{ name: `${prefix}${nameOf(member)}`, line: line(member), kind: 'function' }];
+  if (member.type !== 'field_declaration') return [];
+  return member
+    .childrenForFieldName('declarator')
+    .flatMap((declarator) =>
+      declarator
+        ? [{ name: `${prefix}${nameOf(declarator)}`, line: line(member), kind: 'value' as const }]
+        : [],
+    );
+}
+
+/**
+ * Java: public classes (and interfaces, enums, records) and their public and protected methods and fields;
+ * in a diff's hunk that shows no class head, the public and protected methods it holds, by name.
+ */
 function javaExports(root: Node): ExportedName[] {
   const names: ExportedName[] = [];
   for (const type of root.descendantsOfType(JAVA_TYPES)) {
     if (!type || !isPublic(type)) continue;
     const owner = nameOf(type);
     names.push({ name: owner, line: line(type), kind: 'class' });
-    const body = type.childForFieldName('body');
     const inInterface = type.type === 'interface_declaration';
-    for (const member of body?.namedChildren ?? []) {
-      if (!member || !(inInterface || isPublic(member))) continue;
-      if (member.type === 'method_declaration') {
-        names.push({ name: `${owner}.${nameOf(member)}`, line: line(member), kind: 'function' });
-      } else if (member.type === 'field_declaration') {
-        for (const declarator of member.childrenForFieldName('declarator')) {
-          if (declarator)
-            names.push({ name: `${owner}.${nameOf(declarator)}`, line: line(member), kind: 'value' });
-        }
-      }
+    for (const member of type.childForFieldName('body')?.namedChildren ?? []) {
+      if (member && (inInterface || isOffered(member))) names.push(...javaMember(member, owner));
     }
+  }
+  for (const method of topLevel(root, 'method_declaration')) {
+    if (isOffered(method) && !insideType(method)) names.push(...javaMember(method, ''));
   }
   return names;
 }
