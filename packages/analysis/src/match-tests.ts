@@ -192,8 +192,48 @@ export function matchReplacements(
       replaced.push([entry, match]);
     } else unmatched.push(entry);
   }
+  const moved = pairMovedAnywhere(unmatched, added, used, replaced);
   added.splice(0, added.length, ...added.filter((entry) => !used.has(entry)));
-  return unmatched;
+  return moved;
+}
+
+/** Alike enough to be one test moved to another file; less alike will do when the names share a word. */
+const MOVED_SIMILAR = 0.7;
+const MOVED_NAMED_SIMILAR = 0.45;
+
+/** Whether a word of one name (4+ letters) appears in the other: `SelfclosingTextarea`, `selfClosingTextArea…`. */
+function sharesNameWord(left: string, right: string): boolean {
+  const [a, b] = [normaliseName(left), normaliseName(right)];
+  const long = (name: string) => nameWords(name).filter((word) => word.length >= 4);
+  return long(left).some((word) => b.includes(word)) || long(right).some((word) => a.includes(word));
+}
+
+/**
+ * Tests moved to another file of the change (renamed on the way): an added test of another file whose body
+ * is alike, or somewhat alike under a name sharing a word. Their assertions are still compared.
+ */
+function pairMovedAnywhere(
+  lost: Located[],
+  added: Located[],
+  used: Set<Located>,
+  replaced: [Located, Located][],
+): Located[] {
+  const candidates = added.filter((entry) => !used.has(entry));
+  if (candidates.length * lost.length > MAX_SIMILARITY_PAIRS) return lost;
+  return lost.filter((entry) => {
+    const match = candidates.find((other) => {
+      if (used.has(other) || other.file === entry.file) return false;
+      const alike = similarity(entry.test.body, other.test.body);
+      return (
+        alike >= MOVED_SIMILAR ||
+        (alike >= MOVED_NAMED_SIMILAR && sharesNameWord(entry.test.name, other.test.name))
+      );
+    });
+    if (!match) return true;
+    used.add(match);
+    replaced.push([entry, match]);
+    return false;
+  });
 }
 
 const TOKEN = /[A-Za-z_$][\w$]*|\d[\w.]*|\S/g;
