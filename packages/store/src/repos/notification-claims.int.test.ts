@@ -1,41 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NotificationRecord } from '../notification-types.js';
-import { createSqliteStore } from '../sqlite/sqlite-store.js';
-import { startTestPostgres } from '../testing/postgres.js';
+import { openTracedStore, type TracedStore } from '../testing/traced-store.js';
 import type { ExecutedStatement, Store } from '../types.js';
 
-const clock = { now: () => Date.now() };
 const PEOPLE = 20;
-
-type Opened = { store: Store; trace: ExecutedStatement[]; close(): Promise<void> };
-
-const dialects: Record<'sqlite' | 'postgres', () => Promise<Opened>> = {
-  async sqlite() {
-    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-store-'));
-    const trace: ExecutedStatement[] = [];
-    const store = await createSqliteStore({
-      file: join(dir, 'gatehouse.db'),
-      clock,
-      onStatement: (statement) => trace.push(statement),
-    });
-    return {
-      store,
-      trace,
-      async close() {
-        await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  },
-  async postgres() {
-    const trace: ExecutedStatement[] = [];
-    const target = await startTestPostgres({ onStatement: (statement) => trace.push(statement) });
-    return { store: target.store, trace, close: () => target.stop() };
-  },
-};
 
 function notice(
   id: string,
@@ -64,37 +32,40 @@ function notice(
   };
 }
 
-describe.each(Object.keys(dialects) as (keyof typeof dialects)[])('notification claims on %s', (dialect) => {
-  const opened: Opened[] = [];
-  afterEach(async () => {
-    for (const each of opened.splice(0)) await each.close();
-  });
-
-  it('claims 20 notices in the same few statements as one, each with its own previous ref', async () => {
-    const { store, trace, close } = await dialects[dialect]();
-    opened.push({ store, trace, close });
-    // Each person was told of the gate twice before (the later message is the one to reply to).
-    await store.transaction(async (tx) => {
-      for (let i = 0; i < PEOPLE; i++) {
-        await tx.insertNotification(notice(`ntf_open${i}`, `user_${i}`, 'gate.opened', 'sent', 1));
-        await tx.insertNotification(notice(`ntf_warn${i}`, `user_${i}`, 'gate.timeout_warning', 'sent', 2));
-        await tx.insertNotification(notice(`ntf_done${i}`, `user_${i}`, 'gate.decided', 'pending', 3));
-      }
+describe.each(Object.keys(openTracedStore) as (keyof typeof openTracedStore)[])(
+  'notification claims on %s',
+  (dialect) => {
+    const opened: TracedStore[] = [];
+    afterEach(async () => {
+      for (const each of opened.splice(0)) await each.close();
     });
-    const claim = async (limit: number, token: string) => {
-      trace.length = 0;
-      const claimed = await store.transaction((tx) =>
-        tx.claimNotifications({ limit, leaseMs: 60_000, token }),
+
+    it('claims 20 notices in the same few statements as one, each with its own previous ref', async () => {
+      const { store, trace, close } = await openTracedStore[dialect]();
+      opened.push({ store, trace, close });
+      // Each person was told of the gate twice before (the later message is the one to reply to).
+      await store.transaction(async (tx) => {
+        for (let i = 0; i < PEOPLE; i++) {
+          await tx.insertNotification(notice(`ntf_open${i}`, `user_${i}`, 'gate.opened', 'sent', 1));
+          await tx.insertNotification(notice(`ntf_warn${i}`, `user_${i}`, 'gate.timeout_warning', 'sent', 2));
+          await tx.insertNotification(notice(`ntf_done${i}`, `user_${i}`, 'gate.decided', 'pending', 3));
+        }
+      });
+      const claim = async (limit: number, token: string) => {
+        trace.length = 0;
+        const claimed = await store.transaction((tx) =>
+          tx.claimNotifications({ limit, leaseMs: 60_000, token }),
+        );
+        return { claimed, statements: trace.length };
+      };
+      const one = await claim(1, 't1');
+      const rest = await claim(PEOPLE, 't2');
+      expect(rest.claimed).toHaveLength(PEOPLE - 1);
+      expect(rest.statements).toBe(one.statements);
+      const threads = [...one.claimed, ...rest.claimed].map((n) => `${n.userId} ${n.previousRef}`);
+      expect(threads.sort()).toEqual(
+        Array.from({ length: PEOPLE }, (_, i) => `user_${i} <ntf_warn${i}@example.test>`).sort(),
       );
-      return { claimed, statements: trace.length };
-    };
-    const one = await claim(1, 't1');
-    const rest = await claim(PEOPLE, 't2');
-    expect(rest.claimed).toHaveLength(PEOPLE - 1);
-    expect(rest.statements).toBe(one.statements);
-    const threads = [...one.claimed, ...rest.claimed].map((n) => `${n.userId} ${n.previousRef}`);
-    expect(threads.sort()).toEqual(
-      Array.from({ length: PEOPLE }, (_, i) => `user_${i} <ntf_warn${i}@example.test>`).sort(),
-    );
-  });
-});
+    });
+  },
+);
