@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NotificationRecord } from '../notification-types.js';
 import { openTracedStore, type TracedStore } from '../testing/traced-store.js';
-import type { ExecutedStatement, Store } from '../types.js';
 
 const PEOPLE = 20;
 
