@@ -4,7 +4,13 @@ import { decideTestGate, openTestGate } from '../testing/gates.js';
 import { createRunViaApi } from '../testing/runs.js';
 import { registerTestKey, type TestSigningKey } from '../testing/signing-keys.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
-import { decideSignedGate, decisionTextFor, listWhitelists, postWhitelist } from '../testing/whitelists.js';
+import {
+  decideSignedGate,
+  decisionTextFor,
+  listWhitelists,
+  openUnsureFinding,
+  postWhitelist,
+} from '../testing/whitelists.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
 
@@ -75,27 +81,20 @@ describe.each(dialects)('whitelist decisions on %s', (dialect) => {
   });
 
   it('whitelists an unsure finding of the analysis for its exact file and the run’s agent only', async () => {
-    const run = await createRunViaApi(test);
-    const path = `lib/cart-${dialect}.rb`;
-    const analyzed = await test.app.inject({
-      method: 'POST',
-      url: '/v1/analyze',
-      headers: bearer(test.tokens.agent),
-      payload: {
-        runId: run.id,
-        files: [
-          { path, before: 'def total\n  1\nend\n', after: 'def total\n  raise NotImplementedError\nend\n' },
-        ],
-      },
-    });
-    expect(analyzed.statusCode, analyzed.body).toBe(200);
-    const [gate] = analyzed.json().gates;
+    const { gateId, path } = await openUnsureFinding(test, `lib/${dialect}`);
+    const gate = (
+      await test.app.inject({
+        method: 'GET',
+        url: `/v1/gates/${gateId}`,
+        headers: bearer(test.tokens.techLead),
+      })
+    ).json().gate;
     expect(gate).toMatchObject({ type: 'false_positive_override', requestedBy: `agent:${test.ids.agentId}` });
-    await decideSignedGate(test, test.tokens.techLead, gate.id, {
+    await decideSignedGate(test, test.tokens.techLead, gateId, {
       option: 'whitelist',
       reason: 'ruby stubs raise until the port lands',
     });
-    expect(await entriesFrom(gate.id)).toEqual([
+    expect(await entriesFrom(gateId)).toEqual([
       expect.objectContaining({ scope: 'file', path, agentId: test.ids.agentId }),
     ]);
   });
