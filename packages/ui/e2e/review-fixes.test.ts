@@ -40,7 +40,10 @@ describe('the web app, as a reviewer uses it', () => {
       args: { command: 'rm -rf out/' },
       title: 'Clean out',
     });
-    await eventually(async () => (await notificationBodies(page)).includes('Clean out'), {
+    // The notification names the gate as its page and the inbox do: by its headline.
+    const { headline } = await env.api('GET', `/v1/gates/${gate.id}`, { token: env.developer.token });
+    expect(headline).toMatch(/rm -rf out\/$/);
+    await eventually(async () => (await notificationBodies(page)).includes(headline), {
       what: 'a notification for the new gate',
     });
     await eventually(async () => (await page.title()) === '(1) Inbox — Gatehouse', { what: 'the count' });

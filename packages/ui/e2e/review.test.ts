@@ -272,7 +272,7 @@ describe('a phase review on real git', () => {
   it('shows a viewer everything but no controls', async () => {
     const viewerPage = await e2e().pageAs(e2e().viewer);
     await viewerPage.goto(`/runs/${agent.runId}`);
-    await viewerPage.getByRole('link', { name: /phase-1-strategic-rev-2/ }).click();
+    await viewerPage.locator(`a[href="/reviews/${reviewId}"]`).first().click();
     expect(new URL(viewerPage.url()).pathname).toBe(`/reviews/${reviewId}`);
     await viewerPage.getByRole('heading', { name: /Review of/, level: 1 }).waitFor();
     await viewerPage.getByText('Say which port the health check listens on.').first().waitFor();
