@@ -64,7 +64,8 @@ describe.each(dialects)('the evaluation budget on the gate path on %s', (dialect
     } while (!answered);
     const response = await pending;
     expect(response.answeredAt - response.sentAt).toBeLessThan(1000);
-    expect(Math.max(...latencies)).toBeLessThan(100);
+    // Running the condition would take seconds (5,000² steps); the bound leaves room for a loaded machine.
+    expect(Math.max(...latencies)).toBeLessThan(500);
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ outcome: 'gated', ruleId: 'pairs' });
     expect(response.body.reason).toContain('evaluation budget');
