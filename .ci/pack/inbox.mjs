@@ -20,7 +20,9 @@ try {
   await page.goto(link);
   await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
   console.log('signed in with the login link: the inbox is open');
-  await page.getByRole('link', { name: new RegExp(`^${title}`) }).waitFor();
+  // A row links to the gate by the headline its page leads with; the agent's own title stands beside it.
+  const row = page.locator('.inbox-row-main').filter({ hasText: title });
+  await row.getByRole('link').first().waitFor();
   console.log(`the inbox lists the pending gate "${title}"`);
 } finally {
   await browser.close();
