@@ -21,38 +21,16 @@ import type { ApiClient } from './http.js';
 import { fetchPausedRunIds, fetchPendingGates } from './inbox-data.js';
 import { argsDiff, type EditResult, editArgs, editedPayloadHash, editorCommand } from './inbox-edit.js';
 import { watchInbox } from './inbox-events.js';
+import { EDIT_KEY, FIELD_LABELS, HELP_KEY, NEXT_KEYS, PREVIOUS_KEYS, QUIT_KEYS } from './inbox-keys.js';
 import { terminalSafe, terminalSafeBlock } from './output.js';
-import { type Key, TerminalInput } from './terminal.js';
+import { type Key, SCREEN, TerminalInput } from './terminal.js';
 import { createViewReporter } from './view-report.js';
 
-const NEXT_KEYS = new Set(['n', 'right', 'down', 'tab', 'j']);
-const PREVIOUS_KEYS = new Set(['p', 'left', 'up', 'shift-tab', 'k']);
-const QUIT_KEYS = new Set(['q', 'ctrl-c', 'ctrl-d']);
-const HELP_KEY = '?';
-const EDIT_KEY = 'e';
-const FIELD_LABELS: Readonly<Record<string, string>> = {
-  instructions: 'Instructions for the agent',
-  reason: 'Reason',
-  feedback: 'Feedback',
-  answer: 'Answer for the agent',
-  delegateTo: 'Agent id to hand the task to',
-  newLimit: 'New limit',
-};
 const REFRESH_DEBOUNCE_MS = 50;
 const PAUSED_RUN_NOTE = 'Run paused: the agent goes ahead only when the run is resumed.';
 
 /** A pending gate as the list gives it, with the headline its page leads with. */
 type Gate = CoreGate & { headline: string };
-
-const SCREEN = {
-  enter: '\x1b[?1049h\x1b[?25l',
-  leave: '\x1b[?25h\x1b[?1049l',
-  home: '\x1b[H',
-  clearLine: '\x1b[K',
-  clearBelow: '\x1b[J',
-  showCursor: '\x1b[?25h',
-  hideCursor: '\x1b[?25l',
-};
 
 export interface InboxOptions {
   io: Io;

@@ -170,3 +170,14 @@ export async function promptSecret(io: Io, prompt: string): Promise<string> {
     input.close();
   }
 }
+
+/** Escape sequences for the full-screen views: the alternate screen, the cursor and clearing. */
+export const SCREEN = {
+  enter: '\x1b[?1049h\x1b[?25l',
+  leave: '\x1b[?25h\x1b[?1049l',
+  home: '\x1b[H',
+  clearLine: '\x1b[K',
+  clearBelow: '\x1b[J',
+  showCursor: '\x1b[?25h',
+  hideCursor: '\x1b[?25l',
+};
