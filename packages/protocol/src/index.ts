@@ -38,6 +38,7 @@ export * from './routes/index.js';
 export type {
   ApiErrorCode,
   ApiErrorOptions,
+  ApprovalBindingFields,
   DiffFileStatus,
   DiffRow,
   ErrorCode,
@@ -54,6 +55,8 @@ export type {
   WireErrorContext,
 } from './rules.js';
 export {
+  APPROVAL_BINDING_PREFIX,
+  approvalBindingText,
   CANONICAL_JSON_MAX_DEPTH,
   canonicalJson,
   canonicalJsonV2,

@@ -1,5 +1,8 @@
 // The pure rules and wire errors without zod, for clients that count their start-up time (the
 // Claude Code hook runs before every tool call); `gatehouse-hitl-protocol/rules`.
+
+export type { ApprovalBindingFields } from './approval-binding.js';
+export { APPROVAL_BINDING_PREFIX, approvalBindingText } from './approval-binding.js';
 export type { PayloadAction } from './canonical-json.js';
 export { CANONICAL_JSON_MAX_DEPTH, canonicalJson, payloadText } from './canonical-json.js';
 export { canonicalJsonV2 } from './canonical-json-v2.js';

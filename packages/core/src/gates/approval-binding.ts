@@ -1,22 +1,12 @@
-import { canonicalJson } from 'gatehouse-hitl-protocol';
+import { type ApprovalBindingFields, approvalBindingText } from 'gatehouse-hitl-protocol';
+
+export { APPROVAL_BINDING_PREFIX, approvalBindingText } from 'gatehouse-hitl-protocol';
+export type { ApprovalBindingFields };
+
 import type { Gate } from '../schemas.js';
 
 // Core runs in Node and browsers alike; both have TextEncoder, which ES2023's lib does not declare.
 declare const TextEncoder: new () => { encode(input: string): Uint8Array };
-
-/** The first line of the text an approval's binding value hashes; a new layout gets a new version. */
-export const APPROVAL_BINDING_PREFIX = 'gatehouse-approval-binding-v1\n';
-
-/** What an approval binds to: this gate and the SHA-256 of this exact action. */
-export interface ApprovalBindingFields {
-  gateId: string;
-  payloadHash: string;
-}
-
-/** The text whose SHA-256 is an approval's binding value: a version line, then canonical JSON of the gate id and payload hash. */
-export function approvalBindingText(fields: ApprovalBindingFields): string {
-  return `${APPROVAL_BINDING_PREFIX}${canonicalJson({ gateId: fields.gateId, payloadHash: fields.payloadHash })}`;
-}
 
 // The first 32 bits of the fractional parts of the cube roots of the first 64 primes (FIPS 180-4, 4.2.2).
 const PRIMES = [
