@@ -28,20 +28,24 @@ function briefingWith(
   }
 }
 
-/** The line a gate's page leads with: its briefing's summary, or its title when no briefing could be built. */
-export function headlineOf(gate: Gate, briefing: Briefing | null): string {
+/**
+ * The line a gate's page leads with, and every other place names the gate by (lists, Slack): its
+ * briefing's summary, or its title when no briefing could be built.
+ */
+export function headlineOf(gate: Pick<Gate, 'title'>, briefing: Briefing | null): string {
   return briefing?.summary ?? revealText(gate.title);
 }
 
-/** The Summary of Action of one gate, with its headline. */
+/** The Summary of Action of one gate, with its headline and its agent's registered name. */
 export async function briefingOf(
   ctx: AppContext,
   catalog: GateCatalog,
   gate: Gate,
-): Promise<{ briefing: Briefing | null; headline: string }> {
+): Promise<{ briefing: Briefing | null; headline: string; agentName: string | null }> {
   const names = await agentNamesOf(ctx, [gate]);
-  const briefing = briefingWith(ctx, catalog, gate, names.get(gate.agentId ?? '') ?? null);
-  return { briefing, headline: headlineOf(gate, briefing) };
+  const agentName = names.get(gate.agentId ?? '') ?? null;
+  const briefing = briefingWith(ctx, catalog, gate, agentName);
+  return { briefing, headline: headlineOf(gate, briefing), agentName };
 }
 
 /** Each gate with the headline its page leads with, so a list names a gate as its page does. */

@@ -58,7 +58,11 @@ const FIRST_FIVE = [1, 2, 3, 4, 5].map((n) => `src/cart${n}.test.ts:${10 + n} te
 
 describe('change-analysis findings in notification summaries', () => {
   it('lists the findings in Slack with file:line, the first five then how many more', () => {
-    const message = pendingMessage(destructiveGate(7), { agentName: null }, 'http://gh/gates/gate_1');
+    const message = pendingMessage(
+      destructiveGate(7),
+      { agentName: null, briefing: null },
+      'http://gh/gates/gate_1',
+    );
     const texts = (message.blocks as { text?: { text: string } }[]).map((block) => block.text?.text ?? '');
     const findings = texts.find((text) => text.startsWith('*Findings:*')) ?? '';
     for (const place of FIRST_FIVE) expect(findings).toContain(place);
@@ -88,7 +92,7 @@ describe('change-analysis findings in notification summaries', () => {
 
   it('adds no findings block to a gate without findings', () => {
     const gate = { ...destructiveGate(0), type: 'tool_call', context: {} } as GateDocument;
-    const message = pendingMessage(gate, { agentName: null }, 'http://gh/gates/gate_1');
+    const message = pendingMessage(gate, { agentName: null, briefing: null }, 'http://gh/gates/gate_1');
     expect(JSON.stringify(message.blocks)).not.toContain('Findings');
   });
 });

@@ -1,12 +1,13 @@
-import { hasRole, type Role } from 'gatehouse-hitl-core';
+import { createGateCatalog, type Gate, type GateCatalog, hasRole, type Role } from 'gatehouse-hitl-core';
 import type { GateDocument } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../../context.js';
+import { briefingOf } from '../gates/gate-headline.js';
 import type { ChannelDelivery, GateNotice, NotificationChannel } from '../notifications/channel.js';
 import { createSlackApi, type SlackApi } from './slack-api.js';
 import {
   closedMessage,
   deadlineText,
-  type MessageNames,
+  type MessageFacts,
   type MessageOutcome,
   pendingMessage,
 } from './slack-message.js';
@@ -22,10 +23,11 @@ function parseRef(ref: string | null): { channel: string; ts: string } | null {
   return match?.[1] && match[2] ? { channel: match[1], ts: match[2] } : null;
 }
 
-async function namesOf(ctx: AppContext, gate: GateDocument): Promise<MessageNames> {
-  if (gate.agentId === null) return { agentName: null };
-  const agent = await ctx.store.read((tx) => tx.getAgent(gate.agentId ?? ''));
-  return { agentName: agent?.name ?? null };
+// The briefing the gate's page shows, so the message leads with the same headline.
+async function factsOf(ctx: AppContext, catalog: GateCatalog, gate: GateDocument): Promise<MessageFacts> {
+  // The wire document carries the same fields as core's Gate.
+  const { briefing, agentName } = await briefingOf(ctx, catalog, gate as unknown as Gate);
+  return { agentName, briefing };
 }
 
 async function personName(ctx: AppContext, id: string): Promise<string> {
@@ -95,15 +97,19 @@ function mayStillDecide(notice: GateNotice): boolean {
   return notice.gate.status === 'pending' && hasRole(notice.recipient.role as Role, notice.gate.minRole);
 }
 
-/** Slack DMs with buttons; later notices of the same gate update that message in place. */
+/**
+ * Slack DMs with buttons; later notices of the same gate update that message in place. `catalog`
+ * holds the gate types whose own briefings name a gate (the built-in ones unless given).
+ */
 export function createSlackChannel(
   ctx: AppContext,
   api: SlackApi = createSlackApi(ctx.config.slack),
+  catalog: GateCatalog = createGateCatalog(),
 ): NotificationChannel {
-  async function deliverPending(notice: GateNotice, names: MessageNames): Promise<ChannelDelivery> {
+  async function deliverPending(notice: GateNotice, facts: MessageFacts): Promise<ChannelDelivery> {
     const { recipient, gate, gateUrl } = notice;
     const previous = parseRef(notice.previousRef);
-    const message = pendingMessage(gate, names, gateUrl);
+    const message = pendingMessage(gate, facts, gateUrl);
     if (previous !== null && notice.trigger === 'gate.timeout_warning') {
       const then = AT_DEADLINE[gate.timeoutAction] ?? gate.timeoutAction;
       const text = `:alarm_clock: This gate times out ${deadlineText(gate.timeoutAt)} and then ${then}.`;
@@ -139,7 +145,7 @@ export function createSlackChannel(
       });
     },
     async deliver(notice) {
-      const names = await namesOf(ctx, notice.gate);
+      const facts = await factsOf(ctx, catalog, notice.gate);
       // An escalation that still includes this person keeps their buttons.
       const outcome =
         notice.trigger === 'gate.escalated' && mayStillDecide(notice) ? null : await outcomeOf(ctx, notice);
@@ -147,12 +153,12 @@ export function createSlackChannel(
       if (outcome !== null && previous !== null) {
         return send(api, 'chat.update', {
           ...previous,
-          ...closedMessage(notice.gate, names, notice.gateUrl, outcome),
+          ...closedMessage(notice.gate, facts, notice.gateUrl, outcome),
         });
       }
       // Nothing was sent before, and nothing is left for this person to decide: no new message.
       if (outcome !== null || notice.gate.status !== 'pending') return { ok: true, ref: notice.previousRef };
-      return deliverPending(notice, names);
+      return deliverPending(notice, facts);
     },
   };
 }

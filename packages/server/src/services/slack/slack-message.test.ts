@@ -1,6 +1,9 @@
+import { buildBriefing, type Gate } from 'gatehouse-hitl-core';
 import type { GateDocument } from 'gatehouse-hitl-protocol';
 import { describe, expect, it } from 'vitest';
-import { closedMessage, pendingMessage } from './slack-message.js';
+import { releaseFreeze } from '../../testing/release-freeze-gate.js';
+import { headlineOf } from '../gates/gate-headline.js';
+import { closedMessage, type MessageFacts, pendingMessage } from './slack-message.js';
 import { escapeMrkdwn } from './slack-text.js';
 
 function option(
@@ -66,6 +69,16 @@ type Block = {
   elements?: Record<string, unknown>[];
 };
 
+// What the channel hands the message: the agent's registered name and the briefing the gate's page shows.
+function factsOf(document: GateDocument, agentName: string | null): MessageFacts {
+  return { agentName, briefing: buildBriefing(document as unknown as Gate, { agent: agentName }) };
+}
+
+function headerOf(message: { blocks: unknown[] }): string | undefined {
+  const header = blocksOf(message).find((block) => block.type === 'header');
+  return header?.text?.text;
+}
+
 function blocksOf(message: { blocks: unknown[] }): Block[] {
   return message.blocks as Block[];
 }
@@ -74,10 +87,12 @@ function buttons(message: { blocks: unknown[] }): Record<string, unknown>[] {
   return blocksOf(message).find((block) => block.type === 'actions')?.elements ?? [];
 }
 
+const NO_FACTS: MessageFacts = { agentName: null, briefing: null };
+
 describe('Slack messages', () => {
   it('escapes Slack’s control characters so agent text cannot mention or link', () => {
     expect(escapeMrkdwn('<!channel> & <https://x|y>')).toBe('&lt;!channel&gt; &amp; &lt;https://x|y&gt;');
-    const message = pendingMessage(gate(), { agentName: '<!here> bot' }, 'http://gh/gates/gate_1');
+    const message = pendingMessage(gate(), factsOf(gate(), '<!here> bot'), 'http://gh/gates/gate_1');
     const mrkdwn = JSON.stringify(blocksOf(message).flatMap((block) => block.fields ?? []));
     expect(mrkdwn).toContain('&lt;!here&gt; bot');
     expect(mrkdwn).not.toContain('<!here>');
@@ -86,27 +101,45 @@ describe('Slack messages', () => {
   });
 
   it('leads with the headline the gate’s page leads with, the agent’s own title beside it', () => {
-    const message = pendingMessage(gate({ title: 'Tidy up' }), { agentName: 'build-bot' }, 'u');
+    const tidy = gate({ title: 'Tidy up' });
+    const message = pendingMessage(tidy, factsOf(tidy, 'build-bot'), 'u');
     const headline = 'build-bot wants to run delete_file: build/<@U123>';
     expect(blocksOf(message)[0]).toMatchObject({ type: 'header', text: { text: headline } });
     expect(JSON.stringify(blocksOf(message)[1])).toContain("Agent's title: Tidy up");
     expect(message.text).toBe(`Gate waiting for you: ${headline}`);
-    const closed = closedMessage(gate({ title: 'delete_file' }), { agentName: 'build-bot' }, 'u', {
-      text: 'Done',
-    });
+    const named = gate({ title: 'delete_file' });
+    const closed = closedMessage(named, factsOf(named, 'build-bot'), 'u', { text: 'Done' });
     expect(closed.text).toBe(`Done: ${headline}`);
     expect(JSON.stringify(closed.blocks)).not.toContain("Agent's title");
   });
 
+  it('names a gate by the headline rule its page uses, a custom type’s briefing and no briefing alike', () => {
+    const custom = gate({ type: 'release_freeze', title: 'budget', context: { version: '2.4.0' } });
+    const briefing = buildBriefing(custom as unknown as Gate, { agent: 'build-bot' }, releaseFreeze.briefing);
+    expect(briefing.summary).toBe('build-bot wants to release 2.4.0 during the freeze');
+    const briefed = pendingMessage(custom, { agentName: 'build-bot', briefing }, 'u');
+    expect(headerOf(briefed)).toBe(headlineOf(custom, briefing));
+    expect(briefed.text).toBe(`Gate waiting for you: ${headlineOf(custom, briefing)}`);
+
+    const unbriefed = gate({ title: 'Tidy up' });
+    const closed = closedMessage(unbriefed, { agentName: 'build-bot', briefing: null }, 'u', {
+      text: 'Done',
+    });
+    expect(headlineOf(unbriefed, null)).toBe('Tidy up');
+    expect(headerOf(closed)).toBe(headlineOf(unbriefed, null));
+    expect(closed.text).toBe(`Done: ${headlineOf(unbriefed, null)}`);
+  });
+
   it('marks hidden characters and warns about them', () => {
-    const message = pendingMessage(gate({ title: 'rm\u202Efdp.exe' }), { agentName: null }, 'u');
+    const hidden = gate({ title: 'rm\u202Efdp.exe' });
+    const message = pendingMessage(hidden, factsOf(hidden, null), 'u');
     const text = JSON.stringify(message.blocks);
     expect(text).toContain('⟨U+202E⟩');
     expect(text).toContain('hidden characters');
   });
 
   it('offers a button per ending option, a modal for steer, a link, and confirms risky approvals', () => {
-    const low = buttons(pendingMessage(gate(), { agentName: null }, 'http://gh/gates/gate_1'));
+    const low = buttons(pendingMessage(gate(), NO_FACTS, 'http://gh/gates/gate_1'));
     expect(low.map((button) => button.action_id)).toEqual([
       'gatehouse_decide:approve',
       'gatehouse_decide:reject',
@@ -116,24 +149,20 @@ describe('Slack messages', () => {
     expect(JSON.parse(String(low[0]?.value))).toEqual({ gateId: 'gate_1', option: 'approve' });
     expect(low[0]?.confirm).toBeUndefined();
     expect(low[3]?.url).toBe('http://gh/gates/gate_1');
-    const high = buttons(pendingMessage(gate({ risk: 'high' }), { agentName: null }, 'u'));
+    const high = buttons(pendingMessage(gate({ risk: 'high' }), NO_FACTS, 'u'));
     expect(high[0]?.confirm).toBeDefined();
-    const editable = buttons(pendingMessage(gate({ editable: true }), { agentName: null }, 'u'));
+    const editable = buttons(pendingMessage(gate({ editable: true }), NO_FACTS, 'u'));
     expect(editable.map((button) => button.action_id)).toContain('gatehouse_edit:approve');
   });
 
   it('gives a signed gate no decision buttons, only the way to the web app', () => {
-    const message = pendingMessage(
-      gate({ signatureRequired: true }),
-      { agentName: null },
-      'http://gh/gates/gate_1',
-    );
+    const message = pendingMessage(gate({ signatureRequired: true }), NO_FACTS, 'http://gh/gates/gate_1');
     expect(buttons(message).map((button) => button.action_id)).toEqual(['gatehouse_open']);
     expect(JSON.stringify(message.blocks)).toContain('signed decision');
   });
 
   it('replaces the buttons with the outcome once the gate ended', () => {
-    const message = closedMessage(gate({ status: 'approved' }), { agentName: null }, 'u', {
+    const message = closedMessage(gate({ status: 'approved' }), NO_FACTS, 'u', {
       text: 'approved by ana',
     });
     expect(buttons(message)).toEqual([]);

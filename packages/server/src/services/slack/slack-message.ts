@@ -1,6 +1,7 @@
-import { agentTitleBeside, buildBriefing, findingLines, type Gate, gateFindings } from 'gatehouse-hitl-core';
+import { agentTitleBeside, type Briefing, findingLines, gateFindings } from 'gatehouse-hitl-core';
 import type { GateDocument, GateOptionDocument } from 'gatehouse-hitl-protocol';
 import { HIDDEN_CHARACTERS_WARNING } from 'gatehouse-hitl-protocol';
+import { headlineOf } from '../gates/gate-headline.js';
 import { agentText, escapeMrkdwn, plainAgentText, showsHidden } from './slack-text.js';
 
 type Block = Record<string, unknown>;
@@ -12,9 +13,12 @@ export const MODAL_ACTION = 'gatehouse_modal';
 /** The Edit button: a modal with the arguments to approve instead. */
 export const EDIT_ACTION = 'gatehouse_edit';
 
-/** Names the message shows instead of ids. */
-export interface MessageNames {
+/** What the message shows beside the gate itself. */
+export interface MessageFacts {
+  /** The agent's registered name, shown instead of its id. */
   agentName: string | null;
+  /** The Summary of Action the gate's page shows (null when none could be built); its summary is the headline. */
+  briefing: Briefing | null;
 }
 
 /** How a gate ended (or moved on), for the message that replaces the buttons. */
@@ -47,23 +51,14 @@ function actionText(gate: GateDocument): string {
   return `${what} ${JSON.stringify(gate.action.args, null, 2)}`;
 }
 
-// The line the gate's page and lists lead with; a custom gate type's own briefing lives in the catalog, so it reads as a generic one here.
-function headlineOf(gate: GateDocument, names: MessageNames): string {
-  try {
-    return buildBriefing(gate as unknown as Gate, { agent: names.agentName }).summary;
-  } catch {
-    return gate.title;
-  }
-}
-
-function summaryBlocks(gate: GateDocument, names: MessageNames): Block[] {
-  const headline = headlineOf(gate, names);
+function summaryBlocks(gate: GateDocument, facts: MessageFacts): Block[] {
+  const headline = headlineOf(gate, facts.briefing);
   const title = agentTitleBeside(gate, headline);
   const hidden = showsHidden(gate.title) || showsHidden(JSON.stringify([gate.action, gate.context]));
   const fields = [
     `*Risk:* ${escapeMrkdwn(gate.risk)}`,
     `*Type:* ${escapeMrkdwn(gate.type)}`,
-    `*Agent:* ${agentText(names.agentName ?? gate.agentId ?? 'none', 200)}`,
+    `*Agent:* ${agentText(facts.agentName ?? gate.agentId ?? 'none', 200)}`,
     `*Run:* ${escapeMrkdwn(gate.runId ?? 'none')}`,
     `*Deadline:* ${deadlineText(gate.timeoutAt)}`,
     `*Decided by:* ${escapeMrkdwn(gate.minRole)} or higher`,
@@ -157,26 +152,26 @@ function decisionBlocks(gate: GateDocument, gateUrl: string): Block[] {
 /** The DM for a pending gate: its Summary of Action and a button per option. */
 export function pendingMessage(
   gate: GateDocument,
-  names: MessageNames,
+  facts: MessageFacts,
   gateUrl: string,
 ): { text: string; blocks: Block[] } {
   return {
-    text: `Gate waiting for you: ${plainAgentText(headlineOf(gate, names), 200)}`,
-    blocks: [...summaryBlocks(gate, names), ...decisionBlocks(gate, gateUrl)],
+    text: `Gate waiting for you: ${plainAgentText(headlineOf(gate, facts.briefing), 200)}`,
+    blocks: [...summaryBlocks(gate, facts), ...decisionBlocks(gate, gateUrl)],
   };
 }
 
 /** The same message once the gate ended or moved on: the outcome instead of the buttons. */
 export function closedMessage(
   gate: GateDocument,
-  names: MessageNames,
+  facts: MessageFacts,
   gateUrl: string,
   outcome: MessageOutcome,
 ): { text: string; blocks: Block[] } {
   return {
-    text: `${outcome.text}: ${plainAgentText(headlineOf(gate, names), 200)}`,
+    text: `${outcome.text}: ${plainAgentText(headlineOf(gate, facts.briefing), 200)}`,
     blocks: [
-      ...summaryBlocks(gate, names),
+      ...summaryBlocks(gate, facts),
       { type: 'section', text: { type: 'mrkdwn', text: outcome.text } },
       { type: 'context', elements: [{ type: 'mrkdwn', text: `<${gateUrl}|Open in Gatehouse>` }] },
     ],

@@ -78,6 +78,14 @@ describe.each(dialects)('Slack notifications on %s', (dialect) => {
     const { gateId, answer } = await agentAsks('clean_build');
     const [dm] = await slack.waitFor('chat.postMessage', 1);
     expect(dm?.body.channel).toBe(DEVELOPER_SLACK);
+    const page = await listening.test.app.inject({
+      method: 'GET',
+      url: `/v1/gates/${gateId}`,
+      headers: bearer(listening.test.tokens.developer),
+    });
+    const { headline } = page.json();
+    expect(headline).toMatch(/^alpha wants to run clean_build/);
+    expect(blocksOf(dm)[0]).toMatchObject({ type: 'header', text: { text: headline } });
     expect(actionIds(dm)).toEqual(
       expect.arrayContaining(['gatehouse_decide:approve', 'gatehouse_modal:steer']),
     );
