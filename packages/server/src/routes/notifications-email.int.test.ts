@@ -3,6 +3,7 @@ import { Gatehouse } from 'gatehouse-hitl-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../config.js';
 import { type ActionLinkClaims, signActionLink } from '../services/notifications/email/action-links.js';
+import { escapeHtml } from '../services/notifications/email/email-render.js';
 import { useTestPolicy } from '../testing/gates.js';
 import { type ListeningApp, startListeningApp } from '../testing/listening-app.js';
 import { type ReceivedMail, startSmtpInbox } from '../testing/smtp-inbox.js';
@@ -120,6 +121,16 @@ describe.each(dialects)('notification email on %s', (dialect) => {
     if (mail === undefined) throw new Error('no mail');
     expect(mail.headers.subject).toContain('A gate is waiting for you');
     expect(mail.text).toContain('clean_build');
+    // The email names the gate as its page does: the agent by its registered name, not its id.
+    const shown = await listening.test.app.inject({
+      method: 'GET',
+      url: `/v1/gates/${gateId}`,
+      headers: bearer(listening.test.tokens.developer),
+    });
+    const { headline } = shown.json() as { headline: string };
+    expect(headline).toMatch(/^alpha wants to run clean_build/);
+    expect(mail.text?.split(/\r?\n/)[2]).toBe(headline);
+    expect(mail.html).toContain(`<p><strong>${escapeHtml(headline)}</strong></p>`);
     expect(mail.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(mail.html).not.toContain('<script>');
     await inbox.waitFor(1, LEAD);

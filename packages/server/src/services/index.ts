@@ -106,7 +106,7 @@ export async function createServices(ctx: AppContext): Promise<Services> {
   const whitelists = createWhitelistService(ctx, { gates });
   const analysis = createAnalysisService(ctx, { gates, whitelists });
   const pushAnalysis = createPushAnalysis(ctx, { analysis });
-  const notifications = createNotificationService(ctx);
+  const notifications = createNotificationService(ctx, catalog);
   const reviewHealth = createReviewHealthService(ctx);
   // What each feature does when a person decides a gate, in this order, inside the decision's commit.
   gates.onGateDecided((tools, { gate }) => recordAnalysisDecision(ctx, tools, gate));

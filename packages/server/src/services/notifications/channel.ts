@@ -1,3 +1,4 @@
+import type { GateCatalog } from 'gatehouse-hitl-core';
 import type { GateDocument, NOTIFICATION_CHANNELS } from 'gatehouse-hitl-protocol';
 import type { ServerConfig } from '../../config.js';
 import type { AppContext } from '../../context.js';
@@ -75,5 +76,6 @@ export interface NotificationChannelDefinition {
   /** Whether this server's config turns the channel on (an SMTP URL, a bot token); notices are routed only to such channels. */
   isConfigured(config: ServerConfig): boolean;
   /** Builds the channel once per app. */
-  create(ctx: AppContext): Pick<NotificationChannel, 'deliver' | 'deliverReview'>;
+  /** `catalog` holds the gate types whose own briefings name a gate, as its page does. */
+  create(ctx: AppContext, catalog: GateCatalog): Pick<NotificationChannel, 'deliver' | 'deliverReview'>;
 }

@@ -1,3 +1,4 @@
+import type { GateCatalog } from 'gatehouse-hitl-core';
 import type { NotificationChannelName } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
 import type { NotificationChannel } from './channel.js';
@@ -24,9 +25,9 @@ export function notifiesAnyone(ctx: Channels): boolean {
  * a time the channel was configured is recorded as failed with a plain reason instead of vanishing.
  * The web app's browser notifications come from the event stream and need no delivery here.
  */
-export function notificationChannels(ctx: AppContext): NotificationChannel[] {
+export function notificationChannels(ctx: AppContext, catalog: GateCatalog): NotificationChannel[] {
   return ctx.notificationChannels.map((definition) => ({
-    ...definition.create(ctx),
+    ...definition.create(ctx, catalog),
     kind: definition.name,
     enabled: definition.isConfigured(ctx.config),
   }));

@@ -1,3 +1,4 @@
+import { buildBriefing, type Gate } from 'gatehouse-hitl-core';
 import type { GateDocument } from 'gatehouse-hitl-protocol';
 import { describe, expect, it } from 'vitest';
 import { pendingMessage } from '../slack/slack-message.js';
@@ -79,7 +80,8 @@ describe('change-analysis findings in notification summaries', () => {
       previousRef: null,
       gateUrl: 'http://gh/gates/gate_1',
     };
-    const email = renderEmail(notice as Parameters<typeof renderEmail>[0], []);
+    const briefing = buildBriefing(notice.gate as unknown as Gate);
+    const email = renderEmail(notice as Parameters<typeof renderEmail>[0], briefing, []);
     for (const place of FIRST_FIVE) {
       expect(email.text).toContain(`- ${place}`);
       expect(email.html).toContain(place);

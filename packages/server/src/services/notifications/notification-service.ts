@@ -1,4 +1,4 @@
-import { GatehouseError, hasRole, type Role } from 'gatehouse-hitl-core';
+import { type GateCatalog, GatehouseError, hasRole, type Role } from 'gatehouse-hitl-core';
 import {
   type CreateNotificationRuleBody,
   type MyNotificationChannelsBody,
@@ -57,8 +57,9 @@ function unique<T>(items: readonly T[] | undefined): T[] {
   return [...new Set(items ?? [])];
 }
 
-export function createNotificationService(ctx: AppContext): NotificationService {
-  const channels = notificationChannels(ctx);
+/** `catalog`: the gate types, custom ones included, whose briefings name a gate in what is sent. */
+export function createNotificationService(ctx: AppContext, catalog: GateCatalog): NotificationService {
+  const channels = notificationChannels(ctx, catalog);
   const worker = createNotificationWorker(ctx, channels);
   // A channel the server does not deliver (browser) is the web app's own, so it is always there.
   const available = (name: string) => channels.every((c) => c.kind !== name || c.enabled);

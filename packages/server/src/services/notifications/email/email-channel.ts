@@ -1,5 +1,7 @@
+import { createGateCatalog, type Gate, type GateCatalog } from 'gatehouse-hitl-core';
 import nodemailer from 'nodemailer';
 import type { AppContext } from '../../../context.js';
+import { briefingOf } from '../../gates/gate-headline.js';
 import type { ChannelDelivery, GateNotice, NotificationChannel, ReviewNotice } from '../channel.js';
 import { linkSecretOf } from '../link-secret.js';
 import { siteUrlOf } from '../notice.js';
@@ -27,7 +29,10 @@ type Transport = ReturnType<typeof nodemailer.createTransport>;
  * Email through any SMTP server (GATEHOUSE_SMTP_URL); the Message-ID is the ref later notices reply to.
  * Connections are pooled: a notice does not pay for a new connection and greeting each time.
  */
-export function createEmailChannel(ctx: AppContext): NotificationChannel {
+export function createEmailChannel(
+  ctx: AppContext,
+  catalog: GateCatalog = createGateCatalog(),
+): NotificationChannel {
   const { smtpUrl, smtpFrom, emailLinkTtlMs } = ctx.config.notifications;
   let pool: Transport | null = null;
   // Opened on first use and again after close(), so a worker started anew still sends.
@@ -101,7 +106,9 @@ export function createEmailChannel(ctx: AppContext): NotificationChannel {
       const to = notice.recipient.email;
       if (to === null)
         return { ok: false, error: `${notice.recipient.displayName} has no email address`, retryable: false };
-      const mail = renderEmail(notice, await linksFor(notice));
+      // The wire document carries the same fields as core's Gate.
+      const { briefing } = await briefingOf(ctx, catalog, notice.gate as unknown as Gate);
+      const mail = renderEmail(notice, briefing, await linksFor(notice));
       const thread =
         notice.previousRef === null ? {} : { inReplyTo: notice.previousRef, references: notice.previousRef };
       try {

@@ -1,4 +1,5 @@
-import { type Briefing, buildBriefing, type Gate } from 'gatehouse-hitl-core';
+import type { Briefing } from 'gatehouse-hitl-core';
+import { headlineOf } from '../../gates/gate-headline.js';
 import type { GateNotice } from '../channel.js';
 
 /** One option as an emailed link. */
@@ -33,16 +34,6 @@ function oneLine(text: string, max = 160): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** The Summary of Action the gate page shows; hidden characters come back as ⟨U+…⟩ markers. */
-export function briefingOf(notice: GateNotice): Briefing | null {
-  try {
-    // The wire document carries the same fields as core's Gate.
-    return buildBriefing(notice.gate as unknown as Gate);
-  } catch {
-    return null;
-  }
-}
-
 const HEADLINES: Readonly<Record<GateNotice['trigger'], string>> = {
   'gate.opened': 'A gate is waiting for you',
   'gate.timeout_warning': 'A gate is about to time out',
@@ -60,7 +51,7 @@ function outcomeLine(notice: GateNotice): string | null {
 }
 
 function textBody(notice: GateNotice, briefing: Briefing | null, links: OptionLink[]): string {
-  const lines = [HEADLINES[notice.trigger], '', briefing?.summary ?? notice.gate.title, ''];
+  const lines = [HEADLINES[notice.trigger], '', headlineOf(notice.gate, briefing), ''];
   const outcome = outcomeLine(notice);
   if (outcome !== null) lines.push(outcome, '');
   if (briefing !== null && briefing.details !== '') lines.push(briefing.details, '');
@@ -101,7 +92,7 @@ function htmlBody(notice: GateNotice, briefing: Briefing | null, links: OptionLi
   return [
     '<!doctype html><html><body style="font-family:sans-serif">',
     `<h2>${escapeHtml(HEADLINES[notice.trigger])}</h2>`,
-    `<p><strong>${escapeHtml(briefing?.summary ?? notice.gate.title)}</strong></p>`,
+    `<p><strong>${escapeHtml(headlineOf(notice.gate, briefing))}</strong></p>`,
     outcome === null ? '' : `<p>${escapeHtml(outcome)}</p>`,
     htmlSections(briefing),
     buttons,
@@ -113,10 +104,16 @@ function htmlBody(notice: GateNotice, briefing: Briefing | null, links: OptionLi
   ].join('');
 }
 
-/** The email for one notice: text and HTML parts with the Summary of Action and one link per option. */
-export function renderEmail(notice: GateNotice, links: OptionLink[]): RenderedEmail {
-  const briefing = briefingOf(notice);
-  const summary = briefing?.summary ?? notice.gate.title;
+/**
+ * The email for one notice: text and HTML parts with the Summary of Action the gate's page shows
+ * (`briefing`, null when none could be built) and one link per option.
+ */
+export function renderEmail(
+  notice: GateNotice,
+  briefing: Briefing | null,
+  links: OptionLink[],
+): RenderedEmail {
+  const summary = headlineOf(notice.gate, briefing);
   return {
     subject: oneLine(`[Gatehouse] ${HEADLINES[notice.trigger]}: ${summary}`),
     text: textBody(notice, briefing, links),

@@ -5,5 +5,5 @@ import type { NotificationChannelDefinition } from '../../channel.js';
 export const slackChannel: NotificationChannelDefinition = {
   name: 'slack',
   isConfigured: (config) => config.slack.botToken !== null,
-  create: (ctx) => createSlackChannel(ctx),
+  create: (ctx, catalog) => createSlackChannel(ctx, undefined, catalog),
 };
