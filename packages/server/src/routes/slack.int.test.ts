@@ -111,9 +111,18 @@ describe.each(dialects)('Slack interactions on %s', (dialect) => {
     const view = opened?.body.view as {
       callback_id: string;
       private_metadata: string;
-      blocks: { block_id?: string }[];
+      blocks: { block_id?: string; text?: { text: string } }[];
     };
     expect(view.blocks.map((block) => block.block_id)).toContain('instructions');
+    // The form leads with the gate's headline, as its page does: the agent by its registered name.
+    const page = await listening.test.app.inject({
+      method: 'GET',
+      url: `/v1/gates/${gateId}`,
+      headers: bearer(listening.test.tokens.developer),
+    });
+    const { headline } = page.json() as { headline: string };
+    expect(headline).toMatch(/^alpha wants to run clean_build/);
+    expect(view.blocks[0]?.text?.text).toBe(headline);
     const submit = (instructions: string) =>
       send({
         type: 'view_submission',

@@ -33,7 +33,13 @@ function siteUrl(ctx: AppContext): string {
  */
 export async function slackRoutes(app: FastifyInstance, ctx: AppContext, services: Services): Promise<void> {
   const api = createSlackApi(ctx.config.slack);
-  const deps = { ctx, gates: services.gates, api, gateUrl: (id: string) => `${siteUrl(ctx)}/gates/${id}` };
+  const deps = {
+    ctx,
+    gates: services.gates,
+    catalog: services.gateTypes,
+    api,
+    gateUrl: (id: string) => `${siteUrl(ctx)}/gates/${id}`,
+  };
 
   app.addContentTypeParser(FORM, { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');

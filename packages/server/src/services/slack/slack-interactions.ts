@@ -1,9 +1,16 @@
-import { authorizeDecision, type Gate, GatehouseError, isGatehouseError } from 'gatehouse-hitl-core';
+import {
+  authorizeDecision,
+  type Gate,
+  type GateCatalog,
+  GatehouseError,
+  isGatehouseError,
+} from 'gatehouse-hitl-core';
 import type { SlackInteractionResponse } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/principal.js';
 import { checkDecisionTexts } from '../gates/decision-texts.js';
 import { delegateChoices } from '../gates/gate-delegate.js';
+import { briefingOf } from '../gates/gate-headline.js';
 import type { DecideInput, GateService } from '../types.js';
 import type { SlackApi } from './slack-api.js';
 import { DECIDE_ACTION, EDIT_ACTION, MODAL_ACTION } from './slack-message.js';
@@ -32,6 +39,8 @@ type Person = Extract<Principal, { kind: 'user' }>;
 export interface SlackInteractionDeps {
   ctx: AppContext;
   gates: GateService;
+  /** The gate types whose own briefings name a gate, so a form leads with the gate's headline. */
+  catalog: GateCatalog;
   api: SlackApi;
   /** The web app's page of a gate, for "decide it there" answers. */
   gateUrl(gateId: string): string;
@@ -104,7 +113,9 @@ async function onBlockAction(deps: SlackInteractionDeps, payload: BlockActions):
       !edit && requiredOf(gate, button.option).includes(DELEGATE_BLOCK)
         ? await delegateChoices(deps.ctx.store, gate)
         : [];
-    const view = decisionModal(gate, { gateId: gate.id, option: button.option, edit }, agents);
+    const { headline } = await briefingOf(deps.ctx, deps.catalog, gate);
+    const metadata = { gateId: gate.id, option: button.option, edit };
+    const view = decisionModal({ gate, headline }, metadata, agents);
     const opened = await deps.api.call('views.open', { trigger_id: payload.trigger_id, view });
     if (!opened.ok)
       throw new Refusal(`Slack could not open the form (${opened.error}); nothing was decided.`);

@@ -91,16 +91,16 @@ export function requiredOf(gate: Gate, option: string): readonly string[] {
 
 /**
  * The modal for an option that needs text or a gate-specific input (`agents`: whom a delegation may
- * name), or for approving edited arguments.
+ * name), or for approving edited arguments. It leads with the gate's `headline`, as its page does.
  */
 export function decisionModal(
-  gate: Gate,
+  { gate, headline }: { gate: Gate; headline: string },
   metadata: ModalMetadata,
   agents: readonly DelegateChoice[] = [],
 ): Record<string, unknown> {
   const label = gate.options.find((item) => item.id === metadata.option)?.label ?? metadata.option;
   const blocks: Record<string, unknown>[] = [
-    { type: 'section', text: { type: 'plain_text', text: plainAgentText(gate.title, 2900), emoji: false } },
+    { type: 'section', text: { type: 'plain_text', text: plainAgentText(headline, 2900), emoji: false } },
   ];
   if (metadata.edit) {
     const args = JSON.stringify(gate.action?.args ?? {}, null, 2);
