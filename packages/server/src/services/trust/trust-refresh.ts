@@ -111,33 +111,16 @@ async function record(ctx: AppContext, tools: AuditedTx<WorkTx>, computed: Compu
     }
     // Dismissed, accepted and revoked ones stay decided; only an expired rule may be earned again.
     if (same.some((p) => p.status !== 'expired')) continue;
-    const created: TrustProposalRecord = {
-      id: ctx.ids.next('tp'),
+    const created = newProposal(ctx, tx.now, {
       key: draft.key,
       agentId: draft.agentId,
       tool: draft.tool,
       scope: draft.scope,
-      acceptedScope: null,
-      status: 'proposed',
       evidence,
-      createdAt: tx.now,
-      updatedAt: tx.now,
-      decidedBy: null,
-      acceptedBy: null,
-      ruleId: null,
-      expiresAt: null,
-      policyVersion: null,
-      revokedReason: null,
       kind: 'scope',
       autonomy: null,
-    };
-    await tx.insertTrustProposal(created);
-    await tools.audit({
-      kind: 'trust.proposed',
-      actor: 'system',
-      subject: created.id,
-      data: { agentId: draft.agentId, description: draft.description, ...evidence },
     });
+    await insertProposal(tools, created, draft.description);
   }
   // A proposal the history no longer supports (a rejection came in, the window moved) lapses.
   for (const p of existing)
@@ -173,31 +156,51 @@ async function recordAutonomy(
     return;
   }
   if (same.length > 0) return;
-  const created: TrustProposalRecord = {
-    id: ctx.ids.next('tp'),
+  const created = newProposal(ctx, tx.now, {
     key: draft.key,
     agentId: draft.agentId,
     tool: '',
     scope: { kind: 'tool' },
+    evidence,
+    kind: 'autonomy',
+    autonomy: { from: draft.from, to: draft.to },
+  });
+  await insertProposal(tools, created, describe(created));
+}
+
+type ProposalFields = Pick<
+  TrustProposalRecord,
+  'key' | 'agentId' | 'tool' | 'scope' | 'evidence' | 'kind' | 'autonomy'
+>;
+
+/** A new proposal, nobody's decision yet. */
+function newProposal(ctx: AppContext, now: number, fields: ProposalFields): TrustProposalRecord {
+  return {
+    ...fields,
+    id: ctx.ids.next('tp'),
     acceptedScope: null,
     status: 'proposed',
-    evidence,
-    createdAt: tx.now,
-    updatedAt: tx.now,
+    createdAt: now,
+    updatedAt: now,
     decidedBy: null,
     acceptedBy: null,
     ruleId: null,
     expiresAt: null,
     policyVersion: null,
     revokedReason: null,
-    kind: 'autonomy',
-    autonomy: { from: draft.from, to: draft.to },
   };
-  await tx.insertTrustProposal(created);
+}
+
+async function insertProposal(
+  tools: AuditedTx<WorkTx>,
+  created: TrustProposalRecord,
+  description: string,
+): Promise<void> {
+  await tools.tx.insertTrustProposal(created);
   await tools.audit({
     kind: 'trust.proposed',
     actor: 'system',
     subject: created.id,
-    data: { agentId: draft.agentId, description: describe(created), ...evidence },
+    data: { agentId: created.agentId, description, ...created.evidence },
   });
 }
