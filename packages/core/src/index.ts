@@ -130,14 +130,7 @@ export {
   defineGateType,
   QUESTION_GATE_TYPE,
 } from './gate-types/index.js';
-export type { ApprovalBindingFields } from './gates/approval-binding.js';
-export {
-  APPROVAL_BINDING_PREFIX,
-  approvalBinding,
-  approvalBindingText,
-  boundPayloadHash,
-  sha256Hex,
-} from './gates/approval-binding.js';
+export { approvalBinding, boundPayloadHash, sha256Hex } from './gates/approval-binding.js';
 export type { CustomGateBehaviour, GateCatalog, ProceedOnTimeoutInput } from './gates/catalog.js';
 export { canProceedOnTimeout, createGateCatalog, endingOptions, findOption } from './gates/catalog.js';
 export type { OptionMapping, ResolvedOption } from './gates/decide-option.js';

@@ -276,7 +276,6 @@ export interface ExecutedStatement {
   rowsWritten: number;
 }
 
-/** Gatehouse's storage port: SQLite and Postgres implement it and pass one contract suite. */
 /** How a unit of work is run. */
 export interface UnitOptions {
   /**
@@ -287,6 +286,7 @@ export interface UnitOptions {
   replayable?: boolean;
 }
 
+/** Gatehouse's storage port: SQLite and Postgres implement it and pass one contract suite. */
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   /**

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
+import { approvalBindingText } from 'gatehouse-hitl-protocol';
 import { describe, expect, it } from 'vitest';
-import { approvalBinding, approvalBindingText, sha256Hex } from './approval-binding.js';
+import { approvalBinding, sha256Hex } from './approval-binding.js';
 
 const ACTION_HASH = '44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a';
 

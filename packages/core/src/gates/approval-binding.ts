@@ -1,8 +1,4 @@
-import { type ApprovalBindingFields, approvalBindingText } from 'gatehouse-hitl-protocol';
-
-export { APPROVAL_BINDING_PREFIX, approvalBindingText } from 'gatehouse-hitl-protocol';
-export type { ApprovalBindingFields };
-
+import { approvalBindingText } from 'gatehouse-hitl-protocol';
 import type { Gate } from '../schemas.js';
 
 // Core runs in Node and browsers alike; both have TextEncoder, which ES2023's lib does not declare.

@@ -297,7 +297,9 @@ type AstLike = { op?: unknown; args?: unknown };
 
 function isCallOf(node: unknown, name: string): boolean {
   const { op, args } = (node ?? {}) as AstLike;
-  return op === 'call' && Array.isArray(args) && args[0] === name && (args[1] as unknown[]).length === 0;
+  return (
+    op === 'call' && Array.isArray(args) && args[0] === name && Array.isArray(args[1]) && args[1].length === 0
+  );
 }
 
 function stringLiteral(node: unknown): string | null {

@@ -5,10 +5,10 @@ import { GatehouseError } from 'gatehouse-hitl-core';
 const GATE_OPENING_ROUTES: ReadonlySet<string> = new Set(['POST /v1/gates']);
 
 /**
- * Bytes of `value`'s canonical JSON. A parsed body is plain JSON, whose canonical text has the same
- * members as JSON.stringify's in another order: the same length, without sorting every object.
+ * Bytes of `value` as JSON. A parsed body is plain JSON, whose canonical text (what is hashed and
+ * stored) has the same members in another order: the same length, without sorting every object.
  */
-function canonicalBytes(value: unknown): number {
+function jsonBytes(value: unknown): number {
   if (value === undefined) return 0;
   return Buffer.byteLength(JSON.stringify(value), 'utf8');
 }
@@ -20,8 +20,8 @@ function canonicalBytes(value: unknown): number {
 export function assertGateArgsSize(body: unknown, limit: number): void {
   if (body === null || typeof body !== 'object') return;
   const { args, context } = body as { args?: unknown; context?: unknown };
-  const argsBytes = canonicalBytes(args);
-  const size = argsBytes + canonicalBytes(context);
+  const argsBytes = jsonBytes(args);
+  const size = argsBytes + jsonBytes(context);
   if (size <= limit) return;
   const field = argsBytes > limit || context === undefined ? 'args' : 'args+context';
   throw new GatehouseError(
