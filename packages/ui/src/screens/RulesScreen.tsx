@@ -7,16 +7,12 @@ import { Countdown } from '../components/Countdown.js';
 import { RelativeTime } from '../components/RelativeTime.js';
 import { useAgentNames } from '../components/use-agent-names.js';
 import { usePersonNames } from '../components/use-person-names.js';
+import { personId } from '../lib/person-id.js';
 
 type Load =
   | { status: 'loading' }
   | { status: 'ready'; rules: RememberedRule[] }
   | { status: 'error'; message: string };
-
-/** Rules record who made them as an actor (`user:<id>`). */
-function personId(actor: string): string {
-  return actor.startsWith('user:') ? actor.slice(5) : actor;
-}
 
 function Scope({ rule, agentName }: { rule: RememberedRule; agentName: (id: string) => string | null }) {
   if (rule.scope === 'run' && rule.runId)

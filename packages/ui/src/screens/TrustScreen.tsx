@@ -9,8 +9,8 @@ import {
 import { useSession } from '../app/session.js';
 import { useAgentNames } from '../components/use-agent-names.js';
 import { usePersonNames } from '../components/use-person-names.js';
+import { personId } from '../lib/person-id.js';
 import { ProposalCard } from './trust/ProposalCard.js';
-import { personId } from './trust/person-id.js';
 import { RuleRow } from './trust/RuleRow.js';
 
 type Load =

@@ -1,6 +1,6 @@
 import { Link } from 'wouter';
 import type { TrustProposalDocument } from '../../api/trust.js';
-import { personId } from './person-id.js';
+import { personId } from '../../lib/person-id.js';
 
 function seconds(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { errorText } from '../../api/client.js';
 import { type LearnedRuleDocument, revokeLearnedRule } from '../../api/trust.js';
 import { Countdown } from '../../components/Countdown.js';
-import { personId } from './person-id.js';
+import { personId } from '../../lib/person-id.js';
 
 /** One learned rule in force, which a tech lead may revoke. */
 export function RuleRow({
