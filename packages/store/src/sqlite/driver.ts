@@ -17,6 +17,11 @@ export function sqliteDriverMajor(napiVersion: string | undefined): 12 | 13 {
   return Number(napiVersion) >= 10 ? 13 : 12;
 }
 
+/** The package name of the better-sqlite3 build for the running Node.js. */
+export function sqliteDriverPackage(): string {
+  return PACKAGES[sqliteDriverMajor(process.versions.napi)];
+}
+
 const require = createRequire(import.meta.url);
 let loaded: { major: 12 | 13; driver: SqliteDriver } | undefined;
 
@@ -24,7 +29,7 @@ let loaded: { major: 12 | 13; driver: SqliteDriver } | undefined;
 export function loadSqliteDriver(): { major: 12 | 13; driver: SqliteDriver } {
   if (loaded === undefined) {
     const major = sqliteDriverMajor(process.versions.napi);
-    loaded = { major, driver: require(PACKAGES[major]) as SqliteDriver };
+    loaded = { major, driver: require(sqliteDriverPackage()) as SqliteDriver };
   }
   return loaded;
 }

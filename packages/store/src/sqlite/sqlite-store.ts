@@ -14,6 +14,7 @@ import type { ExecutedStatement, Store } from '../types.js';
 import { loadSqliteDriver } from './driver.js';
 import { acquireLockFile, type LockFile } from './lock-file.js';
 import { withStatementCache } from './statement-cache.js';
+import { startWalCheckpointer, type WalCheckpointer, type WalCheckpointOptions } from './wal-checkpointer.js';
 
 /** Which file to open and where time comes from. */
 export interface SqliteStoreOptions {
@@ -27,6 +28,8 @@ export interface SqliteStoreOptions {
   maxBatch?: number;
   /** Hears of every statement run, for statement budgets; nothing is traced without it. */
   onStatement?: (statement: ExecutedStatement) => void;
+  /** When the checkpoint thread copies the WAL into the database file (see startWalCheckpointer). */
+  walCheckpoint?: WalCheckpointOptions;
 }
 
 /** The durability settings a SQLite store runs with, as the connection reports them. */
@@ -34,6 +37,8 @@ export interface SqlitePragmas {
   journalMode: string;
   synchronous: 'off' | 'normal' | 'full' | 'extra';
   busyTimeoutMs: number;
+  /** WAL pages after which the writer checkpoints in its own commit (see startWalCheckpointer). */
+  walAutocheckpoint: number;
 }
 
 /** A store on one SQLite file: single writer, WAL, synchronous=FULL. */
@@ -67,6 +72,7 @@ function readPragmas(db: BetterSqlite3.Database): SqlitePragmas {
     journalMode: String(db.pragma('journal_mode', { simple: true })),
     synchronous: SYNCHRONOUS[level] ?? 'off',
     busyTimeoutMs: Number(db.pragma('busy_timeout', { simple: true })),
+    walAutocheckpoint: Number(db.pragma('wal_autocheckpoint', { simple: true })),
   };
 }
 
@@ -77,13 +83,15 @@ interface Handles {
   reader: Kysely<Database>;
   direct: { write: DirectExecute; read: DirectExecute };
   applied: string[];
+  checkpointer: WalCheckpointer;
 }
 
 async function open(
   file: string,
   busyTimeoutMs: number,
-  trace: SqliteStoreOptions['onStatement'],
+  options: Pick<SqliteStoreOptions, 'onStatement' | 'walCheckpoint'>,
 ): Promise<Handles> {
+  const trace = options.onStatement;
   const lock = acquireLockFile(`${file}.lock`);
   const opened: Kysely<Database>[] = [];
   try {
@@ -100,7 +108,9 @@ async function open(
     // Each connection is used by one transaction (or read) at a time: Kysely holds it for the whole
     // batch or read, so statements sent past Kysely run inside that same transaction.
     const direct = { write: writerCache.execute, read: readerCache.execute };
-    return { lock, writerDb, writer, reader, direct, applied };
+    const setAutocheckpoint = (pages: number) => writerDb.pragma(`wal_autocheckpoint = ${pages}`);
+    const checkpointer = startWalCheckpointer(file, setAutocheckpoint, options.walCheckpoint);
+    return { lock, writerDb, writer, reader, direct, applied, checkpointer };
   } catch (error) {
     await Promise.all(opened.map((db) => db.destroy()));
     lock.release();
@@ -109,7 +119,7 @@ async function open(
 }
 
 function sqliteAdapter(handles: Handles, options: SqliteStoreOptions): StoreAdapter & { dialect: 'sqlite' } {
-  const { writer, reader, lock, direct } = handles;
+  const { writer, reader, lock, direct, checkpointer } = handles;
   const { clock } = options;
   return {
     dialect: 'sqlite',
@@ -135,6 +145,8 @@ function sqliteAdapter(handles: Handles, options: SqliteStoreOptions): StoreAdap
     readNow: () => clock.now(),
     databaseNow: async () => clock.now(),
     async destroy() {
+      // The writer closes last, so its close checkpoints what is left and removes the WAL.
+      await checkpointer.close();
       await reader.destroy();
       await writer.destroy();
       lock.release();
@@ -153,7 +165,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   }
   const file = resolve(options.file);
   mkdirSync(dirname(file), { recursive: true });
-  const handles = await open(file, options.busyTimeoutMs ?? 5000, options.onStatement);
+  const handles = await open(file, options.busyTimeoutMs ?? 5000, options);
   const store = createKyselyStore(sqliteAdapter(handles, options));
   return { ...store, file, appliedMigrations: handles.applied, pragmas: () => readPragmas(handles.writerDb) };
 }

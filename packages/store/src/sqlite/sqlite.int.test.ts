@@ -52,7 +52,12 @@ describe('SQLite store', () => {
     const { file, remove } = tempFile();
     cleanups.push(remove);
     const store = await open(file);
-    expect(store.pragmas()).toEqual({ journalMode: 'wal', synchronous: 'full', busyTimeoutMs: 5000 });
+    expect(store.pragmas()).toEqual({
+      journalMode: 'wal',
+      synchronous: 'full',
+      busyTimeoutMs: 5000,
+      walAutocheckpoint: 1000,
+    });
     expect(store.appliedMigrations).toEqual([
       '0001_initial',
       '0002_webhooks',

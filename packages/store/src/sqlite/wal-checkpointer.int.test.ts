@@ -1,0 +1,88 @@
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSqliteStore, type SqliteStore } from './sqlite-store.js';
+import { FALLBACK_AUTOCHECKPOINT_PAGES, SQLITE_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
+
+const clock = { now: () => Date.now() };
+/** A small threshold and a quick look, so a test writes a few hundred kilobytes and waits briefly. */
+const walCheckpoint = { pages: 64, intervalMs: 10 };
+const PAGE_BYTES = 4096;
+
+/** Appends `count` audit events of about 16 KiB each, one transaction per event. */
+async function writeEvents(store: SqliteStore, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    await store.transaction((tx) =>
+      tx.appendAudit({
+        kind: 'test.bulk',
+        actor: 'system:test',
+        subject: null,
+        data: { i, text: 'x'.repeat(16_000) },
+      }),
+    );
+  }
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('WAL checkpoints on their own thread', () => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function open(options: Parameters<typeof createSqliteStore>[0]['walCheckpoint'] = walCheckpoint) {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-wal-'));
+    const file = join(dir, 'gatehouse.db');
+    const store = await createSqliteStore({ file, clock, walCheckpoint: options });
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    cleanups.push(() => store.close());
+    return { store, file };
+  }
+
+  it('copies the WAL into the database file off the writer, which keeps its own checkpoint as a far fallback', async () => {
+    const { store, file } = await open();
+    expect(store.pragmas().walAutocheckpoint).toBe(SQLITE_AUTOCHECKPOINT_PAGES);
+    const before = statSync(file).size;
+    // About 300 pages: far below the writer's own threshold, so only the thread checkpoints them.
+    await writeEvents(store, 75);
+    await until(() => store.pragmas().walAutocheckpoint === FALLBACK_AUTOCHECKPOINT_PAGES, 'the thread');
+    await until(() => statSync(file).size - before >= 250 * PAGE_BYTES, 'the checkpoint');
+    const page = await store.queryAudit({ kind: 'test.bulk', limit: 100 });
+    expect(page.items).toHaveLength(75);
+  });
+
+  it('starts no thread for a store that writes little', async () => {
+    const { store, file } = await open({ pages: 1000, intervalMs: 10 });
+    await writeEvents(store, 5);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(store.pragmas().walAutocheckpoint).toBe(SQLITE_AUTOCHECKPOINT_PAGES);
+    expect(statSync(`${file}-wal`).size).toBeLessThan(500 * PAGE_BYTES);
+  });
+
+  it('closes the thread before the writer, which removes the WAL, and loses nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-wal-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'gatehouse.db');
+    const store = await createSqliteStore({ file, clock, walCheckpoint });
+    await writeEvents(store, 75);
+    await until(() => store.pragmas().walAutocheckpoint === FALLBACK_AUTOCHECKPOINT_PAGES, 'the thread');
+    await writeEvents(store, 10);
+    await store.close();
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    const reopened = await createSqliteStore({ file, clock, walCheckpoint });
+    try {
+      const page = await reopened.queryAudit({ kind: 'test.bulk', limit: 100 });
+      expect(page.items.map((event) => event.data.i)).toEqual(Array.from({ length: 85 }, (_, i) => i % 75));
+    } finally {
+      await reopened.close();
+    }
+  });
+});
