@@ -272,6 +272,18 @@ describe('truncateToWidth', () => {
         },
       ),
     );
+    // Plain ASCII (cut without measuring graphemes), alone and before text that is not.
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 40 }),
+        fc.string({ unit: 'grapheme', maxLength: 5 }),
+        fc.integer({ min: -1, max: 45 }),
+        (ascii, tail, width) => {
+          expect(truncateToWidth(ascii, width)).toBe(reference(ascii, width));
+          expect(truncateToWidth(ascii + tail, width)).toBe(reference(ascii + tail, width));
+        },
+      ),
+    );
   });
 
   it('never exceeds the width and never splits a character', () => {

@@ -176,6 +176,12 @@ const ELLIPSIS = '…';
 /** Cuts one line to at most `width` columns, ending in `…` when something was cut; never splits a character. */
 export function truncateToWidth(s: string, width: number): string {
   const limit = Math.max(0, Math.floor(width));
+  // Printable ASCII takes a column a character: cut it without splitting it into graphemes.
+  const head = s.slice(0, limit + 1);
+  if (PRINTABLE_ASCII.test(head)) {
+    if (head.length <= limit) return s;
+    return limit === 0 ? '' : `${head.slice(0, limit - 1)}${ELLIPSIS}`;
+  }
   let kept: string | null = null;
   let used = 0;
   // Reads only until the text is known to be too wide: a megabyte cut to a line costs a line.
