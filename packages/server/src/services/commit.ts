@@ -1,3 +1,4 @@
+import type { Gate } from 'gatehouse-hitl-core';
 import { checkStreamEventData } from 'gatehouse-hitl-protocol';
 import type {
   AuditInput,
@@ -9,6 +10,7 @@ import type {
   WebhooksRepo,
 } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
+import { noteCommittedGate } from '../events/committed-gates.js';
 import { recordOutbox } from '../webhooks/outbox.js';
 import { notifiesAnyone } from './notifications/channels.js';
 import { recordNotificationTrigger } from './notifications/triggers.js';
@@ -64,6 +66,21 @@ export function auditedTx(tx: StoreTx): AuditedTx {
   };
 }
 
+/** `tx` noting in `written` the last document each gate was inserted or updated with. */
+function notingGateWrites(tx: StoreTx, written: Map<string, Gate>): StoreTx {
+  const noting = Object.create(tx) as StoreTx;
+  noting.insertGate = async (gate) => {
+    await tx.insertGate(gate);
+    written.set(gate.id, gate);
+  };
+  noting.updateGate = async (gate, expectedVersion, options) => {
+    const updated = await tx.updateGate(gate, expectedVersion, options);
+    if (updated) written.set(gate.id, gate);
+    return updated;
+  };
+  return noting;
+}
+
 /**
  * Runs `work` in one transaction with its audit events and stream events, then wakes the
  * bus and each worker that has new work. Nothing is announced for a unit of work that rolled back;
@@ -75,14 +92,16 @@ export async function commit<T>(
   unit: UnitOptions = {},
 ): Promise<T> {
   const emitted: StreamEvent[] = [];
+  const gatesWritten = new Map<string, Gate>();
   const notify = notifiesAnyone(ctx);
   const queued: Queued = { webhook: false, notice: false };
   const result = await ctx.store.transaction(async (tx) => {
     emitted.length = 0;
+    gatesWritten.clear();
     queued.webhook = false;
     queued.notice = false;
     return work({
-      tx,
+      tx: notingGateWrites(tx, gatesWritten),
       audit: async (event) => {
         const { webhook, notice } = await recordAudit(tx, event, notify);
         queued.webhook ||= webhook;
@@ -94,7 +113,11 @@ export async function commit<T>(
       },
     });
   }, unit);
-  for (const event of emitted) ctx.bus.publish(event);
+  for (const event of emitted) {
+    const gate = event.gateId === null ? undefined : gatesWritten.get(event.gateId);
+    if (gate !== undefined) noteCommittedGate(event, gate);
+    ctx.bus.publish(event);
+  }
   if (queued.webhook) ctx.outbox.notify();
   if (queued.notice) ctx.notices.notify();
   return result;

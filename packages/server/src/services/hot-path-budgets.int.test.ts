@@ -5,7 +5,7 @@ import { loadConfig, type ServerConfig } from '../config.js';
 import { PRINCIPAL_CACHE_TTL_MS } from '../http/principal-cache.js';
 import { decideTestGate, openTestGate, postGate, useTestPolicy } from '../testing/gates.js';
 import { type SmtpInbox, startSmtpInbox } from '../testing/smtp-inbox.js';
-import { createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
+import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 import { dispatchTriggers } from './notifications/dispatch.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -28,29 +28,32 @@ interface Cost {
 }
 
 /**
- * The most each operation may cost: an allowed call, an opened gate and a decision on a default
- * server, and with email for 20 people the gate, the decision, routing each (a worker transaction)
+ * The most each operation may cost: an allowed call, an opened gate, a decision and a decision
+ * that wakes a waiting agent on a default server, and with email for 20 people the gate, the decision, routing each (a worker transaction)
  * and delivering one round of 20 notices. Raise one only on purpose, in the commit that needs it,
  * with its bench figures. Every measurement looks its credential up again (the cold cost).
  */
 const BUDGETS: Record<TestDialect, Record<string, Cost>> = {
   sqlite: {
     allowedCall: { statements: 7, commits: 1, rowsWritten: 2 },
-    gateOpened: { statements: 13, commits: 1, rowsWritten: 3 },
-    decision: { statements: 15, commits: 1, rowsWritten: 3 },
-    gateOpenedEmail: { statements: 14, commits: 1, rowsWritten: 4 },
+    gateOpened: { statements: 10, commits: 1, rowsWritten: 3 },
+    decision: { statements: 12, commits: 1, rowsWritten: 3 },
+    // The decision and the waiting agent's check that its token still holds; no read of the gate.
+    decisionWithWaiter: { statements: 15, commits: 1, rowsWritten: 3 },
+    gateOpenedEmail: { statements: 11, commits: 1, rowsWritten: 4 },
     routedEmail: { statements: 29, commits: 1, rowsWritten: 21 },
-    decisionEmail: { statements: 16, commits: 1, rowsWritten: 4 },
+    decisionEmail: { statements: 13, commits: 1, rowsWritten: 4 },
     routedDecisionEmail: { statements: 29, commits: 1, rowsWritten: 21 },
     delivered: DELIVERY_BOUND,
   },
   postgres: {
     allowedCall: { statements: 7, commits: 1, rowsWritten: 2 },
-    gateOpened: { statements: 11, commits: 1, rowsWritten: 3 },
-    decision: { statements: 13, commits: 1, rowsWritten: 3 },
-    gateOpenedEmail: { statements: 12, commits: 1, rowsWritten: 4 },
+    gateOpened: { statements: 10, commits: 1, rowsWritten: 3 },
+    decision: { statements: 12, commits: 1, rowsWritten: 3 },
+    decisionWithWaiter: { statements: 13, commits: 1, rowsWritten: 3 },
+    gateOpenedEmail: { statements: 11, commits: 1, rowsWritten: 4 },
     routedEmail: { statements: 30, commits: 1, rowsWritten: 21 },
-    decisionEmail: { statements: 14, commits: 1, rowsWritten: 4 },
+    decisionEmail: { statements: 13, commits: 1, rowsWritten: 4 },
     routedDecisionEmail: { statements: 30, commits: 1, rowsWritten: 21 },
     delivered: DELIVERY_BOUND,
   },
@@ -182,6 +185,29 @@ describe.each(dialects)('statement budgets on %s', (dialect) => {
       costs.decision.push(await measure(() => decide(gateId)));
     }
     for (const [name, measured] of Object.entries(costs)) expectWithin(name, measured);
+  }, 30_000);
+
+  it('wakes a waiting agent within the budget of the decision alone', async () => {
+    const { test, measure } = await start(null);
+    const open = (i: number) => openTestGate(test, { tool: 'shell', args: { command: `make ${i}` } });
+    const decideWhileWaiting = async (gateId: string) => {
+      const waited = test.app.inject({
+        method: 'GET',
+        url: `/v1/gates/${gateId}/wait?timeoutMs=30000`,
+        headers: bearer(test.tokens.agent),
+      });
+      while (test.services.gates.waiting() === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      return measure(async () => {
+        const decided = await decideTestGate(test, test.tokens.developer, gateId, { option: 'approve' });
+        expect(decided.statusCode, decided.body).toBe(200);
+        const answer = await waited;
+        expect(answer.json()).toMatchObject({ outcome: 'approved' });
+      });
+    };
+    await decideWhileWaiting(await open(-1));
+    const costs: Cost[] = [];
+    for (let i = 0; i < REPEATS; i++) costs.push(await decideWhileWaiting(await open(i)));
+    expectWithin('decisionWithWaiter', costs);
   }, 30_000);
 
   it('runs allowed calls that share a commit without a savepoint each', async () => {

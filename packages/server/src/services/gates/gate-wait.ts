@@ -1,7 +1,9 @@
 import { setMaxListeners } from 'node:events';
 import { type Gate, GatehouseError, isTerminal } from 'gatehouse-hitl-core';
+import type { StreamEvent } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
 import type { EventBus } from '../../events/bus.js';
+import { committedGateOf } from '../../events/committed-gates.js';
 import type { Principal } from '../../http/principal.js';
 import { assertCanRead, loadGate, withoutVersion } from './gate-common.js';
 
@@ -10,8 +12,8 @@ export const MAX_WAIT_MS = 60_000;
 
 /** Wakes whoever waits on a gate when an event about it is published; one bus listener for all of them. */
 export interface GateWaiters {
-  /** Calls `wake` on the next `gate.*` event of the gate; returns the unsubscribe function. */
-  on(gateId: string, wake: () => void): () => void;
+  /** Calls `wake` with the next `gate.*` event of the gate; returns the unsubscribe function. */
+  on(gateId: string, wake: (event: StreamEvent) => void): () => void;
   /** How many waits are registered right now. */
   count(): number;
   /** Aborted when the service closes, so no long-poll outlives the app. */
@@ -21,7 +23,7 @@ export interface GateWaiters {
 
 /** Creates the registry and subscribes it to the bus. */
 export function createGateWaiters(bus: EventBus): GateWaiters {
-  const waiting = new Map<string, Set<() => void>>();
+  const waiting = new Map<string, Set<(event: StreamEvent) => void>>();
   const closing = new AbortController();
   // Every open long-poll listens for the close: thousands at once is normal, not a leak.
   setMaxListeners(0, closing.signal);
@@ -29,7 +31,7 @@ export function createGateWaiters(bus: EventBus): GateWaiters {
     if (event.gateId === null || !event.type.startsWith('gate.')) return;
     const listeners = waiting.get(event.gateId);
     if (listeners === undefined) return;
-    for (const wake of [...listeners]) wake();
+    for (const wake of [...listeners]) wake(event);
   });
   return {
     on(gateId, wake) {
@@ -63,20 +65,21 @@ function sleepUntilWoken(
   gateId: string,
   timeoutMs: number,
   signal: AbortSignal | undefined,
-): { woken: Promise<void>; stop(): void } {
+): { woken: Promise<StreamEvent | null>; stop(): void } {
   let stop = () => {};
-  const woken = new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, timeoutMs);
+  // The event that woke the wait; null at the timeout or when it was aborted.
+  const woken = new Promise<StreamEvent | null>((resolve) => {
+    const timer = setTimeout(() => resolve(null), timeoutMs);
     const off = waiters.on(gateId, resolve);
     const signals = [signal, waiters.closing].filter((s): s is AbortSignal => s !== undefined);
-    const onAbort = () => resolve();
+    const onAbort = () => resolve(null);
     for (const s of signals) s.addEventListener('abort', onAbort, { once: true });
     stop = () => {
       clearTimeout(timer);
       off();
       for (const s of signals) s.removeEventListener('abort', onAbort);
     };
-    if (signals.some((s) => s.aborted)) resolve();
+    if (signals.some((s) => s.aborted)) resolve(null);
   });
   return { woken, stop };
 }
@@ -102,8 +105,9 @@ export async function waitForGate(
     const gate = await read();
     assertCanRead(principal, gate);
     if (isTerminal(gate.status) || options.timeoutMs === 0) return gate;
-    await sleep.woken;
-    return await read();
+    const event = await sleep.woken;
+    // A decision committed on this node hands over the gate it wrote: no read back.
+    return (event === null ? undefined : committedGateOf(event)) ?? (await read());
   } finally {
     sleep.stop();
   }
