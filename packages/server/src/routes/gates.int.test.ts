@@ -101,6 +101,29 @@ describe.each(dialects)('gate requests on %s', (dialect) => {
     ]);
   });
 
+  it('keeps a stream event for a request answered at once in a run only: no stream shows one outside', async () => {
+    await start();
+    const requestEvents = async () =>
+      (await test.store.listStreamEvents({ afterSeq: 0, limit: 500 }))
+        .filter((event) => event.type.startsWith('request.'))
+        .map((event) => [event.type, event.runId]);
+    await postGate(test, { tool: 'read_file', args: { path: 'a.txt' } });
+    await postGate(test, { tool: 'drop_database', args: { name: 'prod' } });
+    expect(await requestEvents()).toEqual([]);
+    const run = await insertTestRun(test);
+    await approveTestPlan(test, run.id);
+    expect((await postGate(test, { runId: run.id, tool: 'read_file', args: {} })).json().outcome).toBe(
+      'allowed',
+    );
+    expect((await postGate(test, { runId: run.id, tool: 'drop_database', args: {} })).json().outcome).toBe(
+      'denied',
+    );
+    expect(await requestEvents()).toEqual([
+      ['request.allowed', run.id],
+      ['request.denied', run.id],
+    ]);
+  });
+
   it('follows the default policy: shell is gated, reads are allowed', async () => {
     await start(false);
     expect((await postGate(test, { tool: 'read_file', args: {} })).json().outcome).toBe('allowed');

@@ -8,6 +8,7 @@ import {
 import type { StreamEventName } from 'gatehouse-hitl-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commit } from '../services/commit.js';
+import { postGate, useTestPolicy } from '../testing/gates.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 
 const dialects: TestDialect[] = ['sqlite', 'postgres'];
@@ -78,7 +79,7 @@ describe.each(dialects)('metrics on %s', (dialect) => {
     expect(response.body).toContain('gatehouse_gates_pending 0');
   });
 
-  it('counts gates, outcomes, requests and time to decision from bus events', async () => {
+  it('counts gates, outcomes and time to decision from bus events, and requests answered at once', async () => {
     await start();
     await insertGate('gate_a', { status: 'approved', afterSeconds: 30 });
     await insertGate('gate_b', { type: 'destructive_action', status: 'rejected', afterSeconds: 2 });
@@ -86,8 +87,12 @@ describe.each(dialects)('metrics on %s', (dialect) => {
     for (const id of ['gate_a', 'gate_b', 'gate_c']) await emit('gate.opened', id);
     await emit('gate.decided', 'gate_a');
     await emit('gate.decided', 'gate_b');
-    await emit('request.allowed', null);
-    await emit('request.denied', null);
+    await useTestPolicy(test);
+    await postGate(test, { tool: 'read_file', args: { path: 'a.txt' } });
+    await postGate(test, { tool: 'drop_database', args: { name: 'prod' } });
+    // A retry under the same key gets the first answer again: it is not counted twice.
+    await postGate(test, { tool: 'read_file', args: { path: 'b.txt' } }, { key: 'retried' });
+    await postGate(test, { tool: 'read_file', args: { path: 'b.txt' } }, { key: 'retried' });
     await test.services.metrics.settled();
     const text = await test.services.metrics.render();
     expect(text).toContain('gatehouse_gates_opened_total{type="tool_call"} 2');
@@ -95,11 +100,12 @@ describe.each(dialects)('metrics on %s', (dialect) => {
     expect(text).toContain('gatehouse_gates_decided_total{outcome="approved",type="tool_call"} 1');
     expect(text).toContain('gatehouse_gates_decided_total{outcome="rejected",type="destructive_action"} 1');
     expect(text).toContain('gatehouse_requests_total{outcome="gated"} 3');
-    expect(text).toContain('gatehouse_requests_total{outcome="allowed"} 1');
+    expect(text).toContain('gatehouse_requests_total{outcome="allowed"} 2');
+    expect(text).toContain('gatehouse_requests_total{outcome="denied"} 1');
     expect(text).toContain('gatehouse_gate_decision_seconds_bucket{le="30",type="tool_call"} 1');
     expect(text).toContain('gatehouse_gate_decision_seconds_bucket{le="15",type="tool_call"} 0');
     expect(text).toContain('gatehouse_gates_pending 1');
-    expect(text).toContain('gatehouse_escalation_rate 0.6');
+    expect(text).toContain('gatehouse_escalation_rate 0.5');
     expect(text).toContain('gatehouse_approval_rate 0.5');
   });
 

@@ -109,6 +109,7 @@ export async function createServices(ctx: AppContext): Promise<Services> {
   const notifications = createNotificationService(ctx, catalog);
   const reviewHealth = createReviewHealthService(ctx);
   // What each feature does when a person decides a gate, in this order, inside the decision's commit.
+  gates.onRequestAnswered((outcome) => metrics.countRequest(outcome));
   gates.onGateDecided((tools, { gate }) => recordAnalysisDecision(ctx, tools, gate));
   gates.onGateDecided((tools, { gate, whitelist }) =>
     recordWhitelistDecision(tools, ctx.ids, gate, whitelist),

@@ -186,10 +186,15 @@ export interface GateService {
   withdraw(principal: Principal, gateId: string, reason: string | undefined): Promise<Gate>;
   /** Registers what a feature does, inside the decision's commit, each time a person decides a gate; handlers run in registration order. */
   onGateDecided(handler: GateDecidedHandler): void;
+  /** Hears, after its commit, of each request this node answered at once (allowed or denied), replays aside. */
+  onRequestAnswered(listener: RequestAnsweredListener): void;
   /** Long-polls waiting on this node right now. */
   waiting(): number;
   close(): void;
 }
+
+/** What hears of a request answered at once, by its outcome. */
+export type RequestAnsweredListener = (outcome: 'allowed' | 'denied') => void;
 
 /** A run with the resume step of its last decided phase review. */
 export interface RunDetail {

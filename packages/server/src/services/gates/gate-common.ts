@@ -12,7 +12,7 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/principal.js';
 import type { CommitTools } from '../commit.js';
 import type { PolicyService } from '../policy/policy-service.js';
-import type { InterventionNotice } from '../types.js';
+import type { InterventionNotice, RequestAnsweredListener } from '../types.js';
 import type { GateEndedHandlers } from './gate-ended.js';
 import type { GateWaiters } from './gate-wait.js';
 
@@ -30,6 +30,8 @@ export interface GateDeps {
   agentProfiles: Map<string, string | null>;
   /** What the features do when a person decides a gate. */
   ended: GateEndedHandlers;
+  /** Hear of each request answered at once, after its commit. */
+  answered: RequestAnsweredListener[];
 }
 
 /** A stored gate with its row version, for conditional updates. */

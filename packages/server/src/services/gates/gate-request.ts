@@ -42,7 +42,10 @@ import { applyTriggerRules } from './gate-triggers.js';
 /** The answer as stored under the idempotency key; interventions are added fresh on every reply. */
 type StoredAnswer = Omit<GateRequestResult, 'interventions' | 'abortSubtask'>;
 
-type Attempt = { kind: 'answer'; answer: StoredAnswer } | { kind: 'paused'; runId: string };
+/** An answer, `replayed` when it is one stored earlier under the same idempotency key. */
+type Attempt =
+  | { kind: 'answer'; answer: StoredAnswer; replayed: boolean }
+  | { kind: 'paused'; runId: string };
 
 /** Thrown inside the commit when another request stored the same key first; rolls this one back. */
 class LostIdempotencyRace extends Error {}
@@ -94,7 +97,7 @@ function replay(stored: IdempotencyRecord, prepared: Prepared): Attempt {
       { field: 'Idempotency-Key', key: stored.key },
     );
   }
-  return { kind: 'answer', answer: stored.response as StoredAnswer };
+  return { kind: 'answer', answer: stored.response as StoredAnswer, replayed: true };
 }
 
 async function activeRun(
@@ -195,7 +198,9 @@ async function answerAtOnce(
     subject,
     data: { ...data, args, ...(prepared.actor ? { actingFor: prepared.actor.user } : {}) },
   });
-  await tools.emit({ type: `request.${outcome}`, runId: input.runId ?? null, agentId, gateId: null, data });
+  // Only a run's stream shows an answered request: outside a run no stream would, so none is kept.
+  if (input.runId !== undefined)
+    await tools.emit({ type: `request.${outcome}`, runId: input.runId, agentId, gateId: null, data });
   return { outcome, gate: null, gateId: null, ruleId: verdict.ruleId, reason: verdict.reason, payloadHash };
 }
 
@@ -337,7 +342,7 @@ async function attemptInCommit(deps: GateDeps, tools: CommitTools, prepared: Pre
     };
     if (!(await tx.putIdempotency(record))) throw new LostIdempotencyRace();
   }
-  return { kind: 'answer', answer };
+  return { kind: 'answer', answer, replayed: false };
 }
 
 async function attempt(deps: GateDeps, prepared: Prepared): Promise<Attempt> {
@@ -385,6 +390,8 @@ export async function requestGate(
   for (;;) {
     const result = await attempt(deps, prepared);
     if (result.kind === 'answer') {
+      const { outcome } = result.answer;
+      if (!result.replayed && outcome !== 'gated') for (const listener of deps.answered) listener(outcome);
       const runId = prepared.input.runId;
       const interventions = runId === undefined ? [] : await deps.interventions(runId);
       const abortSubtask = abortsSubtask(prepared.input.confidence);

@@ -50,6 +50,7 @@ export function createGateService(ctx: AppContext, options: GateServiceOptions):
     autoProceedDelayMs: autoProceedDelayOf(ctx.config.confidenceEnv),
     agentProfiles: new Map(),
     ended: createGateEndedHandlers(),
+    answered: [],
     interventions: async (runId) => {
       if (options.interventions === undefined) return [];
       try {
@@ -93,6 +94,7 @@ export function createGateService(ctx: AppContext, options: GateServiceOptions):
     steerFailed: (principal, gateId, reason) => steerFailed(deps, principal, gateId, reason),
     withdraw: (principal, gateId, reason) => withdrawGate(deps, principal, gateId, reason),
     onGateDecided: (handler) => deps.ended.onGateDecided(handler),
+    onRequestAnswered: (listener) => deps.answered.push(listener),
     waiting: () => waiters.count(),
     close: () => waiters.close(),
   };

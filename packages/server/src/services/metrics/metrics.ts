@@ -18,6 +18,8 @@ const PAGE = 500;
 /** Prometheus counters kept from bus events and HTTP responses, plus the store-based summary. */
 export interface MetricsService {
   observeHttp(method: string, route: string, status: number): void;
+  /** Counts a request this node answered at once (the gate service tells it after the commit). */
+  countRequest(outcome: 'allowed' | 'denied'): void;
   /** The Prometheus text exposition. */
   render(): Promise<string>;
   /** Escalation rate, approval rate and time to decision, from the store, so they survive restarts. */
@@ -118,12 +120,6 @@ export function createMetricsService(ctx: AppContext): MetricsService {
 
   async function count(event: StreamEvent): Promise<void> {
     switch (event.type) {
-      case 'request.allowed':
-        requests.inc({ outcome: 'allowed' });
-        return;
-      case 'request.denied':
-        requests.inc({ outcome: 'denied' });
-        return;
       case 'gate.opened': {
         const gate = await gateOf(event);
         opened.inc({ type: gate?.type ?? 'unknown' });
@@ -169,6 +165,10 @@ export function createMetricsService(ctx: AppContext): MetricsService {
   return {
     observeHttp(method, route, status) {
       http.inc({ method, route, status: String(status) });
+    },
+
+    countRequest(outcome) {
+      requests.inc({ outcome });
     },
 
     async render() {
