@@ -66,19 +66,22 @@ export function auditedTx(tx: StoreTx): AuditedTx {
   };
 }
 
-/** `tx` noting in `written` the last document each gate was inserted or updated with. */
-function notingGateWrites(tx: StoreTx, written: Map<string, Gate>): StoreTx {
-  const noting = Object.create(tx) as StoreTx;
-  noting.insertGate = async (gate) => {
-    await tx.insertGate(gate);
+/**
+ * Has `tx` note in `written` the last document each gate was inserted or updated with. The two
+ * methods become the unit's own: a fresh object per unit as a prototype would cost every call.
+ */
+function noteGateWrites(tx: StoreTx, written: Map<string, Gate>): StoreTx {
+  const { insertGate, updateGate } = tx;
+  tx.insertGate = async (gate) => {
+    await insertGate.call(tx, gate);
     written.set(gate.id, gate);
   };
-  noting.updateGate = async (gate, expectedVersion, options) => {
-    const updated = await tx.updateGate(gate, expectedVersion, options);
+  tx.updateGate = async (gate, expectedVersion, options) => {
+    const updated = await updateGate.call(tx, gate, expectedVersion, options);
     if (updated) written.set(gate.id, gate);
     return updated;
   };
-  return noting;
+  return tx;
 }
 
 /**
@@ -101,7 +104,7 @@ export async function commit<T>(
     queued.webhook = false;
     queued.notice = false;
     return work({
-      tx: notingGateWrites(tx, gatesWritten),
+      tx: noteGateWrites(tx, gatesWritten),
       audit: async (event) => {
         const { webhook, notice } = await recordAudit(tx, event, notify);
         queued.webhook ||= webhook;
