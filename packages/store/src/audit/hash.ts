@@ -1,4 +1,4 @@
-import { hash, randomBytes } from 'node:crypto';
+import { hash, randomInt } from 'node:crypto';
 import { type AuditEvent, canonicalJson } from 'gatehouse-hitl-core';
 
 /** The `prevHash` of the very first event of a chain. */
@@ -27,19 +27,20 @@ export function auditHash(prevHash: string, event: HashedAuditFields): string {
   return hash('sha256', prevHash + hashedBody(event), 'hex');
 }
 
-const ID_BYTES = 10;
-const POOL_IDS = 256;
-let pool = Buffer.alloc(0);
-let poolOffset = 0;
+/** Hex digits of an id's time (milliseconds: enough until the year 2527) and of its counter. */
+const TIME_DIGITS = 11;
+const COUNTER_DIGITS = 9;
+const COUNTER_RANGE = 16 ** COUNTER_DIGITS;
+// From a random start, so two nodes writing in the same millisecond do not count alike.
+let counter = randomInt(COUNTER_RANGE);
 
-/** A fresh audit event id, `evt_` and 20 hex digits. */
-export function newAuditEventId(): string {
-  // One call to the random source per 256 ids: it costs far more than slicing a buffer.
-  if (poolOffset + ID_BYTES > pool.length) {
-    pool = randomBytes(ID_BYTES * POOL_IDS);
-    poolOffset = 0;
-  }
-  const id = pool.toString('hex', poolOffset, poolOffset + ID_BYTES);
-  poolOffset += ID_BYTES;
-  return `evt_${id}`;
+/**
+ * A fresh audit event id, `evt_` and 20 hex digits: the time `now` first, then a counter. Ids made
+ * one after another sort together, so each commit adds to the end of the id index instead of
+ * touching a page of it per event (random ids cost a page written, and at scale a page read, each).
+ */
+export function newAuditEventId(now: number): string {
+  counter = (counter + 1) % COUNTER_RANGE;
+  const time = Math.max(0, Math.floor(now)).toString(16).padStart(TIME_DIGITS, '0').slice(-TIME_DIGITS);
+  return `evt_${time}${counter.toString(16).padStart(COUNTER_DIGITS, '0')}`;
 }

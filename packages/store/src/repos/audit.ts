@@ -89,7 +89,7 @@ export async function appendAudit(ctx: TxContext, input: AuditInput): Promise<Au
   const data = parseJson<Record<string, unknown>>(text);
   const fields = {
     seq: head.seq + 1,
-    id: newAuditEventId(),
+    id: newAuditEventId(ctx.now),
     at: ctx.now,
     kind: input.kind,
     actor: input.actor,
