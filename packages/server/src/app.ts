@@ -9,6 +9,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { createBearerJwtVerifier } from './auth/mcp-oauth.js';
 import type { AppContext, AppDeps } from './context.js';
+import { createCommittedGates } from './events/committed-gates.js';
 import { registerDocsHeaders } from './http/docs-headers.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerGateArgsLimit } from './http/gate-limits.js';
@@ -111,6 +112,7 @@ export async function buildApp(
     outbox: createOutboxSignal(),
     notices: createOutboxSignal(),
     telemetry,
+    committedGates: createCommittedGates(),
   };
   // Origin first: a cross-site write is refused before its credential is even looked up.
   registerOriginCheck(app, deps.config);

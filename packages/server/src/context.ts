@@ -3,6 +3,7 @@ import type { Clock, IdGenerator } from 'gatehouse-hitl-core';
 import type { Store } from 'gatehouse-hitl-store';
 import type { ServerConfig } from './config.js';
 import type { EventBus } from './events/bus.js';
+import type { CommittedGates } from './events/committed-gates.js';
 import type { McpEndpoints } from './mcp-endpoints.js';
 import type { NotificationChannelDefinition } from './services/notifications/channel.js';
 import type { Telemetry } from './telemetry/telemetry.js';
@@ -52,4 +53,6 @@ export interface AppContext {
   notices: OutboxSignal;
   /** The tracer and meter (docs/tracing.md); null while tracing is off, so no span is ever started. */
   telemetry: Telemetry | null;
+  /** The gates this node's commits wrote, by the events they published (no read back on a wake-up). */
+  committedGates: CommittedGates;
 }

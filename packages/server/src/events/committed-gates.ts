@@ -1,19 +1,23 @@
 import type { Gate } from 'gatehouse-hitl-core';
 import type { StreamEvent } from 'gatehouse-hitl-store';
 
-// Keyed by the event object this node published, so nothing is kept once the event is dropped and an
-// event read back from the store (another node's) has no entry.
-const committedWith = new WeakMap<StreamEvent, Gate>();
-
-/** Records that `event` was committed in the same transaction as this last write of its gate. */
-export function noteCommittedGate(event: StreamEvent, gate: Gate): void {
-  committedWith.set(event, gate);
+/**
+ * The gate each of this node's commits left behind with the gate events it published, so a listener
+ * woken by such an event need not read the gate back. An event read back from the store (another
+ * node's) has none.
+ */
+export interface CommittedGates {
+  /** Records that `event` was committed in the same transaction as this last write of its gate. */
+  note(event: StreamEvent, gate: Gate): void;
+  /** The gate as the commit that published `event` on this node left it, or undefined. */
+  of(event: StreamEvent): Gate | undefined;
 }
 
-/**
- * The gate as the commit that published `event` on this node left it, so a listener woken by the
- * event need not read it back; undefined for another node's event or one whose gate was not written.
- */
-export function committedGateOf(event: StreamEvent): Gate | undefined {
-  return committedWith.get(event);
+export function createCommittedGates(): CommittedGates {
+  // Keyed by the event object this node published: nothing is kept once the event is dropped.
+  const committedWith = new WeakMap<StreamEvent, Gate>();
+  return {
+    note: (event, gate) => committedWith.set(event, gate),
+    of: (event) => committedWith.get(event),
+  };
 }

@@ -10,7 +10,6 @@ import type {
   WebhooksRepo,
 } from 'gatehouse-hitl-store';
 import type { AppContext } from '../context.js';
-import { noteCommittedGate } from '../events/committed-gates.js';
 import { recordOutbox } from '../webhooks/outbox.js';
 import { notifiesAnyone } from './notifications/channels.js';
 import { recordNotificationTrigger } from './notifications/triggers.js';
@@ -118,7 +117,7 @@ export async function commit<T>(
   }, unit);
   for (const event of emitted) {
     const gate = event.gateId === null ? undefined : gatesWritten.get(event.gateId);
-    if (gate !== undefined) noteCommittedGate(event, gate);
+    if (gate !== undefined) ctx.committedGates.note(event, gate);
     ctx.bus.publish(event);
   }
   if (queued.webhook) ctx.outbox.notify();

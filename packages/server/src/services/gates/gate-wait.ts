@@ -3,7 +3,6 @@ import { type Gate, GatehouseError, isTerminal } from 'gatehouse-hitl-core';
 import type { StreamEvent } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
 import type { EventBus } from '../../events/bus.js';
-import { committedGateOf } from '../../events/committed-gates.js';
 import type { Principal } from '../../http/principal.js';
 import { assertCanRead, loadGate, withoutVersion } from './gate-common.js';
 
@@ -107,7 +106,7 @@ export async function waitForGate(
     if (isTerminal(gate.status) || options.timeoutMs === 0) return gate;
     const event = await sleep.woken;
     // A decision committed on this node hands over the gate it wrote: no read back.
-    return (event === null ? undefined : committedGateOf(event)) ?? (await read());
+    return (event === null ? undefined : deps.ctx.committedGates.of(event)) ?? (await read());
   } finally {
     sleep.stop();
   }

@@ -1,7 +1,6 @@
 import type { Gate } from 'gatehouse-hitl-core';
 import type { StreamEvent } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
-import { committedGateOf } from '../../events/committed-gates.js';
 import { createReviewerMetrics } from '../review-health/reviewer-metrics.js';
 import { loadAnalysisHistory } from './analysis-history.js';
 import { analysisMetrics, renderAnalysisGauges } from './analysis-metrics.js';
@@ -115,7 +114,7 @@ export function createMetricsService(ctx: AppContext): MetricsService {
   async function gateOf(event: StreamEvent): Promise<Gate | null> {
     if (event.gateId === null) return null;
     const gateId = event.gateId;
-    return committedGateOf(event) ?? ctx.store.read((tx) => tx.getGate(gateId));
+    return ctx.committedGates.of(event) ?? ctx.store.read((tx) => tx.getGate(gateId));
   }
 
   async function count(event: StreamEvent): Promise<void> {
