@@ -42,6 +42,8 @@ const { statSync } = require('node:fs');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 0');
+// A checkpoint needs no cache of its own: the default 16 MiB would fill and the node's memory swing.
+db.pragma('cache_size = -256');
 function walBytes() {
   try { return statSync(workerData.file + '-wal').size; } catch { return 0; }
 }
@@ -76,6 +78,8 @@ async function startThread(
 ): Promise<() => Promise<void>> {
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
+    // A small, steady heap: the thread only looks at a file size and runs one statement.
+    resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
     workerData: {
       file,
       driver: require.resolve(sqliteDriverPackage()),
