@@ -29,6 +29,8 @@ export interface BatchShared {
   onCredentialsChanged(): void;
   /** The audit chain's head after the last batch, kept only where this store is the database's one writer. */
   chainHead?: { value: TxMemo['auditHead'] } | undefined;
+  /** Runs in every batch's transaction just before its commit, after all of its units. */
+  beforeCommit?: ((ctx: TxContext) => Promise<void>) | undefined;
 }
 
 /** One batch's connection and what its units share. */
@@ -37,6 +39,7 @@ interface Scope {
   statements: Map<string, string>;
   memo: TxMemo;
   execute: DirectExecute | undefined;
+  beforeCommit: BatchShared['beforeCommit'];
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -120,6 +123,7 @@ async function runBatch(
         outcomes.push(outcome);
       }
     }
+    await scope.beforeCommit?.(context());
     await run(scope, 'commit');
   } catch (error) {
     await rollbackQuietly(scope);
@@ -154,7 +158,13 @@ export async function executeBatch(
   dialect: BatchDialect,
   shared: BatchShared,
 ): Promise<void> {
-  const scope: Scope = { db, statements: shared.statements, memo: newTxMemo(), execute: shared.execute };
+  const scope: Scope = {
+    db,
+    statements: shared.statements,
+    memo: newTxMemo(),
+    execute: shared.execute,
+    beforeCommit: shared.beforeCommit,
+  };
   const kept = shared.chainHead;
   if (kept !== undefined) {
     scope.memo.auditHead = kept.value;

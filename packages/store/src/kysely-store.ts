@@ -6,6 +6,7 @@ import { type Database, type DirectExecute, newTxMemo, type TxContext } from './
 import { translateReadError, unavailable } from './db-errors.js';
 import { createGroupCommit } from './group-commit.js';
 import * as audit from './repos/audit.js';
+import { fillFilterTablesIfDue } from './repos/audit-filter-index.js';
 import * as stream from './repos/stream.js';
 import { createStoreTx } from './tx.js';
 import type { AuditCheckpoint, AuditVerification, AuditVerifyOptions, Store } from './types.js';
@@ -93,6 +94,7 @@ export function createKyselyStore<D extends Store['dialect']>(
       credentialsVersion += 1;
     },
     chainHead: adapter.soleWriter === true ? { value: null } : undefined,
+    beforeCommit: fillFilterTablesIfDue,
   };
   const commits = createGroupCommit({
     execute: (units) =>

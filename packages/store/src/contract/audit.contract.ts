@@ -220,4 +220,85 @@ export function describeAuditContract(ctx: ContractContext): void {
     expect(older).toEqual({ items: events.slice(0, 1), nextCursor: null });
     expect(await seqs({ kind: 'gate.decided', order: 'desc' })).toEqual([4, 3, 1]);
   });
+
+  it("queries by actor and subject see every event, on both sides of the filter tables' mark", async () => {
+    const { store, execute } = ctx.harness();
+    const actors = ['agent:a', 'agent:b', 'agent:c', 'user_x'] as const;
+    const subjects = ['run_1', 'run_2', null] as const;
+    const made = (n: number) =>
+      input(n, {
+        actor: actors[n % 4] ?? 'agent:a',
+        subject: subjects[n % 3] ?? null,
+        kind: n % 5 === 0 ? 'gate.opened' : 'request.allowed',
+      });
+    // 1024 and 2048 are crossed by the 2nd and 3rd commits, which fill the tables; the 4th stays after the mark.
+    const all: AuditEvent[] = [];
+    for (const [from, to] of [
+      [1, 900],
+      [901, 1800],
+      [1801, 2600],
+      [2601, 2700],
+    ] as const) {
+      const inputs = Array.from({ length: to - from + 1 }, (_, i) => made(from + i));
+      all.push(...(await appendEach(store, inputs)));
+    }
+    const filled = /filter index keeps a row/;
+    await expect(execute(`delete from audit_by_actor where seq = 2600`)).rejects.toThrow(filled);
+    await expect(execute(`delete from audit_by_subject where seq = 4`)).rejects.toThrow(filled);
+    await expect(execute('update audit_filter_mark set seq = 10')).rejects.toThrow(/only moves forward/);
+
+    type Filter = Parameters<Store['queryAudit']>[0];
+    const walk = async (filter: Filter) => {
+      const seqs: number[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await store.queryAudit({ ...filter, ...(cursor === undefined ? {} : { cursor }) });
+        seqs.push(...page.items.map((e) => e.seq));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor !== undefined);
+      return seqs;
+    };
+    const at = all[0]?.at ?? 0;
+    const cases: [Filter, (e: AuditEvent) => boolean][] = [
+      [{ actor: 'agent:b' }, (e) => e.actor === 'agent:b'],
+      [{ subject: 'run_2' }, (e) => e.subject === 'run_2'],
+      [{ actor: 'user_x', subject: 'run_1' }, (e) => e.actor === 'user_x' && e.subject === 'run_1'],
+      [{ actor: 'agent:a', kind: 'gate.opened' }, (e) => e.actor === 'agent:a' && e.kind === 'gate.opened'],
+      [{ subject: 'run_1', fromSeq: 2000 }, (e) => e.subject === 'run_1' && e.seq >= 2000],
+      [{ actor: 'agent:c', since: at }, (e) => e.actor === 'agent:c' && e.at >= at],
+      [{ actor: 'nobody' }, () => false],
+    ];
+    for (const [filter, keep] of cases) {
+      const expected = all.filter(keep).map((e) => e.seq);
+      expect(await walk({ ...filter, limit: 97 }), JSON.stringify(filter)).toEqual(expected);
+      expect(await walk({ ...filter, limit: 97, order: 'desc' }), JSON.stringify(filter)).toEqual(
+        [...expected].reverse(),
+      );
+    }
+    const byActor = all.filter((e) => e.actor === 'agent:b');
+    const page = await store.queryAudit({ actor: 'agent:b', limit: 3, order: 'desc' });
+    expect(page.items).toEqual(byActor.slice(-3).reverse());
+  });
+
+  it('retention removes the filter rows of the events it removed, and queries stay whole', async () => {
+    const { store, execute } = ctx.harness();
+    const first = await appendEach(
+      store,
+      Array.from({ length: 1100 }, (_, n) => input(n, { actor: n % 2 ? 'agent:a' : 'agent:b' })),
+    );
+    await sleep(5);
+    const cut = await store.databaseNow();
+    await sleep(5);
+    const kept = await appendEach(store, [input(1, { actor: 'agent:a' }), input(2, { actor: 'agent:b' })]);
+    expect((await store.queryAudit({ actor: 'agent:a', limit: 1000 })).items).toHaveLength(551);
+    expect(await store.truncateAudit({ before: cut })).toMatchObject({ removed: first.length });
+    const noneLeft = (table: string) =>
+      execute(
+        `create temp table ${table}_left (n integer check (n = 0)); insert into ${table}_left select count(*) from ${table} where seq <= ${first.length}`,
+      );
+    await noneLeft('audit_by_actor');
+    await noneLeft('audit_by_subject');
+    expect((await store.queryAudit({ actor: 'agent:a' })).items).toEqual([kept[0]]);
+    expect((await store.queryAudit({ subject: 'gate_2', order: 'desc' })).items).toEqual([kept[1]]);
+  });
 }

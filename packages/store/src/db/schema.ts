@@ -151,6 +151,24 @@ export interface AuditEventsTable {
   hash: string;
 }
 
+/** One row per audit event with an actor: what queries by actor read (see repos/audit-filter-index.ts). */
+export interface AuditByActorTable {
+  actor: string;
+  seq: number;
+}
+
+/** One row per audit event with a subject: what queries by subject read. */
+export interface AuditBySubjectTable {
+  subject: string;
+  seq: number;
+}
+
+/** Every event up to `seq` is in audit_by_actor and audit_by_subject; later ones are read from audit_events. */
+export interface AuditFilterMarkTable {
+  id: number;
+  seq: number;
+}
+
 export interface AuditCheckpointTable {
   id: number;
   seq: number;
@@ -248,6 +266,9 @@ export interface Database extends NotificationTables {
   policy_versions: PolicyVersionsTable;
   audit_events: AuditEventsTable;
   audit_checkpoint: AuditCheckpointTable;
+  audit_by_actor: AuditByActorTable;
+  audit_by_subject: AuditBySubjectTable;
+  audit_filter_mark: AuditFilterMarkTable;
   audit_retention_guard: AuditRetentionGuardTable;
   stream_events: StreamEventsTable;
   webhooks: WebhooksTable;
@@ -298,9 +319,11 @@ export interface TxMemo {
   auditHead: { seq: number; hash: string } | null;
   /** A unit wrote tokens or people: caches of credentials must look again after the commit. */
   credentialsChanged: boolean;
+  /** The first audit event this transaction appended, so its commit can tell whether the filter index is due. */
+  auditFirstAppended: number | null;
 }
 
 /** A memo for a new transaction or read. */
 export function newTxMemo(): TxMemo {
-  return { auditHead: null, credentialsChanged: false };
+  return { auditHead: null, credentialsChanged: false, auditFirstAppended: null };
 }

@@ -14,14 +14,20 @@ function name(schema: string | undefined, object: string): RawBuilder<unknown> {
   return schema === undefined ? sql.id(object) : sql.id(schema, object);
 }
 
-// SQLite has no session settings: retention inserts a row here and deletes it in the same transaction.
-async function sqliteTriggers(db: MigrationDb): Promise<void> {
-  await sql`create table audit_retention_guard (id integer primary key check (id = 1))`.execute(db);
-  const guardOff = sql.raw('not exists (select 1 from audit_retention_guard)');
+const guardOff = sql.raw('not exists (select 1 from audit_retention_guard)');
+
+/** SQLite's triggers on audit_events: no update, and no delete unless retention opened its guard. */
+export async function createSqliteAppendOnlyTriggers(db: MigrationDb): Promise<void> {
   await sql`create trigger audit_events_no_update before update on audit_events
     begin select raise(abort, ${sql.lit(REFUSAL)}); end`.execute(db);
   await sql`create trigger audit_events_no_delete before delete on audit_events when ${guardOff}
     begin select raise(abort, ${sql.lit(REFUSAL)}); end`.execute(db);
+}
+
+// SQLite has no session settings: retention inserts a row here and deletes it in the same transaction.
+async function sqliteTriggers(db: MigrationDb): Promise<void> {
+  await sql`create table audit_retention_guard (id integer primary key check (id = 1))`.execute(db);
+  await createSqliteAppendOnlyTriggers(db);
   for (const operation of ['insert', 'update', 'delete']) {
     await sql`create trigger ${sql.raw(`audit_checkpoint_no_${operation}`)}
       before ${sql.raw(operation)} on audit_checkpoint when ${guardOff}

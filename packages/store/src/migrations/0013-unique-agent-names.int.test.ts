@@ -1,53 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Database, Dialect } from '../db/schema.js';
-import { loadSqliteDriver } from '../sqlite/driver.js';
-import { startTestPostgres } from '../testing/postgres.js';
+import { type MigrationTestDb, openMigrationTestDb } from '../testing/migration-db.js';
 import { initialMigration } from './0001-initial.js';
 import { renamedDuplicates, uniqueAgentNamesMigration } from './0013-unique-agent-names.js';
-
-const BetterSqlite3 = loadSqliteDriver().driver;
-
-interface Opened {
-  db: Kysely<Database>;
-  close(): Promise<void>;
-}
-
-async function openSqlite(): Promise<Opened> {
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-0013-'));
-  const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: new BetterSqlite3(join(dir, 'db.sqlite')) }),
-  });
-  return {
-    db,
-    async close() {
-      await db.destroy();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function openPostgres(): Promise<Opened> {
-  const postgres = await startTestPostgres();
-  const schema = `m0013_${Math.random().toString(36).slice(2, 10)}`;
-  const pool = new pg.Pool({ connectionString: postgres.connectionString, max: 1 });
-  const base = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  await sql`create schema ${sql.id(schema)}`.execute(base);
-  return {
-    db: base.withSchema(schema),
-    async close() {
-      await sql`drop schema ${sql.id(schema)} cascade`.execute(base);
-      await base.destroy();
-      await postgres.close();
-    },
-  };
-}
-
-const open: Record<Dialect, () => Promise<Opened>> = { sqlite: openSqlite, postgres: openPostgres };
 
 const agent = (id: string, name: string, at: number) => ({
   id,
@@ -74,14 +28,14 @@ describe('renamedDuplicates', () => {
 });
 
 describe.each(['sqlite', 'postgres'] as const)('migration 0013_unique_agent_names on %s', (dialect) => {
-  let opened: Opened | null = null;
+  let opened: MigrationTestDb | null = null;
   afterEach(async () => {
     await opened?.close();
     opened = null;
   });
 
   it('renames later duplicates, oldest first, and then refuses a second agent with a taken name', async () => {
-    opened = await open[dialect]();
+    opened = await openMigrationTestDb(dialect, 'm0013');
     const { db } = opened;
     await initialMigration(dialect).up(db);
     await db

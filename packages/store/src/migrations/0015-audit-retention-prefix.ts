@@ -12,7 +12,8 @@ function name(schema: string | undefined, object: string): RawBuilder<unknown> {
 }
 
 // Rows are deleted in the order of the scan, oldest first for a prefix: a row with an older one left is not one.
-async function sqliteTrigger(db: MigrationDb): Promise<void> {
+/** SQLite's trigger that lets a delete from audit_events remove only the oldest events. */
+export async function createSqlitePrefixTrigger(db: MigrationDb): Promise<void> {
   await sql`create trigger audit_events_prefix_only after delete on audit_events
     when exists (select 1 from audit_events where seq < old.seq)
     begin select raise(abort, ${sql.lit(REFUSAL)}); end`.execute(db);
@@ -40,7 +41,7 @@ async function postgresTrigger(db: MigrationDb, schema: string | undefined): Pro
 export function auditRetentionPrefixMigration(dialect: Dialect, schema?: string): Migration {
   return {
     async up(db) {
-      if (dialect === 'sqlite') await sqliteTrigger(db);
+      if (dialect === 'sqlite') await createSqlitePrefixTrigger(db);
       else await postgresTrigger(db, schema);
     },
   };

@@ -22,6 +22,8 @@ import { gateTraceContextMigration } from './0020-gate-trace-context.js';
 import { ssoIdentitiesMigration } from './0021-sso-identities.js';
 import { reviewConversationMigration } from './0022-review-conversation.js';
 import { signingKeyLastUseMigration } from './0023-signing-key-last-use.js';
+import { auditSeqRowidMigration } from './0024-audit-seq-rowid.js';
+import { auditFilterIndexMigration } from './0025-audit-filter-index.js';
 
 /** Migrations take a Kysely instance of any table shape. */
 export type MigrationDb = Parameters<Migration['up']>[0];
@@ -53,6 +55,8 @@ export function createMigrationProvider(dialect: Dialect, schema?: string): Migr
     '0021_sso_identities': ssoIdentitiesMigration(),
     '0022_review_conversation': reviewConversationMigration(),
     '0023_signing_key_last_use': signingKeyLastUseMigration(),
+    '0024_audit_seq_rowid': auditSeqRowidMigration(dialect),
+    '0025_audit_filter_index': auditFilterIndexMigration(dialect, schema),
   };
   return { getMigrations: async () => migrations };
 }

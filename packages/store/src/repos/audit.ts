@@ -5,6 +5,7 @@ import type { AuditEventsTable, TxContext } from '../db/schema.js';
 import { RETENTION_SETTING } from '../migrations/0004-audit-append-only.js';
 import { preparedQuery, runPrepared } from '../prepared.js';
 import type { AuditCheckpoint, AuditFilter, AuditHead, AuditInput, Page, StartSigner } from '../types.js';
+import { queryThroughFilterTables, removeFilterRows, scanEvents } from './audit-filter-index.js';
 import { changed, decodeCursor, int, pageLimit, parseJson, toPage } from './rows.js';
 
 const CHECKPOINT_ID = 1;
@@ -100,27 +101,19 @@ export async function appendAudit(ctx: TxContext, input: AuditInput): Promise<Au
   await runPrepared(ctx, insertEvent, row);
   // The transaction is the chain's only writer, so the next append may start from here.
   ctx.memo.auditHead = { seq: fields.seq, hash };
+  ctx.memo.auditFirstAppended ??= fields.seq;
   return { ...event, prevHash: head.hash, hash };
 }
 
-export async function queryAudit({ db }: TxContext, filter: AuditFilter): Promise<Page<AuditEvent>> {
+export async function queryAudit(ctx: TxContext, filter: AuditFilter): Promise<Page<AuditEvent>> {
   const limit = pageLimit(filter.limit);
-  let query = db.selectFrom('audit_events').selectAll();
-  if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
-  if (filter.actor !== undefined) query = query.where('actor', '=', filter.actor);
-  if (filter.subject !== undefined) query = query.where('subject', '=', filter.subject);
-  if (filter.fromSeq !== undefined) query = query.where('seq', '>=', filter.fromSeq);
-  if (filter.since !== undefined) query = query.where('at', '>=', filter.since);
-  if (filter.until !== undefined) query = query.where('at', '<', filter.until);
-  const newestFirst = filter.order === 'desc';
-  if (filter.cursor !== undefined) {
-    const [lastSeq] = decodeCursor(filter.cursor, ['number'] as const);
-    query = query.where('seq', newestFirst ? '<' : '>', lastSeq);
-  }
-  const rows = await query
-    .orderBy('seq', newestFirst ? 'desc' : 'asc')
-    .limit(limit + 1)
-    .execute();
+  const afterSeq =
+    filter.cursor === undefined ? undefined : decodeCursor(filter.cursor, ['number'] as const)[0];
+  const slice = { filter, newestFirst: filter.order === 'desc', afterSeq, count: limit + 1 };
+  const rows =
+    filter.actor === undefined && filter.subject === undefined
+      ? await scanEvents(ctx, slice)
+      : await queryThroughFilterTables(ctx, slice);
   return toPage(rows, limit, toEvent, (row) => [int(row.seq)]);
 }
 
@@ -165,6 +158,7 @@ async function setRetentionGuard(ctx: TxContext, open: boolean): Promise<void> {
 
 async function removePrefix(ctx: TxContext, last: ChainHead, sign?: StartSigner): Promise<AuditCheckpoint> {
   const deleted = await ctx.db.deleteFrom('audit_events').where('seq', '<=', last.seq).executeTakeFirst();
+  await removeFilterRows(ctx, last.seq);
   const start = { seq: last.seq, hash: last.hash, truncatedAt: ctx.now };
   const signed = sign ? sign(start) : { keyId: null, signature: null };
   const checkpoint: AuditCheckpoint = { ...start, removed: changed(deleted.numDeletedRows), ...signed };

@@ -103,6 +103,9 @@ async function open(
     });
     opened.push(writer);
     const applied = await runMigrations(writer, 'sqlite');
+    // What the migrations wrote goes into the file now: a new store starts with an empty WAL, and
+    // the checkpoint thread starts only once the store's own writes fill it.
+    if (applied.length > 0) writerDb.pragma('wal_checkpoint(TRUNCATE)');
     const readerCache = withStatementCache(openReader(file, busyTimeoutMs), undefined, trace);
     const reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: readerCache }) });
     // Each connection is used by one transaction (or read) at a time: Kysely holds it for the whole

@@ -80,6 +80,8 @@ describe('SQLite store', () => {
       '0021_sso_identities',
       '0022_review_conversation',
       '0023_signing_key_last_use',
+      '0024_audit_seq_rowid',
+      '0025_audit_filter_index',
     ]);
   });
 
@@ -135,6 +137,8 @@ describe('SQLite store', () => {
         '0021_sso_identities',
         '0022_review_conversation',
         '0023_signing_key_last_use',
+        '0024_audit_seq_rowid',
+        '0025_audit_filter_index',
       ],
     });
     expect(await migrateToLatest({ file })).toEqual({ dialect: 'sqlite', applied: [] });
