@@ -22,6 +22,17 @@ export function cpuOf(pid) {
 }
 
 /**
+ * Bytes the process has caused to be written to storage so far, from /proc/<pid>/io (`write_bytes`):
+ * counted when a page is dirtied, so a file that is never synced counts as much as one synced at once.
+ */
+export function writtenOf(pid) {
+  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+  const match = /^write_bytes:\s+(\d+)$/m.exec(io);
+  if (match === null) throw new Error(`no write_bytes for process ${pid}`);
+  return Number(match[1]);
+}
+
+/**
  * Starts `script` (a path next to this file) with `options` as its JSON argument and `--expose-gc`,
  * and resolves `ready` with what the child announces. With GATEHOUSE_BENCH_CPU_PROF=<dir> the child
  * writes a CPU profile there (`node --cpu-prof`) when it exits.
@@ -72,6 +83,7 @@ export function startChild(script, options = {}, { readyTimeoutMs = 60_000 } = {
     },
     rss: () => rssOf(child.pid),
     cpu: () => cpuOf(child.pid),
+    written: () => writtenOf(child.pid),
     /** Asks the child to close, then ends it by its pid if it has not exited within `graceMs`. */
     async stop(graceMs = 10_000) {
       if (exited) return;
@@ -91,7 +103,15 @@ export function startChild(script, options = {}, { readyTimeoutMs = 60_000 } = {
  * and exits after `close` (or when the parent goes away).
  */
 export function serveParent(info, handlers) {
-  const all = { gc: async () => globalThis.gc?.(), ...handlers };
+  const all = {
+    gc: async () => globalThis.gc?.(),
+    /** V8's live heap and the memory its objects hold outside it (buffers, native handles it knows of). */
+    heap: async () => {
+      const { heapUsed, external } = process.memoryUsage();
+      return heapUsed + external;
+    },
+    ...handlers,
+  };
   process.on('message', async ({ type, id, payload }) => {
     if (type === 'close') {
       await handlers.close?.().catch(() => {});

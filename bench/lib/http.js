@@ -91,7 +91,7 @@ async function loadFor(client, { connections, durationMs, maxRequests, makeCall,
 /**
  * Closed-loop load: `connections` workers, each sending its next request when the last one answered,
  * for a warm-up and then `durationMs` (never more than `maxRequests` each phase). With `server` (a
- * child handle) the result also has the server's CPU milliseconds per request.
+ * child handle) the result also has the server's CPU milliseconds and bytes written to storage per request.
  */
 export async function runLoad(client, options) {
   const { warmupMs = 1000, durationMs = 5000, maxRequests = 1_000_000, connections = 50 } = options;
@@ -99,10 +99,15 @@ export async function runLoad(client, options) {
   const common = { connections, maxRequests, makeCall: options.makeCall, check };
   await loadFor(client, { ...common, durationMs: warmupMs });
   const cpuBefore = options.server?.cpu();
+  const writtenBefore = options.server?.written();
   const result = await loadFor(client, { ...common, durationMs });
   if (result.errors > 0) throw new Error(`${result.errors} failed requests, first: ${result.firstError}`);
-  const cpuPerRequest = options.server ? (options.server.cpu() - cpuBefore) / result.requests : null;
-  return { ...result, cpuPerRequest };
+  const perRequest = (total) => (options.server ? total / result.requests : null);
+  return {
+    ...result,
+    cpuPerRequest: perRequest(options.server?.cpu() - cpuBefore),
+    bytesWrittenPerRequest: perRequest(options.server?.written() - writtenBefore),
+  };
 }
 
 /** Starts a request; `sent` resolves once it is written to the socket, `answered` with `{ status, body }`. */
