@@ -152,10 +152,15 @@ async function createPolicyVersions(db: MigrationDb): Promise<void> {
     .execute();
 }
 
-async function createAudit(db: MigrationDb): Promise<void> {
+/** Creates the audit trail's table as `name`, its seq declared as `seqType`. */
+export async function createAuditEventsTable(
+  db: MigrationDb,
+  name: string,
+  seqType: 'bigint' | 'integer',
+): Promise<void> {
   await db.schema
-    .createTable('audit_events')
-    .addColumn('seq', 'bigint', (c) => c.primaryKey())
+    .createTable(name)
+    .addColumn('seq', seqType, (c) => c.primaryKey())
     .addColumn('id', 'text', (c) => c.notNull().unique())
     .addColumn('at', 'bigint', (c) => c.notNull())
     .addColumn('kind', 'text', (c) => c.notNull())
@@ -165,10 +170,19 @@ async function createAudit(db: MigrationDb): Promise<void> {
     .addColumn('prev_hash', 'text', (c) => c.notNull())
     .addColumn('hash', 'text', (c) => c.notNull())
     .execute();
+}
+
+/** The audit trail's indexes as the first schema made them. */
+export async function createAuditEventsIndexes(db: MigrationDb): Promise<void> {
   await db.schema.createIndex('audit_kind').on('audit_events').columns(['kind', 'seq']).execute();
   await db.schema.createIndex('audit_subject').on('audit_events').columns(['subject', 'seq']).execute();
   await db.schema.createIndex('audit_actor').on('audit_events').columns(['actor', 'seq']).execute();
   await db.schema.createIndex('audit_at').on('audit_events').column('at').execute();
+}
+
+async function createAudit(db: MigrationDb): Promise<void> {
+  await createAuditEventsTable(db, 'audit_events', 'bigint');
+  await createAuditEventsIndexes(db);
   await db.schema
     .createTable('audit_checkpoint')
     .addColumn('id', 'integer', (c) => c.primaryKey())

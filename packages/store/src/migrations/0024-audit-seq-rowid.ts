@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../db/schema.js';
+import { createAuditEventsIndexes, createAuditEventsTable } from './0001-initial.js';
 import { createSqliteAppendOnlyTriggers } from './0004-audit-append-only.js';
 import { createSqlitePrefixTrigger } from './0015-audit-retention-prefix.js';
 
@@ -9,18 +10,7 @@ type MigrationDb = Parameters<Migration['up']>[0];
 // SQLite makes a column its rowid only when it is declared exactly INTEGER PRIMARY KEY; audit_events.seq
 // was BIGINT, so every append also wrote a separate index on seq, and every read by seq went through it.
 async function rebuildWithSeqAsRowid(db: MigrationDb): Promise<void> {
-  await db.schema
-    .createTable('audit_events_next')
-    .addColumn('seq', 'integer', (c) => c.primaryKey())
-    .addColumn('id', 'text', (c) => c.notNull().unique())
-    .addColumn('at', 'bigint', (c) => c.notNull())
-    .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('actor', 'text', (c) => c.notNull())
-    .addColumn('subject', 'text')
-    .addColumn('data', 'text', (c) => c.notNull())
-    .addColumn('prev_hash', 'text', (c) => c.notNull())
-    .addColumn('hash', 'text', (c) => c.notNull())
-    .execute();
+  await createAuditEventsTable(db, 'audit_events_next', 'integer');
   await sql`insert into audit_events_next (seq, id, at, kind, actor, subject, data, prev_hash, hash)
     select seq, id, at, kind, actor, subject, data, prev_hash, hash from audit_events order by seq`.execute(
     db,
@@ -28,10 +18,7 @@ async function rebuildWithSeqAsRowid(db: MigrationDb): Promise<void> {
   // Dropping the table drops its indexes and triggers and fires none of them.
   await sql`drop table audit_events`.execute(db);
   await sql`alter table audit_events_next rename to audit_events`.execute(db);
-  await db.schema.createIndex('audit_kind').on('audit_events').columns(['kind', 'seq']).execute();
-  await db.schema.createIndex('audit_subject').on('audit_events').columns(['subject', 'seq']).execute();
-  await db.schema.createIndex('audit_actor').on('audit_events').columns(['actor', 'seq']).execute();
-  await db.schema.createIndex('audit_at').on('audit_events').column('at').execute();
+  await createAuditEventsIndexes(db);
   await createSqliteAppendOnlyTriggers(db);
   await createSqlitePrefixTrigger(db);
 }
