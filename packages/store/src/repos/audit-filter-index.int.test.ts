@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTracedStore, type TracedStore } from '../testing/traced-store.js';
-import type { Store } from '../types.js';
+import type { ExecutedStatement, Store } from '../types.js';
 import { AUDIT_FILTER_BATCH } from './audit-filter-index.js';
 
 /** Appends `count` events for 50 agents in one commit and returns the statements that commit ran. */
@@ -20,7 +20,7 @@ async function commitOf(traced: TracedStore, count: number) {
   return traced.trace.slice(from);
 }
 
-const filling = (statements: { sql: string }[]) =>
+const filling = (statements: ExecutedStatement[]) =>
   statements.filter((s) => /audit_by_actor|audit_by_subject|audit_filter_mark/.test(s.sql));
 
 async function seqsOf(store: Store, actor: string) {
