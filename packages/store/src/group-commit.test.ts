@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TxContext } from './db/schema.js';
-import { createGroupCommit, type QueuedUnit } from './group-commit.js';
+import { asyncContextFramesOn, createGroupCommit, type QueuedUnit } from './group-commit.js';
 
 /** A batcher whose batches only record their size; each settles its units with their index. */
 function recordingBatcher(options: { maxBatch?: number; holdMs?: number } = {}) {
@@ -39,5 +39,16 @@ describe('group commit', () => {
     const { batches, enqueue } = recordingBatcher({ maxBatch: 16 });
     await Promise.all(Array.from({ length: 40 }, enqueue));
     expect(batches).toEqual([16, 16, 8]);
+  });
+});
+
+describe('asyncContextFramesOn', () => {
+  it('is on from Node.js 24 and off before, unless a flag says otherwise', () => {
+    expect(asyncContextFramesOn('20.19.0', [])).toBe(false);
+    expect(asyncContextFramesOn('22.14.0', [])).toBe(false);
+    expect(asyncContextFramesOn('24.0.0', [])).toBe(true);
+    expect(asyncContextFramesOn('26.10.0', [''])).toBe(true);
+    expect(asyncContextFramesOn('22.14.0', ['--experimental-async-context-frame'])).toBe(true);
+    expect(asyncContextFramesOn('26.10.0', ['--no-async-context-frame'])).toBe(false);
   });
 });
