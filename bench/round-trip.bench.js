@@ -1,6 +1,8 @@
 // Human round trip: an agent's gate is created, decided by another client and the waiting agent resumes,
 // over HTTP against a Gatehouse node in a child process, vs. the same flow in-process with LangGraph.js
-// interrupt() + Command({ resume }) and its SQLite checkpointer. Sequential and 50 at once.
+// interrupt() + Command({ resume }) and its SQLite checkpointer. Sequential and 50 at once, each side
+// measured at steady state: 2,000 trips first, so both have compiled their hot code (a server runs warm;
+// after 100 trips the figures still drifted by a third within one run).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,9 +12,10 @@ import { createApprovalGraph, roundTrip } from './lib/langgraph-flow.js';
 import { msSince, summarize } from './lib/stats.js';
 import { report } from './report.js';
 
-const SEQUENTIAL = 200;
+const WARMUP = 2_000;
+const SEQUENTIAL = 1_000;
 const CONCURRENT = 50;
-const PER_WORKER = 6;
+const PER_WORKER = 40;
 
 /** Runs `trip(worker, i)` sequentially (one worker) or from `workers` at once; returns latencies and trips/s. */
 async function measure(trip, { workers, count }) {
@@ -51,7 +54,7 @@ async function measureGatehouse() {
   const reviewerClient = createHttpClient(node.url, { maxSockets: CONCURRENT });
   try {
     const trip = gatehouseTrip(node, agentClient, reviewerClient);
-    await measure(trip, { workers: CONCURRENT, count: 2 * CONCURRENT });
+    await measure(trip, { workers: CONCURRENT, count: WARMUP });
     const sequential = await measure(trip, { workers: 1, count: SEQUENTIAL });
     const concurrent = await measure(trip, { workers: CONCURRENT, count: CONCURRENT * PER_WORKER });
     return { sequential, concurrent };
@@ -68,7 +71,7 @@ async function measureLangGraph() {
   try {
     let thread = 0;
     const trip = (_worker, i) => roundTrip(graph, `thread-${thread++}`, i);
-    await measure(trip, { workers: CONCURRENT, count: 2 * CONCURRENT });
+    await measure(trip, { workers: CONCURRENT, count: WARMUP });
     const sequential = await measure(trip, { workers: 1, count: SEQUENTIAL });
     const concurrent = await measure(trip, { workers: CONCURRENT, count: CONCURRENT * PER_WORKER });
     return { sequential, concurrent };
