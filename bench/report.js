@@ -10,9 +10,13 @@ function format(value) {
 /**
  * Prints `name: value unit — baseline value unit — ratio r`; ratio > 1 means better than the baseline.
  * A figure with a `target` ({ at, met }) also prints the target and whether it was met; a figure with
- * no baseline measured in the run (`baseline: null`) prints the target only.
+ * no baseline measured in the run (`baseline: null`) prints the target only. A `targetRatio` is a
+ * target set as the least ratio to the baseline (0.5: within 2× of it).
  */
-export function report(name, { value, unit, baseline, higherIsBetter = false, target }) {
+export function report(name, { value, unit, baseline, higherIsBetter = false, target: fixed, targetRatio }) {
+  const target =
+    fixed ??
+    (targetRatio === undefined ? undefined : ratioTarget(value, baseline, targetRatio, higherIsBetter));
   const entry = { value: Number(value.toFixed(3)), unit };
   const parts = [`${name}: ${format(value)} ${unit}`];
   if (baseline !== null && baseline !== undefined) {
@@ -30,6 +34,12 @@ export function report(name, { value, unit, baseline, higherIsBetter = false, ta
   }
   collected[name] = entry;
   console.log(parts.join(' — '));
+}
+
+/** The value at which the ratio to `baseline` is `least`, and whether `value` reaches it. */
+function ratioTarget(value, baseline, least, higherIsBetter) {
+  const at = higherIsBetter ? baseline * least : baseline / least;
+  return { at, met: higherIsBetter ? value >= at : value <= at };
 }
 
 /** Every figure reported so far, by name. */

@@ -89,6 +89,7 @@ export async function run() {
     value: gatehouse.sequential.mean,
     unit: 'ms',
     baseline: langgraph.sequential.mean,
+    targetRatio: 1.5,
   });
   report('server.round-trip.sqlite.sequential.p99', {
     value: gatehouse.sequential.p99,
@@ -100,5 +101,6 @@ export async function run() {
     unit: 'trips/s',
     baseline: langgraph.concurrent.perSecond,
     higherIsBetter: true,
+    targetRatio: 2,
   });
 }
