@@ -1,5 +1,6 @@
 // Runs each benchmark module in turn (`node bench/run.js [filter…]`), then writes bench/results.json.
 // A module exports `run()` and reports its figures through report.js; add new modules to the list.
+import { availableParallelism } from 'node:os';
 import { writeResults } from './report.js';
 
 const BENCHMARKS = [
@@ -22,6 +23,8 @@ const BENCHMARKS = [
 ];
 
 const filters = process.argv.slice(2);
+// Figures move with the runtime and the machine: each run says which it had.
+console.log(`bench: Node.js ${process.version}, ${availableParallelism()} cores`);
 for (const path of BENCHMARKS) {
   if (filters.length > 0 && !filters.some((filter) => path.includes(filter))) continue;
   const { run } = await import(path);
