@@ -281,8 +281,12 @@ export async function decideGate(
   return result;
 }
 
+// A decision writes only through its transaction (the merge is made before it), so a batch that
+// rolls back for another unit's error may run it again: batched decisions need no savepoint each.
 function decideWithRetry(deps: GateDeps, request: DecideRequest): Promise<DecideResult> {
-  return retryLostUpdates(() => commit(deps.ctx, (tools) => decideInCommit(deps, tools, request)));
+  return retryLostUpdates(() =>
+    commit(deps.ctx, (tools) => decideInCommit(deps, tools, request), { replayable: true }),
+  );
 }
 
 /**
