@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
 import {
+  type CarriedFacts,
   type Database,
   type Dialect,
   type DirectExecute,
+  forgetUnitFacts,
   newTxMemo,
   type TxContext,
   type TxMemo,
@@ -27,8 +29,11 @@ export interface BatchShared {
   execute?: DirectExecute | undefined;
   /** Runs after a batch in which a unit wrote tokens or people, before any of its callers hears back. */
   onCredentialsChanged(): void;
-  /** The audit chain's head after the last batch, kept only where this store is the database's one writer. */
-  chainHead?: { value: TxMemo['auditHead'] } | undefined;
+  /**
+   * The audit chain's head and the subscribed webhook event types after the last batch, kept only
+   * where this store is the database's one writer.
+   */
+  carried?: CarriedFacts | undefined;
   /** Runs in every batch's transaction just before its commit, after all of its units. */
   beforeCommit?: ((ctx: TxContext) => Promise<void>) | undefined;
 }
@@ -66,7 +71,7 @@ async function runInSavepoint(scope: Scope, unit: QueuedUnit, ctx: TxContext): P
   const outcome = await attempt(unit, ctx);
   if (!outcome.ok) {
     await run(scope, 'rollback to savepoint gh_unit');
-    scope.memo.auditHead = null;
+    forgetUnitFacts(scope.memo);
   }
   await run(scope, 'release savepoint gh_unit');
   return outcome;
@@ -117,7 +122,7 @@ async function runBatch(
         const outcome = await attempt(unit, context());
         if (!outcome.ok) {
           await run(scope, 'rollback');
-          scope.memo.auditHead = null;
+          forgetUnitFacts(scope.memo);
           return { index: outcomes.length, outcome };
         }
         outcomes.push(outcome);
@@ -161,15 +166,16 @@ export async function executeBatch(
   const scope: Scope = {
     db,
     statements: shared.statements,
-    memo: newTxMemo(),
+    memo: newTxMemo(shared.carried !== undefined),
     execute: shared.execute,
     beforeCommit: shared.beforeCommit,
   };
-  const kept = shared.chainHead;
-  if (kept !== undefined) {
-    scope.memo.auditHead = kept.value;
-    // Unknown until this batch commits: a batch that fails leaves the next one to read the head again.
-    kept.value = null;
+  const carried = shared.carried;
+  if (carried !== undefined) {
+    scope.memo.auditHead = carried.auditHead;
+    scope.memo.webhookEvents = carried.webhookEvents;
+    // Unknown until this batch commits: a batch that fails leaves the next one to read them again.
+    forgetUnitFacts(carried);
   }
   let outcomes: Outcome[];
   try {
@@ -178,6 +184,9 @@ export async function executeBatch(
     // Even a failed COMMIT may have landed (a dropped connection): caches look again either way.
     if (scope.memo.credentialsChanged) shared.onCredentialsChanged();
   }
-  if (kept !== undefined) kept.value = scope.memo.auditHead;
+  if (carried !== undefined) {
+    carried.auditHead = scope.memo.auditHead;
+    carried.webhookEvents = scope.memo.webhookEvents;
+  }
   settle(units, outcomes);
 }

@@ -93,7 +93,7 @@ export function createKyselyStore<D extends Store['dialect']>(
     onCredentialsChanged: () => {
       credentialsVersion += 1;
     },
-    chainHead: adapter.soleWriter === true ? { value: null } : undefined,
+    carried: adapter.soleWriter === true ? { auditHead: null, webhookEvents: null } : undefined,
     beforeCommit: fillFilterTablesIfDue,
   };
   const commits = createGroupCommit({

@@ -165,6 +165,11 @@ export interface WebhooksRepo {
   deleteWebhook(id: string): Promise<boolean>;
 
   /**
+   * False when no enabled webhook subscribes to `eventType`, so the event need not be built; true
+   * when one may (known without a query where this store is the database's one writer).
+   */
+  webhooksMayHear(eventType: string): Promise<boolean>;
+  /**
    * Queues `event` when an enabled webhook subscribes to its type, in one statement; returns
    * false, writing nothing, when none does.
    */

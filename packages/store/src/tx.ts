@@ -33,6 +33,7 @@ type WebhookWrites =
   | 'insertWebhook'
   | 'updateWebhook'
   | 'deleteWebhook'
+  | 'webhooksMayHear'
   | 'insertOutboxEvent'
   | 'claimOutboxEvents'
   | 'deleteOutboxEvents'
@@ -245,6 +246,7 @@ function webhookWrites(): RepoTable<WebhookWrites> {
     insertWebhook: webhooks.insertWebhook,
     updateWebhook: webhooks.updateWebhook,
     deleteWebhook: webhooks.deleteWebhook,
+    webhooksMayHear: webhooks.webhooksMayHear,
     insertOutboxEvent: webhooks.insertOutboxEvent,
     claimOutboxEvents: webhooks.claimOutboxEvents,
     deleteOutboxEvents: webhooks.deleteOutboxEvents,

@@ -1,12 +1,14 @@
 import type { AuditEvent } from 'gatehouse-hitl-core';
 import type { WebhooksRepo } from 'gatehouse-hitl-store';
-import { outboxEventOf } from './events.js';
+import { outboxEventOf, webhookEventTypeOf } from './events.js';
 
 /**
  * Queues the webhook event an audited change announces, in the change's own transaction, so the
  * event exists exactly when the change does. True when something was queued.
  */
 export async function recordOutbox(tx: WebhooksRepo, audited: AuditEvent): Promise<boolean> {
+  const type = webhookEventTypeOf(audited.kind);
+  if (type === null || !(await tx.webhooksMayHear(type))) return false;
   const event = outboxEventOf(audited);
   return event !== null && tx.insertOutboxEvent(event);
 }

@@ -101,6 +101,41 @@ export function describeWebhookContract(ctx: ContractContext): void {
     expect(await store.transaction((tx) => tx.updateWebhook(changed))).toBe(false);
   });
 
+  it('follows every change of subscriptions when it tells whether a webhook may hear an event', async () => {
+    const { store } = ctx.harness();
+    const queued = (type: string) => store.transaction((tx) => tx.insertOutboxEvent(makeEvent(type)));
+    const mayHear = (type: string) => store.transaction((tx) => tx.webhooksMayHear(type));
+    expect(await queued('gate.opened')).toBe(false);
+    const hook = makeWebhook({ events: ['gate.opened'] });
+    await store.transaction((tx) => tx.insertWebhook(hook));
+    expect(await mayHear('gate.opened')).toBe(true);
+    expect(await queued('gate.opened')).toBe(true);
+    expect(await queued('gate.decided')).toBe(false);
+
+    await store.transaction((tx) => tx.updateWebhook({ ...hook, enabled: false }));
+    expect(await queued('gate.opened')).toBe(false);
+    await store.transaction((tx) => tx.updateWebhook({ ...hook, events: ['gate.decided'] }));
+    expect(await queued('gate.decided')).toBe(true);
+    expect(await queued('gate.opened')).toBe(false);
+
+    // A unit that removes the webhook and then fails shares its batch with one that queues an event.
+    const [failed, other] = await Promise.allSettled([
+      store.transaction(async (tx) => {
+        await tx.deleteWebhook(hook.id);
+        expect(await tx.webhooksMayHear('gate.decided')).toBe(false);
+        throw new Error('the change failed');
+      }),
+      store.transaction((tx) => tx.insertOutboxEvent(makeEvent('gate.decided'))),
+    ]);
+    expect(failed.status).toBe('rejected');
+    expect(other).toEqual({ status: 'fulfilled', value: true });
+    expect(await queued('gate.decided')).toBe(true);
+
+    await store.transaction((tx) => tx.deleteWebhook(hook.id));
+    expect(await queued('gate.decided')).toBe(false);
+    if (store.dialect === 'sqlite') expect(await mayHear('gate.decided')).toBe(false);
+  });
+
   it('writes an outbox event only when an enabled webhook subscribes, and only if its unit commits', async () => {
     const { store } = ctx.harness();
     const nobody = makeEvent('gate.opened');

@@ -321,9 +321,31 @@ export interface TxMemo {
   credentialsChanged: boolean;
   /** The first audit event this transaction appended, so its commit can tell whether the filter index is due. */
   auditFirstAppended: number | null;
+  /**
+   * No other process writes this database (SQLite's lock file): what the memo learns of its rows
+   * stays true across commits until this store changes them.
+   */
+  soleWriter: boolean;
+  /** The event types some webhook subscribes to, kept only by a sole writer; null when unknown. */
+  webhookEvents: ReadonlySet<string> | null;
 }
 
 /** A memo for a new transaction or read. */
-export function newTxMemo(): TxMemo {
-  return { auditHead: null, credentialsChanged: false, auditFirstAppended: null };
+export function newTxMemo(soleWriter = false): TxMemo {
+  return {
+    auditHead: null,
+    credentialsChanged: false,
+    auditFirstAppended: null,
+    soleWriter,
+    webhookEvents: null,
+  };
+}
+
+/** What a sole writer's batches carry from one commit to the next: facts no other process changes. */
+export type CarriedFacts = Pick<TxMemo, 'auditHead' | 'webhookEvents'>;
+
+/** Forgets what a unit that rolled back may have taught the memo. */
+export function forgetUnitFacts(facts: CarriedFacts): void {
+  facts.auditHead = null;
+  facts.webhookEvents = null;
 }

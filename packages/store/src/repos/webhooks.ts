@@ -30,7 +30,8 @@ function columnsOf(webhook: WebhookRecord) {
 }
 
 /** Subscriptions exist only while the webhook is enabled, so "does anyone want this?" reads one table. */
-async function writeSubscriptions({ db }: TxContext, webhook: WebhookRecord): Promise<void> {
+async function writeSubscriptions({ db, memo }: TxContext, webhook: WebhookRecord): Promise<void> {
+  memo.webhookEvents = null;
   await db.deleteFrom('webhook_events').where('webhook_id', '=', webhook.id).execute();
   const types = webhook.enabled ? [...new Set(webhook.events)] : [];
   if (types.length === 0) return;
@@ -88,9 +89,10 @@ export async function updateWebhook(ctx: TxContext, webhook: WebhookRecord): Pro
   return true;
 }
 
-export async function deleteWebhook({ db }: TxContext, id: string): Promise<boolean> {
+export async function deleteWebhook({ db, memo }: TxContext, id: string): Promise<boolean> {
   const result = await db.deleteFrom('webhooks').where('id', '=', id).executeTakeFirst();
   if (changed(result.numDeletedRows) !== 1) return false;
+  memo.webhookEvents = null;
   await db.deleteFrom('webhook_events').where('webhook_id', '=', id).execute();
   await db
     .deleteFrom('webhook_attempts')
@@ -129,7 +131,22 @@ const insertIfSubscribed = preparedQuery(
   (event) => [event.id, event.type, event.payload, event.createdAt, event.type],
 );
 
+/**
+ * False when no webhook subscribes to `eventType`. A sole writer reads the subscribed types once and
+ * keeps them until a webhook changes; elsewhere this is true and the outbox insert checks.
+ */
+export async function webhooksMayHear(ctx: TxContext, eventType: string): Promise<boolean> {
+  const { memo } = ctx;
+  if (!memo.soleWriter) return true;
+  if (memo.webhookEvents === null) {
+    const rows = await ctx.db.selectFrom('webhook_events').select('event_type').distinct().execute();
+    memo.webhookEvents = new Set(rows.map((row) => row.event_type));
+  }
+  return memo.webhookEvents.has(eventType);
+}
+
 export async function insertOutboxEvent(ctx: TxContext, event: OutboxEvent): Promise<boolean> {
+  if (!(await webhooksMayHear(ctx, event.type))) return false;
   return affectedRows(await runPrepared(ctx, insertIfSubscribed, event)) === 1;
 }
 
