@@ -115,6 +115,8 @@ export interface RulesRepo {
   insertRememberedRule(rule: RememberedRule): Promise<void>;
   getRememberedRule(id: string): Promise<RememberedRule | null>;
   listRememberedRules(options: { includeRevoked?: boolean }): Promise<RememberedRule[]>;
+  /** The rules for `tool` neither revoked nor expired at `at`, oldest first. */
+  listRulesInForce(tool: string, at: number): Promise<RememberedRule[]>;
   revokeRememberedRule(id: string, by: string, at: number): Promise<boolean>;
 }
 

@@ -291,6 +291,7 @@ function reads(): RepoTable<Exclude<keyof StoreTx, keyof Writes | 'now'>> {
     getIdempotency: rules.getIdempotency,
     getRememberedRule: rules.getRememberedRule,
     listRememberedRules: rules.listRememberedRules,
+    listRulesInForce: rules.listRulesInForce,
     listConfidenceReports: reports.listConfidenceReports,
     listInterventions: reports.listInterventions,
     getActivePolicy: rules.getActivePolicy,

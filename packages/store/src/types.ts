@@ -274,6 +274,8 @@ export interface ExecutedStatement {
   sql: string;
   /** Rows the statement inserted, updated or deleted. */
   rowsWritten: number;
+  /** Rows a query (not a write's `returning`) handed back. */
+  rowsRead: number;
 }
 
 /** How a unit of work is run. */

@@ -95,7 +95,7 @@ describe.each(dialects)('statement budgets on %s', (dialect) => {
     await useTestPolicy(test);
     await seedPeople(test);
     /** Runs `operation` alone and adds up what it and the work it set off cost. */
-    async function measure(operation: () => Promise<unknown>): Promise<Cost> {
+    async function measure(operation: () => Promise<unknown>): Promise<Cost & { rowsRead: number }> {
       await settled(trace);
       // Every measurement looks its credential up again: the cold cost, the same each time.
       await new Promise((resolve) => setTimeout(resolve, PRINCIPAL_CACHE_TTL_MS + 20));
@@ -108,6 +108,7 @@ describe.each(dialects)('statement budgets on %s', (dialect) => {
         statements: ran.length,
         commits: ran.filter((statement) => isCommit(statement.sql)).length,
         rowsWritten: ran.reduce((sum, statement) => sum + statement.rowsWritten, 0),
+        rowsRead: ran.reduce((sum, statement) => sum + statement.rowsRead, 0),
       };
     }
     let savepoints = 0;
@@ -186,6 +187,36 @@ describe.each(dialects)('statement budgets on %s', (dialect) => {
       costs.decision.push(await measure(() => decide(gateId)));
     }
     for (const [name, measured] of Object.entries(costs)) expectWithin(name, measured);
+  }, 30_000);
+
+  it('reads no more rows for a gated call when the team remembered 300 rules it does not match', async () => {
+    const { test, measure } = await start(null);
+    const open = (i: number) => openTestGate(test, { tool: 'shell', args: { command: `make ${i}` } });
+    await open(-1);
+    const before = await measure(() => open(0));
+    await test.store.transaction(async (tx) => {
+      for (let i = 0; i < 300; i++) {
+        // Other tools' rules, and this tool's revoked and expired ones.
+        const tool = i < 250 ? `tool_${i % 25}` : 'shell';
+        await tx.insertRememberedRule({
+          id: `rule_many${i}`,
+          scope: 'global',
+          runId: null,
+          agentId: null,
+          tool,
+          argsHash: null,
+          match: null,
+          createdBy: test.ids.techLeadId,
+          createdAt: tx.now - 1_000,
+          expiresAt: i >= 275 ? tx.now - 1 : null,
+          revokedAt: i >= 250 && i < 275 ? tx.now - 1 : null,
+          revokedBy: i >= 250 && i < 275 ? test.ids.techLeadId : null,
+          sourceGateId: null,
+        });
+      }
+    });
+    const after = await measure(() => open(1));
+    expect(after).toEqual(before);
   }, 30_000);
 
   it('wakes a waiting agent within the budget of the decision alone', async () => {

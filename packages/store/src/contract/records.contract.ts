@@ -211,6 +211,24 @@ export function describeRecordContract(ctx: ContractContext): void {
     expect(await store.read((tx) => tx.listRememberedRules({ includeRevoked: true }))).toEqual([kept, after]);
   });
 
+  it('lists the rules of one tool in force at a time, oldest first', async () => {
+    const { store } = ctx.harness();
+    const older = makeRule({ tool: 'shell', createdAt: 1_000 });
+    const newer = makeRule({ tool: 'shell', createdAt: 2_000, expiresAt: 5_000 });
+    const expired = makeRule({ tool: 'shell', createdAt: 1_500, expiresAt: 3_000 });
+    const revoked = makeRule({ tool: 'shell', createdAt: 1_200 });
+    const otherTool = makeRule({ tool: 'write_file', createdAt: 500 });
+    await store.transaction(async (tx) => {
+      for (const rule of [newer, expired, otherTool, revoked, older]) await tx.insertRememberedRule(rule);
+      await tx.revokeRememberedRule(revoked.id, 'user_admin', 1_300);
+    });
+    expect(await store.read((tx) => tx.listRulesInForce('shell', 3_000))).toEqual([older, newer]);
+    expect(await store.read((tx) => tx.listRulesInForce('shell', 2_999))).toEqual([older, expired, newer]);
+    expect(await store.read((tx) => tx.listRulesInForce('shell', 5_000))).toEqual([older]);
+    expect(await store.read((tx) => tx.listRulesInForce('write_file', 0))).toEqual([otherTool]);
+    expect(await store.read((tx) => tx.listRulesInForce('read_file', 0))).toEqual([]);
+  });
+
   it('keeps what a remembered rule covers, and reads a rule stored without one as null', async () => {
     const { store } = ctx.harness();
     const legacy = makeRule({ tool: 'edit_file' });

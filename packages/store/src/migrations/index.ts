@@ -24,6 +24,7 @@ import { reviewConversationMigration } from './0022-review-conversation.js';
 import { signingKeyLastUseMigration } from './0023-signing-key-last-use.js';
 import { auditSeqRowidMigration } from './0024-audit-seq-rowid.js';
 import { auditFilterIndexMigration } from './0025-audit-filter-index.js';
+import { rememberedRulesByToolMigration } from './0026-remembered-rules-by-tool.js';
 
 /** Migrations take a Kysely instance of any table shape. */
 export type MigrationDb = Parameters<Migration['up']>[0];
@@ -57,6 +58,7 @@ export function createMigrationProvider(dialect: Dialect, schema?: string): Migr
     '0023_signing_key_last_use': signingKeyLastUseMigration(),
     '0024_audit_seq_rowid': auditSeqRowidMigration(dialect),
     '0025_audit_filter_index': auditFilterIndexMigration(dialect, schema),
+    '0026_remembered_rules_by_tool': rememberedRulesByToolMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -52,9 +52,16 @@ function tracingClient(trace: (statement: ExecutedStatement) => void): typeof pg
       const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: unknown })?.text);
       if (result instanceof Promise)
         result.then(
-          (done: pg.QueryResult) =>
-            trace({ sql: text, rowsWritten: WRITES.has(done.command) ? (done.rowCount ?? 0) : 0 }),
-          () => trace({ sql: text, rowsWritten: 0 }),
+          (done: pg.QueryResult) => {
+            const rows = done.rowCount ?? 0;
+            const writes = WRITES.has(done.command);
+            trace({
+              sql: text,
+              rowsWritten: writes ? rows : 0,
+              rowsRead: done.command === 'SELECT' ? rows : 0,
+            });
+          },
+          () => trace({ sql: text, rowsWritten: 0, rowsRead: 0 }),
         );
       return result as never;
     }

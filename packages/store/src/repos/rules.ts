@@ -101,6 +101,30 @@ const rulesInForce = preparedQuery(
   () => [],
 );
 
+// Every gated request looks for a rule that lets its call through: only its tool's rules in force.
+const toolRulesInForce = preparedQuery(
+  'remembered-rules-in-force-for-tool',
+  (db, input: { tool: string; at: number }) =>
+    db
+      .selectFrom('remembered_rules')
+      .selectAll()
+      .where('tool', '=', input.tool)
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', input.at)]))
+      .orderBy('created_at')
+      .orderBy('id'),
+  (input) => [input.tool, input.at],
+);
+
+export async function listRulesInForce(ctx: TxContext, tool: string, at: number): Promise<RememberedRule[]> {
+  const { rows } = await runPrepared<Selectable<RememberedRulesTable>, { tool: string; at: number }>(
+    ctx,
+    toolRulesInForce,
+    { tool, at },
+  );
+  return rows.map(toRule);
+}
+
 export async function listRememberedRules(
   ctx: TxContext,
   options: { includeRevoked?: boolean },

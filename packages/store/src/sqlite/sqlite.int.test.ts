@@ -82,6 +82,7 @@ describe('SQLite store', () => {
       '0023_signing_key_last_use',
       '0024_audit_seq_rowid',
       '0025_audit_filter_index',
+      '0026_remembered_rules_by_tool',
     ]);
   });
 
@@ -139,6 +140,7 @@ describe('SQLite store', () => {
         '0023_signing_key_last_use',
         '0024_audit_seq_rowid',
         '0025_audit_filter_index',
+        '0026_remembered_rules_by_tool',
       ],
     });
     expect(await migrateToLatest({ file })).toEqual({ dialect: 'sqlite', applied: [] });

@@ -20,13 +20,14 @@ function traced(sqlText: string, statement: BetterSqlite3.Statement, trace: Trac
         return (...parameters: unknown[]) => {
           const rows = target.all(...parameters);
           // An insert, update or delete with `returning` is a reader: each row returned was written.
-          trace({ sql: sqlText, rowsWritten: WRITES.test(sqlText) ? rows.length : 0 });
+          const writes = WRITES.test(sqlText);
+          trace({ sql: sqlText, rowsWritten: writes ? rows.length : 0, rowsRead: writes ? 0 : rows.length });
           return rows;
         };
       if (key === 'run')
         return (...parameters: unknown[]) => {
           const result = target.run(...parameters);
-          trace({ sql: sqlText, rowsWritten: WRITES.test(sqlText) ? result.changes : 0 });
+          trace({ sql: sqlText, rowsWritten: WRITES.test(sqlText) ? result.changes : 0, rowsRead: 0 });
           return result;
         };
       const value: unknown = Reflect.get(target, key, target);

@@ -81,7 +81,7 @@ export async function findRememberedRule(
   tx: RulesRepo & TxClock,
   target: RuleTarget,
 ): Promise<RememberedRule | null> {
-  const rules = await tx.listRememberedRules({ includeRevoked: false });
+  const rules = await tx.listRulesInForce(target.tool, tx.now);
   return rules.find((rule) => inForce(rule, tx.now) && covers(rule, target)) ?? null;
 }
 
