@@ -87,7 +87,6 @@ function settle(units: QueuedUnit[], outcomes: Outcome[]): void {
 
 /** The first unit of a batch run without savepoints that threw: the batch was rolled back. */
 interface Failed {
-  index: number;
   outcome: Outcome;
 }
 
@@ -123,7 +122,7 @@ async function runBatch(
         if (!outcome.ok) {
           await run(scope, 'rollback');
           forgetUnitFacts(scope.memo);
-          return { index: outcomes.length, outcome };
+          return { outcome };
         }
         outcomes.push(outcome);
       }
@@ -139,16 +138,18 @@ async function runBatch(
 
 /**
  * A lone unit, or a batch of replayable ones, runs without savepoints. When one of those throws,
- * the batch is rolled back: that unit is rejected and the others run again, each in a savepoint.
+ * the batch is rolled back and every unit runs again, each in a savepoint: the thrown unit too, since
+ * what it saw of the units before it was rolled back (and, on Postgres, another node may have
+ * committed since), so only the run that commits may answer it.
  */
 async function runUnits(scope: Scope, units: QueuedUnit[], dialect: BatchDialect): Promise<Outcome[]> {
   const optimistic = units.length === 1 || units.every((unit) => unit.replayable);
   const ran = await runBatch(scope, units, dialect, !optimistic);
   if (Array.isArray(ran)) return ran;
-  const rest = units.filter((_, i) => i !== ran.index);
-  const again = rest.length === 0 ? [] : await runBatch(scope, rest, dialect, true);
+  // A lone unit saw nothing that was rolled back: its own error stands.
+  if (units.length === 1) return [ran.outcome];
+  const again = await runBatch(scope, units, dialect, true);
   if (!Array.isArray(again)) throw new Error('a unit in a savepoint stopped its batch');
-  again.splice(ran.index, 0, ran.outcome);
   return again;
 }
 
