@@ -145,6 +145,16 @@ describe('formatGateDisplay', () => {
     expectAligned(formatGateDisplay(seedGate, { width: 100.7 }), 100);
   });
 
+  it('keeps a line aligned when its text ends in a prepended sign, which joins what follows', () => {
+    for (const text of ['𑤿', '\u0600', `${'x'.repeat(36)}𑤿`, `${'x'.repeat(35)}𑤿`]) {
+      const gate = makeGate('recovery_escalation', {
+        id: '',
+        context: { task: text, original_error: '', recovery_history: [text, ''] },
+      });
+      expectAligned(formatGateDisplay(gate, { width: 40 }), 40);
+    }
+  });
+
   it('keeps every line aligned whatever the agent sends', () => {
     fc.assert(
       fc.property(

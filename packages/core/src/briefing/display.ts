@@ -162,7 +162,10 @@ export function formatGateDisplay(gate: Gate, options: GateDisplayOptions = {}):
   const rule = '─'.repeat(width - 2);
   const row = (content: string) => {
     const fitted = truncateToWidth(content, inner);
-    return `│ ${fitted}${' '.repeat(inner - displayWidth(fitted))} │`;
+    const pad = ' '.repeat(inner - displayWidth(fitted));
+    const line = `│ ${fitted}${pad} │`;
+    // A prepended sign (U+0600, U+1193F and the like) ending the text joins the space after it.
+    return displayWidth(line) < width ? `│ ${fitted} ${pad} │` : line;
   };
   return [
     `╭${rule}╮`,
