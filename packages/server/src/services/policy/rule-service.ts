@@ -82,7 +82,7 @@ export async function findRememberedRule(
   target: RuleTarget,
 ): Promise<RememberedRule | null> {
   const rules = await tx.listRulesInForce(target.tool, tx.now);
-  return rules.find((rule) => inForce(rule, tx.now) && covers(rule, target)) ?? null;
+  return rules.find((rule) => covers(rule, target)) ?? null;
 }
 
 /** What an "approve always" decision remembers. */
