@@ -93,6 +93,22 @@ describe('Transport', () => {
     expect(calls).toBe(1);
   });
 
+  it('refuses at once a success that carries no Gatehouse answer, from another server on its address', async () => {
+    let calls = 0;
+    const port = await listen((_request, _body, response) => {
+      calls++;
+      response.writeHead(200, { 'content-type': 'text/plain' }).end(calls === 1 ? '' : 'ok');
+    });
+    for (const body of ['an empty body', 'a body that is not JSON']) {
+      const error = await transport(port)
+        .json({ method: 'GET', path: '/v1/gates/g/wait', retry: 'always' })
+        .catch((e: unknown) => e);
+      expect(isGatehouseApiError(error, 'INTERNAL')).toBe(true);
+      expect(error).toMatchObject({ status: 200, message: `the server answered 200 with ${body}` });
+    }
+    expect(calls).toBe(2);
+  });
+
   it('does not resend a call that is not idempotent after the connection broke mid-request', async () => {
     let calls = 0;
     const port = await listen((request) => {

@@ -158,15 +158,18 @@ export class Transport {
   }
 }
 
-/** A successful answer's JSON; an empty body is `undefined`. Connection drops surface as fetch errors. */
+/**
+ * A successful answer's JSON. Every route of the protocol answers with a JSON body, so an empty or
+ * unreadable one is not a Gatehouse answer (another server on the address, say) and is not retried.
+ */
 function parseBody(status: number, text: string): unknown {
-  if (text === '') return undefined;
+  const refuse = (what: string) =>
+    new GatehouseApiError('INTERNAL', `the server answered ${status} with ${what}`, { status });
+  if (text === '') throw refuse('an empty body');
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new GatehouseApiError('INTERNAL', `the server answered ${status} with a body that is not JSON`, {
-      status,
-    });
+    throw refuse('a body that is not JSON');
   }
 }
 

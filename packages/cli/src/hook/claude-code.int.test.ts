@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:net';
-import { approveTestPlan, createTestApp, type TestApp } from 'gatehouse-hitl-server/testing';
+import { approveTestPlan, createTestApp, refusedPort, type TestApp } from 'gatehouse-hitl-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/cli-process.js';
 import { type HookRun, preToolUse, runHook } from '../testing/hook-process.js';
@@ -240,7 +240,7 @@ describe('gatehouse hook claude-code against a real server', () => {
   });
 
   it('fails closed at once when the server is unreachable', async () => {
-    const closed = await freePort();
+    const closed = await refusedPort();
     const run = await hook(preToolUse('Read', { file_path: '/etc/hosts' }), {
       env: { GATEHOUSE_URL: `http://127.0.0.1:${closed}` },
       args: ['--budget-ms', '3000'],
@@ -293,16 +293,6 @@ describe('gatehouse hook claude-code against a real server', () => {
     expect(answer.decision?.permissionDecisionReason).toContain(`a person stopped run ${run.id}`);
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Accepts connections and never answers them. */
 function silentServer(): Promise<Server> {

@@ -16,4 +16,4 @@ export { openEventStream } from './sse-client.js';
 export type { TestApp, TestAppOptions, TestDialect, TestIds, TestTokens } from './test-app.js';
 export { bearer, createTestApp, TEST_PASSWORD } from './test-app.js';
 export type { ReceivedWebhook, ReceiverReply, WebhookReceiver } from './webhook-receiver.js';
-export { refusingUrl, startWebhookReceiver } from './webhook-receiver.js';
+export { refusedPort, refusingUrl, startWebhookReceiver } from './webhook-receiver.js';

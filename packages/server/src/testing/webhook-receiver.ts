@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 
 /** One request the receiver got, and how it answered (null while held open or cut off). */
 export interface ReceivedWebhook {
@@ -73,11 +73,34 @@ export async function startWebhookReceiver(
   };
 }
 
+/**
+ * Low ports no server of the suite binds (`listen(0)` picks from the ephemeral range above 32768),
+ * none of them on the fetch standard's list of ports a client must refuse to call.
+ */
+const UNBOUND_PORT_CANDIDATES = [3, 4, 5, 6, 8, 10, 12, 14, 16, 18];
+
+/**
+ * A 127.0.0.1 port where nothing listens, so connections are refused. A port another server just
+ * released would not do: with files running side by side, the next `listen(0)` may take it, and
+ * calls meant to be refused would reach that server instead.
+ */
+export async function refusedPort(): Promise<number> {
+  for (const port of UNBOUND_PORT_CANDIDATES) if (await refuses(port)) return port;
+  throw new Error(`every candidate port is in use on 127.0.0.1: ${UNBOUND_PORT_CANDIDATES.join(', ')}`);
+}
+
 /** A 127.0.0.1 URL where nothing listens: connections are refused. */
 export async function refusingUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/hooks/gone`;
+  return `http://127.0.0.1:${await refusedPort()}/hooks/gone`;
+}
+
+function refuses(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
 }

@@ -54,7 +54,12 @@ describe.each(dialects)('Slack notifications on %s', (dialect) => {
     });
     expect(response.statusCode).toBe(200);
   });
+  /** Agents still waiting when a test ends: stopped before the server, so none outlives its test. */
+  const waiting: { stop: AbortController; answer: Promise<unknown> }[] = [];
   afterEach(async () => {
+    const left = waiting.splice(0);
+    for (const { stop } of left) stop.abort();
+    await Promise.allSettled(left.map(({ answer }) => answer));
     await listening.close();
     await slack.close();
   });
@@ -70,7 +75,15 @@ describe.each(dialects)('Slack notifications on %s', (dialect) => {
       opened = resolve;
     });
     const agent = new Gatehouse({ url: listening.url, token: listening.test.tokens.agent });
-    const answer = agent.request({ tool, args: { path: 'build/' }, ...extra, onGate: (id) => opened(id) });
+    const stop = new AbortController();
+    const answer = agent.request({
+      tool,
+      args: { path: 'build/' },
+      ...extra,
+      signal: stop.signal,
+      onGate: (id) => opened(id),
+    });
+    waiting.push({ stop, answer });
     return { gateId: await gateId, answer };
   }
 
