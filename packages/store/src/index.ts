@@ -20,6 +20,7 @@ export { LEASE_EXPIRED } from './repos/webhook-deliveries.js';
 export type { SqlitePragmas, SqliteStore, SqliteStoreOptions } from './sqlite/sqlite-store.js';
 export { createSqliteStore } from './sqlite/sqlite-store.js';
 export type {
+  TrustProposalFilter,
   TrustProposalKind,
   TrustProposalRecord,
   TrustProposalStatus,

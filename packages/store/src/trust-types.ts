@@ -38,12 +38,18 @@ export interface TrustProposalRecord {
 /** What a trust proposal changes: a scoped allow rule, or an agent's autonomy level. */
 export type TrustProposalKind = 'scope' | 'autonomy';
 
+/** Which proposals a list returns: all of them, or those in the given statuses, of one agent. */
+export interface TrustProposalFilter {
+  status?: TrustProposalStatus[];
+  agentId?: string;
+}
+
 /** Trust proposals and the learned rules they became. */
 export interface TrustRepo {
   insertTrustProposal(record: TrustProposalRecord): Promise<void>;
   getTrustProposal(id: string): Promise<TrustProposalRecord | null>;
   /** Newest first; every status unless one is given. */
-  listTrustProposals(filter: { status?: TrustProposalStatus[] }): Promise<TrustProposalRecord[]>;
+  listTrustProposals(filter: TrustProposalFilter): Promise<TrustProposalRecord[]>;
   /** Writes `record` only if the stored row is still in `expectedStatus`; false when it moved on. */
   updateTrustProposal(record: TrustProposalRecord, expectedStatus: TrustProposalStatus): Promise<boolean>;
 }

@@ -219,6 +219,43 @@ describe.each(dialects)('statement budgets on %s', (dialect) => {
     expect(after).toEqual(before);
   }, 30_000);
 
+  it("reads no more rows for a rejected call when other agents' accepted trust proposals pile up", async () => {
+    const { test, measure } = await start(null);
+    const reject = async (i: number) => {
+      const gateId = await openTestGate(test, { tool: 'shell', args: { command: `make ${i}` } });
+      const response = await decideTestGate(test, test.tokens.developer, gateId, { option: 'reject' });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    await reject(-1);
+    const before = await measure(() => reject(0));
+    await test.store.transaction(async (tx) => {
+      for (let i = 0; i < 300; i++) {
+        await tx.insertTrustProposal({
+          id: `tp_many${i}`,
+          key: `key_many${i}`,
+          agentId: `agent_other${i % 30}`,
+          tool: 'shell',
+          scope: { kind: 'prefix', prefix: 'make' },
+          acceptedScope: null,
+          status: 'accepted',
+          evidence: {},
+          createdAt: tx.now - 1_000,
+          updatedAt: tx.now - 1_000,
+          decidedBy: `user:${test.ids.techLeadId}`,
+          acceptedBy: `user:${test.ids.techLeadId}`,
+          ruleId: `rule_many${i}`,
+          expiresAt: null,
+          policyVersion: null,
+          revokedReason: null,
+          kind: 'scope',
+          autonomy: null,
+        });
+      }
+    });
+    const after = await measure(() => reject(1));
+    expect(after).toEqual(before);
+  }, 30_000);
+
   it('wakes a waiting agent within the budget of the decision alone', async () => {
     const { test, measure } = await start(null);
     const open = (i: number) => openTestGate(test, { tool: 'shell', args: { command: `make ${i}` } });

@@ -66,6 +66,31 @@ export function describeTrustContract(ctx: ContractContext): void {
     expect(await store.read((tx) => tx.listTrustProposals({ status: [] }))).toEqual([]);
   });
 
+  it("lists one agent's proposals in a status, and no other agent's", async () => {
+    const { store } = ctx.harness();
+    const mine = makeProposal({ agentId: 'agent_mine', status: 'accepted', createdAt: 1_000 });
+    const myAutonomy = makeProposal({
+      agentId: 'agent_mine',
+      status: 'accepted',
+      kind: 'autonomy',
+      tool: '',
+      autonomy: { from: 'guided', to: 'partial' },
+      createdAt: 2_000,
+    });
+    const myProposed = makeProposal({ agentId: 'agent_mine' });
+    const theirs = makeProposal({ agentId: 'agent_theirs', status: 'accepted' });
+    await store.transaction(async (tx) => {
+      for (const proposal of [mine, myAutonomy, myProposed, theirs]) await tx.insertTrustProposal(proposal);
+    });
+    const accepted = await store.read((tx) =>
+      tx.listTrustProposals({ status: ['accepted'], agentId: 'agent_mine' }),
+    );
+    expect(accepted.map((p) => p.id)).toEqual([myAutonomy.id, mine.id]);
+    const all = await store.read((tx) => tx.listTrustProposals({ agentId: 'agent_mine' }));
+    expect(all.map((p) => p.id).sort()).toEqual([mine.id, myAutonomy.id, myProposed.id].sort());
+    expect(await store.read((tx) => tx.listTrustProposals({ agentId: 'agent_none' }))).toEqual([]);
+  });
+
   it('holds one open proposal per key; decided ones may share it', async () => {
     const { store } = ctx.harness();
     const key = uid('key');

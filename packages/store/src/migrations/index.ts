@@ -25,6 +25,7 @@ import { signingKeyLastUseMigration } from './0023-signing-key-last-use.js';
 import { auditSeqRowidMigration } from './0024-audit-seq-rowid.js';
 import { auditFilterIndexMigration } from './0025-audit-filter-index.js';
 import { rememberedRulesByToolMigration } from './0026-remembered-rules-by-tool.js';
+import { trustProposalsByAgentMigration } from './0027-trust-proposals-by-agent.js';
 
 /** Migrations take a Kysely instance of any table shape. */
 export type MigrationDb = Parameters<Migration['up']>[0];
@@ -59,6 +60,7 @@ export function createMigrationProvider(dialect: Dialect, schema?: string): Migr
     '0024_audit_seq_rowid': auditSeqRowidMigration(dialect),
     '0025_audit_filter_index': auditFilterIndexMigration(dialect, schema),
     '0026_remembered_rules_by_tool': rememberedRulesByToolMigration(),
+    '0027_trust_proposals_by_agent': trustProposalsByAgentMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,6 +1,6 @@
 import type { AutonomyLevel, StandingScope } from 'gatehouse-hitl-core';
 import type { TxContext } from '../db/schema.js';
-import type { TrustProposalRecord, TrustProposalStatus } from '../trust-types.js';
+import type { TrustProposalFilter, TrustProposalRecord, TrustProposalStatus } from '../trust-types.js';
 import { changed, int, intOrNull, parseJson } from './rows.js';
 
 type TrustRow = {
@@ -84,13 +84,14 @@ export async function getTrustProposal({ db }: TxContext, id: string): Promise<T
 
 export async function listTrustProposals(
   { db }: TxContext,
-  filter: { status?: TrustProposalStatus[] },
+  filter: TrustProposalFilter,
 ): Promise<TrustProposalRecord[]> {
   let query = db.selectFrom('trust_proposals').selectAll();
   if (filter.status !== undefined) {
     if (filter.status.length === 0) return [];
     query = query.where('status', 'in', filter.status);
   }
+  if (filter.agentId !== undefined) query = query.where('agent_id', '=', filter.agentId);
   const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
   return rows.map(proposalOf);
 }

@@ -83,6 +83,7 @@ describe('SQLite store', () => {
       '0024_audit_seq_rowid',
       '0025_audit_filter_index',
       '0026_remembered_rules_by_tool',
+      '0027_trust_proposals_by_agent',
     ]);
   });
 
@@ -141,6 +142,7 @@ describe('SQLite store', () => {
         '0024_audit_seq_rowid',
         '0025_audit_filter_index',
         '0026_remembered_rules_by_tool',
+        '0027_trust_proposals_by_agent',
       ],
     });
     expect(await migrateToLatest({ file })).toEqual({ dialect: 'sqlite', applied: [] });

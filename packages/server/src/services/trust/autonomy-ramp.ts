@@ -102,13 +102,12 @@ export async function revokeAutonomyOnAnswer(
   if (outcome === null || gate.agentId === null || !losesAutonomyTrust({ outcome, failedAfter: false }))
     return 0;
   const { tx } = tools;
-  const accepted = await tx.listTrustProposals({ status: ['accepted'] });
+  const accepted = await tx.listTrustProposals({ status: ['accepted'], agentId: gate.agentId });
   const by = gate.decision?.decidedBy;
   const actor = by === undefined ? 'system' : by.includes(':') ? by : `user:${by}`;
   let revoked = 0;
   for (const proposal of accepted) {
-    if (proposal.kind !== 'autonomy' || proposal.agentId !== gate.agentId || proposal.autonomy === null)
-      continue;
+    if (proposal.kind !== 'autonomy' || proposal.autonomy === null) continue;
     const reason = `a person ${outcome.replace('_', ' ')} a phase review of the agent (gate ${gate.id})`;
     const next: TrustProposalRecord = {
       ...proposal,

@@ -151,7 +151,7 @@ export function signalOf(gate: Gate): TrustSignal | null {
 export async function revokeOnAnswer(ctx: AppContext, tools: AuditedTx<WorkTx>, gate: Gate): Promise<number> {
   const signal = signalOf(gate);
   if (signal === null) return 0;
-  const accepted = await tools.tx.listTrustProposals({ status: ['accepted'] });
+  const accepted = await tools.tx.listTrustProposals({ status: ['accepted'], agentId: signal.agentId });
   let revoked = 0;
   for (const proposal of accepted) {
     if (proposal.kind !== 'scope') continue;
