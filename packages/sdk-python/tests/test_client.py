@@ -119,6 +119,43 @@ def test_an_unreachable_server_is_service_unavailable_with_status_0() -> None:
     assert (refused.value.code, refused.value.status) == ("SERVICE_UNAVAILABLE", 0)
 
 
+def test_a_success_without_a_json_body_is_refused_at_once() -> None:
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from gatehouse import Backoff
+
+    bodies = [b"", b"ok"]
+    seen: list = []
+
+    class NotGatehouse(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 (the standard library's name)
+            self.rfile.read(int(self.headers.get("content-length") or 0))
+            body = bodies[len(seen)]
+            seen.append(self.path)
+            self.send_response(200)
+            self.send_header("content-type", "text/plain")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), NotGatehouse)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        other = Gatehouse(f"http://127.0.0.1:{server.server_address[1]}", "gha_x", backoff=Backoff(0.01, 0.02))
+        for what in ("an empty body", "a body that is not JSON"):
+            with pytest.raises(GatehouseError) as refused:
+                other.request(tool="read_file", args={})
+            assert (refused.value.code, refused.value.status) == ("INTERNAL", 200)
+            assert refused.value.message == f"the server answered 200 with {what}"
+        assert len(seen) == 2
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_a_paused_run_holds_the_request_until_it_resumes(url: str, person: Person, background) -> None:
     from conftest import env
 

@@ -196,8 +196,12 @@ class Transport:
             raise decode_wire_error(
                 response.status, text, reason=response.reason, retry_after=response.getheader("Retry-After")
             )
+        # Every route answers with a JSON body: an empty or unreadable one is not a Gatehouse answer
+        # (another server on the address, say), and is not retried.
         if text == "":
-            return None
+            raise GatehouseError(
+                "INTERNAL", f"the server answered {response.status} with an empty body", status=response.status
+            )
         try:
             return json.loads(text)
         except ValueError:
