@@ -1,5 +1,4 @@
 // Reading commands and calls for what they destroy, and the always-gated categories. Re-exported whole by the package's index.
-// Module exports are appended below, one block per module.
 export type { ActionReading, FileEffect } from './command-reader.js';
 export { readAction } from './command-reader.js';
 export type { ScopeSuggestion, StandingScope } from './command-scope.js';
