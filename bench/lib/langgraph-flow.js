@@ -10,9 +10,14 @@ const State = Annotation.Root({
   outcome: Annotation(),
 });
 
-/** A compiled graph whose `ask` node waits for a person, checkpointed to `<dir>/langgraph.db`. */
-export function createApprovalGraph(dir) {
+/**
+ * A compiled graph whose `ask` node waits for a person, checkpointed to `<dir>/langgraph.db`. The
+ * checkpointer runs WAL at synchronous=NORMAL (no fsync per commit) unless `synchronous` names another
+ * level; `'FULL'` is Gatehouse's durability class.
+ */
+export function createApprovalGraph(dir, { synchronous } = {}) {
   const checkpointer = SqliteSaver.fromConnString(join(dir, 'langgraph.db'));
+  if (synchronous !== undefined) checkpointer.db.pragma(`synchronous = ${synchronous}`);
   const graph = new StateGraph(State)
     .addNode('ask', (state) => {
       const decision = interrupt({ tool: state.tool, args: state.args });
