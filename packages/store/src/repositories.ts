@@ -92,7 +92,8 @@ export interface GatesRepo {
   countGates(filter: Omit<GateFilter, 'limit' | 'cursor'>): Promise<number>;
   /**
    * Writes `gate` only if the stored row is still pending at `expectedVersion` and, when
-   * `beforeDeadline` is set, its deadline has not passed by the database's clock.
+   * `beforeDeadline` is set, its deadline has not passed by the database's clock. A gate's agent, run
+   * and creation time never change: a `gate` that changes one is not written either.
    */
   updateGate(gate: Gate, expectedVersion: number, options?: { beforeDeadline?: boolean }): Promise<boolean>;
   /** Pending gates whose deadline has passed (by `now`), earliest deadline first, locked for this transaction. */

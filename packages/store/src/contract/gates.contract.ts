@@ -163,6 +163,32 @@ export function describeGateContract(ctx: ContractContext): void {
     );
   });
 
+  it("never changes a gate's agent, run or creation time, and keeps finding it by them", async () => {
+    const { store } = ctx.harness();
+    const gate = makeGate({ agentId: 'agent_a', runId: 'run_a', assignees: [] });
+    const runless = makeGate({ agentId: null, runId: null, assignees: [] });
+    await insertGates(store, [gate, runless]);
+    for (const changed of [
+      { ...gate, agentId: 'agent_b' },
+      { ...gate, agentId: null },
+      { ...gate, runId: 'run_b' },
+      { ...gate, runId: null },
+      { ...gate, createdAt: gate.createdAt + 1 },
+      { ...runless, runId: 'run_a' },
+    ]) {
+      expect(await store.transaction((tx) => tx.updateGate(approved(changed, 'user_a'), 1))).toBe(false);
+    }
+    expect(await store.read((tx) => tx.getGate(gate.id))).toEqual({ ...gate, version: 1 });
+    expect(await store.transaction((tx) => tx.updateGate(approved(gate, 'user_a'), 1))).toBe(true);
+    expect(await store.transaction((tx) => tx.updateGate(approved(runless, 'user_a'), 1))).toBe(true);
+    const ids = async (filter: GateFilter) =>
+      (await store.read((tx) => tx.listGates(filter))).items.map((listed) => listed.id).sort();
+    expect(await ids({ agentId: 'agent_a', status: 'approved' })).toEqual([gate.id]);
+    expect(await ids({ runId: 'run_a', status: 'approved' })).toEqual([gate.id]);
+    expect(await ids({ status: 'pending' })).toEqual([]);
+    expect(await ids({ status: 'approved' })).toEqual([gate.id, runless.id].sort());
+  });
+
   it('never updates a gate that is no longer pending', async () => {
     const { store } = ctx.harness();
     const gate = makeGate({ status: 'approved' });
