@@ -141,6 +141,25 @@ describe.each(SETUPS)('the MCP gateway (%s)', (setup) => {
     // Two thousand round trips through the gateway: on a loaded machine that takes more than the default.
   }, 60_000);
 
+  it('passes thousands of calls over one upstream connection without piling up abort listeners', async () => {
+    await useNotesPolicy(server, 'allow');
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      for (let round = 0; round < 4; round++) {
+        await Promise.all(
+          Array.from({ length: 400 }, () => gateway.client.readResource({ uri: 'notes://readme' })),
+        );
+      }
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((warning) => warning.includes('abort listeners'))).toEqual([]);
+  }, 60_000);
+
   it('calls the upstream at once when the policy allows, with the arguments as given', async () => {
     await useNotesPolicy(server, 'allow');
     const before = gateway.recorded().length;

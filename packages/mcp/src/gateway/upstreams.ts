@@ -15,6 +15,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { UpstreamConfig } from './config.js';
+import { fetchWithOwnSignal } from './own-signal-fetch.js';
 
 /**
  * An upstream's JSON-RPC error, passed on as it came. The SDK puts "MCP error <code>: " before the
@@ -56,6 +57,7 @@ function transportFor(config: UpstreamConfig): Transport {
   if (config.kind === 'http') {
     return new StreamableHTTPClientTransport(new URL(config.url), {
       requestInit: { headers: config.headers },
+      fetch: fetchWithOwnSignal(),
     });
   }
   // The default environment (PATH, HOME, …) and the entry's own: the gateway's token is not passed on.

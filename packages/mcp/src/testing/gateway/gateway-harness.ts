@@ -7,6 +7,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { LiveServer } from 'gatehouse-hitl-sdk/testing';
 import { serveGatewayHttp } from '../../gateway/http.js';
+import { fetchWithOwnSignal } from '../../gateway/own-signal-fetch.js';
 import { serveNotesHttp } from './notes-server.mjs';
 
 /** The stdio upstream: run by node as a real process. */
@@ -128,6 +129,7 @@ async function viaHttp(server: LiveServer, runId: string): Promise<GatewayUnderT
   const client = new Client({ name: 'gateway-test', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(gateway.url), {
     requestInit: { headers: { authorization: `Bearer ${server.test.tokens.agent}` } },
+    fetch: fetchWithOwnSignal(),
   });
   await client.connect(transport);
   return {
