@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { oneSendAtATime } from './one-send-at-a-time.js';
 import { createGatehouseMcpServer, type GatehouseMcpOptions } from './server.js';
 
 /** Options of `serveStdio`: the server's, plus the streams to speak on. */
@@ -29,7 +30,7 @@ export async function serveStdio(options: StdioOptions): Promise<StdioServer> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const server = createGatehouseMcpServer(options);
-  const transport = new StdioServerTransport(stdin, stdout);
+  const transport = oneSendAtATime(new StdioServerTransport(stdin, stdout));
   let done: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
     done = resolve;

@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { GatehouseApi } from '../api.js';
 import { type McpLogger, SILENT_LOGGER } from '../context.js';
+import { oneSendAtATime } from '../one-send-at-a-time.js';
 import type { UpstreamConfig } from './config.js';
 import { createGatewayServer } from './server.js';
 import type { ToolGateOptions } from './tool-call.js';
@@ -69,7 +70,7 @@ export async function serveGatewayStdio(options: GatewayStdioOptions): Promise<R
   const stdout = options.stdout ?? process.stdout;
   const pool = await UpstreamPool.connect(options.upstreams, GATEWAY_VERSION);
   const server = createGatewayServer(pool, gateOptionsFor(options, options.token), GATEWAY_VERSION);
-  const transport = new StdioServerTransport(stdin, stdout);
+  const transport = oneSendAtATime(new StdioServerTransport(stdin, stdout));
   let done: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
     done = resolve;

@@ -14,6 +14,7 @@ import {
   type Tool,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { oneSendAtATime } from '../one-send-at-a-time.js';
 import type { UpstreamConfig } from './config.js';
 import { fetchWithOwnSignal } from './own-signal-fetch.js';
 
@@ -61,13 +62,15 @@ function transportFor(config: UpstreamConfig): Transport {
     });
   }
   // The default environment (PATH, HOME, …) and the entry's own: the gateway's token is not passed on.
-  return new StdioClientTransport({
-    command: config.command,
-    args: config.args,
-    env: { ...getDefaultEnvironment(), ...config.env },
-    ...(config.cwd === null ? {} : { cwd: config.cwd }),
-    stderr: 'inherit',
-  });
+  return oneSendAtATime(
+    new StdioClientTransport({
+      command: config.command,
+      args: config.args,
+      env: { ...getDefaultEnvironment(), ...config.env },
+      ...(config.cwd === null ? {} : { cwd: config.cwd }),
+      stderr: 'inherit',
+    }),
+  );
 }
 
 /** Reads every page of a cursor-paginated list. */

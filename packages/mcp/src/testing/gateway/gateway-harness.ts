@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { LiveServer } from 'gatehouse-hitl-sdk/testing';
 import { serveGatewayHttp } from '../../gateway/http.js';
 import { fetchWithOwnSignal } from '../../gateway/own-signal-fetch.js';
+import { oneSendAtATime } from '../../one-send-at-a-time.js';
 import { serveNotesHttp } from './notes-server.mjs';
 
 /** The stdio upstream: run by node as a real process. */
@@ -73,29 +74,33 @@ async function viaCli(server: LiveServer, runId: string): Promise<GatewayUnderTe
   const notes = { command: process.execPath, args: [NOTES_SCRIPT], env: { NOTES_RECORD_FILE: '${RECORD}' } };
   writeFileSync(config, JSON.stringify({ mcpServers: { notes } }));
   const client = new Client({ name: 'gateway-test', version: '1.0.0' });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [
-      GATEHOUSE_BIN,
-      'mcp',
-      'proxy',
-      '--config',
-      config,
-      '--url',
-      server.url,
-      '--run',
-      runId,
-      '--progress-seconds',
-      '1',
-    ],
-    env: {
-      ...getDefaultEnvironment(),
-      GATEHOUSE_TOKEN: server.test.tokens.agent,
-      RECORD: record,
-      XDG_CONFIG_HOME: dir,
-    },
-    stderr: 'pipe',
-  });
+  const transport = oneSendAtATime(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        GATEHOUSE_BIN,
+        'mcp',
+        'proxy',
+        '--config',
+        config,
+        '--url',
+        server.url,
+        '--run',
+        runId,
+        '--progress-seconds',
+        '1',
+      ],
+      env: {
+        ...getDefaultEnvironment(),
+        GATEHOUSE_TOKEN: server.test.tokens.agent,
+        RECORD: record,
+        XDG_CONFIG_HOME: dir,
+        // A warning names where it was raised, so a test can tell the gateway's own from its upstream's.
+        NODE_OPTIONS: '--trace-warnings',
+      },
+      stderr: 'pipe',
+    }),
+  );
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
