@@ -42,20 +42,23 @@ function linkTo(shared: AbortSignal): { signal: AbortSignal; unlink(): void } {
     own.abort(shared.reason);
     return { signal: own.signal, unlink: () => {} };
   }
-  let requests = inFlight.get(shared);
-  if (requests === undefined) {
-    const created = new Set<AbortController>();
-    requests = created;
-    inFlight.set(shared, created);
-    const abortAll = () => {
-      for (const request of created) request.abort(shared.reason);
-      created.clear();
-    };
-    shared.addEventListener('abort', abortAll, { once: true });
-  }
-  const set = requests;
-  set.add(own);
-  return { signal: own.signal, unlink: () => set.delete(own) };
+  const requests = requestsUnder(shared);
+  requests.add(own);
+  return { signal: own.signal, unlink: () => requests.delete(own) };
+}
+
+/** The set of requests in flight under `shared`; the first call gives `shared` its one listener. */
+function requestsUnder(shared: AbortSignal): Set<AbortController> {
+  const known = inFlight.get(shared);
+  if (known !== undefined) return known;
+  const requests = new Set<AbortController>();
+  inFlight.set(shared, requests);
+  const abortAll = () => {
+    for (const request of requests) request.abort(shared.reason);
+    requests.clear();
+  };
+  shared.addEventListener('abort', abortAll, { once: true });
+  return requests;
 }
 
 /**

@@ -163,8 +163,8 @@ interface GateUpdate {
 }
 
 // A gate's agent, run and creation time are fixed when it opens. An update leaves their columns out
-// of its SET list, so the indexes on them are not rewritten (on SQLite that halves the pages a
-// decision's commit writes), and checks them instead: a gate changed in any of them matches no row.
+// of its SET list, so the three indexes on them are not rewritten (SQLite rewrites an index entry for
+// every column set, changed or not), and checks them instead: a gate changed in any of them matches no row.
 function buildUpdate(db: TxContext['db'], update: GateUpdate) {
   const { status, type, risk, timeout_at, data, agent_id, run_id, created_at } = update.columns;
   return db
