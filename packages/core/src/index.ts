@@ -24,7 +24,7 @@ export { destructiveContextOfChange } from './briefing/change-facts.js';
 export type { GateDisplayOptions } from './briefing/display.js';
 export { formatDuration, formatGateDisplay, formatOptionsPrompt, optionForKey } from './briefing/display.js';
 export { agentTitleBeside } from './briefing/headline.js';
-export { canonicalJson, payloadText } from './canonical-json.js';
+export { canonicalJson, payloadText, plainCanonicalJson } from './canonical-json.js';
 export type { Clock, IdGenerator } from './clock.js';
 export { createFakeClock, createSequentialIds, toIso } from './clock.js';
 export type {

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CANONICAL_JSON_MAX_DEPTH, canonicalJson, payloadText } from './canonical-json.js';
+import {
+  CANONICAL_JSON_MAX_DEPTH,
+  canonicalJson,
+  payloadText,
+  plainCanonicalJson,
+} from './canonical-json.js';
 import { GatehouseApiError } from './wire-error.js';
 
 /** The definition: sorted copies with null prototypes, written by JSON.stringify. */
@@ -104,5 +109,25 @@ describe('canonicalJson', () => {
         },
       ),
     );
+  });
+});
+
+describe('plainCanonicalJson', () => {
+  it('writes the canonical text of the JSON round trip of any value built of JSON kinds', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(plainCanonicalJson(value)).toBe(canonicalJson(JSON.parse(JSON.stringify(value))));
+      }),
+    );
+  });
+
+  it('gives nothing for a value JSON would turn into something else', () => {
+    const toJson = { toJSON: () => 'worth' };
+    for (const value of [{ at: new Date(0) }, [new Map()], { amount: toJson }, { run: () => 1 }, [1n]])
+      expect(plainCanonicalJson(value)).toBeUndefined();
+  });
+
+  it('drops undefined members and writes undefined array items as null, as JSON does', () => {
+    expect(plainCanonicalJson({ b: undefined, a: [undefined, 1] })).toBe('{"a":[null,1]}');
   });
 });

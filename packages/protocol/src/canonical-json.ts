@@ -17,6 +17,16 @@ export function canonicalJson(value: unknown): string {
   return text === undefined ? JSON.stringify(sortKeys(value, 0)) : text;
 }
 
+/**
+ * The canonical text of a value built only of JSON's own kinds (what JSON.parse gives), or undefined
+ * when anything else is met (a Date, a class instance, a function…): for such a value the text is the
+ * same as that of the value JSON.stringify and JSON.parse make of it, so no copy need be made first.
+ * @example plainCanonicalJson({ b: 1, a: [2] }) // '{"a":[2],"b":1}'
+ */
+export function plainCanonicalJson(value: unknown): string | undefined {
+  return plainJson(value, 0);
+}
+
 const MAX_ARRAY_INDEX = 2 ** 32 - 2;
 
 function isArrayIndex(key: string): boolean {

@@ -80,6 +80,7 @@ export {
   parseUnifiedDiff,
   parseUnifiedDiffBytes,
   payloadText,
+  plainCanonicalJson,
   retryAfterMsOf,
   revealHidden,
   revealText,

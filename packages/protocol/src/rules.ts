@@ -4,7 +4,12 @@
 export type { ApprovalBindingFields } from './approval-binding.js';
 export { APPROVAL_BINDING_PREFIX, approvalBindingText } from './approval-binding.js';
 export type { PayloadAction } from './canonical-json.js';
-export { CANONICAL_JSON_MAX_DEPTH, canonicalJson, payloadText } from './canonical-json.js';
+export {
+  CANONICAL_JSON_MAX_DEPTH,
+  canonicalJson,
+  payloadText,
+  plainCanonicalJson,
+} from './canonical-json.js';
 export { canonicalJsonV2 } from './canonical-json-v2.js';
 export type {
   CallFacts,

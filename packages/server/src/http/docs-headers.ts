@@ -23,11 +23,13 @@ function isDocsPath(url: string): boolean {
 
 /** Content security policy, no framing and no sniffing on everything under /docs. */
 export function registerDocsHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (!isDocsPath(request.url)) return;
-    void reply.header('content-security-policy', DOCS_CONTENT_SECURITY_POLICY);
-    void reply.header('x-frame-options', 'DENY');
-    void reply.header('x-content-type-options', 'nosniff');
-    void reply.header('referrer-policy', 'no-referrer');
+  app.addHook('onRequest', (request, reply, done) => {
+    if (isDocsPath(request.url)) {
+      void reply.header('content-security-policy', DOCS_CONTENT_SECURITY_POLICY);
+      void reply.header('x-frame-options', 'DENY');
+      void reply.header('x-content-type-options', 'nosniff');
+      void reply.header('referrer-policy', 'no-referrer');
+    }
+    done();
   });
 }

@@ -33,8 +33,9 @@ export function assertGateArgsSize(body: unknown, limit: number): void {
 
 /** Checks the gate argument cap once the body is parsed, before validation and any service work. */
 export function registerGateArgsLimit(app: FastifyInstance, limit: number): void {
-  app.addHook('preValidation', async (request) => {
-    if (!GATE_OPENING_ROUTES.has(`${request.method} ${request.routeOptions.url}`)) return;
-    assertGateArgsSize(request.body, limit);
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (GATE_OPENING_ROUTES.has(`${request.method} ${request.routeOptions.url}`))
+      assertGateArgsSize(request.body, limit);
+    done();
   });
 }

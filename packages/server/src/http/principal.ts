@@ -124,12 +124,9 @@ export interface BearerJwtPrincipals {
   originOf(request: FastifyRequest): string;
 }
 
-async function jwtPrincipal(
-  request: FastifyRequest,
-  jwt: BearerJwtPrincipals | null,
-): Promise<Principal | null> {
+async function jwtPrincipal(request: FastifyRequest, jwt: BearerJwtPrincipals): Promise<Principal | null> {
   const header = request.headers.authorization;
-  if (jwt === null || typeof header !== 'string' || !header.startsWith('Bearer ')) return null;
+  if (typeof header !== 'string' || !header.startsWith('Bearer ')) return null;
   const actor = await jwt.verify(header.slice(7).trim(), jwt.originOf(request));
   const id = actor === null ? null : await jwt.agentId();
   return actor === null || id === null ? null : Object.freeze({ kind: 'agent', id, actor });
@@ -150,7 +147,7 @@ export function registerPrincipalHook(
   app.decorateRequest('credentialHash', null);
   app.addHook('onRequest', async (request) => {
     request.credentialHash = credentialHashOf(request);
-    const fromJwt = await jwtPrincipal(request, jwt);
+    const fromJwt = jwt === null ? null : await jwtPrincipal(request, jwt);
     request.principal =
       fromJwt ??
       (await resolvePrincipal(request.credentialHash, now()).catch((error: unknown) => {

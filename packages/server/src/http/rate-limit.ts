@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatehouseError } from 'gatehouse-hitl-core';
 import type { RateLimit, RateLimits } from '../config.js';
 
@@ -52,7 +52,12 @@ export function createRateLimiter(limit: RateLimit, maxKeys = 100_000): RateLimi
  */
 export function registerRateLimits(app: FastifyInstance, limits: RateLimits, now: () => number): void {
   const scopes = { agent: createRateLimiter(limits.agent), token: createRateLimiter(limits.token) };
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
+    limit(request);
+    done();
+  });
+
+  function limit(request: FastifyRequest): void {
     const principal = request.principal;
     if (principal.kind === 'anonymous' || !STATE_CHANGING.has(request.method)) return;
     if (UNCOUNTED_ROUTES.has(request.routeOptions.url ?? '')) return;
@@ -71,5 +76,5 @@ export function registerRateLimits(app: FastifyInstance, limits: RateLimits, now
       );
     }
     for (const [scope, key] of keys) scopes[scope].take(key, at);
-  });
+  }
 }

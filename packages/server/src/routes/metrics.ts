@@ -32,8 +32,8 @@ export async function metricsRoutes(
 
 /** Counts every HTTP response by method, route pattern and status. */
 export function registerHttpMetrics(app: FastifyInstance, services: Services): void {
-  app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    services.metrics.observeHttp(request.method, route, reply.statusCode);
+  app.addHook('onResponse', (request, reply, done) => {
+    services.metrics.observeHttp(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode);
+    done();
   });
 }

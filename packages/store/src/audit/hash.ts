@@ -11,20 +11,21 @@ export type HashedAuditFields = Pick<AuditEvent, 'seq' | 'id' | 'at' | 'kind' | 
  * The canonical JSON of the hashed fields, keys in sorted order, written out directly: the same
  * text as `canonicalJson` of them, without sorting seven keys for every event of a long chain.
  */
-function hashedBody(event: HashedAuditFields): string {
+function hashedBody(event: HashedAuditFields, dataText: string | undefined): string {
   const { seq, id, at, kind, actor, subject, data } = event;
   if ([seq, id, at, kind, actor, subject, data].includes(undefined as never))
     return canonicalJson({ seq, id, at, kind, actor, subject, data });
   const text = JSON.stringify;
-  return `{"actor":${text(actor)},"at":${text(at)},"data":${canonicalJson(data)},"id":${text(id)},"kind":${text(kind)},"seq":${text(seq)},"subject":${text(subject)}}`;
+  return `{"actor":${text(actor)},"at":${text(at)},"data":${dataText ?? canonicalJson(data)},"id":${text(id)},"kind":${text(kind)},"seq":${text(seq)},"subject":${text(subject)}}`;
 }
 
 /**
  * sha256(prevHash + canonical JSON of the event), hex: one link of the audit chain. One-shot
  * `hash()` over the joined text: a Hash object per event costs more than the hashing itself.
+ * `dataText` is the canonical JSON of `event.data` when the caller has it already.
  */
-export function auditHash(prevHash: string, event: HashedAuditFields): string {
-  return hash('sha256', prevHash + hashedBody(event), 'hex');
+export function auditHash(prevHash: string, event: HashedAuditFields, dataText?: string): string {
+  return hash('sha256', prevHash + hashedBody(event, dataText), 'hex');
 }
 
 /** Hex digits of an id's time (milliseconds: enough until the year 2527) and of its counter. */

@@ -54,6 +54,25 @@ export function describeAuditContract(ctx: ContractContext): void {
     });
   });
 
+  it('hashes each event as it is read back, whatever its data holds', async () => {
+    const { store } = ctx.harness();
+    const when = new Date(Date.UTC(2026, 0, 2, 3, 4, 5));
+    const amount = { toJSON: () => '12.50 EUR' };
+    const events = await appendEach(store, [
+      input(1, { data: { z: 1, list: [1, undefined, 'x'], gone: undefined, nested: { b: true, a: null } } }),
+      input(2, { data: { at: when, amount, list: [when] } }),
+      input(3, { data: { 10: 'ten', 9: 'nine', rows: [{ y: 2, x: 1 }], text: 'line\u2028end \ud800' } }),
+    ]);
+    const stored = await collect(store.streamAudit());
+    expect(stored.map((event) => event.data)).toEqual([
+      { z: 1, list: [1, null, 'x'], nested: { b: true, a: null } },
+      { at: when.toISOString(), amount: '12.50 EUR', list: [when.toISOString()] },
+      { 9: 'nine', 10: 'ten', rows: [{ x: 1, y: 2 }], text: 'line\u2028end \ud800' },
+    ]);
+    expect(stored.map((event) => event.hash)).toEqual(events.map((event) => event.hash));
+    expect(await store.verifyAuditChain()).toMatchObject({ ok: true, count: 3 });
+  });
+
   it('refuses to update or delete audit rows, or to write the retention start, outside retention', async () => {
     const { store, execute } = ctx.harness();
     await appendEach(store, [input(1), input(2), input(3)]);

@@ -1,4 +1,4 @@
-import type { AuditEvent } from 'gatehouse-hitl-core';
+import { type AuditEvent, plainCanonicalJson } from 'gatehouse-hitl-core';
 import { type Selectable, sql } from 'kysely';
 import { auditHash, GENESIS_HASH, newAuditEventId } from '../audit/hash.js';
 import type { AuditEventsTable, TxContext } from '../db/schema.js';
@@ -86,8 +86,11 @@ export async function getAuditHead(ctx: TxContext): Promise<AuditHead> {
 export async function appendAudit(ctx: TxContext, input: AuditInput): Promise<AuditEvent> {
   const head = await chainHead(ctx);
   // Hash exactly what will be read back: JSON drops undefined, turns dates into strings, and so on.
-  const text = JSON.stringify(input.data ?? {});
-  const data = parseJson<Record<string, unknown>>(text);
+  // Data built only of JSON's own kinds reads back as it is, so only other data is copied through JSON.
+  const given = input.data ?? {};
+  const text = JSON.stringify(given);
+  const plainText = plainCanonicalJson(given);
+  const data = plainText === undefined ? parseJson<Record<string, unknown>>(text) : given;
   const fields = {
     seq: head.seq + 1,
     id: newAuditEventId(ctx.now),
@@ -96,7 +99,7 @@ export async function appendAudit(ctx: TxContext, input: AuditInput): Promise<Au
     actor: input.actor,
   };
   const event = { ...fields, subject: input.subject ?? null, data };
-  const hash = auditHash(head.hash, event);
+  const hash = auditHash(head.hash, event, plainText);
   const row = { ...fields, subject: event.subject, data: text, prev_hash: head.hash, hash };
   await runPrepared(ctx, insertEvent, row);
   // The transaction is the chain's only writer, so the next append may start from here.

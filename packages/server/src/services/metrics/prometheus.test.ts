@@ -16,6 +16,16 @@ describe('prometheus text', () => {
     ]);
   });
 
+  it('keeps label sets apart whatever their values hold', () => {
+    const counter = createCounter('y_total', 'Things.');
+    counter.inc({ a: '1', b: '2' });
+    counter.inc({ a: '1","b":"2' });
+    counter.inc({ a: '1,b:2' });
+    counter.inc({ 'a:1,b': '2' });
+    expect(counter.entries().map((entry) => entry.value)).toEqual([1, 1, 1, 1]);
+    expect(counter.get({ b: '2', a: '1' })).toBe(1);
+  });
+
   it('renders cumulative histogram buckets, sum and count', () => {
     const histogram = createHistogram('d_seconds', 'Durations.', [1, 10]);
     histogram.observe(0.5, { type: 'a' });

@@ -14,8 +14,13 @@ function labelText(labels: Labels, extra?: Labels): string {
   return parts.length === 0 ? '' : `{${parts.join(',')}}`;
 }
 
+/** One series' key: each label's name and value as JSON, in name order (counted on every request). */
 function keyOf(labels: Labels): string {
-  return JSON.stringify(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b)));
+  const names = Object.keys(labels);
+  if (names.length > 1) names.sort();
+  let key = '';
+  for (const name of names) key += `${JSON.stringify(name)}:${JSON.stringify(labels[name])},`;
+  return key;
 }
 
 function formatNumber(value: number): string {
