@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { endianness, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadSqliteDriver } from './driver.js';
 import { createSqliteStore, type SqliteStore } from './sqlite-store.js';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, SQLITE_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
 
@@ -22,6 +23,13 @@ async function writeEvents(store: SqliteStore, count: number): Promise<void> {
       }),
     );
   }
+}
+
+/** Pages in the WAL not yet copied into the database, from the WAL index (walformat.html). */
+function pagesWaiting(file: string): number {
+  const header = readFileSync(`${file}-shm`).subarray(0, 100);
+  const u32 = (at: number) => (endianness() === 'LE' ? header.readUInt32LE(at) : header.readUInt32BE(at));
+  return u32(16) - u32(96);
 }
 
 async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
@@ -57,6 +65,34 @@ describe('WAL checkpoints on their own thread', () => {
     await until(() => statSync(file).size - before >= 250 * PAGE_BYTES, 'the checkpoint');
     const page = await store.queryAudit({ kind: 'test.bulk', limit: 100 });
     expect(page.items).toHaveLength(75);
+  });
+
+  it('checkpoints again only once the threshold of new pages waits, though the reused WAL file stays large', async () => {
+    const { store, file } = await open();
+    await writeEvents(store, 75);
+    await until(() => store.pragmas().walAutocheckpoint === FALLBACK_AUTOCHECKPOINT_PAGES, 'the thread');
+    await until(() => pagesWaiting(file) < walCheckpoint.pages, 'the first checkpoints');
+    expect(statSync(`${file}-wal`).size).toBeGreaterThan(walCheckpoint.pages * PAGE_BYTES);
+    // What the thread left below its threshold is copied here, so the count starts from nothing.
+    const { driver: Database } = loadSqliteDriver();
+    const own = new Database(file);
+    own.pragma('wal_checkpoint(PASSIVE)');
+    own.close();
+    expect(pagesWaiting(file)).toBe(0);
+    const copied = () => statSync(file).mtimeMs;
+    const before = copied();
+    // A few small commits, far fewer pages than the threshold, over many of the thread's looks.
+    for (let i = 0; i < 4; i++) {
+      await store.transaction((tx) =>
+        tx.appendAudit({ kind: 'test.small', actor: 'system:test', subject: null, data: { i } }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(pagesWaiting(file)).toBeGreaterThan(0);
+    expect(pagesWaiting(file)).toBeLessThan(walCheckpoint.pages);
+    expect(copied()).toBe(before);
+    await writeEvents(store, 20);
+    await until(() => copied() !== before, 'the checkpoint of the new pages');
   });
 
   it('starts no thread for a store that writes little', async () => {

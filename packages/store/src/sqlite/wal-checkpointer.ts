@@ -5,7 +5,7 @@ import { sqliteDriverPackage } from './driver.js';
 
 /** When the checkpoint thread copies the WAL back into the database file. */
 export interface WalCheckpointOptions {
-  /** WAL size, in 4 KiB pages, from which the thread checkpoints. @default 1000 (SQLite's own default) */
+  /** Pages waiting in the WAL from which the thread checkpoints. @default 1000 (SQLite's own default) */
   pages?: number;
   /** How often the thread looks at the WAL's size. @default 50 */
   intervalMs?: number;
@@ -38,17 +38,30 @@ export const FALLBACK_AUTOCHECKPOINT_PAGES = 10_000;
 // sources under test, on every Node.js line. It only reads its settings from workerData.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { statSync } = require('node:fs');
+const { closeSync, openSync, readSync } = require('node:fs');
+const { endianness } = require('node:os');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 0');
 // A checkpoint needs no cache of its own: the default 16 MiB would fill and the node's memory swing.
 db.pragma('cache_size = -256');
-function walBytes() {
-  try { return statSync(workerData.file + '-wal').size; } catch { return 0; }
+// The WAL file is reused from its start once checkpointed, never shrunk: its size says nothing
+// after it first grew. The WAL index (the -shm file, in the machine's byte order) says what waits:
+// two copies of its header, each with the last valid frame (mxFrame) at byte 16, then the frames
+// already copied into the database (nBackfill) at byte 96. https://www.sqlite.org/walformat.html
+const header = Buffer.alloc(100);
+const u32 = endianness() === 'LE' ? (at) => header.readUInt32LE(at) : (at) => header.readUInt32BE(at);
+function pagesWaiting() {
+  let fd;
+  try { fd = openSync(workerData.file + '-shm', 'r'); } catch { return 0; }
+  let read = 0;
+  try { read = readSync(fd, header, 0, header.length, 0); } catch { return 0; } finally { closeSync(fd); }
+  // Copies that differ were read while the writer changed them: look again at the next tick.
+  if (read < header.length || u32(16) !== u32(64)) return 0;
+  return Math.max(0, u32(16) - u32(96));
 }
 const timer = setInterval(() => {
-  if (walBytes() < workerData.thresholdBytes) return;
+  if (pagesWaiting() < workerData.thresholdPages) return;
   try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (error) { parentPort.postMessage({ type: 'failed', message: String(error) }); }
 }, workerData.intervalMs);
 parentPort.on('message', (message) => {
@@ -83,7 +96,7 @@ async function startThread(
     workerData: {
       file,
       driver: require.resolve(sqliteDriverPackage()),
-      thresholdBytes: options.pages * PAGE_BYTES,
+      thresholdPages: options.pages,
       intervalMs: options.intervalMs,
     },
   });
@@ -113,8 +126,8 @@ async function startThread(
  * the commit that crosses its threshold and fsyncs the database file there: milliseconds of the
  * event loop every thousand pages written. Once the WAL has grown to half the threshold (a store
  * that writes; short-lived ones never start a thread), a worker thread with a connection of its own
- * checkpoints whenever the WAL passes `pages`, and the writer's own checkpoint stays only as a
- * fallback far above it, back at SQLite's default should the thread fail.
+ * checkpoints whenever `pages` pages wait in the WAL, and the writer's own checkpoint stays only as
+ * a fallback far above it, back at SQLite's default should the thread fail.
  */
 export function startWalCheckpointer(
   file: string,
