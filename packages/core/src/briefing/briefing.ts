@@ -165,7 +165,8 @@ function renderDetails(sections: readonly BriefingSection[]): string {
 }
 
 // Keys come from the one key map, and "approve always" is left out where the server would refuse it.
-function readOptions(gate: Gate): BriefingOption[] {
+/** The options a person is offered on `gate`, each with its key, as its briefing lists them. */
+export function briefingOptions(gate: Pick<Gate, 'options' | 'action'>): BriefingOption[] {
   return decisionKeys(gate).map(({ key, option }) => ({
     id: sanitizeText(String(option.id)),
     label: sanitizeText(String(option.label)),
@@ -249,7 +250,7 @@ export function buildBriefing(
     constraintInfo: parts.constraintInfo ?? null,
     recoveryHistory: input.recoveryHistory,
     proposedAction: input.proposedAction,
-    options: readOptions(gate),
+    options: briefingOptions(gate),
     hiddenCharacters,
   };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildBriefing } from '../briefing/briefing.js';
 import { GatehouseError } from '../errors.js';
 import { createGateCatalog } from '../gates/catalog.js';
+import { decisionKeys } from '../gates/decision-keys.js';
 import { openGate } from '../gates/gate-open.js';
 import type { Action } from '../schemas.js';
 import { gateAuditView, REDACTED, redactForAudit } from './audit-redaction.js';
@@ -253,6 +254,24 @@ describe('gateAuditView', () => {
     });
     expect(view.briefing).not.toHaveProperty('sections');
     expect(JSON.stringify(view)).not.toContain('sk-live-123');
+  });
+
+  it("lists the options the reviewer was offered, though redaction hid what the action's safety was read from", () => {
+    const opened = openGate(
+      {
+        type: 'tool_call',
+        title: 'write_file .env',
+        action: { tool: 'write_file', args: { path: '.env', content: 'DEBUG=1' } },
+        context: {},
+        agentId: 'agent_1',
+      },
+      { now: 0, id: 'gate_2', catalog },
+    );
+    const offered = decisionKeys(opened).map(({ option }) => option.id);
+    expect(offered).not.toContain('approve_always');
+    const view = gateAuditView(opened, { paths: ['args.path'] });
+    expect(view.args).toMatchObject({ path: REDACTED });
+    expect(view.briefing.options).toEqual(offered);
   });
 
   it('makes a title that was made from the action again from the redacted action', () => {

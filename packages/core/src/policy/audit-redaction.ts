@@ -1,4 +1,4 @@
-import { type Briefing, buildBriefing } from '../briefing/briefing.js';
+import { type Briefing, briefingOptions, buildBriefing } from '../briefing/briefing.js';
 import type { Action, Gate } from '../schemas.js';
 import type { PolicyRedact } from './policy-schema.js';
 
@@ -378,7 +378,12 @@ export function gateAuditView(
     operation: operation ?? null,
     args,
     context,
-    briefing: redactValues(pass, auditedBriefing(briefing)) as AuditedBriefing,
+    // The options are the ones the reviewer was offered: read from the action itself, not the redacted
+    // one, as what is safe to approve always depends on what redaction hides (a path, a command).
+    briefing: redactValues(
+      pass,
+      auditedBriefing({ ...briefing, options: briefingOptions(gate) }),
+    ) as AuditedBriefing,
     extra: asRecord(redactValues(pass, options.extra ?? {})),
   });
 }
