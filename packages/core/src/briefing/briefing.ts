@@ -217,13 +217,15 @@ function zeroBandSection(input: BriefingInput, parts: BriefingParts): BriefingSe
  * Builds the Summary of Action for any gate, reading its context defensively; hidden characters in any
  * string are shown as markers, and a first `Hidden Characters` section warns of them.
  * `names` carries the registered names of the ids it holds, so people read names, not ids;
- * `builder` is a custom gate type's own (built-in types bring theirs).
+ * `builder` is a custom gate type's own (built-in types bring theirs); `options` are those of another
+ * view of the same gate (an audit record's briefing is built from the redacted gate, its options not).
  * @example buildBriefing(gate, { agent: 'coder-1' }).summary // 'coder-1 wants to run Bash: rm -rf build'
  */
 export function buildBriefing(
   gate: Gate,
   names: BriefingNames = {},
   builder?: (input: BriefingInput) => BriefingParts,
+  options: BriefingOption[] = briefingOptions(gate),
 ): Briefing {
   const input = readInput(gate, names);
   const parts = (builder ?? builtinGateSpec(String(gate.type))?.briefing ?? buildGenericParts)(input);
@@ -250,7 +252,7 @@ export function buildBriefing(
     constraintInfo: parts.constraintInfo ?? null,
     recoveryHistory: input.recoveryHistory,
     proposedAction: input.proposedAction,
-    options: briefingOptions(gate),
+    options,
     hiddenCharacters,
   };
 }

@@ -366,24 +366,26 @@ export function gateAuditView(
     action === null ? null : { ...action, args, ...(operation === undefined ? {} : { operation }) };
   const derived = redactedAction === null ? undefined : options.titleOf?.(redactedAction);
   const title = derived ?? redactText(pass, gate.title);
-  const briefing = buildBriefing({
-    ...gate,
-    title,
-    action: redactedAction === null ? null : { ...redactedAction, args: asRecord(briefingInput(args)) },
-    context: asRecord(briefingInput(context)),
-  });
+  // The text comes from the redacted gate; the options are the ones the reviewer was offered, read from
+  // the action itself, as what is safe to approve always depends on what redaction hides (a path, a command).
+  const briefing = buildBriefing(
+    {
+      ...gate,
+      title,
+      action: redactedAction === null ? null : { ...redactedAction, args: asRecord(briefingInput(args)) },
+      context: asRecord(briefingInput(context)),
+    },
+    {},
+    undefined,
+    briefingOptions(gate),
+  );
   return scrub(pass, {
     title,
     tool: action?.tool === undefined ? null : redactText(pass, action.tool),
     operation: operation ?? null,
     args,
     context,
-    // The options are the ones the reviewer was offered: read from the action itself, not the redacted
-    // one, as what is safe to approve always depends on what redaction hides (a path, a command).
-    briefing: redactValues(
-      pass,
-      auditedBriefing({ ...briefing, options: briefingOptions(gate) }),
-    ) as AuditedBriefing,
+    briefing: redactValues(pass, auditedBriefing(briefing)) as AuditedBriefing,
     extra: asRecord(redactValues(pass, options.extra ?? {})),
   });
 }
