@@ -1,3 +1,5 @@
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   createFakeClock,
   createGateCatalog,
@@ -77,6 +79,43 @@ describe.each(dialects)('metrics on %s', (dialect) => {
       'gatehouse_http_requests_total{method="GET",route="/v1/agents/:id",status="200"} 1',
     );
     expect(response.body).toContain('gatehouse_gates_pending 0');
+  });
+
+  it('times each HTTP response by route pattern, in seconds', async () => {
+    await start();
+    for (let i = 0; i < 3; i++) {
+      await test.app.inject({
+        method: 'GET',
+        url: `/v1/agents/${test.ids.agentId}`,
+        headers: bearer(test.tokens.viewer),
+      });
+    }
+    const { body } = await test.app.inject({ method: 'GET', url: '/metrics' });
+    const series = 'method="GET",route="/v1/agents/:id",status="200"';
+    expect(body).toContain('# TYPE gatehouse_http_request_duration_seconds histogram');
+    expect(body).toContain(`gatehouse_http_request_duration_seconds_count{${series}} 3`);
+    expect(body).toContain(`gatehouse_http_request_duration_seconds_bucket{le="60",${series}} 3`);
+    const sum = Number(
+      new RegExp(`gatehouse_http_request_duration_seconds_sum\\{${series}\\} (\\S+)`).exec(body)?.[1],
+    );
+    expect(sum).toBeGreaterThan(0);
+    expect(sum).toBeLessThan(30);
+  });
+
+  it('shows a stall of the event loop as a late sample', async () => {
+    await start();
+    await sleep(60);
+    const until = performance.now() + 150;
+    while (performance.now() < until) {
+      // holds the event loop, as a long synchronous task would
+    }
+    await sleep(60);
+    const { body } = await test.app.inject({ method: 'GET', url: '/metrics' });
+    const count = (pattern: string) => Number(new RegExp(`^${pattern} (\\d+)$`, 'm').exec(body)?.[1]);
+    const samples = count('gatehouse_event_loop_delay_seconds_count');
+    expect(samples).toBeGreaterThanOrEqual(3);
+    // At least one sample came 0.1 s late or more: the stall.
+    expect(count('gatehouse_event_loop_delay_seconds_bucket\\{le="0.1"\\}')).toBeLessThan(samples);
   });
 
   it('counts gates, outcomes and time to decision from bus events, and requests answered at once', async () => {

@@ -30,10 +30,11 @@ export async function metricsRoutes(
   });
 }
 
-/** Counts every HTTP response by method, route pattern and status. */
+/** Counts every HTTP response, and times it, by method, route pattern and status. */
 export function registerHttpMetrics(app: FastifyInstance, services: Services): void {
   app.addHook('onResponse', (request, reply, done) => {
-    services.metrics.observeHttp(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode);
+    const route = request.routeOptions.url ?? 'unmatched';
+    services.metrics.observeHttp(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type MetricData, MetricReader } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decideTestGate, openTestGate, useTestPolicy } from '../testing/gates.js';
@@ -22,7 +23,7 @@ describe.each(dialects)('OpenTelemetry metrics on %s', { timeout: 60_000 }, (dia
     await test?.close();
   });
 
-  it('exports the gate counts, the decision wait and request durations through the meter', async () => {
+  it('exports the gate counts, the decision wait, request durations and the event-loop delay through the meter', async () => {
     const reader = new InMemoryMetricReader();
     test = await createTestApp({ dialect, telemetry: { metricReader: reader } });
     await useTestPolicy(test);
@@ -37,6 +38,7 @@ describe.each(dialects)('OpenTelemetry metrics on %s', { timeout: 60_000 }, (dia
     });
     expect(read.statusCode).toBe(200);
     await test.services.metrics.settled();
+    await sleep(50); // at least two samples of the event loop
 
     const metrics = await reader.metrics();
     const byName = (name: string) => {
@@ -63,5 +65,10 @@ describe.each(dialects)('OpenTelemetry metrics on %s', { timeout: 60_000 }, (dia
     expect((listed.value as { count: number }).count).toBe(1);
     const requests = byName('gatehouse.http.requests');
     expect(requests.some((point) => point.attributes['http.route'] === '/v1/gates/:id/decide')).toBe(true);
+    const loop = byName('gatehouse.event_loop.delay').map(
+      (point) => (point.value as { count: number }).count,
+    );
+    expect(loop).toHaveLength(1);
+    expect(loop[0]).toBeGreaterThanOrEqual(2);
   });
 });

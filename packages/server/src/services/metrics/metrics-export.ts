@@ -11,6 +11,7 @@ export interface CountedMetrics {
   /** Gates waiting for a decision now, from the store. */
   pending(): Promise<number>;
   decisionBuckets: readonly number[];
+  eventLoopBuckets: readonly number[];
 }
 
 function observeCounter(counter: Counter, rename: Record<string, string>) {
@@ -25,8 +26,8 @@ function observeCounter(counter: Counter, rename: Record<string, string>) {
 
 /**
  * The same figures as /metrics through the OpenTelemetry meter (docs/tracing.md): observable counters
- * over the Prometheus counters, the pending gauge, and the decision wait histogram, which the caller
- * records next to its own.
+ * over the Prometheus counters, the pending gauge, and the decision wait and event-loop delay
+ * histograms, which the caller records next to its own.
  */
 export function exportMetrics(telemetry: Telemetry, counted: CountedMetrics) {
   const { meter } = telemetry;
@@ -66,9 +67,17 @@ export function exportMetrics(telemetry: Telemetry, counted: CountedMetrics) {
     unit: 's',
     advice: { explicitBucketBoundaries: [...counted.decisionBuckets] },
   });
+  const loopDelay = meter.createHistogram('gatehouse.event_loop.delay', {
+    description: 'How late the event loop ran a timer sampled every 20 ms: a stall shows as a late sample.',
+    unit: 's',
+    advice: { explicitBucketBoundaries: [...counted.eventLoopBuckets] },
+  });
   return {
     decisionWait(seconds: number, type: string): void {
       wait.record(seconds, { 'gatehouse.gate.type': type });
+    },
+    eventLoopDelay(seconds: number): void {
+      loopDelay.record(seconds);
     },
   };
 }

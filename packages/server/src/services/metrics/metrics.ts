@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { createReviewerMetrics } from '../review-health/reviewer-metrics.js';
 import { loadAnalysisHistory } from './analysis-history.js';
 import { analysisMetrics, renderAnalysisGauges } from './analysis-metrics.js';
+import { sampleEventLoopDelay } from './event-loop-delay.js';
 import { exportMetrics } from './metrics-export.js';
 import { isHumanDecision, type MetricsSummary, type RequestCounts, summarize } from './metrics-summary.js';
 import { createCounter, createHistogram, renderGauge } from './prometheus.js';
@@ -12,11 +13,15 @@ import { createCounter, createHistogram, renderGauge } from './prometheus.js';
 export const REQUEST_AUDIT_KINDS = { allowed: 'request.allowed', denied: 'request.denied' } as const;
 
 const DECISION_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21_600, 86_400];
+// A long-poll answers after up to a minute, so the request buckets reach 60 s.
+const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+const EVENT_LOOP_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 const PAGE = 500;
 
 /** Prometheus counters kept from bus events and HTTP responses, plus the store-based summary. */
 export interface MetricsService {
-  observeHttp(method: string, route: string, status: number): void;
+  /** Counts an HTTP response and how long it took, from the request's arrival to its last byte. */
+  observeHttp(method: string, route: string, status: number, seconds: number): void;
   /** Counts a request this node answered at once (the gate service tells it after the commit). */
   countRequest(outcome: 'allowed' | 'denied'): void;
   /** The Prometheus text exposition. */
@@ -96,6 +101,16 @@ export function createMetricsService(ctx: AppContext): MetricsService {
     'Time from a gate opening to a person deciding it, by gate type.',
     DECISION_BUCKETS,
   );
+  const httpDuration = createHistogram(
+    'gatehouse_http_request_duration_seconds',
+    'Time from an HTTP request arriving to the last byte of its response, by method, route and status.',
+    HTTP_BUCKETS,
+  );
+  const eventLoopDelay = createHistogram(
+    'gatehouse_event_loop_delay_seconds',
+    'How late the event loop ran a timer sampled every 20 ms: a stall shows as a late sample.',
+    EVENT_LOOP_BUCKETS,
+  );
   const reviewers = createReviewerMetrics();
   const exported =
     ctx.telemetry === null
@@ -107,7 +122,12 @@ export function createMetricsService(ctx: AppContext): MetricsService {
           requests,
           pending: () => ctx.store.read((tx) => tx.countGates({ status: 'pending' })),
           decisionBuckets: DECISION_BUCKETS,
+          eventLoopBuckets: EVENT_LOOP_BUCKETS,
         });
+  const stopSampling = sampleEventLoopDelay((seconds) => {
+    eventLoopDelay.observe(seconds);
+    exported?.eventLoopDelay(seconds);
+  });
   const ended = { approved: 0, answered: 0 };
   let pendingWork: Promise<void> = Promise.resolve();
 
@@ -162,8 +182,10 @@ export function createMetricsService(ctx: AppContext): MetricsService {
   }
 
   return {
-    observeHttp(method, route, status) {
-      http.inc({ method, route, status: String(status) });
+    observeHttp(method, route, status, seconds) {
+      const labels = { method, route, status: String(status) };
+      http.inc(labels);
+      httpDuration.observe(seconds, labels);
     },
 
     countRequest(outcome) {
@@ -177,6 +199,8 @@ export function createMetricsService(ctx: AppContext): MetricsService {
       const all = gated + requests.get({ outcome: 'allowed' }) + requests.get({ outcome: 'denied' });
       return `${[
         http.render(),
+        httpDuration.render(),
+        eventLoopDelay.render(),
         requests.render(),
         opened.render(),
         decided.render(),
@@ -216,6 +240,7 @@ export function createMetricsService(ctx: AppContext): MetricsService {
 
     close() {
       unsubscribe();
+      stopSampling();
     },
   };
 }

@@ -22,7 +22,10 @@ describe('prometheus text', () => {
     counter.inc({ a: '1","b":"2' });
     counter.inc({ a: '1,b:2' });
     counter.inc({ 'a:1,b': '2' });
-    expect(counter.entries().map((entry) => entry.value)).toEqual([1, 1, 1, 1]);
+    counter.inc({ a: '11:b1:2' });
+    counter.inc({ a: '1', b: '2', c: '' });
+    counter.inc({ 'a1:11:b': '2' });
+    expect(counter.entries().map((entry) => entry.value)).toEqual([1, 1, 1, 1, 1, 1, 1]);
     expect(counter.get({ b: '2', a: '1' })).toBe(1);
   });
 
@@ -36,6 +39,21 @@ describe('prometheus text', () => {
     expect(histogram.render()).toContain('d_seconds_bucket{le="+Inf",type="a"} 3');
     expect(histogram.render()).toContain('d_seconds_sum{type="a"} 55.5');
     expect(histogram.render()).toContain('d_seconds_count{type="a"} 3');
+  });
+
+  it("counts a value on a bound in that bound's bucket and every wider one", () => {
+    const histogram = createHistogram('d_seconds', 'Durations.', [10, 1, 5]);
+    histogram.observe(1);
+    histogram.observe(5);
+    histogram.observe(5);
+    expect(histogram.render().split('\n').slice(2)).toEqual([
+      'd_seconds_bucket{le="1"} 1',
+      'd_seconds_bucket{le="5"} 3',
+      'd_seconds_bucket{le="10"} 3',
+      'd_seconds_bucket{le="+Inf"} 3',
+      'd_seconds_sum 11',
+      'd_seconds_count 3',
+    ]);
   });
 
   it('renders a gauge', () => {

@@ -14,12 +14,16 @@ function labelText(labels: Labels, extra?: Labels): string {
   return parts.length === 0 ? '' : `{${parts.join(',')}}`;
 }
 
-/** One series' key: each label's name and value as JSON, in name order (counted on every request). */
+/** One series' key: each label's name and value, in name order (counted on every request). */
 function keyOf(labels: Labels): string {
   const names = Object.keys(labels);
   if (names.length > 1) names.sort();
+  // Each name and value is prefixed with its length, so no text inside one can mimic a boundary.
   let key = '';
-  for (const name of names) key += `${JSON.stringify(name)}:${JSON.stringify(labels[name])},`;
+  for (const name of names) {
+    const value = labels[name] ?? '';
+    key += `${name.length}:${name}${value.length}:${value}`;
+  }
   return key;
 }
 
@@ -72,26 +76,31 @@ export interface Histogram {
   render(): string;
 }
 
-/** Cumulative buckets, sum and count per label set. */
+/** Cumulative buckets, sum and count per label set; an observation counts once, in its own bucket. */
 export function createHistogram(name: string, help: string, buckets: readonly number[]): Histogram {
   const sorted = [...buckets].sort((a, b) => a - b);
+  // counts[i] holds observations in (sorted[i - 1], sorted[i]]; those above the last bound only in count.
   const series = new Map<string, { labels: Labels; counts: number[]; sum: number; count: number }>();
   return {
     observe(value, labels = {}) {
       const key = keyOf(labels);
-      const entry = series.get(key) ?? { labels, counts: sorted.map(() => 0), sum: 0, count: 0 };
-      sorted.forEach((bound, index) => {
-        if (value <= bound) entry.counts[index] = (entry.counts[index] ?? 0) + 1;
-      });
+      let entry = series.get(key);
+      if (entry === undefined) {
+        entry = { labels, counts: sorted.map(() => 0), sum: 0, count: 0 };
+        series.set(key, entry);
+      }
+      const index = sorted.findIndex((bound) => value <= bound);
+      if (index !== -1) entry.counts[index] = (entry.counts[index] ?? 0) + 1;
       entry.sum += value;
       entry.count += 1;
-      series.set(key, entry);
     },
     render() {
       const lines = [`# HELP ${name} ${help}`, `# TYPE ${name} histogram`];
       for (const { labels, counts, sum, count } of series.values()) {
+        let cumulative = 0;
         sorted.forEach((bound, index) => {
-          lines.push(`${name}_bucket${labelText(labels, { le: formatNumber(bound) })} ${counts[index] ?? 0}`);
+          cumulative += counts[index] ?? 0;
+          lines.push(`${name}_bucket${labelText(labels, { le: formatNumber(bound) })} ${cumulative}`);
         });
         lines.push(`${name}_bucket${labelText(labels, { le: '+Inf' })} ${count}`);
         lines.push(`${name}_sum${labelText(labels)} ${formatNumber(sum)}`);
