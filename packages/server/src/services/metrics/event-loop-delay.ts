@@ -3,6 +3,9 @@ import { performance } from 'node:perf_hooks';
 /** How often the event loop is sampled: a stall this long or longer is always seen. */
 export const EVENT_LOOP_SAMPLE_MS = 20;
 
+/** What the event-loop delay figures mean, for /metrics and the meter alike. */
+export const EVENT_LOOP_DELAY_HELP = `How late the event loop ran a timer sampled every ${EVENT_LOOP_SAMPLE_MS} ms: a stall shows as a late sample.`;
+
 /**
  * Calls `onDelay` with how late (in seconds) the event loop ran a timer, every `intervalMs`. Anything
  * that holds the loop (a long synchronous task, an fsync on the main thread) makes the next tick late

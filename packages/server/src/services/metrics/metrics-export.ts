@@ -1,10 +1,11 @@
 import type { ObservableResult } from '@opentelemetry/api';
 import type { Telemetry } from '../../telemetry/telemetry.js';
+import { EVENT_LOOP_DELAY_HELP } from './event-loop-delay.js';
 import type { Counter } from './prometheus.js';
 
 /** The counters /metrics renders, read again by the OpenTelemetry meter rather than counted twice. */
 export interface CountedMetrics {
-  http: Counter;
+  http: Pick<Counter, 'entries'>;
   opened: Counter;
   decided: Counter;
   requests: Counter;
@@ -14,7 +15,7 @@ export interface CountedMetrics {
   eventLoopBuckets: readonly number[];
 }
 
-function observeCounter(counter: Counter, rename: Record<string, string>) {
+function observeCounter(counter: Pick<Counter, 'entries'>, rename: Record<string, string>) {
   return (result: ObservableResult) => {
     for (const { labels, value } of counter.entries()) {
       const attributes: Record<string, string> = {};
@@ -68,7 +69,7 @@ export function exportMetrics(telemetry: Telemetry, counted: CountedMetrics) {
     advice: { explicitBucketBoundaries: [...counted.decisionBuckets] },
   });
   const loopDelay = meter.createHistogram('gatehouse.event_loop.delay', {
-    description: 'How late the event loop ran a timer sampled every 20 ms: a stall shows as a late sample.',
+    description: EVENT_LOOP_DELAY_HELP,
     unit: 's',
     advice: { explicitBucketBoundaries: [...counted.eventLoopBuckets] },
   });

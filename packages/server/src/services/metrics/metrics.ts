@@ -4,10 +4,10 @@ import type { AppContext } from '../../context.js';
 import { createReviewerMetrics } from '../review-health/reviewer-metrics.js';
 import { loadAnalysisHistory } from './analysis-history.js';
 import { analysisMetrics, renderAnalysisGauges } from './analysis-metrics.js';
-import { sampleEventLoopDelay } from './event-loop-delay.js';
+import { EVENT_LOOP_DELAY_HELP, sampleEventLoopDelay } from './event-loop-delay.js';
 import { exportMetrics } from './metrics-export.js';
 import { isHumanDecision, type MetricsSummary, type RequestCounts, summarize } from './metrics-summary.js';
-import { createCounter, createHistogram, renderGauge } from './prometheus.js';
+import { createCounter, createHistogram, renderCounter, renderGauge } from './prometheus.js';
 
 /** Audit kinds of requests the policy answered at once; gated requests are counted from the gates table. */
 export const REQUEST_AUDIT_KINDS = { allowed: 'request.allowed', denied: 'request.denied' } as const;
@@ -85,7 +85,6 @@ async function renderNotifications(ctx: AppContext): Promise<string> {
 
 /** Creates the metrics service and subscribes it to the bus. */
 export function createMetricsService(ctx: AppContext): MetricsService {
-  const http = createCounter('gatehouse_http_requests_total', 'HTTP requests by method, route and status.');
   const opened = createCounter('gatehouse_gates_opened_total', 'Gates opened, by gate type.');
   const decided = createCounter('gatehouse_gates_decided_total', 'Gates ended, by gate type and outcome.');
   const requests = createCounter(
@@ -101,14 +100,16 @@ export function createMetricsService(ctx: AppContext): MetricsService {
     'Time from a gate opening to a person deciding it, by gate type.',
     DECISION_BUCKETS,
   );
+  // Every response is timed, so the request counter is the duration histogram's own count.
   const httpDuration = createHistogram(
     'gatehouse_http_request_duration_seconds',
     'Time from an HTTP request arriving to the last byte of its response, by method, route and status.',
     HTTP_BUCKETS,
   );
+  const http = { entries: () => httpDuration.counts() };
   const eventLoopDelay = createHistogram(
     'gatehouse_event_loop_delay_seconds',
-    'How late the event loop ran a timer sampled every 20 ms: a stall shows as a late sample.',
+    EVENT_LOOP_DELAY_HELP,
     EVENT_LOOP_BUCKETS,
   );
   const reviewers = createReviewerMetrics();
@@ -183,9 +184,7 @@ export function createMetricsService(ctx: AppContext): MetricsService {
 
   return {
     observeHttp(method, route, status, seconds) {
-      const labels = { method, route, status: String(status) };
-      http.inc(labels);
-      httpDuration.observe(seconds, labels);
+      httpDuration.observe(seconds, { method, route, status: String(status) });
     },
 
     countRequest(outcome) {
@@ -198,7 +197,11 @@ export function createMetricsService(ctx: AppContext): MetricsService {
       const gated = requests.get({ outcome: 'gated' });
       const all = gated + requests.get({ outcome: 'allowed' }) + requests.get({ outcome: 'denied' });
       return `${[
-        http.render(),
+        renderCounter(
+          'gatehouse_http_requests_total',
+          'HTTP requests by method, route and status.',
+          http.entries(),
+        ),
         httpDuration.render(),
         eventLoopDelay.render(),
         requests.render(),

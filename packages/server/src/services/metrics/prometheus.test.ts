@@ -39,6 +39,7 @@ describe('prometheus text', () => {
     expect(histogram.render()).toContain('d_seconds_bucket{le="+Inf",type="a"} 3');
     expect(histogram.render()).toContain('d_seconds_sum{type="a"} 55.5');
     expect(histogram.render()).toContain('d_seconds_count{type="a"} 3');
+    expect(histogram.counts()).toEqual([{ labels: { type: 'a' }, value: 3 }]);
   });
 
   it("counts a value on a bound in that bound's bucket and every wider one", () => {

@@ -58,12 +58,20 @@ export function createCounter(name: string, help: string): Counter {
       return [...values.values()].map(({ labels, value }) => ({ labels, value }));
     },
     render() {
-      const lines = [`# HELP ${name} ${help}`, `# TYPE ${name} counter`];
-      for (const { labels, value } of values.values())
-        lines.push(`${name}${labelText(labels)} ${formatNumber(value)}`);
-      return lines.join('\n');
+      return renderCounter(name, help, values.values());
     },
   };
+}
+
+/** A counter's text from its label sets and counts, wherever they are kept. */
+export function renderCounter(
+  name: string,
+  help: string,
+  entries: Iterable<{ labels: Labels; value: number }>,
+): string {
+  const lines = [`# HELP ${name} ${help}`, `# TYPE ${name} counter`];
+  for (const { labels, value } of entries) lines.push(`${name}${labelText(labels)} ${formatNumber(value)}`);
+  return lines.join('\n');
 }
 
 /** One gauge value, computed when rendered. */
@@ -73,6 +81,8 @@ export function renderGauge(name: string, help: string, value: number): string {
 
 export interface Histogram {
   observe(value: number, labels?: Labels): void;
+  /** Each label set's number of observations: a counter of the same events, kept once. */
+  counts(): { labels: Labels; value: number }[];
   render(): string;
 }
 
@@ -93,6 +103,9 @@ export function createHistogram(name: string, help: string, buckets: readonly nu
       if (index !== -1) entry.counts[index] = (entry.counts[index] ?? 0) + 1;
       entry.sum += value;
       entry.count += 1;
+    },
+    counts() {
+      return [...series.values()].map(({ labels, count }) => ({ labels, value: count }));
     },
     render() {
       const lines = [`# HELP ${name} ${help}`, `# TYPE ${name} histogram`];
