@@ -1,9 +1,12 @@
 // Child process: the allow-path baseline, a bare Fastify route that inserts one row per request into
-// SQLite (better-sqlite3, WAL, synchronous=NORMAL, one transaction per request).
+// SQLite (better-sqlite3, WAL, synchronous=NORMAL, one transaction per request). It opens SQLite with
+// the store's own driver, the better-sqlite3 build that runs on this Node.js line.
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import Fastify from 'fastify';
+import { loadSqliteDriver } from '../../packages/store/dist/testing/index.js';
 import { serveParent } from './child.js';
+
+const Database = loadSqliteDriver().driver;
 
 const options = JSON.parse(process.argv[2]);
 const db = new Database(join(options.dir, 'baseline.db'));

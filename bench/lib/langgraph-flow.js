@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { Annotation, Command, END, interrupt, START, StateGraph } from '@langchain/langgraph';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
+import { loadSqliteDriver } from '../../packages/store/dist/testing/index.js';
 
 const State = Annotation.Root({
   tool: Annotation(),
@@ -16,7 +17,10 @@ const State = Annotation.Root({
  * level; `'FULL'` is Gatehouse's durability class.
  */
 export function createApprovalGraph(dir, { synchronous } = {}) {
-  const checkpointer = SqliteSaver.fromConnString(join(dir, 'langgraph.db'));
+  // The checkpointer's own `fromConnString` opens the better-sqlite3 it depends on, which aborts on
+  // newer Node.js lines; the store's driver is the build that runs on this one.
+  const Database = loadSqliteDriver().driver;
+  const checkpointer = new SqliteSaver(new Database(join(dir, 'langgraph.db')));
   if (synchronous !== undefined) checkpointer.db.pragma(`synchronous = ${synchronous}`);
   const graph = new StateGraph(State)
     .addNode('ask', (state) => {
