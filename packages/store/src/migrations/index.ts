@@ -26,6 +26,7 @@ import { auditSeqRowidMigration } from './0024-audit-seq-rowid.js';
 import { auditFilterIndexMigration } from './0025-audit-filter-index.js';
 import { rememberedRulesByToolMigration } from './0026-remembered-rules-by-tool.js';
 import { trustProposalsByAgentMigration } from './0027-trust-proposals-by-agent.js';
+import { pendingGatesByRunMigration } from './0028-pending-gates-by-run.js';
 
 /** Migrations take a Kysely instance of any table shape. */
 export type MigrationDb = Parameters<Migration['up']>[0];
@@ -61,6 +62,7 @@ export function createMigrationProvider(dialect: Dialect, schema?: string): Migr
     '0025_audit_filter_index': auditFilterIndexMigration(dialect, schema),
     '0026_remembered_rules_by_tool': rememberedRulesByToolMigration(),
     '0027_trust_proposals_by_agent': trustProposalsByAgentMigration(),
+    '0028_pending_gates_by_run': pendingGatesByRunMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,5 +1,5 @@
 import type { Gate } from 'gatehouse-hitl-core';
-import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
+import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, TxContext } from '../db/schema.js';
 import { affectedRows, preparedQuery, runPrepared } from '../prepared.js';
 import type { GateFilter, Page } from '../types.js';
@@ -134,11 +134,17 @@ function buildCount(db: TxContext['db'], filter: CountFilter) {
   );
 }
 
-// Every gate that opens or ends on a run asks how many of the run's gates are still pending.
+// Every gate that opens or ends on a run asks how many of the run's gates are still pending. The
+// status is written into the SQL so that the partial index of pending gates (gates_pending_run) serves it.
 const pendingOfRun = preparedQuery(
   'gate-count-pending-of-run',
-  (db, runId: string) => buildCount(db, { status: 'pending', runId }),
-  (runId) => ['pending', runId],
+  (db, runId: string) =>
+    db
+      .selectFrom('gates')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .where('run_id', '=', runId)
+      .where('status', '=', sql.lit('pending')),
+  (runId) => [runId],
 );
 
 function isPendingOfRun(filter: CountFilter): filter is { status: 'pending'; runId: string } {

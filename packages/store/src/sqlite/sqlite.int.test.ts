@@ -84,6 +84,7 @@ describe('SQLite store', () => {
       '0025_audit_filter_index',
       '0026_remembered_rules_by_tool',
       '0027_trust_proposals_by_agent',
+      '0028_pending_gates_by_run',
     ]);
   });
 
@@ -143,6 +144,7 @@ describe('SQLite store', () => {
         '0025_audit_filter_index',
         '0026_remembered_rules_by_tool',
         '0027_trust_proposals_by_agent',
+        '0028_pending_gates_by_run',
       ],
     });
     expect(await migrateToLatest({ file })).toEqual({ dialect: 'sqlite', applied: [] });
