@@ -2,6 +2,7 @@
 // A module exports `run()` and reports its figures through report.js; add new modules to the list.
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { nodeSupportWarning } from '../packages/cli/dist/node-support.js';
 import { writeResults } from './report.js';
 
 const BENCHMARKS = [
@@ -23,16 +24,6 @@ const BENCHMARKS = [
   './review-health.js',
 ];
 
-/** Whether `version` (x.y.z) satisfies a range of caret alternatives such as `^22.15.0 || ^24.0.0`. */
-function satisfiesCarets(version, range) {
-  const [major, minor, patch] = version.split('.').map(Number);
-  return range.split('||').some((alternative) => {
-    const [wantMajor, wantMinor, wantPatch] = alternative.trim().replace(/^\^/, '').split('.').map(Number);
-    if (major !== wantMajor) return false;
-    return minor > wantMinor || (minor === wantMinor && patch >= wantPatch);
-  });
-}
-
 const readText = (path) => readFileSync(new URL(path, import.meta.url), 'utf8');
 const engines = JSON.parse(readText('../package.json')).engines.node;
 const newestLts = readText('../.ci/node-versions')
@@ -43,11 +34,12 @@ const newestLts = readText('../.ci/node-versions')
 const filters = process.argv.slice(2);
 // Figures move with the runtime and the machine: each run says which it had.
 console.log(`bench: Node.js ${process.version}, ${availableParallelism()} cores`);
-if (!satisfiesCarets(process.versions.node, engines)) {
-  console.log(
-    `bench: Node.js ${process.version} is outside this project's engines (${engines}), so these are not ` +
-      `a supported runtime's figures; for the newest LTS line: PATH="$(bash .ci/node-line ${newestLts}):$PATH" npm run bench`,
-  );
+// An unsupported runtime's figures are not the product's: say so, and how to run on the newest LTS line.
+const unsupported =
+  process.env.GATEHOUSE_NODE_CHECK === 'off' ? null : nodeSupportWarning(process.versions.node, engines);
+if (unsupported !== null) {
+  console.log(`bench: ${unsupported}`);
+  console.log(`bench: on the newest LTS line: PATH="$(bash .ci/node-line ${newestLts}):$PATH" npm run bench`);
 }
 for (const path of BENCHMARKS) {
   if (filters.length > 0 && !filters.some((filter) => path.includes(filter))) continue;

@@ -138,12 +138,7 @@ function buildCount(db: TxContext['db'], filter: CountFilter) {
 // status is written into the SQL so that the partial index of pending gates (gates_pending_run) serves it.
 const pendingOfRun = preparedQuery(
   'gate-count-pending-of-run',
-  (db, runId: string) =>
-    db
-      .selectFrom('gates')
-      .select((eb) => eb.fn.countAll().as('count'))
-      .where('run_id', '=', runId)
-      .where('status', '=', sql.lit('pending')),
+  (db, runId: string) => buildCount(db, { runId }).where('status', '=', sql.lit('pending')),
   (runId) => [runId],
 );
 
