@@ -100,9 +100,59 @@ function applyFilter<O>(query: GateQuery<O>, filter: Omit<GateFilter, 'limit' | 
   return q;
 }
 
-export async function listGates({ db }: TxContext, filter: GateFilter): Promise<Page<Gate>> {
+/** Whether `filter` sets exactly these fields (a limit aside). */
+function setsExactly(filter: GateFilter, fields: readonly (keyof GateFilter)[]): boolean {
+  const set = Object.keys(filter).filter(
+    (key) => key !== 'limit' && filter[key as keyof GateFilter] !== undefined,
+  );
+  return set.length === fields.length && fields.every((field) => filter[field] !== undefined);
+}
+
+type PendingOfRunByType = { runId: string; status: 'pending'; type: string };
+
+function isPendingOfRunByType(filter: GateFilter): filter is PendingOfRunByType & GateFilter {
+  return filter.status === 'pending' && setsExactly(filter, ['status', 'runId', 'type']);
+}
+
+// A run's hold looks for its pending phase review at every gate that opens or ends on it. With an
+// ORDER BY the engines walk gates_run, every gate the run ever had; without one they take the partial
+// index of pending gates (gates_pending_run), and the few rows it gives are put in order here.
+const pendingOfRunByType = preparedQuery(
+  'gate-list-pending-of-run-by-type',
+  (db, filter: PendingOfRunByType) =>
+    db
+      .selectFrom('gates')
+      .select(['id', 'created_at', 'data'])
+      .where('run_id', '=', filter.runId)
+      .where('status', '=', sql.lit('pending'))
+      .where('type', '=', filter.type),
+  (filter) => [filter.runId, filter.type],
+);
+
+type ListedRow = { id: string; created_at: number; data: string };
+
+function byCreation(a: ListedRow, b: ListedRow): number {
+  const at = int(a.created_at) - int(b.created_at);
+  if (at !== 0) return at;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+function toGatePage(rows: ListedRow[], limit: number): Page<Gate> {
+  return toPage(
+    rows,
+    limit,
+    (row) => gateOf(row.data),
+    (row) => [int(row.created_at), row.id],
+  );
+}
+
+export async function listGates(ctx: TxContext, filter: GateFilter): Promise<Page<Gate>> {
   const limit = pageLimit(filter.limit);
-  let query = applyFilter(db.selectFrom('gates').select(['id', 'created_at', 'data']), filter);
+  if (isPendingOfRunByType(filter)) {
+    const { rows } = await runPrepared<ListedRow, PendingOfRunByType>(ctx, pendingOfRunByType, filter);
+    return toGatePage(rows.sort(byCreation).slice(0, limit + 1), limit);
+  }
+  let query = applyFilter(ctx.db.selectFrom('gates').select(['id', 'created_at', 'data']), filter);
   if (filter.cursor !== undefined) {
     const [createdAt, id] = decodeCursor(filter.cursor, ['number', 'string'] as const);
     query = query.where((eb) =>
@@ -117,12 +167,7 @@ export async function listGates({ db }: TxContext, filter: GateFilter): Promise<
     .orderBy('id')
     .limit(limit + 1)
     .execute();
-  return toPage(
-    rows,
-    limit,
-    (row) => gateOf(row.data),
-    (row) => [int(row.created_at), row.id],
-  );
+  return toGatePage(rows, limit);
 }
 
 type CountFilter = Omit<GateFilter, 'limit' | 'cursor'>;
@@ -143,8 +188,7 @@ const pendingOfRun = preparedQuery(
 );
 
 function isPendingOfRun(filter: CountFilter): filter is { status: 'pending'; runId: string } {
-  const keys = Object.keys(filter).filter((key) => filter[key as keyof CountFilter] !== undefined);
-  return keys.length === 2 && filter.status === 'pending' && filter.runId !== undefined;
+  return filter.status === 'pending' && setsExactly(filter, ['status', 'runId']);
 }
 
 export async function countGates(ctx: TxContext, filter: CountFilter): Promise<number> {
