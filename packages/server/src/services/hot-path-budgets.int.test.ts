@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig, type ServerConfig } from '../config.js';
 import { PRINCIPAL_CACHE_TTL_MS } from '../http/principal-cache.js';
 import { decideTestGate, openTestGate, postGate, useTestPolicy } from '../testing/gates.js';
+import { type SlackStandIn, startSlackStandIn } from '../testing/slack-stand-in.js';
 import { type SmtpInbox, startSmtpInbox } from '../testing/smtp-inbox.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
 import { dispatchTriggers } from './notifications/dispatch.js';
@@ -14,10 +15,12 @@ const PEOPLE = 20;
 const REPEATS = 3;
 
 /**
- * 20 notices delivered: each is claimed and finished (two rows written). How attempts share worker
+ * `notices` delivered: each is claimed and finished (two rows written). How attempts share worker
  * rounds depends on timing, so statements and commits are bounded by the worst case, a round per notice.
  */
-const DELIVERY_BOUND: Cost = { statements: 21 * PEOPLE, commits: 2 * PEOPLE, rowsWritten: 2 * PEOPLE };
+function deliveryBound(notices: number): Cost {
+  return { statements: 21 * notices, commits: 2 * notices, rowsWritten: 2 * notices };
+}
 
 /** What one operation costs the database. */
 interface Cost {
@@ -29,9 +32,10 @@ interface Cost {
 
 /**
  * The most each operation may cost: an allowed call, an opened gate, a decision and a decision
- * that wakes a waiting agent on a default server, and with email for 20 people the gate, the decision, routing each (a worker transaction)
- * and delivering one round of 20 notices. Raise one only on purpose, in the commit that needs it,
- * with its bench figures. Every measurement looks its credential up again (the cold cost).
+ * that wakes a waiting agent on a default server; and, with email (then email and Slack) for 20
+ * people, the gate, the decision, routing each (a worker transaction) and delivering one round of
+ * notices. Raise one only on purpose, in the commit that needs it, with its bench figures. Every
+ * measurement looks its credential up again (the cold cost).
  */
 const BUDGETS: Record<TestDialect, Record<string, Cost>> = {
   sqlite: {
@@ -45,7 +49,13 @@ const BUDGETS: Record<TestDialect, Record<string, Cost>> = {
     routedEmail: { statements: 29, commits: 1, rowsWritten: 21 },
     decisionEmail: { statements: 12, commits: 1, rowsWritten: 4 },
     routedDecisionEmail: { statements: 29, commits: 1, rowsWritten: 21 },
-    delivered: DELIVERY_BOUND,
+    delivered: deliveryBound(PEOPLE),
+    // With Slack too, routing writes a second row per person; the gate and the decision cost the same.
+    gateOpenedEmailSlack: { statements: 10, commits: 1, rowsWritten: 4 },
+    routedEmailSlack: { statements: 49, commits: 1, rowsWritten: 41 },
+    decisionEmailSlack: { statements: 12, commits: 1, rowsWritten: 4 },
+    routedDecisionEmailSlack: { statements: 49, commits: 1, rowsWritten: 41 },
+    deliveredEmailSlack: deliveryBound(2 * PEOPLE),
   },
   postgres: {
     allowedCall: { statements: 6, commits: 1, rowsWritten: 1 },
@@ -56,19 +66,34 @@ const BUDGETS: Record<TestDialect, Record<string, Cost>> = {
     routedEmail: { statements: 30, commits: 1, rowsWritten: 21 },
     decisionEmail: { statements: 13, commits: 1, rowsWritten: 4 },
     routedDecisionEmail: { statements: 30, commits: 1, rowsWritten: 21 },
-    delivered: DELIVERY_BOUND,
+    delivered: deliveryBound(PEOPLE),
+    gateOpenedEmailSlack: { statements: 11, commits: 1, rowsWritten: 4 },
+    routedEmailSlack: { statements: 50, commits: 1, rowsWritten: 41 },
+    decisionEmailSlack: { statements: 13, commits: 1, rowsWritten: 4 },
+    routedDecisionEmailSlack: { statements: 50, commits: 1, rowsWritten: 41 },
+    deliveredEmailSlack: deliveryBound(2 * PEOPLE),
   },
 };
 
+/** Where notices go: a local mail inbox and, when given, a Slack stand-in. */
+interface NoticeTargets {
+  inbox: SmtpInbox;
+  slack: SlackStandIn | null;
+}
+
 /** Every timer an hour away: only the work an operation causes runs while it is measured. */
-function quietConfig(smtpUrl: string | null): Partial<ServerConfig> {
+function quietConfig(targets: NoticeTargets | null): Partial<ServerConfig> {
   const defaults = loadConfig({});
+  const slack = targets?.slack ?? null;
   return {
     sweepIntervalMs: HOUR,
     eventsPollIntervalMs: HOUR,
     webhookPollIntervalMs: HOUR,
     auditCheckpointIntervalMs: HOUR,
-    notifications: { ...defaults.notifications, smtpUrl, pollIntervalMs: HOUR },
+    notifications: { ...defaults.notifications, smtpUrl: targets?.inbox.url ?? null, pollIntervalMs: HOUR },
+    ...(slack === null
+      ? {}
+      : { slack: { ...defaults.slack, botToken: 'xoxb-budget', apiUrl: slack.apiUrl } }),
   };
 }
 
@@ -82,13 +107,13 @@ describe.each(dialects)('statement budgets on %s', (dialect) => {
   const isCommit = (sql: string) =>
     dialect === 'sqlite' ? /^begin immediate/i.test(sql) : /^commit$/i.test(sql.trim());
 
-  async function start(inbox: SmtpInbox | null) {
+  async function start(targets: NoticeTargets | null) {
     const trace: ExecutedStatement[] = [];
     const test = await createTestApp({
       dialect,
       // Time stands still, so no cache runs out in the middle of a measurement.
       clock: createFakeClock(),
-      config: quietConfig(inbox?.url ?? null),
+      config: quietConfig(targets),
       onStatement: (statement) => trace.push(statement),
     });
     cleanup.push(() => test.close());
@@ -123,7 +148,7 @@ describe.each(dialects)('statement budgets on %s', (dialect) => {
     }
   }
 
-  /** 20 people who may decide, each with an email address and Slack chosen too. */
+  /** 20 people who may decide, each with an email address, a Slack user and both channels chosen. */
   async function seedPeople(test: TestApp<{ now(): number }>): Promise<void> {
     const seeded = [test.ids.adminId, test.ids.techLeadId, test.ids.developerId];
     await test.store.transaction(async (tx) => {
@@ -139,13 +164,16 @@ describe.each(dialects)('statement budgets on %s', (dialect) => {
         });
         seeded.push(id);
       }
-      for (const userId of seeded)
+      for (const [i, userId] of seeded.entries()) {
         await tx.putNotificationPreference({
           userId,
           channels: ['email', 'slack', 'browser'],
           email: `${userId}@example.test`,
           updatedAt: tx.now,
         });
+        const slackUserId = `U0BUDGET${String(i).padStart(2, '0')}`;
+        await tx.putSlackUser({ userId, slackUserId, createdBy: test.ids.adminId, createdAt: tx.now });
+      }
     });
   }
 
@@ -153,7 +181,8 @@ describe.each(dialects)('statement budgets on %s', (dialect) => {
   function expectWithin(name: string, costs: Cost[]): void {
     const budget = BUDGETS[dialect][name];
     if (budget === undefined) throw new Error(`no budget for ${name}`);
-    if (name !== 'delivered') expect(new Set(costs.map((cost) => JSON.stringify(cost))).size, name).toBe(1);
+    if (!name.startsWith('delivered'))
+      expect(new Set(costs.map((cost) => JSON.stringify(cost))).size, name).toBe(1);
     for (const cost of costs) {
       expect(cost.statements, `${name}: statements`).toBeLessThanOrEqual(budget.statements);
       expect(cost.commits, `${name}: commits`).toBeLessThanOrEqual(budget.commits);
@@ -292,10 +321,16 @@ describe.each(dialects)('statement budgets on %s', (dialect) => {
     expect(savepoints()).toBe(0);
   }, 30_000);
 
-  it('keeps an opened gate and a decision within budget with email for 20 people', async () => {
+  /**
+   * Opens and decides gates with notices for 20 people by email and, with `withSlack`, Slack: the
+   * gate, routing its notices (a worker transaction), delivering them, the decision and its routing.
+   */
+  async function measureNotified(withSlack: boolean): Promise<void> {
     const inbox = await startSmtpInbox();
     cleanup.push(() => inbox.close());
-    const { test, measure } = await start(inbox);
+    const slack = withSlack ? await startSlackStandIn() : null;
+    if (slack !== null) cleanup.push(() => slack.close());
+    const { test, measure } = await start({ inbox, slack });
     const notifications = test.services.notifications;
     const open = (i: number) => openTestGate(test, { tool: 'shell', args: { command: `make ${i}` } });
     const decide = async (gateId: string) => {
@@ -304,37 +339,54 @@ describe.each(dialects)('statement budgets on %s', (dialect) => {
     };
     // Routing is measured on its own: the worker delivers between measurements only.
     await notifications.close();
-    const delivered = async (count: number) => {
+    /** Runs the worker until `rounds` notices per person have reached each channel in all. */
+    const delivered = async (rounds: number) => {
       notifications.start();
-      await inbox.waitFor(count);
+      await inbox.waitFor(rounds * PEOPLE);
+      // Every Slack notice is one call: a new message, or an update of the person's earlier one.
+      for (const deadline = Date.now() + 10_000; slack !== null && slack.calls.length < rounds * PEOPLE; ) {
+        if (Date.now() > deadline) throw new Error(`${slack.calls.length} of ${rounds * PEOPLE} Slack calls`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
       await notifications.close();
     };
     const warm = await open(-1);
     await dispatchTriggers(test.ctx);
-    await delivered(PEOPLE);
+    await delivered(1);
     await decide(warm);
     await dispatchTriggers(test.ctx);
-    await delivered(2 * PEOPLE);
-    const costs = {
-      gateOpenedEmail: [] as Cost[],
-      routedEmail: [] as Cost[],
-      decisionEmail: [] as Cost[],
-      routedDecisionEmail: [] as Cost[],
-      delivered: [] as Cost[],
+    await delivered(2);
+    const costs: Record<string, Cost[]> = {
+      gateOpened: [],
+      routed: [],
+      decision: [],
+      routedDecision: [],
+      delivered: [],
     };
     for (let i = 0; i < REPEATS; i++) {
       let gateId = '';
-      costs.gateOpenedEmail.push(
+      costs.gateOpened?.push(
         await measure(async () => {
           gateId = await open(i);
         }),
       );
-      costs.routedEmail.push(await measure(() => dispatchTriggers(test.ctx)));
-      costs.delivered.push(await measure(() => delivered(2 * PEOPLE * (i + 1) + PEOPLE)));
-      costs.decisionEmail.push(await measure(() => decide(gateId)));
-      costs.routedDecisionEmail.push(await measure(() => dispatchTriggers(test.ctx)));
-      await delivered(2 * PEOPLE * (i + 2));
+      costs.routed?.push(await measure(() => dispatchTriggers(test.ctx)));
+      costs.delivered?.push(await measure(() => delivered(2 * (i + 1) + 1)));
+      costs.decision?.push(await measure(() => decide(gateId)));
+      costs.routedDecision?.push(await measure(() => dispatchTriggers(test.ctx)));
+      await delivered(2 * (i + 2));
     }
-    for (const [name, measured] of Object.entries(costs)) expectWithin(name, measured);
+    const suffix = withSlack ? 'EmailSlack' : 'Email';
+    for (const [name, measured] of Object.entries(costs)) {
+      expectWithin(name === 'delivered' && !withSlack ? name : `${name}${suffix}`, measured);
+    }
+  }
+
+  it('keeps an opened gate and a decision within budget with email for 20 people', async () => {
+    await measureNotified(false);
+  }, 60_000);
+
+  it('keeps an opened gate and a decision within budget with email and Slack for 20 people', async () => {
+    await measureNotified(true);
   }, 60_000);
 });
