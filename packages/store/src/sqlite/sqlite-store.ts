@@ -111,8 +111,15 @@ async function open(
     // Each connection is used by one transaction (or read) at a time: Kysely holds it for the whole
     // batch or read, so statements sent past Kysely run inside that same transaction.
     const direct = { write: writerCache.execute, read: readerCache.execute };
-    const setAutocheckpoint = (pages: number) => writerDb.pragma(`wal_autocheckpoint = ${pages}`);
-    const checkpointer = startWalCheckpointer(file, setAutocheckpoint, options.walCheckpoint);
+    const walWriter = {
+      setAutocheckpoint: (pages: number) => writerDb.pragma(`wal_autocheckpoint = ${pages}`),
+      // Through Kysely's hold on the connection: never inside one of the writer's transactions.
+      finishCheckpoint: () =>
+        writer.connection().execute(async () => {
+          writerDb.pragma('wal_checkpoint(PASSIVE)');
+        }),
+    };
+    const checkpointer = startWalCheckpointer(file, walWriter, options.walCheckpoint);
     return { lock, writerDb, writer, reader, direct, applied, checkpointer };
   } catch (error) {
     await Promise.all(opened.map((db) => db.destroy()));

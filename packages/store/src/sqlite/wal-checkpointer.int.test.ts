@@ -121,4 +121,18 @@ describe('WAL checkpoints on their own thread', () => {
       await reopened.close();
     }
   });
+
+  it("keeps the WAL near its threshold under writes that never pause, without the writer's own checkpoint", async () => {
+    const { store, file } = await open();
+    await writeEvents(store, 75);
+    await until(() => store.pragmas().walAutocheckpoint === FALLBACK_AUTOCHECKPOINT_PAGES, 'the thread');
+    // About 6,000 pages, one commit after another: the thread's checkpoint never finds the WAL idle.
+    let largest = 0;
+    for (let i = 0; i < 30; i++) {
+      await writeEvents(store, 50);
+      largest = Math.max(largest, statSync(`${file}-wal`).size);
+    }
+    // Before the writer copied the thread's last pages, the WAL grew to the fallback's 10,000 pages.
+    expect(largest).toBeLessThan((FALLBACK_AUTOCHECKPOINT_PAGES / 4) * PAGE_BYTES);
+  });
 });

@@ -11,8 +11,16 @@ export interface WalCheckpointOptions {
   intervalMs?: number;
 }
 
-/** What the checkpointer changes on the writer: how large its WAL grows before it checkpoints itself. */
-export type SetAutocheckpoint = (pages: number) => void;
+/** What the checkpointer asks of the writer's connection. */
+export interface WalWriter {
+  /** How large the WAL grows before the writer checkpoints it itself, in its commit. */
+  setAutocheckpoint(pages: number): void;
+  /**
+   * Copies what the thread left in the WAL, between two of the writer's transactions: after it, the
+   * writer's next commit starts the WAL again from its beginning.
+   */
+  finishCheckpoint(): Promise<void>;
+}
 
 /** The checkpoint thread of one store; `close` ends it (and its connection) before the store closes. */
 export interface WalCheckpointer {
@@ -24,6 +32,10 @@ const DEFAULT_PAGES = 1000;
 const DEFAULT_INTERVAL_MS = 50;
 /** How often the writer's thread looks for a WAL busy enough to start the checkpoint thread. */
 const WATCH_INTERVAL_MS = 1000;
+/** Pages the thread may leave for the writer's own checkpoint, a copy of a few milliseconds at most. */
+const FINISH_PAGES = 32;
+/** Checkpoints the thread runs back to back to catch up with a writer that keeps committing. */
+const CATCH_UP_ROUNDS = 4;
 
 /** SQLite's own automatic checkpoint: the writer's until the thread runs, and again if it fails. */
 export const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
@@ -51,18 +63,32 @@ db.pragma('cache_size = -256');
 // already copied into the database (nBackfill) at byte 96. https://www.sqlite.org/walformat.html
 const header = Buffer.alloc(100);
 const u32 = endianness() === 'LE' ? (at) => header.readUInt32LE(at) : (at) => header.readUInt32BE(at);
+// Pages not yet copied into the database, or null when the index could not be read whole.
 function pagesWaiting() {
   let fd;
-  try { fd = openSync(workerData.file + '-shm', 'r'); } catch { return 0; }
+  try { fd = openSync(workerData.file + '-shm', 'r'); } catch { return null; }
   let read = 0;
-  try { read = readSync(fd, header, 0, header.length, 0); } catch { return 0; } finally { closeSync(fd); }
-  // Copies that differ were read while the writer changed them: look again at the next tick.
-  if (read < header.length || u32(16) !== u32(64)) return 0;
+  try { read = readSync(fd, header, 0, header.length, 0); } catch { return null; } finally { closeSync(fd); }
+  // Copies that differ were read while the writer changed them.
+  if (read < header.length || u32(16) !== u32(64)) return null;
   return Math.max(0, u32(16) - u32(96));
 }
+// The writer starts the WAL again from its beginning only when a commit finds every page of it
+// copied, which a writer that never pauses never does: the WAL would grow to the writer's own
+// fallback and its checkpoint would copy thousands of pages inside a commit. So the thread copies
+// what arrived while it copied, a few rounds at most, and once little is left asks the writer to
+// copy that rest between two of its transactions.
 const timer = setInterval(() => {
-  if (pagesWaiting() < workerData.thresholdPages) return;
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (error) { parentPort.postMessage({ type: 'failed', message: String(error) }); }
+  if ((pagesWaiting() ?? 0) < workerData.thresholdPages) return;
+  try {
+    const caughtUp = (left) => left !== null && left <= workerData.finishPages;
+    let left = null;
+    for (let round = 0; round < workerData.catchUpRounds && !caughtUp(left); round++) {
+      db.pragma('wal_checkpoint(PASSIVE)');
+      left = pagesWaiting();
+    }
+    if (caughtUp(left)) parentPort.postMessage({ type: 'caught-up' });
+  } catch (error) { parentPort.postMessage({ type: 'failed', message: String(error) }); }
 }, workerData.intervalMs);
 parentPort.on('message', (message) => {
   if (message !== 'close') return;
@@ -87,7 +113,7 @@ function walBytes(file: string): number {
 async function startThread(
   file: string,
   options: Required<WalCheckpointOptions>,
-  onFailure: (error: Error) => void,
+  events: { onFailure(error: Error): void; onCaughtUp(): void },
 ): Promise<() => Promise<void>> {
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
@@ -98,6 +124,8 @@ async function startThread(
       driver: require.resolve(sqliteDriverPackage()),
       thresholdPages: options.pages,
       intervalMs: options.intervalMs,
+      finishPages: Math.min(FINISH_PAGES, options.pages),
+      catchUpRounds: CATCH_UP_ROUNDS,
     },
   });
   worker.unref();
@@ -109,9 +137,10 @@ async function startThread(
       resolve();
     });
   });
-  worker.on('error', onFailure);
+  worker.on('error', events.onFailure);
   worker.on('message', (message: { type: string; message?: string }) => {
-    if (message.type === 'failed') onFailure(new Error(`WAL checkpoint failed: ${message.message}`));
+    if (message.type === 'failed') events.onFailure(new Error(`WAL checkpoint failed: ${message.message}`));
+    if (message.type === 'caught-up') events.onCaughtUp();
   });
   return async () => {
     // Held until the thread has closed its connection, so the writer's close comes after it.
@@ -127,11 +156,12 @@ async function startThread(
  * event loop every thousand pages written. Once the WAL has grown to half the threshold (a store
  * that writes; short-lived ones never start a thread), a worker thread with a connection of its own
  * checkpoints whenever `pages` pages wait in the WAL, and the writer's own checkpoint stays only as
- * a fallback far above it, back at SQLite's default should the thread fail.
+ * a fallback far above it, back at SQLite's default should the thread fail. The writer copies only
+ * the last few pages the thread left, so that the WAL starts again from its beginning.
  */
 export function startWalCheckpointer(
   file: string,
-  setAutocheckpoint: SetAutocheckpoint,
+  writer: WalWriter,
   options: WalCheckpointOptions = {},
 ): WalCheckpointer {
   const settings = {
@@ -140,16 +170,29 @@ export function startWalCheckpointer(
   };
   let stopThread: Promise<(() => Promise<void>) | null> | null = null;
   let closed = false;
-  const ownCheckpoints = () => {
-    if (!closed) setAutocheckpoint(SQLITE_AUTOCHECKPOINT_PAGES);
+  let finishing: Promise<void> | null = null;
+  const events = {
+    onFailure() {
+      if (!closed) writer.setAutocheckpoint(SQLITE_AUTOCHECKPOINT_PAGES);
+    },
+    onCaughtUp() {
+      if (closed || finishing !== null) return;
+      // A failed copy leaves the pages to the thread's next round or, at worst, the fallback.
+      finishing = writer
+        .finishCheckpoint()
+        .catch(() => undefined)
+        .finally(() => {
+          finishing = null;
+        });
+    },
   };
   const watch = setInterval(
     () => {
       if (walBytes(file) < (settings.pages * PAGE_BYTES) / 2) return;
       clearInterval(watch);
-      stopThread = startThread(file, settings, ownCheckpoints).then(
+      stopThread = startThread(file, settings, events).then(
         (stop) => {
-          setAutocheckpoint(FALLBACK_AUTOCHECKPOINT_PAGES);
+          writer.setAutocheckpoint(FALLBACK_AUTOCHECKPOINT_PAGES);
           return stop;
         },
         () => null,
@@ -163,6 +206,7 @@ export function startWalCheckpointer(
       clearInterval(watch);
       const stop = await stopThread;
       closed = true;
+      await finishing;
       if (stop) await stop();
     },
   };
