@@ -356,24 +356,24 @@ describe.each(dialects)('statement budgets on %s', (dialect) => {
     await decide(warm);
     await dispatchTriggers(test.ctx);
     await delivered(2);
-    const costs: Record<string, Cost[]> = {
-      gateOpened: [],
-      routed: [],
-      decision: [],
-      routedDecision: [],
-      delivered: [],
+    const costs = {
+      gateOpened: [] as Cost[],
+      routed: [] as Cost[],
+      decision: [] as Cost[],
+      routedDecision: [] as Cost[],
+      delivered: [] as Cost[],
     };
     for (let i = 0; i < REPEATS; i++) {
       let gateId = '';
-      costs.gateOpened?.push(
+      costs.gateOpened.push(
         await measure(async () => {
           gateId = await open(i);
         }),
       );
-      costs.routed?.push(await measure(() => dispatchTriggers(test.ctx)));
-      costs.delivered?.push(await measure(() => delivered(2 * (i + 1) + 1)));
-      costs.decision?.push(await measure(() => decide(gateId)));
-      costs.routedDecision?.push(await measure(() => dispatchTriggers(test.ctx)));
+      costs.routed.push(await measure(() => dispatchTriggers(test.ctx)));
+      costs.delivered.push(await measure(() => delivered(2 * (i + 1) + 1)));
+      costs.decision.push(await measure(() => decide(gateId)));
+      costs.routedDecision.push(await measure(() => dispatchTriggers(test.ctx)));
       await delivered(2 * (i + 2));
     }
     const suffix = withSlack ? 'EmailSlack' : 'Email';
