@@ -122,4 +122,18 @@ describe.each(dialects)('signed audit checkpoints on %s', (dialect) => {
     const batches = trace.slice(0, opened).filter((statement) => /audit_events/i.test(statement.sql));
     expect(batches.length).toBeGreaterThanOrEqual(6);
   });
+
+  it('checks the stretch in slices of at most 64 events, so no turn of the event loop reads or hashes more', async () => {
+    const trace: ExecutedStatement[] = [];
+    await start({}, (statement) => trace.push(statement));
+    await commit(test.ctx, async ({ audit }) => {
+      for (let i = 0; i < 1_000; i++)
+        await audit({ kind: 'test.many', actor: 'system:test', subject: null, data: { i } });
+    });
+    trace.length = 0;
+    expect((await test.services.audit.checkpoint()).status).toBe('written');
+    const reads = trace.filter((statement) => /^select \* from (".+"\.)?"audit_events"/i.test(statement.sql));
+    expect(Math.max(...reads.map((statement) => statement.rowsRead))).toBeLessThanOrEqual(64);
+    expect(reads.reduce((rows, statement) => rows + statement.rowsRead, 0)).toBeGreaterThanOrEqual(1_000);
+  });
 });
