@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSqliteDriver } from './driver.js';
 import { createSqliteStore, type SqliteStore } from './sqlite-store.js';
-import { FALLBACK_AUTOCHECKPOINT_PAGES, SQLITE_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
+import {
+  FALLBACK_AUTOCHECKPOINT_PAGES,
+  SQLITE_AUTOCHECKPOINT_PAGES,
+  startWalCheckpointer,
+} from './wal-checkpointer.js';
 
 const clock = { now: () => Date.now() };
 /** A small threshold and a quick look, so a test writes a few hundred kilobytes and waits briefly. */
@@ -25,11 +29,17 @@ async function writeEvents(store: SqliteStore, count: number): Promise<void> {
   }
 }
 
-/** Pages in the WAL not yet copied into the database, from the WAL index (walformat.html). */
-function pagesWaiting(file: string): number {
+/** The WAL index's header (walformat.html): its last valid frame (mxFrame) and the frames copied (nBackfill). */
+function walIndex(file: string): { frames: number; copied: number } {
   const header = readFileSync(`${file}-shm`).subarray(0, 100);
   const u32 = (at: number) => (endianness() === 'LE' ? header.readUInt32LE(at) : header.readUInt32BE(at));
-  return u32(16) - u32(96);
+  return { frames: u32(16), copied: u32(96) };
+}
+
+/** Pages in the WAL not yet copied into the database. */
+function pagesWaiting(file: string): number {
+  const { frames, copied } = walIndex(file);
+  return frames - copied;
 }
 
 async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
@@ -134,5 +144,45 @@ describe('WAL checkpoints on their own thread', () => {
     }
     // Before the writer copied the thread's last pages, the WAL grew to the fallback's 10,000 pages.
     expect(largest).toBeLessThan((FALLBACK_AUTOCHECKPOINT_PAGES / 4) * PAGE_BYTES);
+  });
+
+  it('leaves the writer alone when the thread copied every page, and the WAL still starts again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-wal-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'gatehouse.db');
+    const { driver: Database } = loadSqliteDriver();
+    const db = new Database(file);
+    cleanups.push(() => {
+      db.close();
+    });
+    db.pragma('journal_mode = WAL');
+    db.exec('create table notes (body blob)');
+    let copiesAsked = 0;
+    const checkpointer = startWalCheckpointer(
+      file,
+      {
+        setAutocheckpoint: (pages) => db.pragma(`wal_autocheckpoint = ${pages}`),
+        async finishCheckpoint() {
+          copiesAsked++;
+          db.pragma('wal_checkpoint(PASSIVE)');
+        },
+      },
+      walCheckpoint,
+    );
+    cleanups.push(() => checkpointer.close());
+    const insert = db.prepare('insert into notes (body) values (randomblob(16000))');
+    // About 300 pages, then nothing: the thread finds the writer idle and copies all of it.
+    for (let i = 0; i < 75; i++) insert.run();
+    await until(
+      () => db.pragma('wal_autocheckpoint', { simple: true }) === FALLBACK_AUTOCHECKPOINT_PAGES,
+      'the thread',
+    );
+    await until(() => pagesWaiting(file) === 0, 'the checkpoint');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(copiesAsked).toBe(0);
+    const framesBefore = walIndex(file).frames;
+    insert.run();
+    // The next commit wrote at the WAL's beginning.
+    expect(walIndex(file).frames).toBeLessThan(framesBefore);
   });
 });

@@ -76,18 +76,18 @@ function pagesWaiting() {
 // The writer starts the WAL again from its beginning only when a commit finds every page of it
 // copied, which a writer that never pauses never does: the WAL would grow to the writer's own
 // fallback and its checkpoint would copy thousands of pages inside a commit. So the thread copies
-// what arrived while it copied, a few rounds at most, and once little is left asks the writer to
-// copy that rest between two of its transactions.
+// what arrived while it copied, a few rounds at most, and if a little is still left asks the writer
+// to copy that rest between two of its transactions. When nothing is left the writer's next commit
+// starts the WAL again by itself, and the writer's thread is spared a copy and its fsync.
 const timer = setInterval(() => {
   if ((pagesWaiting() ?? 0) < workerData.thresholdPages) return;
   try {
-    const caughtUp = (left) => left !== null && left <= workerData.finishPages;
     let left = null;
-    for (let round = 0; round < workerData.catchUpRounds && !caughtUp(left); round++) {
+    for (let round = 0; round < workerData.catchUpRounds && left !== 0; round++) {
       db.pragma('wal_checkpoint(PASSIVE)');
       left = pagesWaiting();
     }
-    if (caughtUp(left)) parentPort.postMessage({ type: 'caught-up' });
+    if (left !== null && left > 0 && left <= workerData.finishPages) parentPort.postMessage({ type: 'caught-up' });
   } catch (error) { parentPort.postMessage({ type: 'failed', message: String(error) }); }
 }, workerData.intervalMs);
 parentPort.on('message', (message) => {
