@@ -211,20 +211,27 @@ export function describeRecordContract(ctx: ContractContext): void {
     expect(await store.read((tx) => tx.listRememberedRules({ includeRevoked: true }))).toEqual([kept, after]);
   });
 
-  it('lists the rules of one tool in force at a time, oldest first', async () => {
+  it('lists the rules of one tool in force at a time, oldest first, then by id', async () => {
     const { store } = ctx.harness();
-    const older = makeRule({ tool: 'shell', createdAt: 1_000 });
+    const older = makeRule({ id: 'rule_b', tool: 'shell', createdAt: 1_000 });
+    const sameTime = makeRule({ id: 'rule_a', tool: 'shell', createdAt: 1_000 });
     const newer = makeRule({ tool: 'shell', createdAt: 2_000, expiresAt: 5_000 });
     const expired = makeRule({ tool: 'shell', createdAt: 1_500, expiresAt: 3_000 });
     const revoked = makeRule({ tool: 'shell', createdAt: 1_200 });
     const otherTool = makeRule({ tool: 'write_file', createdAt: 500 });
     await store.transaction(async (tx) => {
-      for (const rule of [newer, expired, otherTool, revoked, older]) await tx.insertRememberedRule(rule);
+      for (const rule of [newer, expired, otherTool, older, revoked, sameTime])
+        await tx.insertRememberedRule(rule);
       await tx.revokeRememberedRule(revoked.id, 'user_admin', 1_300);
     });
-    expect(await store.read((tx) => tx.listRulesInForce('shell', 3_000))).toEqual([older, newer]);
-    expect(await store.read((tx) => tx.listRulesInForce('shell', 2_999))).toEqual([older, expired, newer]);
-    expect(await store.read((tx) => tx.listRulesInForce('shell', 5_000))).toEqual([older]);
+    expect(await store.read((tx) => tx.listRulesInForce('shell', 3_000))).toEqual([sameTime, older, newer]);
+    expect(await store.read((tx) => tx.listRulesInForce('shell', 2_999))).toEqual([
+      sameTime,
+      older,
+      expired,
+      newer,
+    ]);
+    expect(await store.read((tx) => tx.listRulesInForce('shell', 5_000))).toEqual([sameTime, older]);
     expect(await store.read((tx) => tx.listRulesInForce('write_file', 0))).toEqual([otherTool]);
     expect(await store.read((tx) => tx.listRulesInForce('read_file', 0))).toEqual([]);
   });

@@ -3,7 +3,7 @@ import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, TxContext } from '../db/schema.js';
 import { affectedRows, preparedQuery, runPrepared } from '../prepared.js';
 import type { GateFilter, Page } from '../types.js';
-import { decodeCursor, int, pageLimit, parseJson, toPage } from './rows.js';
+import { byCreation, decodeCursor, int, pageLimit, parseJson, toPage } from './rows.js';
 
 type GateQuery<O> = SelectQueryBuilder<Database, 'gates', O>;
 
@@ -130,12 +130,6 @@ const pendingOfRunByType = preparedQuery(
 );
 
 type ListedRow = { id: string; created_at: number; data: string };
-
-function byCreation(a: ListedRow, b: ListedRow): number {
-  const at = int(a.created_at) - int(b.created_at);
-  if (at !== 0) return at;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
 
 function toGatePage(rows: ListedRow[], limit: number): Page<Gate> {
   return toPage(

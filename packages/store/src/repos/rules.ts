@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import type { PolicyVersionsTable, RememberedRulesTable, TxContext } from '../db/schema.js';
 import { preparedQuery, runPrepared } from '../prepared.js';
 import type { IdempotencyRecord, PolicyVersion, RememberedRule } from '../types.js';
-import { changed, int, intOrNull, parseJson } from './rows.js';
+import { byCreation, changed, int, intOrNull, parseJson } from './rows.js';
 
 export async function getIdempotency(
   { db }: TxContext,
@@ -101,7 +101,9 @@ const rulesInForce = preparedQuery(
   () => [],
 );
 
-// Every gated request looks for a rule that lets its call through: only its tool's rules in force.
+// Every gated request looks for a rule that lets its call through: only its tool's rules in force,
+// put in order here. With an ORDER BY, SQLite took 38 µs a lookup on the gate path (11 µs with
+// everything cached), nearly always to find no rule; without one 3 µs.
 const toolRulesInForce = preparedQuery(
   'remembered-rules-in-force-for-tool',
   (db, input: { tool: string; at: number }) =>
@@ -110,9 +112,7 @@ const toolRulesInForce = preparedQuery(
       .selectAll()
       .where('tool', '=', input.tool)
       .where('revoked_at', 'is', null)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', input.at)]))
-      .orderBy('created_at')
-      .orderBy('id'),
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', input.at)])),
   (input) => [input.tool, input.at],
 );
 
@@ -122,7 +122,7 @@ export async function listRulesInForce(ctx: TxContext, tool: string, at: number)
     toolRulesInForce,
     { tool, at },
   );
-  return rows.map(toRule);
+  return rows.sort(byCreation).map(toRule);
 }
 
 export async function listRememberedRules(
