@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig, type ServerConfig } from '../config.js';
 import { PRINCIPAL_CACHE_TTL_MS } from '../http/principal-cache.js';
 import { decideTestGate, openTestGate, postGate, useTestPolicy } from '../testing/gates.js';
+import { approveTestPlan, createRunViaApi } from '../testing/runs.js';
 import { type SlackStandIn, startSlackStandIn } from '../testing/slack-stand-in.js';
 import { type SmtpInbox, startSmtpInbox } from '../testing/smtp-inbox.js';
 import { bearer, createTestApp, type TestApp, type TestDialect } from '../testing/test-app.js';
@@ -32,7 +33,7 @@ interface Cost {
 
 /**
  * The most each operation may cost: an allowed call, an opened gate, a decision and a decision
- * that wakes a waiting agent on a default server; and, with email (then email and Slack) for 20
+ * that wakes a waiting agent on a default server, a gate opened and decided inside a run; and, with email (then email and Slack) for 20
  * people, the gate, the decision, routing each (a worker transaction) and delivering one round of
  * notices. Raise one only on purpose, in the commit that needs it, with its bench figures. Every
  * measurement looks its credential up again (the cold cost).
@@ -45,6 +46,10 @@ const BUDGETS: Record<TestDialect, Record<string, Cost>> = {
     decision: { statements: 11, commits: 1, rowsWritten: 3 },
     // The decision and the waiting agent's check that its token still holds; no read of the gate.
     decisionWithWaiter: { statements: 14, commits: 1, rowsWritten: 3 },
+    // Inside a run: the run read once by the request and once by settling its status, then updated;
+    // after the commit, a read for interventions the agent has not been given.
+    gateOpenedInRun: { statements: 18, commits: 1, rowsWritten: 4 },
+    decisionInRun: { statements: 16, commits: 1, rowsWritten: 4 },
     gateOpenedEmail: { statements: 10, commits: 1, rowsWritten: 4 },
     routedEmail: { statements: 29, commits: 1, rowsWritten: 21 },
     decisionEmail: { statements: 12, commits: 1, rowsWritten: 4 },
@@ -62,6 +67,8 @@ const BUDGETS: Record<TestDialect, Record<string, Cost>> = {
     gateOpened: { statements: 10, commits: 1, rowsWritten: 3 },
     decision: { statements: 12, commits: 1, rowsWritten: 3 },
     decisionWithWaiter: { statements: 13, commits: 1, rowsWritten: 3 },
+    gateOpenedInRun: { statements: 17, commits: 1, rowsWritten: 4 },
+    decisionInRun: { statements: 17, commits: 1, rowsWritten: 4 },
     gateOpenedEmail: { statements: 11, commits: 1, rowsWritten: 4 },
     routedEmail: { statements: 30, commits: 1, rowsWritten: 21 },
     decisionEmail: { statements: 13, commits: 1, rowsWritten: 4 },
@@ -214,6 +221,30 @@ describe.each(dialects)('statement budgets on %s', (dialect) => {
         }),
       );
       costs.decision.push(await measure(() => decide(gateId)));
+    }
+    for (const [name, measured] of Object.entries(costs)) expectWithin(name, measured);
+  }, 30_000);
+
+  it('keeps a gate opened and decided inside a run within budget', async () => {
+    const { test, measure } = await start(null);
+    const run = await createRunViaApi(test);
+    await approveTestPlan(test, run.id);
+    const open = (i: number) =>
+      openTestGate(test, { runId: run.id, tool: 'shell', args: { command: `make ${i}` } });
+    const decide = async (gateId: string) => {
+      const response = await decideTestGate(test, test.tokens.developer, gateId, { option: 'approve' });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    await decide(await open(-1));
+    const costs = { gateOpenedInRun: [] as Cost[], decisionInRun: [] as Cost[] };
+    for (let i = 0; i < REPEATS; i++) {
+      let gateId = '';
+      costs.gateOpenedInRun.push(
+        await measure(async () => {
+          gateId = await open(i);
+        }),
+      );
+      costs.decisionInRun.push(await measure(() => decide(gateId)));
     }
     for (const [name, measured] of Object.entries(costs)) expectWithin(name, measured);
   }, 30_000);

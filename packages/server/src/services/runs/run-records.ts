@@ -126,9 +126,13 @@ export function changeRun(
   tx: RunsRepo & TxClock,
   runId: string,
   change: (run: RunDocument) => Promise<RunDocument | null> | RunDocument | null,
+  loaded?: VersionedRun,
 ): Promise<RunDocument> {
+  // The run the caller just read in this transaction serves the first attempt; a retry reads again.
+  let first = loaded;
   return retryLostUpdates(async () => {
-    const { version, ...run } = await loadRun(tx, runId);
+    const { version, ...run } = first ?? (await loadRun(tx, runId));
+    first = undefined;
     const next = await change(run);
     if (next === null) return run;
     const written = { ...next, updatedAt: tx.now };
@@ -179,19 +183,25 @@ export async function settleRunStatus(
   opened?: Gate,
 ): Promise<void> {
   const { tx } = tools;
-  if (runId === null || (await tx.getRun(runId)) === null) return;
+  const stored = runId === null ? null : await tx.getRun(runId);
+  if (runId === null || stored === null) return;
   let completed = false;
-  const run = await changeRun(tx, runId, async (current) => {
-    const status = await settledStatusOf(tx, current);
-    const intentGateId = opened?.type === 'intent_approval' ? opened.id : (current.intentGateId ?? null);
-    // A pause is read from the status itself; the stored hold keeps what the gates say.
-    const gatesSay = status === 'paused' ? 'running' : status;
-    const hold = await holdOf(tx, { ...current, status: gatesSay, intentGateId });
-    completed = status === 'completed' && current.status !== 'completed';
-    const same = status === current.status && sameHold(current.hold, hold);
-    if (same && intentGateId === (current.intentGateId ?? null)) return null;
-    return { ...current, status, hold, intentGateId };
-  });
+  const run = await changeRun(
+    tx,
+    runId,
+    async (current) => {
+      const status = await settledStatusOf(tx, current);
+      const intentGateId = opened?.type === 'intent_approval' ? opened.id : (current.intentGateId ?? null);
+      // A pause is read from the status itself; the stored hold keeps what the gates say.
+      const gatesSay = status === 'paused' ? 'running' : status;
+      const hold = await holdOf(tx, { ...current, status: gatesSay, intentGateId });
+      completed = status === 'completed' && current.status !== 'completed';
+      const same = status === current.status && sameHold(current.hold, hold);
+      if (same && intentGateId === (current.intentGateId ?? null)) return null;
+      return { ...current, status, hold, intentGateId };
+    },
+    stored,
+  );
   if (completed) {
     await tools.audit({
       kind: 'run.completed',
