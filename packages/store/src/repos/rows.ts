@@ -10,7 +10,7 @@ export function int(value: unknown): number {
 
 /**
  * Oldest first, then by id: the order of `order by created_at, id`, for the few rows a hot query
- * reads without an ORDER BY of its own (SQLite spends more on one than on the rows).
+ * reads without an ORDER BY of its own (inside a commit SQLite spent more on the clause than on them).
  */
 export function byCreation(
   a: { id: string; created_at: unknown },

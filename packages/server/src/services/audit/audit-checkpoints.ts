@@ -14,7 +14,7 @@ import { appendAuditHead, auditHeadsPath, readAuditHeadsFile } from './audit-hea
 import type { AuditSigner } from './audit-signing.js';
 
 // Events per read of the chain: reading and hashing one batch runs without a break, so a batch stays
-// under a millisecond or so; 500 blocked the event loop for about 10 ms, the whole wake-up p99.
+// near half a millisecond each; 500 held the event loop 2.8 ms to read and 3.5 ms to hash (p50).
 const READ_BATCH = 64;
 
 /** What one attempt to sign the head did. */
