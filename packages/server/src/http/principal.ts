@@ -30,6 +30,10 @@ declare module 'fastify' {
     /** SHA-256 of the bearer token (or session cookie), hashed once per request; null without one. */
     credentialHash: string | null;
   }
+  interface FastifyInstance {
+    /** Who the request's credential names now, checked as a new request's would be. */
+    principalNow(request: FastifyRequest): Promise<Principal>;
+  }
 }
 
 export const SESSION_COOKIE = 'gatehouse_session';
@@ -143,24 +147,28 @@ export function registerPrincipalHook(
   jwt: BearerJwtPrincipals | null = null,
 ): void {
   const resolvePrincipal = createPrincipalResolver(store);
+  const checked = (request: FastifyRequest): Promise<Principal> =>
+    resolvePrincipal(request.credentialHash, now()).catch((error: unknown) => {
+      if (isGatehouseError(error)) throw error;
+      // A credential that cannot be checked is refused: fail closed, never guess.
+      request.log.error({ err: error }, 'could not check the credential');
+      throw new GatehouseError(
+        'SERVICE_UNAVAILABLE',
+        'the database is unavailable; try again shortly',
+        {},
+        error,
+      );
+    });
+  const principalNow = (request: FastifyRequest): Promise<Principal> =>
+    jwt === null
+      ? checked(request)
+      : jwtPrincipal(request, jwt).then((fromJwt) => fromJwt ?? checked(request));
+  app.decorate('principalNow', principalNow);
   app.decorateRequest('principal', null as never);
   app.decorateRequest('credentialHash', null);
   app.addHook('onRequest', async (request) => {
     request.credentialHash = credentialHashOf(request);
-    const fromJwt = jwt === null ? null : await jwtPrincipal(request, jwt);
-    request.principal =
-      fromJwt ??
-      (await resolvePrincipal(request.credentialHash, now()).catch((error: unknown) => {
-        if (isGatehouseError(error)) throw error;
-        // A credential that cannot be checked is refused: fail closed, never guess.
-        request.log.error({ err: error }, 'could not check the credential');
-        throw new GatehouseError(
-          'SERVICE_UNAVAILABLE',
-          'the database is unavailable; try again shortly',
-          {},
-          error,
-        );
-      }));
+    request.principal = await principalNow(request);
     const route = request.routeOptions.url;
     if (
       request.principal.kind === 'anonymous' &&
@@ -170,6 +178,28 @@ export function registerPrincipalHook(
       throw new GatehouseError('UNAUTHENTICATED', 'log in or send a bearer token');
     }
   });
+}
+
+/** Whether `now` names the caller `then` named, with the same rights: the same agent acting for the same person, or the same person in the same role. */
+export function isSameCaller(then: Principal, now: Principal): boolean {
+  if (then.kind === 'agent')
+    return (
+      now.kind === 'agent' &&
+      now.id === then.id &&
+      now.actor?.user === then.actor?.user &&
+      String(now.actor?.groups) === String(then.actor?.groups)
+    );
+  if (then.kind === 'user') return now.kind === 'user' && now.id === then.id && now.role === then.role;
+  return now.kind === 'anonymous';
+}
+
+/**
+ * Throws UNAUTHENTICATED unless the request's credential still names the caller it named when the
+ * request began, checked as a new request's is: a request that waited tells a revoked caller nothing.
+ */
+export async function assertStillCaller(app: FastifyInstance, request: FastifyRequest): Promise<void> {
+  if (!isSameCaller(request.principal, await app.principalNow(request)))
+    throw new GatehouseError('UNAUTHENTICATED', 'the credential was revoked while the request waited');
 }
 
 /** A person with at least `minimum` role, or a 401/403. */

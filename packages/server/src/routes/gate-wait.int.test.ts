@@ -60,6 +60,26 @@ describe.each(dialects)('long-polling a gate over HTTP on %s', (dialect) => {
     expect(JSON.stringify(await response.json())).not.toContain('approved');
   });
 
+  it('tells a person whose role was changed while they waited nothing: 401, not the decision', async () => {
+    await start();
+    const gateId = await openTestGate(test, { tool: 'shell', args: { command: 'make' } });
+    const waiting = call(`/v1/gates/${gateId}/wait?timeoutMs=30000`, test.tokens.viewer);
+    await until(() => test.services.gates.waiting() === 1);
+    const changed = await call(`/v1/users/${test.ids.viewerId}`, test.tokens.admin, {
+      method: 'PATCH',
+      body: { role: 'developer' },
+    });
+    expect(changed.status).toBe(200);
+    const decided = await call(`/v1/gates/${gateId}/decide`, test.tokens.developer, {
+      method: 'POST',
+      body: { option: 'approve' },
+    });
+    expect(decided.status).toBe(200);
+    const response = await waiting;
+    expect(response.status).toBe(401);
+    expect(JSON.stringify(await response.json())).not.toContain('approved');
+  });
+
   it('wakes the waiting agent as soon as a person decides', async () => {
     await start();
     const gateId = await openTestGate(test, { tool: 'shell', args: { command: 'make' } });

@@ -3,15 +3,13 @@ import { gateOutcomeFor } from 'gatehouse-hitl-core';
 import { gateRoutes as routes } from 'gatehouse-hitl-protocol';
 import type { AppContext } from '../context.js';
 import { defined } from '../http/defined.js';
-import { requireAgent, requireAuthenticated, requireUser } from '../http/principal.js';
+import { assertStillCaller, requireAgent, requireAuthenticated, requireUser } from '../http/principal.js';
 import { registerRoute } from '../http/register-route.js';
 import { plainResponseSerializer } from '../http/response-serializer.js';
 import type { Services } from '../services/index.js';
 import { standingScopesOf } from '../services/policy/rule-service.js';
-import { assertStillValid } from '../services/streams/stream-credentials.js';
 import { announceGateSpan, gateTraceContextFor } from '../telemetry/gate-requests.js';
 import { gateActionRoutes } from './gate-actions.js';
-import { credentialOf } from './streams.js';
 
 /** Gates: requests from agents, listing, reading and long-polling. */
 export async function gateRoutes(app: FastifyInstance, ctx: AppContext, services: Services): Promise<void> {
@@ -71,9 +69,8 @@ export async function gateRoutes(app: FastifyInstance, ctx: AppContext, services
           request.query.timeoutMs,
           controller.signal,
         );
-        // A caller revoked while it waited learns nothing: the per-request check ran before the wait.
-        const credential = request.query.timeoutMs > 0 ? credentialOf(request, principal) : null;
-        if (credential !== null) await assertStillValid(ctx, credential);
+        // The per-request check ran before the wait: a caller revoked while it waited learns nothing.
+        if (request.query.timeoutMs > 0) await assertStillCaller(app, request);
         return { gate, outcome: gateOutcomeFor(gate) };
       } finally {
         reply.raw.off('close', onClose);

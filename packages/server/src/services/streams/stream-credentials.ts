@@ -1,4 +1,3 @@
-import { GatehouseError } from 'gatehouse-hitl-core';
 import type { CredentialRecord } from 'gatehouse-hitl-store';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/principal.js';
@@ -40,17 +39,6 @@ export function isStillValid(
     user.id === principal.id &&
     user.role === principal.role
   );
-}
-
-/**
- * Throws UNAUTHENTICATED when the credential a request began with was revoked (or now names
- * someone else) while the request waited, so a long-poll tells a revoked caller nothing.
- */
-export async function assertStillValid(ctx: AppContext, credential: StreamCredential): Promise<void> {
-  const [record] = await ctx.store.read((tx) => tx.getCredentials([credential.tokenHash]));
-  if (!isStillValid(record, credential.principal, ctx.clock.now())) {
-    throw new GatehouseError('UNAUTHENTICATED', 'the credential was revoked while the request waited');
-  }
 }
 
 interface Watched {
