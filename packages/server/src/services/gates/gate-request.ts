@@ -42,9 +42,12 @@ import { applyTriggerRules } from './gate-triggers.js';
 /** The answer as stored under the idempotency key; interventions are added fresh on every reply. */
 type StoredAnswer = Omit<GateRequestResult, 'interventions' | 'abortSubtask'>;
 
-/** An answer, `replayed` when it is one stored earlier under the same idempotency key. */
+/**
+ * An answer, `replayed` when it is one stored earlier under the same idempotency key; `unseen` unless
+ * the request's own commit found no intervention waiting for the agent in its run.
+ */
 type Attempt =
-  | { kind: 'answer'; answer: StoredAnswer; replayed: boolean }
+  | { kind: 'answer'; answer: StoredAnswer; replayed: boolean; unseen: boolean }
   | { kind: 'paused'; runId: string };
 
 /** Thrown inside the commit when another request stored the same key first; rolls this one back. */
@@ -97,7 +100,7 @@ function replay(stored: IdempotencyRecord, prepared: Prepared): Attempt {
       { field: 'Idempotency-Key', key: stored.key },
     );
   }
-  return { kind: 'answer', answer: stored.response as StoredAnswer, replayed: true };
+  return { kind: 'answer', answer: stored.response as StoredAnswer, replayed: true, unseen: true };
 }
 
 async function activeRun(
@@ -342,7 +345,7 @@ async function attemptInCommit(deps: GateDeps, tools: CommitTools, prepared: Pre
     };
     if (!(await tx.putIdempotency(record))) throw new LostIdempotencyRace();
   }
-  return { kind: 'answer', answer, replayed: false };
+  return { kind: 'answer', answer, replayed: false, unseen: (run?.unseen ?? []).length > 0 };
 }
 
 async function attempt(deps: GateDeps, prepared: Prepared): Promise<Attempt> {
@@ -393,7 +396,8 @@ export async function requestGate(
       const { outcome } = result.answer;
       if (!result.replayed && outcome !== 'gated') for (const listener of deps.answered) listener(outcome);
       const runId = prepared.input.runId;
-      const interventions = runId === undefined ? [] : await deps.interventions(runId);
+      // One that arrives after the request's commit comes with the agent's next answer (and on its stream).
+      const interventions = runId === undefined || !result.unseen ? [] : await deps.interventions(runId);
       const abortSubtask = abortsSubtask(prepared.input.confidence);
       return { ...result.answer, interventions, abortSubtask };
     }
