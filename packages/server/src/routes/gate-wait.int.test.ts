@@ -41,34 +41,17 @@ describe.each(dialects)('long-polling a gate over HTTP on %s', (dialect) => {
     }
   }
 
-  it('tells an agent whose token was revoked while it waited nothing: 401, not the decision', async () => {
+  /** A wait by `waiter` while `change` (an admin's request) commits, then a decision: the wait must tell nothing. */
+  async function expectNothingToldAfter(
+    waiter: 'agent' | 'viewer',
+    changeOf: (ids: TestApp<{ now(): number }>['ids']) => { path: string; method: string; body?: unknown },
+  ) {
     await start();
     const gateId = await openTestGate(test, { tool: 'shell', args: { command: 'make' } });
-    const waiting = call(`/v1/gates/${gateId}/wait?timeoutMs=30000`, test.tokens.agent);
+    const waiting = call(`/v1/gates/${gateId}/wait?timeoutMs=30000`, test.tokens[waiter]);
     await until(() => test.services.gates.waiting() === 1);
-    const revoked = await call(`/v1/agents/${test.ids.agentId}/tokens/revoke`, test.tokens.admin, {
-      method: 'POST',
-    });
-    expect(revoked.status).toBe(200);
-    const decided = await call(`/v1/gates/${gateId}/decide`, test.tokens.developer, {
-      method: 'POST',
-      body: { option: 'approve' },
-    });
-    expect(decided.status).toBe(200);
-    const response = await waiting;
-    expect(response.status).toBe(401);
-    expect(JSON.stringify(await response.json())).not.toContain('approved');
-  });
-
-  it('tells a person whose role was changed while they waited nothing: 401, not the decision', async () => {
-    await start();
-    const gateId = await openTestGate(test, { tool: 'shell', args: { command: 'make' } });
-    const waiting = call(`/v1/gates/${gateId}/wait?timeoutMs=30000`, test.tokens.viewer);
-    await until(() => test.services.gates.waiting() === 1);
-    const changed = await call(`/v1/users/${test.ids.viewerId}`, test.tokens.admin, {
-      method: 'PATCH',
-      body: { role: 'developer' },
-    });
+    const change = changeOf(test.ids);
+    const changed = await call(change.path, test.tokens.admin, change);
     expect(changed.status).toBe(200);
     const decided = await call(`/v1/gates/${gateId}/decide`, test.tokens.developer, {
       method: 'POST',
@@ -78,6 +61,21 @@ describe.each(dialects)('long-polling a gate over HTTP on %s', (dialect) => {
     const response = await waiting;
     expect(response.status).toBe(401);
     expect(JSON.stringify(await response.json())).not.toContain('approved');
+  }
+
+  it('tells an agent whose token was revoked while it waited nothing: 401, not the decision', async () => {
+    await expectNothingToldAfter('agent', (ids) => ({
+      path: `/v1/agents/${ids.agentId}/tokens/revoke`,
+      method: 'POST',
+    }));
+  });
+
+  it('tells a person whose role was changed while they waited nothing: 401, not the decision', async () => {
+    await expectNothingToldAfter('viewer', (ids) => ({
+      path: `/v1/users/${ids.viewerId}`,
+      method: 'PATCH',
+      body: { role: 'developer' },
+    }));
   });
 
   it('wakes the waiting agent as soon as a person decides', async () => {
