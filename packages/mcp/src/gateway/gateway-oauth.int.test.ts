@@ -178,6 +178,33 @@ describe('OAuth for MCP over HTTP and per-person rules at the hosted gateway', (
     }
   });
 
+  it('answers a long-poll made with a provider’s token once its gate is decided, the token checked again', async () => {
+    const token = await providerAccessToken(provider, { login: 'dana', resource });
+    const asAgent = (path: string, init: RequestInit = {}) =>
+      fetch(`${server.url}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      });
+    const asked = await asAgent('/v1/gates', {
+      method: 'POST',
+      body: JSON.stringify({ tool: 'notes__archive', args: { title: 'old' } }),
+    });
+    const { outcome, gateId } = (await asked.json()) as { outcome: string; gateId: string };
+    expect(outcome).toBe('gated');
+    const waiting = asAgent(`/v1/gates/${gateId}/wait?timeoutMs=30000`);
+    while (server.test.services.gates.waiting() === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const decided = await server.test.app.inject({
+      method: 'POST',
+      url: `/v1/gates/${gateId}/decide`,
+      headers: { authorization: `Bearer ${server.test.tokens.admin}` },
+      payload: { option: 'approve' },
+    });
+    expect(decided.statusCode, decided.body).toBe(200);
+    const answer = await waiting;
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ outcome: 'approved', gate: { id: gateId } });
+  });
+
   it('keeps agent tokens working beside OAuth: an agent acts for nobody in particular', async () => {
     const agent = await connect(server.test.tokens.agent);
     try {
