@@ -45,20 +45,6 @@ describe('principal cache', () => {
     expect(await cache.get('hash', 0, async () => null)).toBeNull();
   });
 
-  it('peeks only at a fresh entry: never one too old, of an older version, expired or never looked up', async () => {
-    const { state, cache, found } = setUp();
-    expect(cache.peek('hash', 0)).toBeUndefined();
-    await cache.get('hash', 0, found('agent', 2000));
-    expect(cache.peek('hash', 0)).toBe('agent');
-    expect(cache.peek('hash', 2000)).toBeUndefined();
-    state.monotonic = PRINCIPAL_CACHE_TTL_MS;
-    expect(cache.peek('hash', 0)).toBeUndefined();
-    state.monotonic = 0;
-    state.version += 1;
-    expect(cache.peek('hash', 0)).toBeUndefined();
-    expect(state.lookups).toBe(1);
-  });
-
   it('refuses a cached credential once it has expired by the app clock', async () => {
     const { cache, found } = setUp();
     expect(await cache.get('hash', 1000, found('user', 2000))).toBe('user');

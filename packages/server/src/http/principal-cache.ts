@@ -31,8 +31,6 @@ export interface PrincipalCache<P> {
    * lookup (an unknown, revoked or expired credential) is never cached.
    */
   get(key: string, now: number, lookup: () => Promise<Found<P> | null>): Promise<P | null>;
-  /** The cached value while it is fresh, else undefined (only `get` may look it up). */
-  peek(key: string, now: number): P | undefined;
 }
 
 /** Creates the cache; `version()` is the store's credentials version. @default ttlMs 500 */
@@ -82,10 +80,6 @@ export function createPrincipalCache<P>(
   }
 
   return {
-    peek(key, now) {
-      const entry = entries.get(key);
-      return entry !== undefined && fresh(entry, now) ? entry.value : undefined;
-    },
     async get(key, now, lookup) {
       const entry = entries.get(key);
       if (entry !== undefined && fresh(entry, now)) return entry.value;

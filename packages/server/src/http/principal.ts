@@ -33,8 +33,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Who the request's credential names now, checked as a new request's would be. */
     principalNow(request: FastifyRequest): Promise<Principal>;
-    /** The same without waiting, when this node's check of the credential is fresh; else undefined. */
-    principalKnown(request: FastifyRequest): Principal | undefined;
   }
 }
 
@@ -83,26 +81,18 @@ async function lookUpCredential(store: Store, tokenHash: string): Promise<Found<
   });
 }
 
-/** Principals by the hash of their bearer token. */
-export interface PrincipalResolver {
-  resolve(tokenHash: string | null, now: number): Promise<Principal>;
-  /** The principal while this node's check of the credential is fresh, else undefined (resolve it). */
-  known(tokenHash: string | null, now: number): Principal | undefined;
-}
-
 /**
  * Resolves bearer tokens to principals. A credential is looked up again once it is 500 ms old or
  * as soon as anything changed tokens or people through this store, so a revocation applies to the
  * very next request on this node and within 500 ms on every other node.
  */
-export function createPrincipalResolver(store: Store): PrincipalResolver {
+export function createPrincipalResolver(
+  store: Store,
+): (tokenHash: string | null, now: number) => Promise<Principal> {
   const cache = createPrincipalCache<Known>(() => store.credentialsVersion());
-  return {
-    async resolve(tokenHash, now) {
-      if (tokenHash === null) return ANONYMOUS;
-      return (await cache.get(tokenHash, now, () => lookUpCredential(store, tokenHash))) ?? ANONYMOUS;
-    },
-    known: (tokenHash, now) => (tokenHash === null ? ANONYMOUS : cache.peek(tokenHash, now)),
+  return async (tokenHash, now) => {
+    if (tokenHash === null) return ANONYMOUS;
+    return (await cache.get(tokenHash, now, () => lookUpCredential(store, tokenHash))) ?? ANONYMOUS;
   };
 }
 
@@ -156,9 +146,9 @@ export function registerPrincipalHook(
   now: () => number,
   jwt: BearerJwtPrincipals | null = null,
 ): void {
-  const resolver = createPrincipalResolver(store);
+  const resolvePrincipal = createPrincipalResolver(store);
   const checked = (request: FastifyRequest): Promise<Principal> =>
-    resolver.resolve(request.credentialHash, now()).catch((error: unknown) => {
+    resolvePrincipal(request.credentialHash, now()).catch((error: unknown) => {
       if (isGatehouseError(error)) throw error;
       // A credential that cannot be checked is refused: fail closed, never guess.
       request.log.error({ err: error }, 'could not check the credential');
@@ -174,10 +164,6 @@ export function registerPrincipalHook(
       ? checked(request)
       : jwtPrincipal(request, jwt).then((fromJwt) => fromJwt ?? checked(request));
   app.decorate('principalNow', principalNow);
-  // A bearer JWT is verified again each time: never known without waiting.
-  app.decorate('principalKnown', (request: FastifyRequest) =>
-    jwt === null ? resolver.known(request.credentialHash, now()) : undefined,
-  );
   app.decorateRequest('principal', null as never);
   app.decorateRequest('credentialHash', null);
   app.addHook('onRequest', async (request) => {
@@ -207,24 +193,13 @@ export function isSameCaller(then: Principal, now: Principal): boolean {
   return now.kind === 'anonymous';
 }
 
-function revokedWhileWaiting(): GatehouseError {
-  return new GatehouseError('UNAUTHENTICATED', 'the credential was revoked while the request waited');
-}
-
 /**
  * Throws UNAUTHENTICATED unless the request's credential still names the caller it named when the
  * request began, checked as a new request's is: a request that waited tells a revoked caller nothing.
- * Answers at once (no promise) when this node's check of the credential is fresh: a long-poll woken
- * by a decision then answers the agent before the decision answers the person.
  */
-export function assertStillCaller(app: FastifyInstance, request: FastifyRequest): Promise<void> | undefined {
-  const known = app.principalKnown(request);
-  if (known === undefined)
-    return app.principalNow(request).then((principal) => {
-      if (!isSameCaller(request.principal, principal)) throw revokedWhileWaiting();
-    });
-  if (!isSameCaller(request.principal, known)) throw revokedWhileWaiting();
-  return undefined;
+export async function assertStillCaller(app: FastifyInstance, request: FastifyRequest): Promise<void> {
+  if (!isSameCaller(request.principal, await app.principalNow(request)))
+    throw new GatehouseError('UNAUTHENTICATED', 'the credential was revoked while the request waited');
 }
 
 /** A person with at least `minimum` role, or a 401/403. */

@@ -70,8 +70,7 @@ export async function gateRoutes(app: FastifyInstance, ctx: AppContext, services
           controller.signal,
         );
         // The per-request check ran before the wait: a caller revoked while it waited learns nothing.
-        const checking = request.query.timeoutMs > 0 ? assertStillCaller(app, request) : undefined;
-        if (checking !== undefined) await checking;
+        if (request.query.timeoutMs > 0) await assertStillCaller(app, request);
         return { gate, outcome: gateOutcomeFor(gate) };
       } finally {
         reply.raw.off('close', onClose);
