@@ -25,6 +25,12 @@ describe('isSameCaller', () => {
     expect(
       isSameCaller(actingAgent, { kind: 'agent', id: 'agent_a', actor: { user: 'ana', groups: [] } }),
     ).toBe(false);
+    expect(
+      isSameCaller(
+        { kind: 'agent', id: 'agent_a', actor: { user: 'ana', groups: ['eng,ops'] } },
+        { kind: 'agent', id: 'agent_a', actor: { user: 'ana', groups: ['eng', 'ops'] } },
+      ),
+    ).toBe(false);
     expect(isSameCaller(person, anonymous)).toBe(false);
     expect(isSameCaller(person, { ...person, role: 'viewer' })).toBe(false);
     expect(isSameCaller(person, { ...person, role: 'admin' })).toBe(false);

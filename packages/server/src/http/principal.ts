@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { GatehouseError, hasRole, isGatehouseError, type Role } from 'gatehouse-hitl-core';
+import { canonicalJson, GatehouseError, hasRole, isGatehouseError, type Role } from 'gatehouse-hitl-core';
 import type { Store } from 'gatehouse-hitl-store';
 import type { BearerJwtVerifier } from '../auth/mcp-oauth.js';
 import { hashToken } from '../auth/secrets.js';
@@ -180,14 +180,16 @@ export function registerPrincipalHook(
   });
 }
 
-/** Whether `now` names the caller `then` named, with the same rights: the same agent acting for the same person, or the same person in the same role. */
+/**
+ * Whether `now` names the caller `then` named, with the same rights: the same agent acting for the
+ * same person in the same groups, or the same person in the same role.
+ */
 export function isSameCaller(then: Principal, now: Principal): boolean {
   if (then.kind === 'agent')
     return (
       now.kind === 'agent' &&
       now.id === then.id &&
-      now.actor?.user === then.actor?.user &&
-      String(now.actor?.groups) === String(then.actor?.groups)
+      canonicalJson(now.actor ?? null) === canonicalJson(then.actor ?? null)
     );
   if (then.kind === 'user') return now.kind === 'user' && now.id === then.id && now.role === then.role;
   return now.kind === 'anonymous';
