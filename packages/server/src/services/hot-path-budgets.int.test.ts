@@ -142,7 +142,7 @@ describe.each(dialects)('statement budgets on %s', (dialect) => {
     ): Promise<Cost & { rowsRead: number }> {
       // Every measurement looks its credential up again (the cold cost, the same each time), unless warm:
       // then the credentials checked just before are well within the cache's 500 ms when it starts.
-      await settled(trace, warm ? 20 : 100);
+      await settled(trace, warm ? 50 : 100);
       if (!warm) await new Promise((resolve) => setTimeout(resolve, PRINCIPAL_CACHE_TTL_MS + 20));
       trace.length = 0;
       await operation();
@@ -332,6 +332,7 @@ describe.each(dialects)('statement budgets on %s', (dialect) => {
   it('wakes a waiting agent within the budget of the decision alone', async () => {
     const { test, measure } = await start(null);
     const open = (i: number) => openTestGate(test, { tool: 'shell', args: { command: `make ${i}` } });
+    let answeredAt = 0;
     const decideWhileWaiting = async (gateId: string, decider = test.tokens.developer, warm = false) => {
       const waited = test.app.inject({
         method: 'GET',
@@ -344,6 +345,7 @@ describe.each(dialects)('statement budgets on %s', (dialect) => {
           const decided = await decideTestGate(test, decider, gateId, { option: 'approve' });
           expect(decided.statusCode, decided.body).toBe(200);
           const answer = await waited;
+          answeredAt = performance.now();
           expect(answer.json()).toMatchObject({ outcome: 'approved' });
         },
         { warm },
@@ -353,14 +355,20 @@ describe.each(dialects)('statement budgets on %s', (dialect) => {
     const costs: Cost[] = [];
     for (let i = 0; i < REPEATS; i++) costs.push(await decideWhileWaiting(await open(i)));
     expectWithin('decisionWithWaiter', costs);
-    // A new session moves the credentials version, so both credentials are checked afresh just before.
+    // Each attempt starts once the cache has let both credentials go, so both are checked afresh in it
+    // (an entry from the attempt before could otherwise run out in the middle of the measurement).
     const warm: Cost[] = [];
-    for (let i = 0; i < REPEATS; i++) {
+    for (let attempt = 0; warm.length < REPEATS && attempt < 3 * REPEATS; attempt++) {
       const decider = await issueTestSession(test.store, test.ids.developerId, test.clock.now());
-      const gateId = await open(REPEATS + i);
-      await decideTestGate(test, decider, await open(2 * REPEATS + i), { option: 'approve' });
-      warm.push(await decideWhileWaiting(gateId, decider, true));
+      await new Promise((resolve) => setTimeout(resolve, PRINCIPAL_CACHE_TTL_MS + 20));
+      const checkedAt = performance.now();
+      const gateId = await open(REPEATS + 2 * attempt);
+      await decideTestGate(test, decider, await open(REPEATS + 2 * attempt + 1), { option: 'approve' });
+      const cost = await decideWhileWaiting(gateId, decider, true);
+      // Staleness is real time: a machine that stalled past the cache's 500 ms measured a cold wake-up.
+      if (answeredAt - checkedAt < PRINCIPAL_CACHE_TTL_MS) warm.push(cost);
     }
+    expect(warm.length, 'wake-ups measured within 500 ms of the credential checks').toBe(REPEATS);
     expectWithin('warmDecisionWithWaiter', warm);
   }, 30_000);
 
