@@ -27,6 +27,8 @@ import { auditFilterIndexMigration } from './0025-audit-filter-index.js';
 import { rememberedRulesByToolMigration } from './0026-remembered-rules-by-tool.js';
 import { trustProposalsByAgentMigration } from './0027-trust-proposals-by-agent.js';
 import { pendingGatesByRunMigration } from './0028-pending-gates-by-run.js';
+import { streamSeqRowidMigration } from './0029-stream-seq-rowid.js';
+import { streamRunOnlyInRunsMigration } from './0030-stream-run-only-in-runs.js';
 
 /** Migrations take a Kysely instance of any table shape. */
 export type MigrationDb = Parameters<Migration['up']>[0];
@@ -63,6 +65,8 @@ export function createMigrationProvider(dialect: Dialect, schema?: string): Migr
     '0026_remembered_rules_by_tool': rememberedRulesByToolMigration(),
     '0027_trust_proposals_by_agent': trustProposalsByAgentMigration(),
     '0028_pending_gates_by_run': pendingGatesByRunMigration(),
+    '0029_stream_seq_rowid': streamSeqRowidMigration(dialect),
+    '0030_stream_run_only_in_runs': streamRunOnlyInRunsMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -60,7 +60,7 @@ describe('Postgres store', () => {
     const nodes = await Promise.all(
       [1, 2, 3].map(() => createPostgresStore({ connectionString: target.connectionString, schema, clock })),
     );
-    expect(nodes.map((node) => node.appliedMigrations.length).sort()).toEqual([0, 0, 26]);
+    expect(nodes.map((node) => node.appliedMigrations.length).sort()).toEqual([0, 0, 28]);
     await Promise.all(nodes.map((node) => node.close()));
     const again = await migrateToLatest({ connectionString: target.connectionString, schema });
     expect(again).toEqual({ dialect: 'postgres', applied: [] });

@@ -85,6 +85,8 @@ describe('SQLite store', () => {
       '0026_remembered_rules_by_tool',
       '0027_trust_proposals_by_agent',
       '0028_pending_gates_by_run',
+      '0029_stream_seq_rowid',
+      '0030_stream_run_only_in_runs',
     ]);
   });
 
@@ -145,6 +147,8 @@ describe('SQLite store', () => {
         '0026_remembered_rules_by_tool',
         '0027_trust_proposals_by_agent',
         '0028_pending_gates_by_run',
+        '0029_stream_seq_rowid',
+        '0030_stream_run_only_in_runs',
       ],
     });
     expect(await migrateToLatest({ file })).toEqual({ dialect: 'sqlite', applied: [] });
