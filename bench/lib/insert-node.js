@@ -1,17 +1,11 @@
 // Child process: the allow-path baseline, a bare Fastify route that inserts one row per request into
 // SQLite (better-sqlite3, WAL, synchronous=NORMAL, one transaction per request). It opens SQLite with
 // the store's own driver, the better-sqlite3 build that runs on this Node.js line.
-import { join } from 'node:path';
 import Fastify from 'fastify';
-import { loadSqliteDriver } from '../../packages/store/dist/testing/index.js';
-import { serveParent } from './child.js';
-
-const Database = loadSqliteDriver().driver;
+import { openBareSqlite, serveBareApp } from './bare-sqlite-server.js';
 
 const options = JSON.parse(process.argv[2]);
-const db = new Database(join(options.dir, 'baseline.db'));
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = NORMAL');
+const db = openBareSqlite(options.dir, 'baseline.db', 'NORMAL');
 db.exec(
   'create table if not exists requests (id integer primary key, agent text not null, body text not null, at integer not null)',
 );
@@ -23,14 +17,4 @@ app.post('/v1/requests', async (request) => {
   const { lastInsertRowid } = insert.run(agent, JSON.stringify(request.body), Date.now());
   return { outcome: 'allowed', id: Number(lastInsertRowid) };
 });
-const url = await app.listen({ host: '127.0.0.1', port: 0 });
-
-serveParent(
-  { url, synchronous: db.pragma('synchronous', { simple: true }) },
-  {
-    close: async () => {
-      await app.close();
-      db.close();
-    },
-  },
-);
+await serveBareApp(app, db);

@@ -3,17 +3,11 @@
 // row is decided, POST /v1/gates/:id/decide updates it and wakes the waiter. Fastify on 127.0.0.1 and
 // SQLite at Gatehouse's durability (better-sqlite3, WAL, synchronous=FULL: each commit is fsync'd),
 // opened with the store's own driver. No tokens are checked and nothing else is written.
-import { join } from 'node:path';
 import Fastify from 'fastify';
-import { loadSqliteDriver } from '../../packages/store/dist/testing/index.js';
-import { serveParent } from './child.js';
-
-const Database = loadSqliteDriver().driver;
+import { openBareSqlite, serveBareApp } from './bare-sqlite-server.js';
 
 const options = JSON.parse(process.argv[2]);
-const db = new Database(join(options.dir, 'floor.db'));
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = FULL');
+const db = openBareSqlite(options.dir, 'floor.db', 'FULL');
 db.exec('create table if not exists gates (id integer primary key, body text not null, outcome text)');
 const insert = db.prepare('insert into gates (body) values (?)');
 const decide = db.prepare('update gates set outcome = ? where id = ? and outcome is null');
@@ -40,14 +34,4 @@ app.post('/v1/gates/:id/decide', async (request) => {
   waiters.delete(id);
   return { decided: true };
 });
-const url = await app.listen({ host: '127.0.0.1', port: 0 });
-
-serveParent(
-  { url, synchronous: db.pragma('synchronous', { simple: true }) },
-  {
-    close: async () => {
-      await app.close();
-      db.close();
-    },
-  },
-);
+await serveBareApp(app, db);
